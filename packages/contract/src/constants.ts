@@ -1,0 +1,128 @@
+/** Business constants of spec §9. Every other package reads them from here. */
+export const APP_VERSION = '0006';
+export const SCOPE = 'tlprt-dash';
+export const DICTIONARY_LOCALE = 45;
+export const DEFAULT_TIME_ZONE_ID = 37;
+export const DEFAULT_TIME_ZONE_NAME = 'UTC';
+export const DEFAULT_UTC_OFFSET = -7;
+
+export const STORAGE_KEYS = {
+  token: 'bearer_access_token',
+  currentTeamId: 'tlprt_current_team_id',
+  currentUserId: 'tlprt_current_user_id',
+  utcOffsetTeam: 'tlprt_utcoffset_team',
+  routeName: 'tlprt_route_name',
+  settingsTab: 'tlprt_settings_tab',
+  timeRange: 'tlprt_time_range',
+  settingsHeadFlag: 'tlprt_settings_head_flag',
+} as const;
+
+export const LIMITS = {
+  passwordMin: 6,
+  passwordMax: 128,
+  emailMax: 254,
+  nameMax: 30,
+  surnameMax: 30,
+  phoneMax: 30,
+  teamNameMax: 30,
+  websiteMax: 30,
+  originNameMax: 30,
+  tagMax: 30,
+  domainsPerTeam: 5,
+  statisticsTabs: 8,
+  profileImages: 12,
+  teamNameTableCut: 40,
+  invitationsShownFirst: 3,
+  /** Largest request body any JSON or form call accepts (ingest has its own 1 MiB). */
+  bodyBytes: 256 * 1024,
+  ingestBodyBytes: 1024 * 1024,
+} as const;
+
+export const TIMINGS = {
+  livePollMs: 3000,
+  renameUnlockMs: 10_000,
+  successMessageMs: 3000,
+  streamRetryStartMs: 1000,
+  streamRetryMaxMs: 64_000,
+  heartbeatMs: 15_000,
+  loaderStepMs: 30,
+  loaderStep: 10,
+  /** E-mail link lifetimes (DESIGN §4). */
+  linkTtlMs: 24 * 3600 * 1000,
+  inviteTtlMs: 7 * 24 * 3600 * 1000,
+  /** Bearer token lifetime. */
+  sessionTtlMs: 30 * 24 * 3600 * 1000,
+} as const;
+
+export const RATE_LIMITS = {
+  /** Any guest call, per client address. */
+  guestPerMinute: 60,
+  /** Failed sign-ins for one login inside the window before 429. */
+  loginFailuresPerLogin: 5,
+  /** Failed sign-ins from one address inside the window before 429. */
+  loginFailuresPerAddress: 20,
+  failureWindowMs: 15 * 60 * 1000,
+} as const;
+
+export const Role = {
+  Admin: 10,
+  BillingMaster: 20,
+  KeyMaster: 30,
+  Viewer: 40,
+  Supervisor: 50,
+} as const;
+export type RoleId = (typeof Role)[keyof typeof Role];
+export const ROLE_IDS = [10, 20, 30, 40, 50] as const;
+export const DEFAULT_INVITE_ROLE = Role.Viewer;
+
+export const TeamStatus = { Active: 10, DeletionRequested: 30, Disabled: 40, Suspended: 50 } as const;
+export const DomainStatus = { Active: 10, Inactive: 20, Suspended: 40, Deleted: 50 } as const;
+export const KeyStatus = { Active: 10, Inactive: 20, Locked: 30, Restricted: 40, Deleted: 50 } as const;
+export const UserStatus = { Active: 10, Blocked: 30, Deleting: 40 } as const;
+export const InviteStatus = { Pending: 10, Accepted: 20, Declined: 30, Revoked: 40 } as const;
+export const VerificationMethod = { CNAME: 1, dnsTXT: 2, HTML: 3, META: 4, SupervisorBypass: 5 } as const;
+export const TeamVersion = { Default: 0, Nodr: 1 } as const;
+export const KeySettingId = { DownloadTimeout: 12, MinBufferSize: 13, PeeringOpeningQuota: 101 } as const;
+export const TimeRange = { Live: 0, Day: 1, Week: 2, Month: 3 } as const;
+
+/** Live event codes of spec §4. */
+export const EventCode = {
+  UserAdded: 10,
+  ForcedLogoutSession: 11,
+  GoToSettings: 12,
+  ForcedLogoutPassword: 20,
+  TeamDeleted: 31,
+  TeamStatus: 32,
+  UserRemoved: 40,
+  UserLeft: 41,
+  DomainCreated: 60,
+  DomainDeleted: 61,
+  DomainStatus: 62,
+  RoleChanged: 70,
+  Invited: 80,
+  InviteChanged: 81,
+  KeyCreated: 90,
+  KeyDeleted: 91,
+  KeyChanged: 92,
+  ForcedLogoutAccount: 100,
+  TeamReactivated: 1032,
+  TeamBlocked: 3032,
+  TeamSuspended: 4032,
+} as const;
+export const FORCED_LOGOUT_CODES: readonly number[] = [
+  EventCode.ForcedLogoutSession,
+  EventCode.ForcedLogoutPassword,
+  EventCode.ForcedLogoutAccount,
+];
+
+/** Kinds of single-use e-mail link (stored hashed, DESIGN §4). */
+export const LinkKind = {
+  Register: 'register',
+  Recovery: 'recovery',
+  ChangeEmail: 'change-email',
+  DeleteUser: 'delete-user',
+  DeleteTeam: 'delete-team',
+  SuspendTeam: 'suspend-team',
+  Invite: 'invite',
+} as const;
+export type LinkKindValue = (typeof LinkKind)[keyof typeof LinkKind];
