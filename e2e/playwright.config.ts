@@ -1,0 +1,71 @@
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { defineConfig } from '@playwright/test';
+
+/** Browser tests: Debian's Chromium against the built dashboard server, mail over real SMTP. */
+export const E2E = {
+  port: Number(process.env.E2E_PORT ?? 8181),
+  smtpPort: 2626,
+  mailHttpPort: 2627,
+};
+const root = resolve(import.meta.dirname, '..');
+const baseURL = `http://127.0.0.1:${E2E.port}`;
+const chromium = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((p) => existsSync(p));
+
+export default defineConfig({
+  testDir: '.',
+  testMatch: '**/*.spec.ts',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 2,
+  retries: 0,
+  outputDir: join(root, 'test-results'),
+  use: {
+    baseURL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: chromium,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  webServer: [
+    {
+      command: 'node e2e/support/mail-sink.mjs',
+      cwd: root,
+      url: `http://127.0.0.1:${E2E.mailHttpPort}/health`,
+      reuseExistingServer: false,
+      env: { MAIL_SINK_SMTP_PORT: String(E2E.smtpPort), MAIL_SINK_HTTP_PORT: String(E2E.mailHttpPort) },
+    },
+    {
+      command: 'node apps/server/dist/main.js',
+      cwd: root,
+      url: `${baseURL}/auth/get_time_server`,
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        PORT: String(E2E.port),
+        HOST: '127.0.0.1',
+        PUBLIC_URL: baseURL,
+        DATABASE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'e2e-db-')), 'dashboard.db')}`,
+        SMTP_URL: `smtp://127.0.0.1:${E2E.smtpPort}`,
+        SUPPORT_EMAIL: 'support@e2e.test',
+        SUPERVISOR_EMAILS: 'supervisor@e2e.test',
+        // Every browser test signs in from 127.0.0.1: keep the guest limit above what the suite uses.
+        RATE_LIMIT_GUEST_PER_MINUTE: '1000',
+      },
+    },
+  ],
+});

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import {
+  DICTIONARY_NAMES,
+  ENUM_DICTIONARIES,
+  MSG,
+  TIME_ZONES,
+  ZCreateTeamRequest,
+  ZLoginRequest,
+  ZRegisterRequest,
+  ZSetNewPasswordRequest,
+  ZUpdateUserRequest,
+  findTimeZone,
+  timeZoneText,
+  validateForm,
+  zoneOffsetMinutes,
+} from './index.js';
+
+const links = { createPath: 'http://h/c/', resetPath: 'http://h/r/', loginPath: 'http://h/' };
+
+describe('contract schemas', () => {
+  it('login: "All fields are required" when both are empty, then field messages', () => {
+    const both = validateForm(ZLoginRequest, { login: ' ', password: '' }, { requiredFields: ['login', 'password'] });
+    expect(both).toEqual({ ok: false, fieldErrors: {}, formError: MSG.allRequired });
+    const one = validateForm(ZLoginRequest, { login: 'x', password: '' }, { requiredFields: ['login', 'password'] });
+    expect(one).toEqual({ ok: false, fieldErrors: { login: MSG.invalidEmail, password: MSG.required } });
+  });
+
+  it('trims and lower-cases the e-mail', () => {
+    expect(ZLoginRequest.parse({ login: '  Ada@Example.COM ', password: 'p' }).login).toBe('ada@example.com');
+  });
+
+  it('register: the terms must be agreed; multipart flags are understood', () => {
+    expect(ZRegisterRequest.safeParse({ login: 'a@b.co', ...links, offer: '0' }).success).toBe(false);
+    const ok = ZRegisterRequest.parse({ login: 'a@b.co', ...links, offer: '1', subscription: 'on' });
+    expect(ok.offer && ok.subscription).toBe(true);
+    expect(ZRegisterRequest.safeParse({ login: 'a@b.co', ...links, createPath: 'javascript:alert(1)', offer: 1 }).success).toBe(false);
+  });
+
+  it('new password: minimum 6 symbols and equal confirmation', () => {
+    const short = ZSetNewPasswordRequest.safeParse({ hash: 'abc', password: '12345', confirm: '12345' });
+    expect(short.success || short.error.issues.map((i) => i.message)).toContain(MSG.passwordMin);
+    const mismatch = validateForm(ZSetNewPasswordRequest, { hash: 'abc', password: '123456', confirm: '1234567' });
+    expect(mismatch).toEqual({ ok: false, fieldErrors: { confirm: MSG.passwordsDoNotMatch } });
+  });
+
+  it('team name and profile fields have their maximum of 30', () => {
+    expect(ZCreateTeamRequest.safeParse({ name: 'x'.repeat(30) }).success).toBe(true);
+    expect(ZCreateTeamRequest.safeParse({ name: 'x'.repeat(31) }).success).toBe(false);
+    expect(ZCreateTeamRequest.safeParse({ name: '   ' }).success).toBe(false);
+    expect(ZUpdateUserRequest.safeParse({ phone: '1'.repeat(31) }).success).toBe(false);
+    expect(ZUpdateUserRequest.safeParse({ image: 12 }).success).toBe(false);
+    expect(ZUpdateUserRequest.safeParse({ image: '11' }).success).toBe(true);
+    expect(ZUpdateUserRequest.safeParse({ password_hash: 'x' }).success).toBe(false);
+  });
+});
+
+describe('reference data', () => {
+  it('time zone 37 is UTC and every zone is a real IANA zone', () => {
+    expect(findTimeZone(37)?.name).toBe('UTC');
+    expect(timeZoneText('UTC')).toBe('UTC');
+    for (const z of TIME_ZONES) expect(() => zoneOffsetMinutes(z.name)).not.toThrow();
+    expect(zoneOffsetMinutes('Asia/Kolkata')).toBe(330);
+    expect(new Set(TIME_ZONES.map((z) => z.id)).size).toBe(TIME_ZONES.length);
+  });
+
+  it('names 18 dictionaries; all but the two ISO lists are fixed here', () => {
+    expect(DICTIONARY_NAMES).toHaveLength(18);
+    const fixed = Object.keys(ENUM_DICTIONARIES);
+    expect(DICTIONARY_NAMES.filter((n) => !fixed.includes(n)).sort()).toEqual(['countries_ISO', 'currency_ISO']);
+  });
+});

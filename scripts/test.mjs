@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+// `npm test`: builds, then runs every suite of DESIGN §9 in turn and ends with one line
+// "N passed, N failed". Server integration tests run twice: on SQLite and on a throwaway PostgreSQL.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, chownSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const only = process.argv.slice(2); // e.g. `npm test -- server-sqlite e2e`
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const results = [];
+
+function run(cmd, args, env = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+function record(name, passed, failed, skipped = 0) {
+  totals.passed += passed;
+  totals.failed += failed;
+  totals.skipped += skipped;
+  results.push({ name, passed, failed, skipped });
+}
+
+async function vitest(name, dir, env = {}) {
+  if (only.length && !only.includes(name)) return;
+  const out = join(mkdtempSync(join(tmpdir(), 'vitest-')), 'report.json');
+  const code = await run('npx', ['vitest', 'run', '--root', dir, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`], env);
+  if (!existsSync(out)) return record(name, 0, 1);
+  const r = JSON.parse(readFileSync(out, 'utf8'));
+  const failed = r.numFailedTests + (code !== 0 && r.numFailedTests === 0 ? 1 : 0);
+  record(name, r.numPassedTests, failed, r.numPendingTests + r.numTodoTests);
+}
+
+async function playwright(name) {
+  if (only.length && !only.includes(name)) return;
+  const out = join(mkdtempSync(join(tmpdir(), 'pw-')), 'report.json');
+  const code = await run('npx', ['playwright', 'test', '--config', 'e2e/playwright.config.ts', '--reporter=list,json'], {
+    PLAYWRIGHT_JSON_OUTPUT_NAME: out,
+  });
+  if (!existsSync(out)) return record(name, 0, 1);
+  const s = JSON.parse(readFileSync(out, 'utf8')).stats;
+  const failed = s.unexpected + (code !== 0 && s.unexpected === 0 ? 1 : 0);
+  record(name, s.expected + s.flaky, failed, s.skipped);
+}
+
+/** A PostgreSQL cluster of our own, never the system one (DESIGN §10). */
+function startPostgres() {
+  if (process.env.TEST_DATABASE_URL) return { url: process.env.TEST_DATABASE_URL, stop() {} };
+  const base = '/usr/lib/postgresql';
+  const version = existsSync(base) ? readdirSync(base).sort().pop() : undefined;
+  const bin = version && join(base, version, 'bin');
+  if (!bin || !existsSync(join(bin, 'initdb'))) return undefined;
+  const dir = mkdtempSync(join(tmpdir(), 'pg-'));
+  const asRoot = process.getuid?.() === 0;
+  const pgRun = (tool, args) => {
+    const [c, a] = asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, tool), ...args]] : [join(bin, tool), args];
+    return spawnSync(c, a, { stdio: ['ignore', 'ignore', 'inherit'] }).status === 0;
+  };
+  if (asRoot) chownSync(dir, Number(spawnSync('id', ['-u', 'postgres']).stdout), Number(spawnSync('id', ['-g', 'postgres']).stdout));
+  const port = 54000 + Math.floor(Math.random() * 900);
+  if (!pgRun('initdb', ['-D', join(dir, 'data'), '-U', 'postgres', '--auth=trust', '-E', 'UTF8'])) return undefined;
+  const opts = `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
+  if (!pgRun('pg_ctl', ['-D', join(dir, 'data'), '-w', '-l', join(dir, 'log'), '-o', opts, 'start'])) return undefined;
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    stop() {
+      pgRun('pg_ctl', ['-D', join(dir, 'data'), '-m', 'fast', '-w', 'stop']);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const buildCode = await run('npm', ['run', 'build']);
+if (buildCode !== 0) {
+  record('build', 0, 1);
+} else {
+  await vitest('contract', 'packages/contract');
+  await vitest('server-sqlite', 'apps/server');
+  if (!only.length || only.includes('server-postgres')) {
+    const pg = startPostgres();
+    if (!pg) {
+      console.error('PostgreSQL is not installed (apt-get install -y postgresql): its server tests count as failed.');
+      record('server-postgres', 0, 1);
+    } else {
+      try {
+        await vitest('server-postgres', 'apps/server', { TEST_DATABASE_URL: pg.url });
+      } finally {
+        pg.stop();
+      }
+    }
+  }
+  await vitest('web', 'apps/web');
+  await playwright('e2e');
+}
+
+console.log('\nsuite            passed  failed  skipped');
+for (const r of results) console.log(`${r.name.padEnd(16)} ${String(r.passed).padStart(6)}  ${String(r.failed).padStart(6)}  ${String(r.skipped).padStart(7)}`);
+console.log(`${totals.passed} passed, ${totals.failed} failed`);
+process.exit(totals.failed > 0 ? 1 : 0);
