@@ -9,3 +9,4 @@ export * from './routes.js';
 export * from './teams.js';
 export * from './timezones.js';
 export * from './user.js';
+export * from './account.js';

@@ -1,0 +1,111 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+/** The built web app, found relative to this file so the server works from any working directory
+ *  (src/ under vitest and dist/ when built both sit one level below apps/server). */
+const DEFAULT_WEB_DIST = resolve(dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+
+const boolFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const commaList = z.string().transform((s) =>
+  s
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean),
+);
+
+const ZEnv = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATABASE_URL: z
+    .string()
+    .default('sqlite:./data/dashboard.db')
+    .refine(
+      (s) => s.startsWith('sqlite:') || /^postgres(ql)?:\/\//.test(s),
+      'must be sqlite:<path> or postgres://...',
+    ),
+  PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+  MAIL_FROM: z.string().min(3).default('no-reply@localhost'),
+  SUPPORT_EMAIL: z.string().min(3).default('support@localhost'),
+  DNS_SERVERS: commaList
+    .pipe(z.array(z.string().regex(/^[^\s:]+(:\d{1,5})?$|^\[[0-9a-fA-F:]+\](:\d{1,5})?$/, 'host:port')))
+    .optional(),
+  VERIFY_HTTP_PORT: z.coerce.number().int().min(1).max(65535).default(80),
+  VERIFY_ALLOW_PRIVATE: boolFlag.default(false),
+  SUPERVISOR_EMAILS: commaList.default([]),
+  STATS_INGEST_FLUSH_MS: z.coerce.number().int().min(100).max(600_000).default(2000),
+  WEB_DIST: z.string().min(1).default(DEFAULT_WEB_DIST),
+  DEMO_SEED: boolFlag.default(false),
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+});
+
+export type DatabaseTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
+
+export interface Config {
+  port: number;
+  host: string;
+  database: DatabaseTarget;
+  /** Origin and base of every link placed in e-mails, without a trailing slash. */
+  publicUrl: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  supportEmail: string;
+  dnsServers: string[] | undefined;
+  verifyHttpPort: number;
+  verifyAllowPrivate: boolean;
+  supervisorEmails: string[];
+  statsIngestFlushMs: number;
+  webDist: string;
+  demoSeed: boolean;
+  nodeEnv: 'development' | 'production' | 'test';
+}
+
+export class ConfigError extends Error {}
+
+function databaseTarget(url: string): DatabaseTarget {
+  if (!url.startsWith('sqlite:')) return { kind: 'postgres', url };
+  const path = url.slice('sqlite:'.length);
+  if (path === ':memory:') return { kind: 'sqlite', path };
+  return { kind: 'sqlite', path: isAbsolute(path) ? path : resolve(process.cwd(), path) };
+}
+
+/** Reads the environment of DESIGN §3. Unset or empty variables take their defaults. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // An empty variable (`FOO= node ...`) means "use the default", as with an unset one.
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = ZEnv.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    database: databaseTarget(e.DATABASE_URL),
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    supportEmail: e.SUPPORT_EMAIL,
+    dnsServers: e.DNS_SERVERS,
+    verifyHttpPort: e.VERIFY_HTTP_PORT,
+    verifyAllowPrivate: e.VERIFY_ALLOW_PRIVATE,
+    supervisorEmails: e.SUPERVISOR_EMAILS.map((s) => s.toLowerCase()),
+    statsIngestFlushMs: e.STATS_INGEST_FLUSH_MS,
+    webDist: resolve(e.WEB_DIST),
+    demoSeed: e.DEMO_SEED,
+    nodeEnv: e.NODE_ENV,
+  };
+}
+
+/** Creates the folder of a SQLite file so a fresh checkout starts without manual steps. */
+export function ensureDatabaseFolder(target: DatabaseTarget): void {
+  if (target.kind === 'sqlite' && target.path !== ':memory:') {
+    mkdirSync(dirname(target.path), { recursive: true });
+  }
+}

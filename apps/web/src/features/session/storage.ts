@@ -1,0 +1,61 @@
+import { ROUTE_NAMES, ROUTE_PATH_BY_NAME, STORAGE_KEYS, WEB_PATHS } from '@tlprt/contract';
+
+/** Every localStorage access of the session goes through here (keys of spec §9). */
+function read(key: string): string | null {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+function write(key: string, value: string | null): void {
+  try {
+    if (value === null) localStorage.removeItem(key);
+    else localStorage.setItem(key, value);
+  } catch {
+    /* storage disabled: the session lives for this page only */
+  }
+}
+
+export const getToken = () => read(STORAGE_KEYS.token);
+export const setToken = (token: string) => write(STORAGE_KEYS.token, token);
+export const clearToken = () => write(STORAGE_KEYS.token, null);
+
+export const getStoredUserId = () => toId(read(STORAGE_KEYS.currentUserId));
+export const setStoredUserId = (id: number) => write(STORAGE_KEYS.currentUserId, String(id));
+
+export const getStoredTeamId = () => toId(read(STORAGE_KEYS.currentTeamId));
+export function setStoredTeam(team: { id: number; utcOffset: number }) {
+  write(STORAGE_KEYS.currentTeamId, String(team.id));
+  write(STORAGE_KEYS.utcOffsetTeam, String(team.utcOffset));
+}
+export const clearStoredTeam = () => write(STORAGE_KEYS.currentTeamId, null);
+
+export const setRouteName = (name: string) => write(STORAGE_KEYS.routeName, name);
+
+/** Screens a returning user may be sent back to after login (the dashboard ones only). */
+const RETURNABLE = new Set<string>([
+  ROUTE_NAMES.statistics,
+  ROUTE_NAMES.integration,
+  ROUTE_NAMES.addDomains,
+  ROUTE_NAMES.settings,
+  ROUTE_NAMES.origins,
+  ROUTE_NAMES.team,
+  ROUTE_NAMES.billing,
+]);
+
+/** Where login leads: the last stored route name, else settings. */
+export function pathAfterLogin(): string {
+  const name = read(STORAGE_KEYS.routeName);
+  if (name && RETURNABLE.has(name)) return ROUTE_PATH_BY_NAME[name] ?? WEB_PATHS.settings;
+  return WEB_PATHS.settings;
+}
+
+export const readRaw = read;
+export const writeRaw = write;
+
+function toId(v: string | null): number | null {
+  if (!v) return null;
+  const n = Number(v);
+  return Number.isInteger(n) && n > 0 ? n : null;
+}

@@ -1,0 +1,41 @@
+#!/usr/bin/env node
+// Screenshots of screens at 1280×800 and 390×844 into ./screenshots/, for looking at what we build.
+// Usage: node scripts/screenshots.mjs [baseUrl] [path ...]   (a path may be "login:/settings" to sign in
+// with the demo account first). Needs a running server (npm start).
+import { existsSync, mkdirSync } from 'node:fs';
+import { chromium } from '@playwright/test';
+
+const [base = 'http://127.0.0.1:8080', ...given] = process.argv.slice(2);
+const paths = given.length
+  ? given
+  : ['/', '/register', '/forgotPassword', '/pendingRegistration', '/passwordRecovery', '/createPassword/expired', '/nope', 'login:/settings'];
+const executablePath = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((p) => existsSync(p));
+const browser = await chromium.launch({
+  executablePath,
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+mkdirSync('screenshots', { recursive: true });
+for (const [w, h] of [[1280, 800], [390, 844]]) {
+  const page = await browser.newPage({ viewport: { width: w, height: h } });
+  for (const entry of paths) {
+    const signIn = entry.startsWith('login:');
+    const path = signIn ? entry.slice(6) : entry;
+    if (signIn) {
+      await page.goto(`${base}/`);
+      await page.evaluate(() => localStorage.clear());
+      await page.goto(`${base}/`);
+      await page.getByLabel('E-mail').fill(process.env.SHOT_LOGIN ?? 'demo@tlprt.local');
+      await page.getByLabel('Password', { exact: true }).fill(process.env.SHOT_PASSWORD ?? 'demo-password');
+      await page.getByRole('button', { name: 'Login' }).click();
+      await page.waitForURL((u) => u.pathname !== '/');
+    }
+    await page.goto(`${base}${path}`);
+    await page.waitForLoadState('networkidle').catch(() => {});
+    await page.waitForTimeout(400);
+    const file = `screenshots/${path.replace(/[^a-z0-9]+/gi, '_') || 'root'}-${w}x${h}.png`;
+    await page.screenshot({ path: file, fullPage: true });
+    console.log(file);
+  }
+  await page.close();
+}
+await browser.close();
