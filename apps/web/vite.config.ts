@@ -13,5 +13,5 @@ export default defineConfig({
       '/mailbox': { target: backend, changeOrigin: false },
     },
   },
-  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
+  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true, chunkSizeWarningLimit: 1000 },
 });

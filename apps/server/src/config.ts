@@ -42,6 +42,7 @@ const ZEnv = z.object({
   WEB_DIST: z.string().min(1).default(DEFAULT_WEB_DIST),
   DEMO_SEED: boolFlag.default(false),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  TRUST_PROXY: boolFlag.default(false),
 });
 
 export type DatabaseTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
@@ -63,6 +64,9 @@ export interface Config {
   webDist: string;
   demoSeed: boolean;
   nodeEnv: 'development' | 'production' | 'test';
+  /** Behind a load balancer: take the client address from X-Forwarded-For (rate limits key on it).
+   *  Off by default, since a directly exposed server would let clients pick their own address. */
+  trustProxy: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -100,6 +104,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: resolve(e.WEB_DIST),
     demoSeed: e.DEMO_SEED,
     nodeEnv: e.NODE_ENV,
+    trustProxy: e.TRUST_PROXY,
   };
 }
 

@@ -1,0 +1,189 @@
+import formbody from '@fastify/formbody';
+import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import { LIMITS, MSG, TIMINGS } from '@tlprt/contract';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { serializerCompiler } from 'fastify-type-provider-zod';
+import { type Config, type DatabaseTarget, ensureDatabaseFolder } from './config.js';
+import type { AppContext } from './context.js';
+import { type Db, migrateToLatest, openDatabase, pgClientConfig } from './db/index.js';
+import { type EventBus, InProcessBus, PgBus } from './events/bus.js';
+import { StreamHub } from './events/streams.js';
+import { guestAuthRoutes, sessionRoutes } from './features/auth/routes.js';
+import { lookupSession } from './features/auth/service.js';
+import { referenceRoutes } from './features/dictionaries/routes.js';
+import { liveRoutes } from './features/live/routes.js';
+import { teamRoutes } from './features/teams/routes.js';
+import { userRoutes } from './features/users/routes.js';
+import { applySupervisorEmails } from './features/users/service.js';
+import { authenticate } from './http/auth.js';
+import { registerDocs } from './http/docs.js';
+import { HttpError, registerErrorHandler } from './http/errors.js';
+import { DEFAULT_RATE_LIMITS, FailureCounter, type RateLimitSettings } from './http/rate-limit.js';
+import { validatorCompiler } from './http/validation.js';
+import { registerWebApp } from './http/web.js';
+import { type Clock, systemClock } from './lib/clock.js';
+import { type Mailer, OutboxMailer, SmtpMailer } from './mail/mailer.js';
+import { mailboxRoutes } from './mail/routes.js';
+
+/** What tests (and later issues) may swap. Everything not given is built from the config and owned
+ *  (closed) by the app. */
+export interface AppDeps {
+  now?: Clock;
+  rateLimits?: Partial<RateLimitSettings>;
+  heartbeatMs?: number;
+  mailer?: Mailer;
+  logger?: FastifyServerOptions['logger'];
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The services' dependencies (scripts and tests reach the database and bus through it). */
+    ctx: AppContext;
+  }
+}
+
+export type App = FastifyInstance;
+
+/** SQLite means one node: deliver in process. PostgreSQL may mean several nodes: LISTEN/NOTIFY. */
+function createBus(
+  db: Db,
+  target: DatabaseTarget,
+  log: FastifyInstance['log'],
+): Promise<EventBus> | EventBus {
+  if (target.kind === 'sqlite') return new InProcessBus();
+  return PgBus.start(db, pgClientConfig(target.url), (msg, err) => log.warn({ err }, msg));
+}
+
+/**
+ * Builds the whole server: database (migrated), event bus, mail, and every route. The returned app is
+ * ready; call `listen`. `close()` ends the live streams, then closes bus, mail and database.
+ */
+export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App> {
+  const app = Fastify({
+    logger: deps.logger ?? { level: config.nodeEnv === 'test' ? 'warn' : 'info' },
+    bodyLimit: LIMITS.bodyBytes,
+    trustProxy: config.trustProxy,
+    // Path parameters longer than this are a 404 before any handler runs (hashes are ~43 characters).
+    routerOptions: { maxParamLength: 500 },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+  // JSON everywhere (forms and multipart in the guest scope); a text/plain body is a 415, not a string.
+  app.removeContentTypeParser('text/plain');
+  app.decorateRequest('authInfo', null);
+
+  ensureDatabaseFolder(config.database);
+  const db = openDatabase(config.database);
+  app.addHook('onClose', async () => db.destroy());
+  await migrateToLatest(db);
+
+  const now = deps.now ?? systemClock;
+  const bus = await createBus(db, config.database, app.log);
+  app.addHook('onClose', async () => bus.close());
+  const hub = new StreamHub(bus, now, deps.heartbeatMs ?? TIMINGS.heartbeatMs);
+  // Open streams would keep the HTTP server from closing: end them first.
+  app.addHook('preClose', async () => hub.closeAll());
+
+  const mailer =
+    deps.mailer ??
+    (config.smtpUrl
+      ? new SmtpMailer(config.smtpUrl, config.mailFrom)
+      : new OutboxMailer(
+          db,
+          now,
+          app.log,
+          config.nodeEnv === 'production' ? 'the mail_outbox table' : `${config.publicUrl}/mailbox`,
+        ));
+  app.addHook('onClose', async () => mailer.close());
+
+  const rateLimits = { ...DEFAULT_RATE_LIMITS, ...deps.rateLimits };
+  const ctx: AppContext = {
+    config,
+    db,
+    bus,
+    mailer,
+    hub,
+    now,
+    log: app.log,
+    loginFailures: {
+      perLogin: new FailureCounter(rateLimits.loginFailuresPerLogin, rateLimits.failureWindowMs, now),
+      perAddress: new FailureCounter(rateLimits.loginFailuresPerAddress, rateLimits.failureWindowMs, now),
+    },
+  };
+  app.decorate('ctx', ctx);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Mantine injects style attributes and <style> tags at run time.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    // Plain-HTTP deployments (the local default) must not tell browsers to insist on HTTPS.
+    hsts: config.publicUrl.startsWith('https:'),
+  });
+  await registerDocs(app);
+
+  // Guest scope: the only routes that take form and multipart bodies, all limited per client address.
+  await app.register(async (guest) => {
+    await guest.register(formbody, { bodyLimit: LIMITS.bodyBytes });
+    await guest.register(multipart, {
+      attachFieldsToBody: 'keyValues',
+      // Fields only: the guest forms have no files.
+      limits: { files: 0, fields: 20, fieldSize: 16 * 1024, parts: 20 },
+    });
+    // The multipart plugin reads the body in a preValidation hook, where busboy reports a truncated or
+    // garbled body as a plain Error: that is the client's fault (400), not ours.
+    const bodyRead = new WeakSet<object>();
+    guest.addHook('preHandler', async (req) => void bodyRead.add(req));
+    guest.setErrorHandler(async (err: Error & { statusCode?: unknown }, req) => {
+      if (req.isMultipart() && !bodyRead.has(req) && typeof err.statusCode !== 'number') {
+        throw new HttpError(400, MSG.malformedBody);
+      }
+      throw err;
+    });
+    await guest.register(rateLimit, {
+      global: true,
+      max: rateLimits.guestPerMinute,
+      timeWindow: 60_000,
+      errorResponseBuilder: (_req, c) =>
+        new HttpError(429, MSG.tooManyRequests, undefined, {
+          'Retry-After': String(Math.ceil(c.ttl / 1000)),
+        }),
+    });
+    await guest.register(guestAuthRoutes(ctx));
+  });
+
+  // Authenticated scope: every route needs a live bearer token.
+  await app.register(async (authed) => {
+    authed.addHook(
+      'onRequest',
+      authenticate((hash) => lookupSession(ctx, hash)),
+    );
+    await authed.register(sessionRoutes(ctx));
+    await authed.register(liveRoutes(ctx));
+    await authed.register(userRoutes(ctx));
+    await authed.register(teamRoutes(ctx));
+  });
+
+  await app.register(referenceRoutes(ctx));
+  if (config.nodeEnv !== 'production') await app.register(mailboxRoutes(ctx));
+  await registerWebApp(app, config.webDist);
+
+  await applySupervisorEmails(ctx);
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,20 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.js';
+import type { Db } from './db/index.js';
+import type { EventBus } from './events/bus.js';
+import type { StreamHub } from './events/streams.js';
+import type { FailureCounter } from './http/rate-limit.js';
+import type { Clock } from './lib/clock.js';
+import type { Mailer } from './mail/mailer.js';
+
+/** What services depend on, passed in (never imported as singletons) so tests swap clock and mail. */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  bus: EventBus;
+  mailer: Mailer;
+  hub: StreamHub;
+  now: Clock;
+  log: FastifyBaseLogger;
+  loginFailures: { perLogin: FailureCounter; perAddress: FailureCounter };
+}

@@ -1,0 +1,67 @@
+import { Role } from '@tlprt/contract';
+import type { AppContext } from '../context.js';
+import { findTeamByNameOfUser, insertMember, insertTeamWithMember } from '../features/teams/queries.js';
+import { findUserByEmail, insertUserIfAbsent } from '../features/users/queries.js';
+import { hashPassword } from '../lib/passwords.js';
+
+/** The accounts printed in the start-up banner. */
+export const DEMO_ACCOUNTS = {
+  demo: { email: 'demo@tlprt.local', password: 'demo-password' },
+  supervisor: { email: 'supervisor@tlprt.local', password: 'supervisor-password' },
+} as const;
+
+const PARTNER_OWNER = 'partner@tlprt.local';
+
+async function ensureUser(
+  ctx: AppContext,
+  u: { email: string; password: string; name: string; surname: string; supervisor?: boolean },
+): Promise<number> {
+  const existing = await findUserByEmail(ctx.db, u.email);
+  if (existing) return existing.id;
+  await insertUserIfAbsent(ctx.db, {
+    email: u.email,
+    passwordHash: await hashPassword(u.password),
+    name: u.name,
+    surname: u.surname,
+    supervisor: u.supervisor ?? false,
+    subscription: false,
+    createdAt: ctx.now(),
+  });
+  const row = await findUserByEmail(ctx.db, u.email);
+  if (!row) throw new Error(`demo user ${u.email} was not created`);
+  return row.id;
+}
+
+async function ensureTeam(ctx: AppContext, ownerId: number, name: string): Promise<number> {
+  const existing = await findTeamByNameOfUser(ctx.db, ownerId, name);
+  return (
+    existing?.id ??
+    insertTeamWithMember(ctx.db, { name, createdAt: ctx.now() }, { userId: ownerId, role: Role.Admin })
+  );
+}
+
+/**
+ * DEMO_SEED=true: a demo account that is Admin of one team and Viewer of a partner's team, and a
+ * supervisor. Idempotent: running it on every start changes nothing once the data exists.
+ */
+export async function seedDemo(ctx: AppContext): Promise<void> {
+  const demoId = await ensureUser(ctx, { ...DEMO_ACCOUNTS.demo, name: 'Demo', surname: 'User' });
+  await ensureUser(ctx, { ...DEMO_ACCOUNTS.supervisor, name: 'Super', surname: 'Visor', supervisor: true });
+  const partnerId = await ensureUser(ctx, {
+    email: PARTNER_OWNER,
+    password: `partner-${crypto.randomUUID()}`,
+    name: 'Partner',
+    surname: 'Owner',
+  });
+
+  await ensureTeam(ctx, demoId, 'Demo Video Co');
+  const partnerTeamId = await ensureTeam(ctx, partnerId, 'Partner Streams');
+  if (!(await findTeamByNameOfUser(ctx.db, demoId, 'Partner Streams'))) {
+    await insertMember(ctx.db, {
+      teamId: partnerTeamId,
+      userId: demoId,
+      role: Role.Viewer,
+      createdAt: ctx.now(),
+    });
+  }
+}

@@ -1,0 +1,54 @@
+import type { Db } from '../../db/index.js';
+import type { UserRow } from '../../db/schema.js';
+
+export async function insertSession(
+  db: Db,
+  s: { userId: number; tokenHash: string; createdAt: number; expiresAt: number },
+): Promise<number> {
+  const row = await db
+    .insertInto('sessions')
+    .values({ user_id: s.userId, token_hash: s.tokenHash, created_at: s.createdAt, expires_at: s.expiresAt })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** A live session (not revoked, not expired) with its user. */
+export async function findLiveSession(
+  db: Db,
+  tokenHash: string,
+  now: number,
+): Promise<{ sessionId: number; expiresAt: number; user: UserRow } | undefined> {
+  const session = await db
+    .selectFrom('sessions')
+    .select(['id', 'user_id', 'expires_at'])
+    .where('token_hash', '=', tokenHash)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  if (!session) return undefined;
+  const user = await db.selectFrom('users').selectAll().where('id', '=', session.user_id).executeTakeFirst();
+  return user && { sessionId: session.id, expiresAt: session.expires_at, user };
+}
+
+export async function revokeSession(db: Db, sessionId: number, now: number): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('id', '=', sessionId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+/** Revokes every live session of a user; returns their ids (their streams get a forced logout). */
+export async function revokeUserSessions(db: Db, userId: number, now: number): Promise<number[]> {
+  const rows = await db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id);
+}

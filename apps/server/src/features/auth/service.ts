@@ -1,0 +1,188 @@
+import {
+  EventCode,
+  LinkKind,
+  MSG,
+  TIMINGS,
+  type TLoginRequest,
+  type TLoginResponse,
+  type TPasswordRecoveryAcceptRequest,
+  type TSetNewPasswordRequest,
+  type TUser,
+  type ZRecoveryRequest,
+  type ZRegisterRequest,
+} from '@tlprt/contract';
+import type { z } from 'zod';
+import type { AppContext } from '../../context.js';
+import type { Db } from '../../db/index.js';
+import type { AuthInfo } from '../../http/auth.js';
+import { HttpError, notFound, tooManyRequests } from '../../http/errors.js';
+import { assertOwnLinkBases, linkWithHash } from '../../http/link-base.js';
+import { hashPassword, verifyPassword } from '../../lib/passwords.js';
+import { randomToken, sha256 } from '../../lib/tokens.js';
+import { alreadyRegisteredMail, passwordRecoveryMail, registrationMail } from '../../mail/templates.js';
+import { consumeLink, createLink, peekLink } from '../links/service.js';
+import { findUserByEmail, insertUserIfAbsent, setPasswordHash } from '../users/queries.js';
+import { describeUser } from '../users/service.js';
+import { findLiveSession, insertSession, revokeSession, revokeUserSessions } from './queries.js';
+
+type RegisterInput = z.output<typeof ZRegisterRequest>;
+type RecoveryInput = z.output<typeof ZRecoveryRequest>;
+
+/** The hashes the password screens accept: the sign-up link, or a recovery link. */
+const PASSWORD_LINK_KINDS = [LinkKind.Register, LinkKind.Recovery] as const;
+
+// ----- sessions -----
+
+async function openSession(db: Db, now: number, userId: number): Promise<TLoginResponse> {
+  const token = randomToken(32);
+  const expiresAt = now + TIMINGS.sessionTtlMs;
+  await insertSession(db, { userId, tokenHash: sha256(token), createdAt: now, expiresAt });
+  return {
+    message: MSG.loggedIn,
+    data: {
+      access_token: token,
+      token_type: 'Bearer',
+      expires_at: Math.floor(expiresAt / 1000),
+      user_id: userId,
+    },
+    access_token: token,
+  };
+}
+
+/** The auth hook's lookup. */
+export async function lookupSession(ctx: AppContext, tokenHash: string): Promise<AuthInfo | undefined> {
+  return findLiveSession(ctx.db, tokenHash, ctx.now());
+}
+
+// ----- guest calls -----
+
+/** POST /guest/auth. Failures count per login and per address (RATE_LIMITS); past the limit → 429. */
+export async function login(ctx: AppContext, input: TLoginRequest, ip: string): Promise<TLoginResponse> {
+  const { perLogin, perAddress } = ctx.loginFailures;
+  const wait = Math.max(perLogin.retryAfter(input.login), perAddress.retryAfter(ip));
+  if (wait > 0) throw tooManyRequests(wait);
+  const user = await findUserByEmail(ctx.db, input.login);
+  // verifyPassword hashes a dummy when there is no user or no password, so timing does not tell.
+  const ok = await verifyPassword(user?.password_hash ?? null, input.password);
+  if (!user || !ok) {
+    perLogin.record(input.login);
+    perAddress.record(ip);
+    throw new HttpError(401, MSG.incorrectLogin);
+  }
+  perLogin.clear(input.login);
+  return openSession(ctx.db, ctx.now(), user.id);
+}
+
+/**
+ * POST /guest/register. The answer is the same whether or not the e-mail has an account; only the mail
+ * differs, so the form does not reveal who is registered.
+ */
+export async function register(ctx: AppContext, input: RegisterInput): Promise<void> {
+  assertOwnLinkBases(ctx.config.publicUrl, {
+    createPath: input.createPath,
+    resetPath: input.resetPath,
+    loginPath: input.loginPath,
+  });
+  const frame = { supportEmail: ctx.config.supportEmail };
+  const newId = await insertUserIfAbsent(ctx.db, {
+    email: input.login,
+    supervisor: ctx.config.supervisorEmails.includes(input.login),
+    subscription: input.subscription,
+    createdAt: ctx.now(),
+  });
+  const existing = newId === undefined ? await findUserByEmail(ctx.db, input.login) : undefined;
+  const userId = newId ?? existing?.id;
+  if (userId === undefined) throw new Error('registered e-mail vanished');
+
+  // A new account, or one whose owner never finished sign-up (lost the first mail): a fresh sign-up link.
+  if (newId !== undefined || existing?.password_hash === null) {
+    const hash = await createLink(ctx, { kind: LinkKind.Register, userId, email: input.login });
+    await ctx.mailer.send(
+      input.login,
+      registrationMail(frame, { createLink: linkWithHash(input.createPath, hash) }),
+    );
+    return;
+  }
+  const hash = await createLink(ctx, { kind: LinkKind.Recovery, userId, email: input.login });
+  await ctx.mailer.send(
+    input.login,
+    alreadyRegisteredMail(frame, {
+      loginLink: input.loginPath,
+      resetLink: linkWithHash(input.resetPath, hash),
+    }),
+  );
+}
+
+/** POST /guest/recovery-password: always the same answer; a mail only if the account exists. */
+export async function requestRecovery(ctx: AppContext, input: RecoveryInput): Promise<void> {
+  assertOwnLinkBases(ctx.config.publicUrl, { url: input.url });
+  const user = await findUserByEmail(ctx.db, input.login);
+  if (!user) return;
+  const hash = await createLink(ctx, { kind: LinkKind.Recovery, userId: user.id, email: user.email });
+  await ctx.mailer.send(
+    user.email,
+    passwordRecoveryMail(
+      { supportEmail: ctx.config.supportEmail },
+      { resetLink: linkWithHash(input.url, hash) },
+    ),
+  );
+}
+
+/**
+ * Uses a password link and sets the password. A recovery link also signs the account out everywhere
+ * (code 20): whoever knew the old password loses access. Returns a fresh session.
+ */
+async function setPasswordFromLink(
+  ctx: AppContext,
+  input: TSetNewPasswordRequest,
+  kinds: readonly (typeof PASSWORD_LINK_KINDS)[number][],
+): Promise<TLoginResponse> {
+  // Hash first: it is slow, and the link must be spent only when everything else is ready.
+  const passwordHash = await hashPassword(input.password);
+  const now = ctx.now();
+  const { session, revoked } = await ctx.db.transaction().execute(async (trx) => {
+    const link = await consumeLink({ db: trx, now: ctx.now }, input.hash, kinds);
+    if (!link || link.user_id === null) throw notFound(MSG.linkExpiredTitle);
+    await setPasswordHash(trx, link.user_id, passwordHash, now);
+    const revoked = link.kind === LinkKind.Recovery ? await revokeUserSessions(trx, link.user_id, now) : [];
+    return { session: await openSession(trx, now, link.user_id), revoked };
+  });
+  if (revoked.length) {
+    await ctx.bus.publish({ sessionIds: revoked }, { code: EventCode.ForcedLogoutPassword }, { close: true });
+  }
+  return session;
+}
+
+/** POST /guest/set-new-password: the first password, from the sign-up mail (a recovery link works too). */
+export function setNewPassword(ctx: AppContext, input: TSetNewPasswordRequest): Promise<TLoginResponse> {
+  return setPasswordFromLink(ctx, input, PASSWORD_LINK_KINDS);
+}
+
+/** POST /guest/password-recovery-accept: a reset from the recovery mail. */
+export function acceptRecovery(
+  ctx: AppContext,
+  input: TPasswordRecoveryAcceptRequest,
+): Promise<TLoginResponse> {
+  return setPasswordFromLink(ctx, input, [LinkKind.Recovery]);
+}
+
+/** GET /guest/check_hash/{hash}: which kind of live password link this is, if any. */
+export async function checkHash(ctx: AppContext, hash: string): Promise<string | undefined> {
+  return (await peekLink(ctx, hash, PASSWORD_LINK_KINDS))?.kind;
+}
+
+// ----- signed-in calls -----
+
+/** GET /v1/logout: this token stops working, and the other tabs sharing it sign out (code 11). */
+export async function logout(ctx: AppContext, auth: AuthInfo): Promise<void> {
+  await revokeSession(ctx.db, auth.sessionId, ctx.now());
+  await ctx.bus.publish(
+    { sessionIds: [auth.sessionId] },
+    { code: EventCode.ForcedLogoutSession },
+    { close: true },
+  );
+}
+
+export function check(ctx: AppContext, auth: AuthInfo): Promise<TUser> {
+  return describeUser(ctx, auth.user);
+}

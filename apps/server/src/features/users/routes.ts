@@ -1,0 +1,42 @@
+import { MSG, ZId, ZUpdateUserRequest, ZUserResponse } from '@tlprt/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context.js';
+import { caller } from '../../http/auth.js';
+import { errorResponses } from '../../http/schemas.js';
+import * as users from './service.js';
+
+const tags = ['user'];
+const params = z.object({ id: ZId });
+
+/** GET and PUT /api/v1/user/{id} (inside the authenticated scope). */
+export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get('/api/v1/user/:id', {
+      schema: {
+        tags,
+        security: [{ bearer: [] }],
+        params,
+        response: { 200: ZUserResponse, ...errorResponses(400, 401, 403, 404) },
+      },
+      handler: async (req) => ({
+        message: MSG.ok,
+        data: await users.getUser(ctx, caller(req).user, req.params.id),
+      }),
+    });
+
+    app.put('/api/v1/user/:id', {
+      schema: {
+        tags,
+        security: [{ bearer: [] }],
+        params,
+        body: ZUpdateUserRequest,
+        response: { 200: ZUserResponse, ...errorResponses(400, 401, 403, 404) },
+      },
+      handler: async (req) => ({
+        message: MSG.updated,
+        data: await users.updateUser(ctx, caller(req).user, req.params.id, req.body),
+      }),
+    });
+  };
+}

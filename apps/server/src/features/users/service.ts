@@ -1,0 +1,49 @@
+import type { TUser, ZUpdateUserRequest } from '@tlprt/contract';
+import type { z } from 'zod';
+import type { AppContext } from '../../context.js';
+import type { UserRow } from '../../db/schema.js';
+import { badRequest, forbidden, notFound } from '../../http/errors.js';
+import { teamsOf } from '../teams/service.js';
+import { canUpdateUser, canViewUser } from './policy.js';
+import { presentUser } from './presenter.js';
+import { findUserById, markSupervisors, updateProfile } from './queries.js';
+
+export async function describeUser(ctx: AppContext, row: UserRow): Promise<TUser> {
+  return presentUser(row, await teamsOf(ctx, row.id));
+}
+
+/** GET /v1/user/{id}: oneself, or anyone for a supervisor. */
+export async function getUser(ctx: AppContext, actor: UserRow, userId: number): Promise<TUser> {
+  if (!canViewUser(actor, userId)) throw forbidden();
+  const row = await findUserById(ctx.db, userId);
+  if (!row) throw notFound();
+  return describeUser(ctx, row);
+}
+
+/** PUT /v1/user/{id}: one's own profile fields, unless the account status forbids editing. */
+export async function updateUser(
+  ctx: AppContext,
+  actor: UserRow,
+  userId: number,
+  input: z.output<typeof ZUpdateUserRequest>,
+): Promise<TUser> {
+  if (!canUpdateUser(actor, userId)) throw forbidden();
+  if (input.id !== undefined && input.id !== userId)
+    throw badRequest('The id in the body does not match the path', { id: 'Does not match the path' });
+  const { name, surname, phone, image } = input;
+  await updateProfile(ctx.db, userId, {
+    ...(name !== undefined && { name }),
+    ...(surname !== undefined && { surname }),
+    ...(phone !== undefined && { phone }),
+    ...(image !== undefined && { image }),
+  });
+  const row = await findUserById(ctx.db, userId);
+  if (!row) throw notFound();
+  return describeUser(ctx, row);
+}
+
+/** At start-up: the accounts of SUPERVISOR_EMAILS get the supervisor flag (new ones get it when they
+ *  register). */
+export function applySupervisorEmails(ctx: AppContext): Promise<number> {
+  return markSupervisors(ctx.db, ctx.config.supervisorEmails);
+}

@@ -1,0 +1,71 @@
+import { type FieldErrors, issuesToFieldErrors, MSG } from '@tlprt/contract';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import type { z } from 'zod';
+
+/** An error a service throws on purpose: the status and body of spec §8 / DESIGN §4. */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly errors?: FieldErrors,
+    /** Extra response headers (Retry-After on 429). */
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string, errors?: FieldErrors) => new HttpError(400, message, errors);
+export const unauthorized = () => new HttpError(401, MSG.unauthorized);
+export const forbidden = () => new HttpError(403, MSG.forbiddenText);
+export const notFound = (message: string = MSG.notFound) => new HttpError(404, message);
+export const tooManyRequests = (retryAfterMs: number) =>
+  new HttpError(429, MSG.tooManyRequests, undefined, {
+    'Retry-After': String(Math.max(1, Math.ceil(retryAfterMs / 1000))),
+  });
+
+/** What the zod validator compiler raises: keeps zod's issues so field errors use the contract's texts. */
+export class RequestValidationError extends Error {
+  readonly statusCode = 400;
+  constructor(readonly issues: z.core.$ZodIssue[]) {
+    super(MSG.validationFailed);
+  }
+}
+
+/** Fastify's own client errors (body parsing, content type, limits) mapped to our messages. */
+function clientErrorMessage(status: number): string {
+  if (status === 413) return MSG.payloadTooLarge;
+  if (status === 415) return MSG.unsupportedMediaType;
+  if (status === 429) return MSG.tooManyRequests;
+  if (status === 404) return MSG.notFound;
+  if (status === 401) return MSG.unauthorized;
+  if (status === 403) return MSG.forbiddenText;
+  // Bad JSON, empty JSON body, broken multipart or form data: the body could not be read.
+  if (status === 400) return MSG.malformedBody;
+  return MSG.cantPerformTitle;
+}
+
+/**
+ * One place that turns any error into `{message, errors?}`: never a stack trace, never a 5xx for
+ * something the client sent.
+ */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler<FastifyError | HttpError | RequestValidationError>((err, req, reply) => {
+    if (err instanceof RequestValidationError) {
+      return reply.code(400).send({ message: MSG.validationFailed, errors: issuesToFieldErrors(err.issues) });
+    }
+    if (err instanceof HttpError) {
+      if (err.headers) reply.headers(err.headers);
+      return reply
+        .code(err.statusCode)
+        .send(err.errors ? { message: err.message, errors: err.errors } : { message: err.message });
+    }
+    const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
+    if (status >= 400 && status < 500) {
+      req.log.info({ code: err.code, status }, 'client error');
+      return reply.code(status).send({ message: clientErrorMessage(status) });
+    }
+    req.log.error({ err }, 'unexpected error');
+    return reply.code(500).send({ message: MSG.serverErrorTitle });
+  });
+}

@@ -1,0 +1,66 @@
+import { type App, buildApp } from './app.js';
+import { type Config, ConfigError, loadConfig } from './config.js';
+import { DEMO_ACCOUNTS, seedDemo } from './demo/seed.js';
+
+function banner(config: Config, app: App, url: string): string {
+  const lines = [
+    '',
+    '  TLPRT dashboard is running',
+    `  Open:      ${url}`,
+    `  API docs:  ${url}/api/docs`,
+    `  Database:  ${config.database.kind === 'sqlite' ? `SQLite ${config.database.path}` : 'PostgreSQL'}`,
+    `  E-mails:   ${app.ctx.mailer.description}`,
+  ];
+  if (config.demoSeed) {
+    lines.push(
+      `  Demo:      ${DEMO_ACCOUNTS.demo.email} / ${DEMO_ACCOUNTS.demo.password}`,
+      `  Supervisor: ${DEMO_ACCOUNTS.supervisor.email} / ${DEMO_ACCOUNTS.supervisor.password}`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+
+  const app = await buildApp(config);
+  if (config.demoSeed) await seedDemo(app.ctx);
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    // A stuck close must not keep the process alive forever.
+    setTimeout(() => process.exit(1), 10_000).unref();
+    app.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        app.log.error({ err }, 'error while shutting down');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const host = config.host === '0.0.0.0' || config.host === '127.0.0.1' ? 'localhost' : config.host;
+  process.stdout.write(banner(config, app, `http://${host}:${port}`));
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`The server could not start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,101 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { type App, type AppDeps, buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+
+export const PUBLIC_URL = 'http://dashboard.test';
+
+/** PostgreSQL runs when TEST_DATABASE_URL is set (the lead's runner runs the suite once per database). */
+export const TEST_PG_URL = process.env.TEST_DATABASE_URL;
+export const onPostgres = Boolean(TEST_PG_URL);
+
+/**
+ * A fresh, empty database for one server (or a few sharing it): a new SQLite file, or a new PostgreSQL
+ * database, so test files never see each other's rows.
+ */
+export async function freshDatabaseUrl(): Promise<string> {
+  if (!TEST_PG_URL) return `sqlite:${join(mkdtempSync(join(tmpdir(), 'tlprt-test-')), 'test.db')}`;
+  const name = `tlprt_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: TEST_PG_URL });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const u = new URL(TEST_PG_URL);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+/** Drops a database made by freshDatabaseUrl (PostgreSQL only; SQLite files live in the temp folder). */
+export async function dropDatabase(url: string): Promise<void> {
+  if (!TEST_PG_URL || url.startsWith('sqlite:')) return;
+  const name = new URL(url).pathname.slice(1);
+  const admin = new pg.Client({ connectionString: TEST_PG_URL });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
+}
+
+export interface TestServer {
+  app: App;
+  base: string;
+  databaseUrl: string;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  env?: Record<string, string>;
+  deps?: AppDeps;
+  /** Share a database with another server (PgBus test); by default each server gets a fresh one. */
+  databaseUrl?: string;
+}
+
+/** Builds the real app from environment variables, listens on 127.0.0.1:0, and answers its URL. */
+export async function startServer(opts: StartOptions = {}): Promise<TestServer> {
+  const ownsDatabase = !opts.databaseUrl;
+  const databaseUrl = opts.databaseUrl ?? (await freshDatabaseUrl());
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: databaseUrl,
+    PUBLIC_URL,
+    WEB_DIST: join(tmpdir(), 'tlprt-no-web-app'),
+    SUPPORT_EMAIL: 'help@dashboard.test',
+    ...opts.env,
+  });
+  const app = await buildApp(config, {
+    // Generous by default so ordinary tests never trip them; rate-limit tests pass lower ones.
+    rateLimits: { guestPerMinute: 10_000, loginFailuresPerLogin: 1000, loginFailuresPerAddress: 1000 },
+    logger: false,
+    ...opts.deps,
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+  return {
+    app,
+    base: `http://127.0.0.1:${port}`,
+    databaseUrl,
+    close: async () => {
+      await app.close();
+      if (ownsDatabase) await dropDatabase(databaseUrl);
+    },
+  };
+}
+
+/** A clock the test moves by hand. */
+export function manualClock(start = Date.now()) {
+  let t = start;
+  const now = () => t;
+  const advance = (ms: number): void => {
+    t += ms;
+  };
+  return Object.assign(now, { advance });
+}

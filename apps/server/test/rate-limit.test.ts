@@ -1,0 +1,92 @@
+import { API, MSG } from '@tlprt/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildUser, uniqueEmail } from './factories.js';
+import { Api } from './helpers/http.js';
+import { manualClock, startServer, type TestServer } from './helpers/server.js';
+
+describe('failed sign-ins (lowered limits)', () => {
+  const clock = manualClock();
+  let server: TestServer;
+  let api: Api;
+
+  beforeAll(async () => {
+    server = await startServer({
+      deps: {
+        now: clock,
+        rateLimits: {
+          loginFailuresPerLogin: 3,
+          loginFailuresPerAddress: 6,
+          failureWindowMs: 60_000,
+          guestPerMinute: 10_000,
+        },
+      },
+    });
+    api = new Api(server.base);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('locks one login after repeated failures, even for the right password, until the window ends', async () => {
+    const u = await buildUser(server.app);
+    for (let i = 0; i < 3; i++) {
+      expect((await api.post(API.auth.login, { login: u.email, password: 'wrong-one' })).status).toBe(401);
+    }
+    const blocked = await api.post(API.auth.login, { login: u.email, password: u.password });
+    expect(blocked.status).toBe(429);
+    expect(blocked.body).toEqual({ message: MSG.tooManyRequests });
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+
+    clock.advance(61_000);
+    expect((await api.post(API.auth.login, { login: u.email, password: u.password })).status).toBe(200);
+  });
+
+  it('a success clears the count for that login', async () => {
+    const u = await buildUser(server.app);
+    // 2 + 2 failures would pass the per-login limit of 3 if the success in between did not reset it.
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < 2; i++) await api.post(API.auth.login, { login: u.email, password: 'wrong-one' });
+      expect((await api.post(API.auth.login, { login: u.email, password: u.password })).status).toBe(200);
+    }
+    clock.advance(61_000);
+  });
+
+  it('locks one address after failures across many logins', async () => {
+    for (let i = 0; i < 6; i++) {
+      expect((await api.post(API.auth.login, { login: uniqueEmail(), password: 'nope-nope' })).status).toBe(
+        401,
+      );
+    }
+    const u = await buildUser(server.app);
+    const r = await api.post(API.auth.login, { login: u.email, password: u.password });
+    expect(r.status).toBe(429);
+    expect(r.headers.get('retry-after')).toBeTruthy();
+    clock.advance(61_000);
+    expect((await api.post(API.auth.login, { login: u.email, password: u.password })).status).toBe(200);
+  });
+});
+
+describe('guest calls per address per minute', () => {
+  let server: TestServer;
+  let api: Api;
+
+  beforeAll(async () => {
+    server = await startServer({ deps: { rateLimits: { guestPerMinute: 5 } } });
+    api = new Api(server.base);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('answers 429 with Retry-After past the limit, on every guest route together', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await api.get(API.auth.checkHash('A'.repeat(43)))).status);
+    expect(statuses).toEqual([404, 404, 404, 404, 404]);
+    const r = await api.post(API.auth.login, { login: 'a@b.co', password: 'x' });
+    expect(r.status).toBe(429);
+    expect(r.body).toEqual({ message: MSG.tooManyRequests });
+    expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Non-guest calls are not limited by it.
+    expect((await api.get(API.auth.serverTime)).status).toBe(200);
+  });
+});

@@ -1,0 +1,107 @@
+import { API, Role } from '@tlprt/contract';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.js';
+import { DEMO_ACCOUNTS, seedDemo } from '../src/demo/seed.js';
+import { buildUser } from './factories.js';
+import { Api } from './helpers/http.js';
+import { dropDatabase, freshDatabaseUrl, startServer } from './helpers/server.js';
+
+describe('configuration', () => {
+  it('has the defaults of DESIGN §3', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      publicUrl: 'http://localhost:8080',
+      smtpUrl: undefined,
+      mailFrom: 'no-reply@localhost',
+      supportEmail: 'support@localhost',
+      verifyHttpPort: 80,
+      verifyAllowPrivate: false,
+      supervisorEmails: [],
+      statsIngestFlushMs: 2000,
+      demoSeed: false,
+      nodeEnv: 'development',
+    });
+    expect(c.database).toMatchObject({ kind: 'sqlite' });
+    expect(c.database.kind === 'sqlite' && c.database.path.endsWith('/data/dashboard.db')).toBe(true);
+    expect(c.webDist).toMatch(/apps\/web\/dist$/);
+  });
+
+  it('derives PUBLIC_URL from PORT and parses lists and flags', () => {
+    const c = loadConfig({
+      PORT: '9000',
+      SUPERVISOR_EMAILS: ' A@x.io ,b@y.io,',
+      DEMO_SEED: 'true',
+      DNS_SERVERS: '127.0.0.1:5353',
+    });
+    expect(c.publicUrl).toBe('http://localhost:9000');
+    expect(c.supervisorEmails).toEqual(['a@x.io', 'b@y.io']);
+    expect(c.demoSeed).toBe(true);
+    expect(c.dnsServers).toEqual(['127.0.0.1:5353']);
+  });
+
+  it('refuses bad values with a message naming the variable', () => {
+    for (const [name, value] of [
+      ['PORT', 'eighty'],
+      ['DATABASE_URL', 'mysql://x'],
+      ['PUBLIC_URL', 'not a url'],
+      ['SMTP_URL', 'http://mail'],
+      ['DEMO_SEED', 'maybe'],
+      ['NODE_ENV', 'staging'],
+    ] as const) {
+      expect(() => loadConfig({ [name]: value }), name).toThrow(ConfigError);
+      expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
+    }
+  });
+});
+
+describe('start-up data', () => {
+  const urls: string[] = [];
+  afterAll(async () => {
+    for (const u of urls) await dropDatabase(u);
+  });
+
+  it('SUPERVISOR_EMAILS flags existing accounts at start', async () => {
+    const databaseUrl = await freshDatabaseUrl();
+    urls.push(databaseUrl);
+    const first = await startServer({ databaseUrl });
+    const u = await buildUser(first.app);
+    await first.close();
+
+    const second = await startServer({ databaseUrl, env: { SUPERVISOR_EMAILS: u.email } });
+    try {
+      const me = await new Api(second.base).as(u.token).get(API.auth.check);
+      expect(me.body.data.supervisor).toBe(true);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('the demo seed is idempotent and gives the demo and supervisor accounts', async () => {
+    const server = await startServer();
+    try {
+      await seedDemo(server.app.ctx);
+      await seedDemo(server.app.ctx);
+      const api = new Api(server.base);
+      const demo = await api.post(API.auth.login, {
+        login: DEMO_ACCOUNTS.demo.email,
+        password: DEMO_ACCOUNTS.demo.password,
+      });
+      expect(demo.status).toBe(200);
+      const me = (await api.as(demo.body.access_token).get(API.auth.check)).body.data;
+      expect(me).toMatchObject({ name: 'Demo', surname: 'User', supervisor: false });
+      expect(me.TeamsRender.map((t: { name: string; role: number }) => [t.name, t.role])).toEqual([
+        ['Demo Video Co', Role.Admin],
+        ['Partner Streams', Role.Viewer],
+      ]);
+      const sup = await api.post(API.auth.login, {
+        login: DEMO_ACCOUNTS.supervisor.email,
+        password: DEMO_ACCOUNTS.supervisor.password,
+      });
+      expect((await api.as(sup.body.access_token).get(API.auth.check)).body.data.supervisor).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+});

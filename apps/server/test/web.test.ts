@@ -1,0 +1,161 @@
+import { fileURLToPath } from 'node:url';
+import {
+  API,
+  DICTIONARY_NAMES,
+  MSG,
+  ZDictionariesResponse,
+  ZServerTimeResponse,
+  ZTimeZoneListResponse,
+} from '@tlprt/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uniqueEmail } from './factories.js';
+import { Api } from './helpers/http.js';
+import { PUBLIC_URL, startServer, type TestServer } from './helpers/server.js';
+
+const WEB_DIST = fileURLToPath(new URL('./fixtures/web', import.meta.url));
+const html = { accept: 'text/html,application/xhtml+xml' };
+
+describe('web app, mailbox, docs and reference data (no SMTP_URL)', () => {
+  let server: TestServer;
+  let api: Api;
+
+  beforeAll(async () => {
+    server = await startServer({ env: { WEB_DIST } });
+    api = new Api(server.base);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('history fallback: HTML GETs outside the API answer index.html', async () => {
+    for (const path of [
+      '/',
+      '/settings',
+      '/createPassword/abc',
+      '/email_invite_handler/new/h?teamIdInvite=3',
+    ]) {
+      const r = await fetch(server.base + path, { headers: html });
+      expect(r.status, path).toBe(200);
+      expect(r.headers.get('content-type')).toMatch(/text\/html/);
+      expect(await r.text()).toContain('fixture-index');
+    }
+    const asset = await fetch(`${server.base}/app.js`);
+    expect(await asset.text()).toContain('asset');
+  });
+
+  it('unknown API paths are JSON 404s, even when asking for HTML', async () => {
+    for (const path of ['/api/nope', '/auth/nope', '/stats/nope', '/mailbox/999999']) {
+      const r = await fetch(server.base + path, { headers: html });
+      expect(r.status, path).toBe(404);
+      expect(await r.json()).toEqual({ message: MSG.notFound });
+    }
+    const missingAsset = await fetch(`${server.base}/missing.js`);
+    expect(missingAsset.status).toBe(404);
+  });
+
+  it('sets security headers with a CSP that allows the SPA', async () => {
+    const r = await fetch(`${server.base}/settings`, { headers: html });
+    const csp = r.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("style-src 'self' 'unsafe-inline'");
+    expect(csp).toContain("img-src 'self' data:");
+    expect(r.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it('keeps mails in the outbox and lists them at /mailbox, newest first', async () => {
+    const first = uniqueEmail('outbox');
+    const second = uniqueEmail('outbox');
+    for (const login of [first, second]) {
+      const r = await api.post(API.auth.register, {
+        login,
+        createPath: `${PUBLIC_URL}/createPassword/`,
+        resetPath: `${PUBLIC_URL}/resPassword/`,
+        loginPath: `${PUBLIC_URL}/`,
+        offer: true,
+      });
+      expect(r.status).toBe(201);
+    }
+    const list = await api.get('/mailbox.json');
+    expect(list.status).toBe(200);
+    const mails = list.body.data as Array<{ id: number; to: string; links: string[]; text: string }>;
+    expect(mails[0]?.to).toBe(second);
+    expect(mails[1]?.to).toBe(first);
+    expect(mails[0]?.links[0]).toMatch(new RegExp(`^${PUBLIC_URL}/createPassword/[A-Za-z0-9_-]{43}$`));
+    expect(mails[0]?.text).toContain('help@dashboard.test');
+
+    const page = await fetch(`${server.base}/mailbox`, { headers: html });
+    const text = await page.text();
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    expect(text.indexOf(second)).toBeLessThan(text.indexOf(first));
+    expect(text).toContain(`href="${mails[0]?.links[0]}"`);
+
+    const one = await fetch(`${server.base}/mailbox/${mails[0]?.id}`);
+    expect(await one.text()).toContain(mails[0]?.links[0] ?? 'missing');
+  });
+
+  it('serves the OpenAPI description', async () => {
+    const r = await api.get('/api/docs/json');
+    expect(r.status).toBe(200);
+    expect(r.body.openapi).toMatch(/^3\./);
+    expect(Object.keys(r.body.paths)).toEqual(
+      expect.arrayContaining([
+        API.auth.login,
+        API.auth.register,
+        API.auth.check,
+        API.dashboard.createTeam,
+        '/api/v1/user/{id}',
+      ]),
+    );
+    expect(r.body.paths[API.auth.login].post.requestBody).toBeDefined();
+    const ui = await fetch(`${server.base}/api/docs`, { headers: html });
+    expect(ui.status).toBe(200);
+  });
+
+  it('GET /api/dictionaries/45 has all 18 lists with real ISO data', async () => {
+    const r = await api.get(API.dashboard.dictionaries(45));
+    expect(r.status).toBe(200);
+    const d = ZDictionariesResponse.parse(r.body).data;
+    expect(Object.keys(d).sort()).toEqual([...DICTIONARY_NAMES].sort());
+    const countries = new Map(d.countries_ISO.map((c) => [c.id, c.name]));
+    expect(countries.size).toBe(249);
+    expect(countries.get('DE')).toBe('Germany');
+    for (const fake of ['EU', 'UN', 'ZZ', 'XK', 'QO', 'SU', 'YU', 'AC'])
+      expect(countries.has(fake), fake).toBe(false);
+    const currencies = new Map(d.currency_ISO.map((c) => [c.id, c.name]));
+    expect(currencies.get('USD')).toBe('US Dollar');
+    expect(currencies.get('EUR')).toBe('Euro');
+    expect((await api.get(API.dashboard.dictionaries(44))).status).toBe(404);
+  });
+
+  it('GET /auth/time_zone_list and /auth/get_time_server', async () => {
+    const zones = ZTimeZoneListResponse.parse((await api.get(API.auth.timeZoneList)).body).data;
+    expect(zones.find((z) => z.id === 37)).toEqual({ id: 37, text: 'UTC', name: 'UTC' });
+    expect(zones.find((z) => z.name === 'Asia/Kolkata')?.text).toBe('(UTC+05:30) Asia/Kolkata');
+    const time = ZServerTimeResponse.parse((await api.get(API.auth.serverTime)).body).data.timestamp;
+    expect(Math.abs(time - Date.now() / 1000)).toBeLessThan(5);
+  });
+});
+
+describe('without a built web app, and in production', () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startServer({ env: { NODE_ENV: 'production' } });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('answers a small page saying the web app is not built', async () => {
+    const r = await fetch(`${server.base}/settings`, { headers: html });
+    expect(r.status).toBe(200);
+    expect(await r.text()).toContain('The web app is not built');
+  });
+
+  it('has no /mailbox in production', async () => {
+    for (const path of ['/mailbox', '/mailbox.json', '/mailbox/1']) {
+      const r = await fetch(server.base + path, { headers: html });
+      expect(r.status, path).toBe(404);
+    }
+  });
+});

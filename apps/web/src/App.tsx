@@ -1,0 +1,20 @@
+import { MantineProvider } from '@mantine/core';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { useState } from 'react';
+import { RouterProvider } from 'react-router';
+import { queryClient } from './api/queryClient';
+import { PopupHost } from './components/PopupHost';
+import { createAppRouter } from './router';
+import { theme } from './theme';
+
+export function App() {
+  const [router] = useState(createAppRouter);
+  return (
+    <MantineProvider theme={theme} defaultColorScheme="light">
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+        <PopupHost />
+      </QueryClientProvider>
+    </MantineProvider>
+  );
+}

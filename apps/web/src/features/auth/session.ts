@@ -1,0 +1,10 @@
+import type { TLoginResponse } from '@tlprt/contract';
+import { queryClient } from '../../api/queryClient';
+import { setStoredUserId, setToken } from '../session/storage';
+
+/** A login-type response (login, set-new-password, recovery-accept) starts a session. */
+export function startSession(response: TLoginResponse): void {
+  queryClient.clear();
+  setToken(response.access_token);
+  setStoredUserId(response.data.user_id);
+}

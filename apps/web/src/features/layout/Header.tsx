@@ -1,0 +1,75 @@
+import { ActionIcon, Anchor, Avatar, Box, Burger, Group, Tooltip } from '@mantine/core';
+import { WEB_PATHS } from '@tlprt/contract';
+import { Link, useLocation } from 'react-router';
+import { IconBook } from '../../components/icons';
+import { Logo, LogoMark } from '../../components/Logo';
+import { DOCS_URL } from '../../config';
+import { useSession } from '../session/SessionProvider';
+import { SettingsTabs } from '../settings/SettingsTabs';
+
+function initials(name: string, surname: string, email: string): string {
+  const a = name.trim()[0] ?? '';
+  const b = surname.trim()[0] ?? '';
+  return (a + b || email[0] || '?').toUpperCase();
+}
+
+/** Header of spec §2: per-screen content (settings tabs), docs link, avatar link to /settings. */
+export function Header({ navOpened, toggleNav }: { navOpened: boolean; toggleNav: () => void }) {
+  const { user } = useSession();
+  const { pathname } = useLocation();
+  const onSettings = pathname === WEB_PATHS.settings || pathname === `${WEB_PATHS.settings}/`;
+  return (
+    <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="md">
+      <Group gap="md" wrap="nowrap" miw={0} h="100%">
+        <Burger
+          opened={navOpened}
+          onClick={toggleNav}
+          hiddenFrom="sm"
+          size="sm"
+          aria-label="Toggle navigation"
+        />
+        <Anchor component={Link} to={WEB_PATHS.settings} underline="never" aria-label="Home" w={{ sm: 228 }}>
+          <Box visibleFrom="xs">
+            <Logo size={28} />
+          </Box>
+          <Box hiddenFrom="xs" style={{ display: 'flex' }}>
+            <LogoMark size={30} />
+          </Box>
+        </Anchor>
+        {onSettings && (
+          <Box visibleFrom="sm" h="100%">
+            <SettingsTabs variant="header" />
+          </Box>
+        )}
+      </Group>
+      <Group gap="xs" wrap="nowrap">
+        <Tooltip label="Documentation">
+          <ActionIcon
+            component="a"
+            href={DOCS_URL}
+            target="_blank"
+            rel="noreferrer"
+            variant="subtle"
+            color="gray"
+            size="lg"
+            aria-label="Documentation"
+          >
+            <IconBook size={20} />
+          </ActionIcon>
+        </Tooltip>
+        <Tooltip label="Profile">
+          <Anchor
+            component={Link}
+            to={WEB_PATHS.settings}
+            aria-label="Your profile"
+            style={{ borderRadius: '50%' }}
+          >
+            <Avatar color="brand" radius="xl" size={34}>
+              {initials(user.name, user.surname, user.email)}
+            </Avatar>
+          </Anchor>
+        </Tooltip>
+      </Group>
+    </Group>
+  );
+}

@@ -1,0 +1,100 @@
+import { NavLink, ScrollArea, Stack } from '@mantine/core';
+import { Role, WEB_PATHS } from '@tlprt/contract';
+import { useState } from 'react';
+import { Link, useLocation } from 'react-router';
+import { api } from '../../api/client';
+import { endSession } from '../../api/navigation';
+import { IconChart, IconLogout, IconPlug, IconSettings } from '../../components/icons';
+import { useSession } from '../session/SessionProvider';
+import { TeamSwitcher } from '../teams/TeamSwitcher';
+
+/** Sidebar of spec §2: team block, Statistics, Integration (My domains, Add domains), Settings, Logout. */
+export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
+  const { teams, currentTeam, role } = useSession();
+  const { pathname } = useLocation();
+  const [loggingOut, setLoggingOut] = useState(false);
+  const at = (path: string) => pathname === path || pathname === `${path}/`;
+  const showStatistics = teams.length > 0;
+  const showIntegration = currentTeam !== null && role !== Role.Viewer;
+  const inIntegration = at(WEB_PATHS.integration) || at(WEB_PATHS.addDomains);
+
+  const logout = async () => {
+    setLoggingOut(true);
+    try {
+      await api.logout();
+    } catch {
+      // the token is dropped locally either way
+    }
+    endSession();
+  };
+
+  return (
+    <Stack h="100%" gap="md" justify="space-between">
+      <Stack gap="md" style={{ minHeight: 0, flex: 1 }}>
+        <TeamSwitcher onSelected={onNavigate} />
+        <ScrollArea style={{ flex: 1 }} type="auto">
+          <nav aria-label="Main">
+            <Stack gap={4}>
+              {showStatistics && (
+                <NavLink
+                  component={Link}
+                  to={WEB_PATHS.statistics}
+                  label="Statistics"
+                  leftSection={<IconChart />}
+                  active={at(WEB_PATHS.statistics)}
+                  onClick={onNavigate}
+                  style={{ borderRadius: 8 }}
+                />
+              )}
+              {showIntegration && (
+                <NavLink
+                  label="Integration"
+                  leftSection={<IconPlug />}
+                  defaultOpened
+                  active={inIntegration}
+                  variant="subtle"
+                  style={{ borderRadius: 8 }}
+                >
+                  <NavLink
+                    component={Link}
+                    to={WEB_PATHS.integration}
+                    label="My domains"
+                    active={at(WEB_PATHS.integration)}
+                    onClick={onNavigate}
+                    style={{ borderRadius: 8 }}
+                  />
+                  <NavLink
+                    component={Link}
+                    to={WEB_PATHS.addDomains}
+                    label="Add domains"
+                    active={at(WEB_PATHS.addDomains)}
+                    onClick={onNavigate}
+                    style={{ borderRadius: 8 }}
+                  />
+                </NavLink>
+              )}
+              <NavLink
+                component={Link}
+                to={WEB_PATHS.settings}
+                label="Settings"
+                leftSection={<IconSettings />}
+                active={at(WEB_PATHS.settings)}
+                onClick={onNavigate}
+                style={{ borderRadius: 8 }}
+              />
+            </Stack>
+          </nav>
+        </ScrollArea>
+      </Stack>
+      <NavLink
+        component="button"
+        label={loggingOut ? 'Logging out…' : 'Logout'}
+        aria-label="Logout"
+        leftSection={<IconLogout />}
+        onClick={() => void logout()}
+        disabled={loggingOut}
+        style={{ borderRadius: 8 }}
+      />
+    </Stack>
+  );
+}

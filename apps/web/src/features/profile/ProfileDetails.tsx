@@ -1,0 +1,130 @@
+import { Card, Group, Loader, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { LIMITS, UserStatus, validateForm, ZUpdateUserRequest } from '@tlprt/contract';
+import { useEffect, useState } from 'react';
+import { isApiError } from '../../api/errors';
+import { IconCheck, IconClock } from '../../components/icons';
+import { useSession } from '../session/SessionProvider';
+import { formatUtcLong } from './format';
+import { useUpdateUser } from './mutations';
+
+type Field = 'name' | 'surname' | 'phone';
+const MAX: Record<Field, number> = {
+  name: LIMITS.nameMax,
+  surname: LIMITS.surnameMax,
+  phone: LIMITS.phoneMax,
+};
+
+/** Profile details (spec §2): name, surname, phone saved on losing focus; e-mail; password-changed date. */
+export function ProfileDetails() {
+  const { user } = useSession();
+  const locked = user.userStatusId === UserStatus.Blocked || user.userStatusId === UserStatus.Deleting;
+  return (
+    <Card withBorder p={{ base: 'md', sm: 'xl' }}>
+      <Stack gap="lg">
+        <div>
+          <Title order={2} fz="lg">
+            Profile details
+          </Title>
+          <Text size="sm" c="dimmed">
+            Changes are saved when you leave a field.
+          </Text>
+        </div>
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+          <ProfileField label="Name" field="name" locked={locked} />
+          <ProfileField label="Surname" field="surname" locked={locked} />
+          <ProfileField label="Phone" field="phone" locked={locked} inputMode="numeric" type="tel" />
+          <TextInput label="E-mail" value={user.email} readOnly variant="filled" />
+        </SimpleGrid>
+        <Group gap={6} c="dimmed" wrap="nowrap" align="flex-start">
+          <IconClock size={16} style={{ flexShrink: 0, marginTop: 2 }} />
+          <Text size="sm" data-testid="password-changed">
+            {user.changePasswordAt
+              ? `Password last changed ${formatUtcLong(user.changePasswordAt)}`
+              : 'Password has not been changed yet'}
+          </Text>
+        </Group>
+      </Stack>
+    </Card>
+  );
+}
+
+function ProfileField({
+  label,
+  field,
+  locked,
+  inputMode,
+  type,
+}: {
+  label: string;
+  field: Field;
+  locked: boolean;
+  inputMode?: 'numeric';
+  type?: string;
+}) {
+  const { user } = useSession();
+  const saved = user[field];
+  const [value, setValue] = useState(saved);
+  const [error, setError] = useState<string | null>(null);
+  const [justSaved, setJustSaved] = useState(false);
+  const update = useUpdateUser(user.id);
+
+  useEffect(() => setValue(saved), [saved]);
+  useEffect(() => {
+    if (!justSaved) return;
+    const t = setTimeout(() => setJustSaved(false), 2000);
+    return () => clearTimeout(t);
+  }, [justSaved]);
+
+  const save = () => {
+    const next = value.trim();
+    if (next === saved) {
+      setValue(saved);
+      return;
+    }
+    const result = validateForm(ZUpdateUserRequest, { [field]: next });
+    if (!result.ok) {
+      setError(result.fieldErrors[field] ?? result.formError ?? null);
+      return;
+    }
+    update.mutate(
+      { [field]: next },
+      {
+        onSuccess: () => setJustSaved(true),
+        onError: (e) => {
+          if (isApiError(e) && e.status < 500 && e.status !== 401 && e.status !== 403) {
+            setError(e.fieldErrors[field] ?? e.body.message);
+          }
+        },
+      },
+    );
+  };
+
+  return (
+    <TextInput
+      label={label}
+      value={value}
+      maxLength={MAX[field]}
+      inputMode={inputMode}
+      type={type}
+      readOnly={locked}
+      variant={locked ? 'filled' : 'default'}
+      autoComplete={field === 'phone' ? 'tel' : field === 'name' ? 'given-name' : 'family-name'}
+      onChange={(e) => {
+        setValue(e.currentTarget.value);
+        setError(null);
+      }}
+      onBlur={locked ? undefined : save}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') e.currentTarget.blur();
+      }}
+      error={error}
+      rightSection={
+        update.isPending ? (
+          <Loader size={14} />
+        ) : justSaved ? (
+          <IconCheck size={16} color="var(--mantine-color-teal-6)" aria-label="Saved" />
+        ) : null
+      }
+    />
+  );
+}

@@ -1,0 +1,77 @@
+import { Button, Center, Stack, Text } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { MSG, Role, type TTeamSummary, type TUser } from '@tlprt/contract';
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import { LoaderLogo } from '../../components/LoaderLogo';
+import { pickCurrentTeam } from '../teams/currentTeam';
+import { useSessionCheck } from './queries';
+import { getStoredTeamId, setStoredTeam, setStoredUserId } from './storage';
+
+export interface Session {
+  user: TUser;
+  teams: TTeamSummary[];
+  currentTeam: TTeamSummary | null;
+  /** The user's role in the current team; the supervisor flag acts as 50 (spec §6). */
+  role: number | null;
+  selectTeam: (teamId: number) => void;
+}
+
+const SessionContext = createContext<Session | null>(null);
+
+export function useSession(): Session {
+  const session = useContext(SessionContext);
+  if (!session) throw new Error('useSession outside <SessionProvider>');
+  return session;
+}
+
+/** Loads the session (GET /auth/v1/check) and keeps the current team; shows the loader logo meanwhile. */
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const check = useSessionCheck();
+  const [teamId, setTeamId] = useState<number | null>(getStoredTeamId);
+
+  const user = check.data;
+  const teams = user?.TeamsRender ?? [];
+  const currentTeam = user ? pickCurrentTeam(teams, teamId) : null;
+
+  useEffect(() => {
+    if (user) setStoredUserId(user.id);
+  }, [user]);
+  useEffect(() => {
+    if (currentTeam) setStoredTeam(currentTeam);
+  }, [currentTeam]);
+
+  const selectTeam = useCallback(
+    (id: number) => {
+      const team = teams.find((t) => t.id === id);
+      if (!team) return;
+      setStoredTeam(team);
+      setTeamId(id);
+      // Everything shown belongs to a team: reload it all for the new one.
+      void queryClient.invalidateQueries();
+    },
+    [teams, queryClient],
+  );
+
+  const value = useMemo<Session | null>(() => {
+    if (!user) return null;
+    const role = user.supervisor ? Role.Supervisor : (currentTeam?.role ?? null);
+    return { user, teams, currentTeam, role, selectTeam };
+  }, [user, teams, currentTeam, selectTeam]);
+
+  if (check.isError && !user) {
+    return (
+      <Center mih="100dvh">
+        <Stack align="center" gap="sm">
+          <Text fw={600}>{MSG.serverErrorTitle}</Text>
+          <Text c="dimmed">{MSG.serverErrorText}</Text>
+          <Button variant="light" onClick={() => void check.refetch()} loading={check.isFetching}>
+            Try again
+          </Button>
+        </Stack>
+      </Center>
+    );
+  }
+  if (!value) return <LoaderLogo />;
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}

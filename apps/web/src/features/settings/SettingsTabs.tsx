@@ -1,0 +1,31 @@
+import { Tabs } from '@mantine/core';
+import { useSession } from '../session/SessionProvider';
+import { useSettingsTab } from './settingsTab';
+
+/** "Profile settings" / "Team settings" (the latter only with teams; spec §2 Header). */
+export function SettingsTabs({ variant }: { variant: 'header' | 'page' }) {
+  const { teams } = useSession();
+  const [tab, setTab] = useSettingsTab();
+  const value = teams.length > 0 ? String(tab) : '0';
+  return (
+    <Tabs
+      value={value}
+      onChange={(v) => setTab(v === '1' ? 1 : 0)}
+      h={variant === 'header' ? '100%' : undefined}
+      styles={
+        variant === 'header'
+          ? {
+              root: { display: 'flex', alignItems: 'flex-end' },
+              list: { height: '100%' },
+              tab: { height: '100%' },
+            }
+          : undefined
+      }
+    >
+      <Tabs.List style={variant === 'header' ? { borderBottom: 0 } : undefined}>
+        <Tabs.Tab value="0">Profile settings</Tabs.Tab>
+        {teams.length > 0 && <Tabs.Tab value="1">Team settings</Tabs.Tab>}
+      </Tabs.List>
+    </Tabs>
+  );
+}

@@ -1,0 +1,85 @@
+import { Box, Group, Menu, Text, UnstyledButton } from '@mantine/core';
+import { MSG, type TTeamSummary } from '@tlprt/contract';
+import { IconCheck, IconSelector, IconStar } from '../../components/icons';
+import { useSession } from '../session/SessionProvider';
+import { splitFavourites, teamLabel } from './currentTeam';
+
+/**
+ * Sidebar team block (spec §2): the current team's name ("Team ID {id}" if unnamed, "No teams" if none)
+ * and a dropdown of Favorite teams and the others, the current one ticked.
+ */
+export function TeamSwitcher({ onSelected }: { onSelected?: () => void }) {
+  const { teams, currentTeam, selectTeam } = useSession();
+  const title = currentTeam ? teamLabel(currentTeam, MSG.teamIdLabel) : MSG.noTeams;
+
+  if (!currentTeam) {
+    return (
+      <Box px="sm" py={10} style={{ borderRadius: 10, background: 'var(--mantine-color-gray-0)' }}>
+        <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+          Team
+        </Text>
+        <Text fw={600} data-testid="current-team">
+          {title}
+        </Text>
+      </Box>
+    );
+  }
+
+  const { favourites, others } = splitFavourites(teams);
+  const item = (team: TTeamSummary) => {
+    const current = team.id === currentTeam.id;
+    return (
+      <Menu.Item
+        key={team.id}
+        onClick={() => {
+          if (!current) selectTeam(team.id);
+          onSelected?.();
+        }}
+        rightSection={current ? <IconCheck size={16} aria-label="Current team" /> : null}
+        leftSection={team.favourite ? <IconStar size={14} color="var(--mantine-color-yellow-6)" /> : null}
+        aria-current={current ? 'true' : undefined}
+        fw={current ? 600 : 400}
+      >
+        {teamLabel(team, MSG.teamIdLabel)}
+      </Menu.Item>
+    );
+  };
+
+  return (
+    <Menu position="bottom-start" width="target" shadow="md" withinPortal>
+      <Menu.Target>
+        <UnstyledButton
+          aria-label={`Current team: ${title}. Switch team`}
+          px="sm"
+          py={10}
+          w="100%"
+          style={{
+            borderRadius: 10,
+            border: '1px solid var(--mantine-color-gray-3)',
+            background: 'var(--mantine-color-white)',
+          }}
+        >
+          <Group justify="space-between" wrap="nowrap" gap="xs">
+            <Box miw={0}>
+              <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+                Team
+              </Text>
+              <Text fw={600} truncate data-testid="current-team">
+                {title}
+              </Text>
+            </Box>
+            <IconSelector size={16} color="var(--mantine-color-gray-6)" />
+          </Group>
+        </UnstyledButton>
+      </Menu.Target>
+      <Menu.Dropdown mah={360} style={{ overflowY: 'auto' }}>
+        {favourites.length > 0 && <Menu.Label>Favorite teams</Menu.Label>}
+        {favourites.map(item)}
+        {favourites.length > 0 && others.length > 0 && <Menu.Divider />}
+        {others.length > 0 && favourites.length > 0 && <Menu.Label>Other teams</Menu.Label>}
+        {others.length > 0 && favourites.length === 0 && <Menu.Label>Teams</Menu.Label>}
+        {others.map(item)}
+      </Menu.Dropdown>
+    </Menu>
+  );
+}

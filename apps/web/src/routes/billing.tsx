@@ -1,0 +1,6 @@
+import { LoaderLogo } from '../components/LoaderLogo';
+
+/** /billing shows only a loader (spec §2). */
+export default function BillingRoute() {
+  return <LoaderLogo />;
+}

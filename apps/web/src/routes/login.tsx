@@ -1,0 +1,27 @@
+import { Anchor, Text } from '@mantine/core';
+import { WEB_PATHS } from '@tlprt/contract';
+import { Link, Navigate } from 'react-router';
+import { AuthCard } from '../components/AuthCard';
+import { LoginForm } from '../features/auth/LoginForm';
+import { getToken } from '../features/session/storage';
+
+/** "/" — login (spec §2). Already signed in: straight to settings. */
+export default function LoginRoute() {
+  if (getToken()) return <Navigate to={WEB_PATHS.settings} replace />;
+  return (
+    <AuthCard
+      title="Log in"
+      subtitle="Welcome back. Sign in to manage your domains, keys and traffic."
+      footer={
+        <Text size="sm" c="dimmed">
+          Don't have an account?{' '}
+          <Anchor component={Link} to={WEB_PATHS.register} fw={500}>
+            Sign up
+          </Anchor>
+        </Text>
+      }
+    >
+      <LoginForm />
+    </AuthCard>
+  );
+}

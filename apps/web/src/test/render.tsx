@@ -1,0 +1,34 @@
+import { MantineProvider } from '@mantine/core';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import type { ReactElement } from 'react';
+import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
+import { queryClient } from '../api/queryClient';
+import { PopupHost } from '../components/PopupHost';
+import { theme } from '../theme';
+
+function Where() {
+  const { pathname } = useLocation();
+  return <div data-testid="location">{pathname}</div>;
+}
+
+/** Renders `ui` at `path` with the app's providers; any navigation lands on a page showing its path. */
+export function renderScreen(ui: ReactElement, path = '/') {
+  queryClient.clear();
+  const router = createMemoryRouter(
+    [
+      { path, element: ui },
+      { path: '*', element: <Where /> },
+    ],
+    { initialEntries: [path] },
+  );
+  const result = render(
+    <MantineProvider theme={theme}>
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+        <PopupHost />
+      </QueryClientProvider>
+    </MantineProvider>,
+  );
+  return { ...result, router };
+}

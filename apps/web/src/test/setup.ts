@@ -1,0 +1,32 @@
+import '@testing-library/jest-dom/vitest';
+import { cleanup } from '@testing-library/react';
+import { afterEach } from 'vitest';
+
+// jsdom lacks these browser APIs that Mantine reads; they are environment, not behaviour.
+if (!window.matchMedia) {
+  window.matchMedia = (query: string) =>
+    ({
+      matches: false,
+      media: query,
+      onchange: null,
+      addListener: () => {},
+      removeListener: () => {},
+      addEventListener: () => {},
+      removeEventListener: () => {},
+      dispatchEvent: () => false,
+    }) as MediaQueryList;
+}
+if (!('ResizeObserver' in window)) {
+  class ResizeObserver {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  }
+  Object.assign(window, { ResizeObserver });
+}
+Element.prototype.scrollIntoView ??= () => {};
+
+afterEach(() => {
+  cleanup();
+  localStorage.clear();
+});
