@@ -6,14 +6,14 @@ function banner(config: Config, app: App, url: string): string {
   const lines = [
     '',
     '  TLPRT dashboard is running',
-    `  Open:      ${url}`,
-    `  API docs:  ${url}/api/docs`,
-    `  Database:  ${config.database.kind === 'sqlite' ? `SQLite ${config.database.path}` : 'PostgreSQL'}`,
-    `  E-mails:   ${app.ctx.mailer.description}`,
+    `  Open:       ${url}`,
+    `  API docs:   ${url}/api/docs`,
+    `  Database:   ${config.database.kind === 'sqlite' ? `SQLite ${config.database.path}` : 'PostgreSQL'}`,
+    `  E-mails:    ${app.ctx.mailer.description}`,
   ];
   if (config.demoSeed) {
     lines.push(
-      `  Demo:      ${DEMO_ACCOUNTS.demo.email} / ${DEMO_ACCOUNTS.demo.password}`,
+      `  Demo:       ${DEMO_ACCOUNTS.demo.email} / ${DEMO_ACCOUNTS.demo.password}`,
       `  Supervisor: ${DEMO_ACCOUNTS.supervisor.email} / ${DEMO_ACCOUNTS.supervisor.password}`,
     );
   }

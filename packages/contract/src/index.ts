@@ -10,3 +10,7 @@ export * from './teams.js';
 export * from './timezones.js';
 export * from './user.js';
 export * from './account.js';
+export * from './invitations.js';
+export * from './policy.js';
+export * from './self-service.js';
+export * from './team-management.js';

@@ -55,3 +55,60 @@ export const MSG = {
   noTeams: 'No teams',
   teamIdLabel: (id: number) => `Team ID ${id}`,
 } as const;
+
+/** Texts of the self-service, team and invitation flows (spec §2, §4, §8). */
+export const MSG_TEAMS = {
+  success: 'success',
+  error: 'error',
+  confirmAction: 'Confirm action',
+  emailChanged: 'You have successfully changed your account e-mail',
+  accountDeleted: 'You have successfully deleted your account',
+  teamDeletedByLink: 'The team has been successfully deleted',
+  teamSuspendedByLink: 'The team has been successfully suspended',
+  inviteDeclined: 'The invite was declined',
+  inviteSent: 'Invitation sent successfully!',
+  inviteCongratsTitle: 'Congratulations!',
+  inviteCongratsText: 'Do you want to see this team?',
+  inviteLater: 'Later',
+  inviteGo: 'Get me there!',
+  declineAccepted: 'Decline accepted!',
+  inviteFailedTitle: 'Something went wrong...',
+  inviteFailedText:
+    'This may happen when invitation is expired or for some techy reasons. Please refresh the page',
+  showAll: 'Show all',
+  hide: 'Hide',
+  invited: 'Invited',
+  noTeamBanner: 'This account has no own team nor active invite to any other team',
+  deletingInProgress: 'Deleting in progress!',
+  unableDeleteAccountTitle: 'Unable to delete account',
+  unableDeleteAccountText:
+    'Please pass the Administrative role to another member or delete the team before deleting your account.',
+  soleAdminText:
+    'You are the sole Administrator in this team having a few users. Before you can delete your account please assign an Administrative role to at least one team member.',
+  unableDeleteTeamTitle: 'Unable to delete team',
+  unableDeleteTeamText:
+    'Team deletion is impossible due to unresolved payment issues. Please contact support.',
+  unableLeaveTitle: 'Unable to leave the team',
+  unableLeaveText:
+    'You are the only member of this team, or its sole administrator: grant the Admin role to someone else first.',
+  emailInUse: 'This e-mail is already in use',
+  alreadyMember: 'This user is already a member of the team',
+  invitePending: 'An invitation to this e-mail is already pending',
+  roleNotAllowed: 'You cannot offer this role',
+  cannotRemoveSelf: 'You cannot remove yourself from the team',
+  suspensionPending: 'The team suspension is waiting for confirmation',
+  teamSuspendedNotice: 'This team is suspended: it is view-only',
+  linkSent: 'We have sent a confirmation link to your e-mail',
+  // Live-event popups (spec §4)
+  evTeamDeletedTitle: 'We are sorry, but this team has been deleted',
+  evTeamDeletedText: 'You can no longer work with it',
+  evRemovedTitle: "We are sorry, but your account has been signed off the team you've been working with",
+  evRemovedText: 'You may no longer see it',
+  evRoleChangedTitle: 'Your role in this team has been changed',
+  evRoleChangedText:
+    'This may change the dashboard appearance for you Please check Team settings to see your new role',
+  evTeamBlocked: 'Team blocked',
+  evTeamSuspendedTitle: 'We are sorry, but this team has been suspended',
+  evTeamSuspendedText: 'Please contact support to resolve the issue',
+  evDomainDeleted: 'A domain has been deleted',
+} as const;

@@ -32,7 +32,35 @@ export const WEB_PATHS = {
   team: '/team',
   billing: '/billing',
   mailbox: '/mailbox',
+  changeEmail: '/changeEmail', // + /{hash}
+  deleteUserAccount: '/deleteUserAccount', // + /{hash}
+  emailEventHandler: '/email_event_handler', // + /{type}/{hash}
+  emailCancelHandler: '/email_cancel_handler', // + /{type}/{name=teamId}/{hash}
+  emailInviteHandler: '/email_invite_handler', // + /{old|new|decline}/{hash}?teamIdInvite=
 } as const;
+
+/** The {type} segment of /email_event_handler and /email_cancel_handler links. */
+export const EMAIL_EVENT_TYPES = ['email', 'delete-user', 'delete-team-accept', 'suspended-team-accept'] as const;
+export type TEmailEventType = (typeof EMAIL_EVENT_TYPES)[number];
+export const EMAIL_CANCEL_TYPES = ['cancel_team_deleting', 'cancel_team_suspended'] as const;
+export type TEmailCancelType = (typeof EMAIL_CANCEL_TYPES)[number];
+export const INVITE_LINK_TYPES = ['old', 'new', 'decline'] as const;
+
+/** Link bases the web app sends; the server appends the hash (and `?teamIdInvite=` for invitations). */
+export function linkBases(origin: string) {
+  return {
+    changeEmail: `${origin}/email_event_handler/email/`,
+    deleteUser: `${origin}/email_event_handler/delete-user/`,
+    deleteTeamConfirm: `${origin}/email_event_handler/delete-team-accept/`,
+    suspendTeamConfirm: `${origin}/email_event_handler/suspended-team-accept/`,
+    /** + `{name=teamId}/` before the hash: the server fills the team segment. */
+    deleteTeamCancel: `${origin}/email_cancel_handler/cancel_team_deleting/`,
+    suspendTeamCancel: `${origin}/email_cancel_handler/cancel_team_suspended/`,
+    inviteNew: `${origin}/email_invite_handler/new/`,
+    inviteOld: `${origin}/email_invite_handler/old/`,
+    inviteDecline: `${origin}/email_invite_handler/decline/`,
+  };
+}
 
 export const ROUTE_PATH_BY_NAME: Record<string, string> = {
   login: WEB_PATHS.login,
@@ -69,6 +97,51 @@ export const API = {
     user: (id: number) => `/api/v1/user/${id}`,
     createTeam: '/api/v1/teams/create',
     docs: '/api/docs',
+  },
+  users: {
+    search: '/api/v1/user',
+    changePassword: (id: number) => `/api/v1/profile_settings/user/${id}/change_password`,
+    changeEmail: (id: number) => `/api/v1/profile_settings/user/${id}/change_email`,
+    changeEmailAccept: '/api/v1/profile_settings/change_email/accept',
+    changeEmailResend: '/api/v1/profile_settings/change_email/resend',
+    changeEmailRevoke: '/api/v1/profile_settings/change_email/revoke',
+    infoDelete: (id: number) => `/api/v1/user/${id}/info_delete`,
+    /** DELETE: request deletion (password → mail). */
+    remove: (id: number) => `/api/v1/user/${id}`,
+    deleteResend: (id: number) => `/api/v1/user/${id}/resend`,
+    deleteRevoke: (id: number) => `/api/v1/user/${id}/revoke`,
+    /** DELETE {hash}: confirm deletion from the mail. */
+    deleteAccept: '/api/v1/user/accept',
+    invitations: '/api/v1/user/invitation/search',
+  },
+  teams: {
+    search: '/api/v1/teams',
+    one: (id: number) => `/api/v1/teams/${id}`,
+    leave: (id: number) => `/api/v1/teams/${id}/leave`,
+    deleteConfirm: '/api/v1/teams/delete/confirm',
+    deleteLock: (id: number) => `/api/v1/teams/${id}/delete/lock`,
+    deleteCancel: (id: number) => `/api/v1/teams/${id}/delete/cancel`,
+    deleteResend: (id: number) => `/api/v1/teams/${id}/delete/resend`,
+    setTimeZone: (id: number, tz: number) => `/api/v1/teams/${id}/set_time_zone/${tz}`,
+    removeMember: (id: number, userId: number) => `/api/v1/teams/${id}/delete/user/${userId}`,
+    setRole: (id: number, userId: number, role: number) => `/api/v1/teams/${id}/user/${userId}/set_role/${role}`,
+    setVersion: (id: number) => `/api/v1/teams/${id}/set_version`,
+    suspend: (id: number) => `/api/v1/teams/${id}/suspended`,
+    suspendRevoke: (id: number) => `/api/v1/teams/${id}/suspended/revoke`,
+    suspendResend: (id: number) => `/api/v1/teams/${id}/suspended/resend`,
+    suspendConfirm: '/api/v1/teams/suspended/confirm',
+    favourite: (id: number) => `/api/v1/teams/${id}/favourite`,
+    tagAdd: (id: number) => `/api/v1/teams/${id}/tag/add`,
+    tagRemove: (id: number) => `/api/v1/teams/${id}/tag/remove`,
+  },
+  invitations: {
+    create: (teamId: number) => `/api/v1/teams/${teamId}/invitation/create`,
+    search: (teamId: number) => `/api/v1/teams/${teamId}/invitation/search`,
+    /** PUT accept (invited user), DELETE cancel (invited user declines, or admin/inviter revokes). */
+    one: (teamId: number, inviteId: number) => `/api/v1/teams/${teamId}/invitation/${inviteId}`,
+    resend: (teamId: number, inviteId: number) => `/api/v1/teams/${teamId}/invitation/${inviteId}/resend`,
+    /** PUT accept, DELETE decline, by link hash (guest; an existing user's accept needs their token). */
+    guest: (hash: string) => `/auth/guest/invitation/${encodeURIComponent(hash)}`,
   },
   stats: {
     ingest: '/stats/v1/ingest',

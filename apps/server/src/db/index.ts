@@ -32,10 +32,7 @@ export function openDatabase(target: DatabaseTarget): Db {
     return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
   }
   const pgConfig: pg.PoolConfig = { ...pgClientConfig(target.url), max: 10 };
-  return {
-    db: new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool(pgConfig) }) }),
-    kind: 'postgres',
-  };
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool(pgConfig) }) });
 }
 
 /** Applies every pending migration; throws with the failing migration's error. */

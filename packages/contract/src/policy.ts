@@ -1,0 +1,98 @@
+import { Role, TeamStatus, UserStatus } from './constants.js';
+
+/**
+ * Who may do what (spec §6 and the team states of §4), as small named predicates combined per action.
+ * The server authorizes every call with `can`; the web app asks the same function to hide or disable
+ * controls, so the two never disagree.
+ */
+export interface PolicyActor {
+  id: number;
+  supervisor: boolean;
+  userStatusId: number;
+}
+export interface PolicyTeam {
+  statusId: number;
+  suspended: number;
+  suspendedProcess: number;
+}
+export interface PolicyContext {
+  actor: PolicyActor;
+  /** The actor's effective role in the team (50 for the supervisor flag), or null for a non-member. */
+  role: number | null;
+  team: PolicyTeam;
+}
+
+/** The supervisor flag makes the user act as role 50 (spec §6). */
+export function effectiveRole(actor: Pick<PolicyActor, 'supervisor'>, memberRole: number | null | undefined) {
+  if (actor.supervisor) return Role.Supervisor;
+  return memberRole ?? null;
+}
+
+type Predicate = (c: PolicyContext) => boolean;
+
+export const isMember: Predicate = (c) => c.role !== null;
+export const isSupervisorRole: Predicate = (c) => c.role === Role.Supervisor;
+export const isTeamAdmin: Predicate = (c) => c.role === Role.Admin || c.role === Role.Supervisor;
+export const isKeyManager: Predicate = (c) =>
+  c.role === Role.Admin || c.role === Role.KeyMaster || c.role === Role.Supervisor;
+export const isInviter: Predicate = isKeyManager;
+/** A suspended team is view-only for everybody. */
+export const isNotSuspended: Predicate = (c) => c.team.suspended === 0;
+/** While deletion is requested nobody can edit settings, invite or change roles (spec §4). */
+export const isNotDeleting: Predicate = (c) => c.team.statusId !== TeamStatus.DeletionRequested;
+export const isTeamMutable: Predicate = (c) => isNotSuspended(c) && isNotDeleting(c);
+export const isDeleting: Predicate = (c) => c.team.statusId === TeamStatus.DeletionRequested;
+export const isSuspensionPending: Predicate = (c) => c.team.suspendedProcess === 1;
+/** Only Admins and Billing masters see the leave option (Key master, Viewer, Supervisor: hidden). */
+export const mayLeaveByRole: Predicate = (c) => c.role === Role.Admin || c.role === Role.BillingMaster;
+export const canEditOwnProfile = (actor: Pick<PolicyActor, 'userStatusId'>) =>
+  actor.userStatusId !== UserStatus.Blocked && actor.userStatusId !== UserStatus.Deleting;
+
+const all =
+  (...ps: Predicate[]): Predicate =>
+  (c) =>
+    ps.every((p) => p(c));
+
+export const TEAM_POLICY = {
+  'team.read': isMember,
+  'team.update': all(isTeamAdmin, isTeamMutable),
+  'team.setTimeZone': all(isTeamAdmin, isTeamMutable),
+  'team.setVersion': all(isSupervisorRole, isTeamMutable),
+  'team.viewVersion': isSupervisorRole,
+  'team.invite': all(isInviter, isTeamMutable),
+  'team.searchInvitations': all(isInviter),
+  'team.setRole': all(isTeamAdmin, isTeamMutable),
+  'team.removeMember': all(isTeamAdmin, isTeamMutable),
+  'team.leave': all(mayLeaveByRole, isNotSuspended),
+  'team.deleteLock': all(isTeamAdmin, isNotSuspended, isNotDeleting),
+  'team.deleteManage': all(isTeamAdmin, isDeleting),
+  'team.deleteView': (c) => isTeamAdmin(c) || isDeleting(c),
+  'team.suspend': all(isSupervisorRole, isNotDeleting),
+  'team.favourite': isMember,
+  'team.tag': isSupervisorRole,
+  'keys.manage': all(isKeyManager, isNotSuspended),
+  'domains.manage': all(isKeyManager, isNotSuspended),
+  'statistics.read': isMember,
+} as const satisfies Record<string, Predicate>;
+export type TeamAction = keyof typeof TEAM_POLICY;
+
+export function can(action: TeamAction, c: PolicyContext): boolean {
+  return TEAM_POLICY[action](c);
+}
+
+/** Roles a member may offer in an invitation (spec §5): never Supervisor or Billing master; a Key
+ *  master offers only Viewer and Key master. */
+export function invitableRoles(role: number | null): number[] {
+  if (role === Role.Admin || role === Role.Supervisor) return [Role.Admin, Role.KeyMaster, Role.Viewer];
+  if (role === Role.KeyMaster) return [Role.KeyMaster, Role.Viewer];
+  return [];
+}
+/** Role dropdowns show only Admin, Key master, Viewer (spec §6). */
+export const ASSIGNABLE_ROLES: readonly number[] = [Role.Admin, Role.KeyMaster, Role.Viewer];
+
+/** An invitation may be resent or revoked by an admin, or by the Key master who sent it. */
+export function canManageInvitation(c: PolicyContext, invitingUserId: number | null): boolean {
+  if (!isTeamMutable(c)) return false;
+  if (isTeamAdmin(c)) return true;
+  return c.role === Role.KeyMaster && invitingUserId === c.actor.id;
+}
