@@ -11,6 +11,7 @@ export default defineConfig({
       '/api': { target: backend, changeOrigin: false },
       '/stats': { target: backend, changeOrigin: false },
       '/mailbox': { target: backend, changeOrigin: false },
+      '/app-config.js': { target: backend, changeOrigin: false },
     },
   },
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: true, chunkSizeWarningLimit: 1000 },

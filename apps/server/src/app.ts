@@ -99,7 +99,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
         ));
   app.addHook('onClose', async () => mailer.close());
 
-  const rateLimits = { ...DEFAULT_RATE_LIMITS, ...deps.rateLimits };
+  const rateLimits = {
+    ...DEFAULT_RATE_LIMITS,
+    ...(config.guestPerMinute ? { guestPerMinute: config.guestPerMinute } : {}),
+    ...deps.rateLimits,
+  };
   const ctx: AppContext = {
     config,
     db,
@@ -181,7 +185,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
 
   await app.register(referenceRoutes(ctx));
   if (config.nodeEnv !== 'production') await app.register(mailboxRoutes(ctx));
-  await registerWebApp(app, config.webDist);
+  await registerWebApp(app, config.webDist, { supportEmail: config.supportEmail });
 
   await applySupervisorEmails(ctx);
   await app.ready();

@@ -43,6 +43,7 @@ const ZEnv = z.object({
   DEMO_SEED: boolFlag.default(false),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   TRUST_PROXY: boolFlag.default(false),
+  RATE_LIMIT_GUEST_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).optional(),
 });
 
 export type DatabaseTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
@@ -67,6 +68,8 @@ export interface Config {
   /** Behind a load balancer: take the client address from X-Forwarded-For (rate limits key on it).
    *  Off by default, since a directly exposed server would let clients pick their own address. */
   trustProxy: boolean;
+  /** Overrides RATE_LIMITS.guestPerMinute (the browser tests all sign in from one address). */
+  guestPerMinute: number | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -105,6 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoSeed: e.DEMO_SEED,
     nodeEnv: e.NODE_ENV,
     trustProxy: e.TRUST_PROXY,
+    guestPerMinute: e.RATE_LIMIT_GUEST_PER_MINUTE,
   };
 }
 

@@ -43,6 +43,13 @@ describe('web app, mailbox, docs and reference data (no SMTP_URL)', () => {
     expect(await asset.text()).toContain('asset');
   });
 
+  it('serves the runtime settings script with the configured support contact', async () => {
+    const r = await fetch(`${server.base}/app-config.js`, { headers: html });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toMatch(/javascript/);
+    expect(await r.text()).toBe(`window.__TLPRT__ = ${JSON.stringify({ supportEmail: 'help@dashboard.test' })};\n`);
+  });
+
   it('unknown API paths are JSON 404s, even when asking for HTML', async () => {
     for (const path of ['/api/nope', '/auth/nope', '/stats/nope', '/mailbox/999999']) {
       const r = await fetch(server.base + path, { headers: html });

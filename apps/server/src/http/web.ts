@@ -5,7 +5,13 @@ import { MSG } from '@tlprt/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** Prefixes that belong to the server, never to the single-page app: unknown paths there are JSON 404s. */
-const SERVER_PREFIXES = ['/auth', '/api', '/stats', '/mailbox'];
+const SERVER_PREFIXES = ['/auth', '/api', '/stats', '/mailbox', '/app-config.js'];
+
+/** Runtime settings the web app reads as `window.__TLPRT__` (a script file, since the CSP forbids
+ *  inline scripts): the same build then shows each deployment's own support contact. */
+export interface WebRuntimeConfig {
+  supportEmail: string;
+}
 
 const isServerPath = (path: string) =>
   SERVER_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`) || path.startsWith(`${p}.`));
@@ -18,7 +24,15 @@ const NOT_BUILT_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-
  * Serves the built web app and its history-mode fallback: any GET for HTML outside the server's
  * prefixes answers index.html, so /settings or /createPassword/{hash} load the app on a fresh visit.
  */
-export async function registerWebApp(app: FastifyInstance, webDist: string): Promise<void> {
+export async function registerWebApp(
+  app: FastifyInstance,
+  webDist: string,
+  runtime: WebRuntimeConfig,
+): Promise<void> {
+  const script = `window.__TLPRT__ = ${JSON.stringify(runtime).replace(/</g, '\\u003c')};\n`;
+  app.get('/app-config.js', { schema: { hide: true } }, async (_req, reply) =>
+    reply.type('text/javascript; charset=utf-8').header('Cache-Control', 'no-cache').send(script),
+  );
   const hasApp = existsSync(join(webDist, 'index.html'));
   if (hasApp) {
     await app.register(fastifyStatic, {
