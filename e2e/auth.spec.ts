@@ -3,7 +3,9 @@ import { MSG } from '@tlprt/contract';
 import { signUpByApi } from './support/accounts';
 import { linkIn, uniqueEmail, waitForMail } from './support/mail';
 
-test('a new user signs up, follows the mailed link, sets a password, creates the account and lands on settings', async ({ page }) => {
+test('a new user signs up, follows the mailed link, sets a password, creates the account and lands on settings', async ({
+  page,
+}) => {
   const email = uniqueEmail('signup');
   const started = Date.now();
   await page.goto('/register');
@@ -42,7 +44,11 @@ test('the create-account form and register form validate as the spec says', asyn
   await expect(page.getByRole('button', { name: 'Create account' })).toBeDisabled();
 });
 
-test('forgot password: the reset link sets a new password, the old one stops working', async ({ page, request, baseURL }) => {
+test('forgot password: the reset link sets a new password, the old one stops working', async ({
+  page,
+  request,
+  baseURL,
+}) => {
   const email = uniqueEmail('reset');
   await signUpByApi(request, baseURL as string, email, 'old-secret');
 
@@ -109,7 +115,11 @@ test('dashboard routes redirect to the login page without a session', async ({ p
   await expect(page.getByRole('button', { name: 'Login' })).toBeVisible();
 });
 
-test('a password reset elsewhere signs the open dashboard out through the live stream', async ({ page, request, baseURL }) => {
+test('a password reset elsewhere signs the open dashboard out through the live stream', async ({
+  page,
+  request,
+  baseURL,
+}) => {
   const email = uniqueEmail('forced');
   await signUpByApi(request, baseURL as string, email, 'stream-secret');
   await page.goto('/');
@@ -121,7 +131,9 @@ test('a password reset elsewhere signs the open dashboard out through the live s
   await page.waitForTimeout(1500);
 
   const started = Date.now();
-  const rec = await request.post('/auth/guest/recovery-password', { data: { login: email, url: `${baseURL}/resPassword/` } });
+  const rec = await request.post('/auth/guest/recovery-password', {
+    data: { login: email, url: `${baseURL}/resPassword/` },
+  });
   expect(rec.status()).toBe(200);
   const mail = await waitForMail(email, /.*/, started);
   const hash = linkIn(mail, '/resPassword/').split('/resPassword/')[1] as string;

@@ -8,14 +8,35 @@ import { chromium } from '@playwright/test';
 const [base = 'http://127.0.0.1:8080', ...given] = process.argv.slice(2);
 const paths = given.length
   ? given
-  : ['/', '/register', '/forgotPassword', '/pendingRegistration', '/passwordRecovery', '/createPassword/expired', '/nope', 'login:/settings'];
+  : [
+      '/',
+      '/register',
+      '/forgotPassword',
+      '/pendingRegistration',
+      '/passwordRecovery',
+      '/createPassword/expired',
+      '/nope',
+      'login:/settings',
+    ];
 const executablePath = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((p) => existsSync(p));
 const browser = await chromium.launch({
   executablePath,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 mkdirSync('screenshots', { recursive: true });
-for (const [w, h] of [[1280, 800], [390, 844]]) {
+for (const [w, h] of [
+  [1280, 800],
+  [390, 844],
+]) {
   const page = await browser.newPage({ viewport: { width: w, height: h } });
   for (const entry of paths) {
     const signIn = entry.startsWith('login:');

@@ -2,7 +2,7 @@
 // `npm test`: builds, then runs every suite of DESIGN §9 in turn and ends with one line
 // "N passed, N failed". Server integration tests run twice: on SQLite and on a throwaway PostgreSQL.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, chownSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -28,7 +28,11 @@ function record(name, passed, failed, skipped = 0) {
 async function vitest(name, dir, env = {}) {
   if (only.length && !only.includes(name)) return;
   const out = join(mkdtempSync(join(tmpdir(), 'vitest-')), 'report.json');
-  const code = await run('npx', ['vitest', 'run', '--root', dir, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`], env);
+  const code = await run(
+    'npx',
+    ['vitest', 'run', '--root', dir, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`],
+    env,
+  );
   if (!existsSync(out)) return record(name, 0, 1);
   const r = JSON.parse(readFileSync(out, 'utf8'));
   const failed = r.numFailedTests + (code !== 0 && r.numFailedTests === 0 ? 1 : 0);
@@ -38,9 +42,13 @@ async function vitest(name, dir, env = {}) {
 async function playwright(name) {
   if (only.length && !only.includes(name)) return;
   const out = join(mkdtempSync(join(tmpdir(), 'pw-')), 'report.json');
-  const code = await run('npx', ['playwright', 'test', '--config', 'e2e/playwright.config.ts', '--reporter=list,json'], {
-    PLAYWRIGHT_JSON_OUTPUT_NAME: out,
-  });
+  const code = await run(
+    'npx',
+    ['playwright', 'test', '--config', 'e2e/playwright.config.ts', '--reporter=list,json'],
+    {
+      PLAYWRIGHT_JSON_OUTPUT_NAME: out,
+    },
+  );
   if (!existsSync(out)) return record(name, 0, 1);
   const s = JSON.parse(readFileSync(out, 'utf8')).stats;
   const failed = s.unexpected + (code !== 0 && s.unexpected === 0 ? 1 : 0);
@@ -57,14 +65,23 @@ function startPostgres() {
   const dir = mkdtempSync(join(tmpdir(), 'pg-'));
   const asRoot = process.getuid?.() === 0;
   const pgRun = (tool, args) => {
-    const [c, a] = asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, tool), ...args]] : [join(bin, tool), args];
+    const [c, a] = asRoot
+      ? ['runuser', ['-u', 'postgres', '--', join(bin, tool), ...args]]
+      : [join(bin, tool), args];
     return spawnSync(c, a, { stdio: ['ignore', 'ignore', 'inherit'] }).status === 0;
   };
-  if (asRoot) chownSync(dir, Number(spawnSync('id', ['-u', 'postgres']).stdout), Number(spawnSync('id', ['-g', 'postgres']).stdout));
+  if (asRoot)
+    chownSync(
+      dir,
+      Number(spawnSync('id', ['-u', 'postgres']).stdout),
+      Number(spawnSync('id', ['-g', 'postgres']).stdout),
+    );
   const port = 54000 + Math.floor(Math.random() * 900);
-  if (!pgRun('initdb', ['-D', join(dir, 'data'), '-U', 'postgres', '--auth=trust', '-E', 'UTF8'])) return undefined;
+  if (!pgRun('initdb', ['-D', join(dir, 'data'), '-U', 'postgres', '--auth=trust', '-E', 'UTF8']))
+    return undefined;
   const opts = `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
-  if (!pgRun('pg_ctl', ['-D', join(dir, 'data'), '-w', '-l', join(dir, 'log'), '-o', opts, 'start'])) return undefined;
+  if (!pgRun('pg_ctl', ['-D', join(dir, 'data'), '-w', '-l', join(dir, 'log'), '-o', opts, 'start']))
+    return undefined;
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     stop() {
@@ -74,16 +91,27 @@ function startPostgres() {
   };
 }
 
+/** A check that passes or fails as a whole (lint, typecheck). */
+async function check(name, cmd, args) {
+  if (only.length && !only.includes(name)) return;
+  const code = await run(cmd, args);
+  record(name, code === 0 ? 1 : 0, code === 0 ? 0 : 1);
+}
+
 const buildCode = await run('npm', ['run', 'build']);
 if (buildCode !== 0) {
   record('build', 0, 1);
 } else {
+  await check('typecheck', 'npm', ['run', 'typecheck']);
+  await check('lint', 'npx', ['biome', 'check', '.']);
   await vitest('contract', 'packages/contract');
   await vitest('server-sqlite', 'apps/server');
   if (!only.length || only.includes('server-postgres')) {
     const pg = startPostgres();
     if (!pg) {
-      console.error('PostgreSQL is not installed (apt-get install -y postgresql): its server tests count as failed.');
+      console.error(
+        'PostgreSQL is not installed (apt-get install -y postgresql): its server tests count as failed.',
+      );
       record('server-postgres', 0, 1);
     } else {
       try {
@@ -98,6 +126,9 @@ if (buildCode !== 0) {
 }
 
 console.log('\nsuite            passed  failed  skipped');
-for (const r of results) console.log(`${r.name.padEnd(16)} ${String(r.passed).padStart(6)}  ${String(r.failed).padStart(6)}  ${String(r.skipped).padStart(7)}`);
+for (const r of results)
+  console.log(
+    `${r.name.padEnd(16)} ${String(r.passed).padStart(6)}  ${String(r.failed).padStart(6)}  ${String(r.skipped).padStart(7)}`,
+  );
 console.log(`${totals.passed} passed, ${totals.failed} failed`);
 process.exit(totals.failed > 0 ? 1 : 0);

@@ -3,7 +3,12 @@ import { expect } from '@playwright/test';
 import { linkIn, waitForMail } from './mail';
 
 /** Signs a new user up through the real guest API and the mailed link; returns the session token. */
-export async function signUpByApi(request: APIRequestContext, baseURL: string, email: string, password: string) {
+export async function signUpByApi(
+  request: APIRequestContext,
+  baseURL: string,
+  email: string,
+  password: string,
+) {
   const started = Date.now();
   const reg = await request.post('/auth/guest/register', {
     data: {
@@ -18,7 +23,9 @@ export async function signUpByApi(request: APIRequestContext, baseURL: string, e
   expect(reg.status()).toBe(201);
   const mail = await waitForMail(email, /.*/, started);
   const hash = linkIn(mail, '/createPassword/').split('/createPassword/')[1] as string;
-  const set = await request.post('/auth/guest/set-new-password', { data: { hash, password, confirm: password } });
+  const set = await request.post('/auth/guest/set-new-password', {
+    data: { hash, password, confirm: password },
+  });
   expect(set.status()).toBe(200);
   const body = (await set.json()) as { access_token: string };
   return body.access_token;

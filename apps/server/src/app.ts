@@ -10,10 +10,13 @@ import type { AppContext } from './context.js';
 import { type Db, migrateToLatest, openDatabase, pgClientConfig } from './db/index.js';
 import { type EventBus, InProcessBus, PgBus } from './events/bus.js';
 import { StreamHub } from './events/streams.js';
+import { accountRoutes } from './features/account/routes.js';
 import { guestAuthRoutes, sessionRoutes } from './features/auth/routes.js';
 import { lookupSession } from './features/auth/service.js';
 import { referenceRoutes } from './features/dictionaries/routes.js';
+import { guestInvitationRoutes, invitationRoutes } from './features/invitations/routes.js';
 import { liveRoutes } from './features/live/routes.js';
+import { teamLifecycleRoutes } from './features/team-lifecycle/routes.js';
 import { teamRoutes } from './features/teams/routes.js';
 import { userRoutes } from './features/users/routes.js';
 import { applySupervisorEmails } from './features/users/service.js';
@@ -169,6 +172,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
         }),
     });
     await guest.register(guestAuthRoutes(ctx));
+    await guest.register(guestInvitationRoutes(ctx));
   });
 
   // Authenticated scope: every route needs a live bearer token.
@@ -181,6 +185,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     await authed.register(liveRoutes(ctx));
     await authed.register(userRoutes(ctx));
     await authed.register(teamRoutes(ctx));
+    await authed.register(teamLifecycleRoutes(ctx));
+    await authed.register(invitationRoutes(ctx));
+    await authed.register(accountRoutes(ctx));
   });
 
   await app.register(referenceRoutes(ctx));

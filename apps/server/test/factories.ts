@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { Role, TIMINGS } from '@tlprt/contract';
+import { type LinkKindValue, Role, TIMINGS } from '@tlprt/contract';
 import type { App } from '../src/app.js';
 import { insertSession } from '../src/features/auth/queries.js';
+import { createLink } from '../src/features/links/service.js';
 import { insertMember, insertTeamWithMember } from '../src/features/teams/queries.js';
 import { findUserByEmail, insertUserIfAbsent } from '../src/features/users/queries.js';
 import { hashPassword } from '../src/lib/passwords.js';
 import { randomToken, sha256 } from '../src/lib/tokens.js';
+import type { Mailer } from '../src/mail/mailer.js';
 
 /**
  * Factories that each make their own rows (unique e-mails, own teams), so tests never clean tables
@@ -37,7 +39,7 @@ export async function buildUser(
   const password = opts.password === undefined ? `pw-${randomBytes(6).toString('hex')}` : opts.password;
   await insertUserIfAbsent(db, {
     email,
-    passwordHash: password === null ? null : await hashPassword(password),
+    passwordHash: password === null ? null : await cachedHash(password),
     supervisor: opts.supervisor ?? false,
     subscription: false,
     createdAt: now(),
@@ -54,6 +56,17 @@ export async function buildUser(
       .execute();
   }
   return { id: row.id, email, password: password ?? '', token: await buildSession(app, row.id) };
+}
+
+/** argon2 is slow on purpose; tests that build hundreds of users share a password and its hash. */
+const hashes = new Map<string, Promise<string>>();
+function cachedHash(password: string): Promise<string> {
+  let h = hashes.get(password);
+  if (!h) {
+    h = hashPassword(password);
+    hashes.set(password, h);
+  }
+  return h;
 }
 
 export async function buildSession(app: App, userId: number): Promise<string> {
@@ -84,4 +97,34 @@ export async function buildTeam(
     await insertMember(app.ctx.db, { teamId: id, userId: m.user.id, role: m.role, createdAt: t });
   }
   return { id, owner };
+}
+
+/** Puts a team into a state directly (suspended, deletion requested, ...). */
+export async function setTeamState(
+  app: App,
+  teamId: number,
+  patch: { suspended?: number; suspended_process?: number; status_id?: number; name?: string },
+): Promise<void> {
+  await app.ctx.db.updateTable('teams').set(patch).where('id', '=', teamId).execute();
+}
+
+/** A live e-mail link minted the way the services mint them (for calls that need a hash). */
+export function mintLink(
+  app: App,
+  link: { kind: LinkKindValue; userId: number; email: string; teamId?: number },
+): Promise<string> {
+  return createLink(app.ctx, { ...link, payload: link.teamId ? { teamId: link.teamId } : {} });
+}
+
+/** Every mail a server sent, in memory (for tests that only need the links, not SMTP). */
+export function memoryMailer() {
+  const mails: Array<{ to: string; subject: string; links: string[]; text: string }> = [];
+  const mailer: Mailer = {
+    description: 'memory',
+    send: async (to, mail) => {
+      mails.push({ to, subject: mail.subject, links: mail.links, text: mail.text });
+    },
+    close: async () => {},
+  };
+  return { mailer, mails };
 }

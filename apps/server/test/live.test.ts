@@ -1,6 +1,6 @@
-import { API, EventCode } from '@tlprt/contract';
+import { API, EventCode, Role } from '@tlprt/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSession, buildUser } from './factories.js';
+import { buildSession, buildTeam, buildUser } from './factories.js';
 import { Api } from './helpers/http.js';
 import {
   dropDatabase,
@@ -122,6 +122,24 @@ describe.runIf(onPostgres)('PgBus (LISTEN/NOTIFY) across two server nodes', () =
       code: 10,
       team_id: r.body.data.id,
       add_user: u.id,
+    });
+    onB.close();
+  });
+
+  it('a role change made on node A reaches the member’s stream on node B (70)', async () => {
+    const member = await buildUser(nodeA.app);
+    const { id, owner } = await buildTeam(nodeA.app, { roleOf: [{ user: member, role: Role.Viewer }] });
+    const onB = await openStream(nodeB.base, member.token);
+    await onB.waitFor((raw) => raw.includes(': connected'));
+    const r = await new Api(nodeA.base)
+      .as(owner.token)
+      .post(API.teams.setRole(id, member.id, Role.KeyMaster));
+    expect(r.status).toBe(200);
+    expect(await onB.waitForEvent(EventCode.RoleChanged)).toEqual({
+      code: 70,
+      team_id: id,
+      changed_role_user: member.id,
+      new_role: Role.KeyMaster,
     });
     onB.close();
   });

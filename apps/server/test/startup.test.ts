@@ -95,6 +95,22 @@ describe('start-up data', () => {
         ['Demo Video Co', Role.Admin],
         ['Partner Streams', Role.Viewer],
       ]);
+      // The demo team has a Key master and a Viewer; the demo account has a pending invitation.
+      const token = demo.body.access_token;
+      const demoTeam = (await api.as(token).get(API.teams.one(me.TeamsRender[0].id))).body.data;
+      expect(demoTeam.users.map((u: { email: string; roles: number }) => [u.email, u.roles])).toEqual([
+        [DEMO_ACCOUNTS.demo.email, Role.Admin],
+        ['keymaster@tlprt.local', Role.KeyMaster],
+        ['viewer@tlprt.local', Role.Viewer],
+      ]);
+      const invites = (await api.as(token).post(API.users.invitations)).body.data;
+      expect(invites).toHaveLength(1);
+      expect(invites[0]).toMatchObject({
+        status: 10,
+        role: Role.KeyMaster,
+        team: { name: 'Partner Labs' },
+        inviting_user: { email: 'partner@tlprt.local' },
+      });
       const sup = await api.post(API.auth.login, {
         login: DEMO_ACCOUNTS.supervisor.email,
         password: DEMO_ACCOUNTS.supervisor.password,

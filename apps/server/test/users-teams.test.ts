@@ -122,12 +122,8 @@ describe('POST /api/v1/teams/create', () => {
     const a = await buildTeam(server.app, { roleOf: [{ user: u, role: Role.Viewer }] });
     const b = await buildTeam(server.app, { roleOf: [{ user: u, role: Role.KeyMaster }] });
     const own = (await api.as(u.token).post(API.dashboard.createTeam, { name: 'Mine' })).body.data;
-    await server.app.ctx.db
-      .updateTable('team_members')
-      .set({ favourite: 1 })
-      .where('team_id', '=', b.id)
-      .where('user_id', '=', u.id)
-      .execute();
+    // Stars live in team_favourites since issue 3: set through the favourite call.
+    expect((await api.as(u.token).put(API.teams.favourite(b.id))).status).toBe(200);
     const list = (await api.as(u.token).get(API.auth.check)).body.data.TeamsRender as Array<{
       id: number;
       role: number;

@@ -47,7 +47,9 @@ describe('web app, mailbox, docs and reference data (no SMTP_URL)', () => {
     const r = await fetch(`${server.base}/app-config.js`, { headers: html });
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toMatch(/javascript/);
-    expect(await r.text()).toBe(`window.__TLPRT__ = ${JSON.stringify({ supportEmail: 'help@dashboard.test' })};\n`);
+    expect(await r.text()).toBe(
+      `window.__TLPRT__ = ${JSON.stringify({ supportEmail: 'help@dashboard.test' })};\n`,
+    );
   });
 
   it('unknown API paths are JSON 404s, even when asking for HTML', async () => {

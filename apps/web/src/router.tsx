@@ -5,8 +5,13 @@ import { LoaderLogo } from './components/LoaderLogo';
 import { DashboardLayout } from './features/layout/DashboardLayout';
 import AddDomainsRoute from './routes/addDomains';
 import BillingRoute from './routes/billing';
+import ChangeEmailRoute from './routes/changeEmail';
 import CreateAccountRoute from './routes/createAccount';
 import CreatePasswordRoute from './routes/createPassword';
+import DeleteUserAccountRoute from './routes/deleteUserAccount';
+import EmailCancelHandlerRoute from './routes/emailCancelHandler';
+import EmailEventHandlerRoute from './routes/emailEventHandler';
+import EmailInviteHandlerRoute from './routes/emailInviteHandler';
 import ForgotPasswordRoute from './routes/forgotPassword';
 import { hashLoader } from './routes/hashLoader';
 import IntegrationRoute from './routes/integration';
@@ -38,6 +43,12 @@ export const routes: RouteObject[] = [
       { path: `${WEB_PATHS.createPassword}/:hash`, loader: hashLoader, element: <CreatePasswordRoute /> },
       { path: `${WEB_PATHS.resPassword}/:hash`, loader: hashLoader, element: <ResPasswordRoute /> },
       { path: WEB_PATHS.createAccount, element: <CreateAccountRoute /> },
+      // e-mail links: public, they work signed in or out (each asks for a login when it needs one)
+      { path: `${WEB_PATHS.changeEmail}/:hash`, element: <ChangeEmailRoute /> },
+      { path: `${WEB_PATHS.deleteUserAccount}/:hash`, element: <DeleteUserAccountRoute /> },
+      { path: `${WEB_PATHS.emailEventHandler}/:type/:hash`, element: <EmailEventHandlerRoute /> },
+      { path: `${WEB_PATHS.emailCancelHandler}/:type/:teamId/:hash`, element: <EmailCancelHandlerRoute /> },
+      { path: `${WEB_PATHS.emailInviteHandler}/:type/:hash`, element: <EmailInviteHandlerRoute /> },
       // authenticated (shared layout; no token → /)
       {
         element: <DashboardLayout />,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZEmail, ZFlag, ZHash, ZLinkBase, ZPassword, envelope } from './common.js';
+import { envelope, ZEmail, ZFlag, ZHash, ZLinkBase, ZPassword } from './common.js';
 import { MSG } from './messages.js';
 
 // ----- requests (spec §7 Auth). Field names are the spec's. -----

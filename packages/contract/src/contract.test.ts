@@ -2,16 +2,16 @@ import { describe, expect, it } from 'vitest';
 import {
   DICTIONARY_NAMES,
   ENUM_DICTIONARIES,
+  findTimeZone,
   MSG,
   TIME_ZONES,
+  timeZoneText,
+  validateForm,
   ZCreateTeamRequest,
   ZLoginRequest,
   ZRegisterRequest,
   ZSetNewPasswordRequest,
   ZUpdateUserRequest,
-  findTimeZone,
-  timeZoneText,
-  validateForm,
   zoneOffsetMinutes,
 } from './index.js';
 
@@ -19,9 +19,17 @@ const links = { createPath: 'http://h/c/', resetPath: 'http://h/r/', loginPath: 
 
 describe('contract schemas', () => {
   it('login: "All fields are required" when both are empty, then field messages', () => {
-    const both = validateForm(ZLoginRequest, { login: ' ', password: '' }, { requiredFields: ['login', 'password'] });
+    const both = validateForm(
+      ZLoginRequest,
+      { login: ' ', password: '' },
+      { requiredFields: ['login', 'password'] },
+    );
     expect(both).toEqual({ ok: false, fieldErrors: {}, formError: MSG.allRequired });
-    const one = validateForm(ZLoginRequest, { login: 'x', password: '' }, { requiredFields: ['login', 'password'] });
+    const one = validateForm(
+      ZLoginRequest,
+      { login: 'x', password: '' },
+      { requiredFields: ['login', 'password'] },
+    );
     expect(one).toEqual({ ok: false, fieldErrors: { login: MSG.invalidEmail, password: MSG.required } });
   });
 
@@ -33,13 +41,20 @@ describe('contract schemas', () => {
     expect(ZRegisterRequest.safeParse({ login: 'a@b.co', ...links, offer: '0' }).success).toBe(false);
     const ok = ZRegisterRequest.parse({ login: 'a@b.co', ...links, offer: '1', subscription: 'on' });
     expect(ok.offer && ok.subscription).toBe(true);
-    expect(ZRegisterRequest.safeParse({ login: 'a@b.co', ...links, createPath: 'javascript:alert(1)', offer: 1 }).success).toBe(false);
+    expect(
+      ZRegisterRequest.safeParse({ login: 'a@b.co', ...links, createPath: 'javascript:alert(1)', offer: 1 })
+        .success,
+    ).toBe(false);
   });
 
   it('new password: minimum 6 symbols and equal confirmation', () => {
     const short = ZSetNewPasswordRequest.safeParse({ hash: 'abc', password: '12345', confirm: '12345' });
     expect(short.success || short.error.issues.map((i) => i.message)).toContain(MSG.passwordMin);
-    const mismatch = validateForm(ZSetNewPasswordRequest, { hash: 'abc', password: '123456', confirm: '1234567' });
+    const mismatch = validateForm(ZSetNewPasswordRequest, {
+      hash: 'abc',
+      password: '123456',
+      confirm: '1234567',
+    });
     expect(mismatch).toEqual({ ok: false, fieldErrors: { confirm: MSG.passwordsDoNotMatch } });
   });
 
@@ -66,6 +81,9 @@ describe('reference data', () => {
   it('names 18 dictionaries; all but the two ISO lists are fixed here', () => {
     expect(DICTIONARY_NAMES).toHaveLength(18);
     const fixed = Object.keys(ENUM_DICTIONARIES);
-    expect(DICTIONARY_NAMES.filter((n) => !fixed.includes(n)).sort()).toEqual(['countries_ISO', 'currency_ISO']);
+    expect(DICTIONARY_NAMES.filter((n) => !fixed.includes(n)).sort()).toEqual([
+      'countries_ISO',
+      'currency_ISO',
+    ]);
   });
 });

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { ZEmail, ZLinkBase, envelope, optionalText } from './common.js';
+import { ZSession } from './auth.js';
+import { envelope, optionalText, ZEmail, ZLinkBase } from './common.js';
 import { DEFAULT_INVITE_ROLE, LIMITS } from './constants.js';
 import { MSG } from './messages.js';
-import { ZSession } from './auth.js';
 
 /** POST /v1/teams/{teamId}/invitation/create. Link bases get `<hash>?teamIdInvite=<teamId>` appended. */
 export const ZInvitationCreateRequest = z.object({
@@ -14,7 +14,10 @@ export const ZInvitationCreateRequest = z.object({
   teamId: z.coerce.number().int().optional(),
 });
 export type TInvitationCreateRequest = z.input<typeof ZInvitationCreateRequest>;
-export const ZInvitationResendRequest = ZInvitationCreateRequest.omit({ invited_email: true, role: true }).extend({
+export const ZInvitationResendRequest = ZInvitationCreateRequest.omit({
+  invited_email: true,
+  role: true,
+}).extend({
   invite_id: z.coerce.number().int().optional(),
 });
 

@@ -19,8 +19,7 @@ export const MSG = {
   linkExpiredText:
     'Unfortunately, this link is no longer valid. Please contact support if you need an assistance',
   cantPerformTitle: "Can't perform this action",
-  cantPerformText:
-    "Sorry, this action can't be performed. This may be temporary, please try again later.",
+  cantPerformText: "Sorry, this action can't be performed. This may be temporary, please try again later.",
   serverErrorTitle: "We're sorry, Something went wrong",
   serverErrorText: 'Please try again later',
   forbiddenText:
@@ -99,6 +98,22 @@ export const MSG_TEAMS = {
   suspensionPending: 'The team suspension is waiting for confirmation',
   teamSuspendedNotice: 'This team is suspended: it is view-only',
   linkSent: 'We have sent a confirmation link to your e-mail',
+  noEmailChangeInProgress: 'There is no e-mail change in progress',
+  noDeletionInProgress: 'There is no account deletion in progress',
+  deletionInProgress: 'The account deletion is in progress',
+  tagExists: 'This tag already exists',
+  tagNotFound: 'This tag does not exist',
+  timeZoneUnknown: 'Unknown time zone',
+  invitationNotPending: 'This invitation is no longer pending',
+  teamDeletionRequested: 'The team deletion is waiting for confirmation',
+  teamDeletionCancelled: 'The team deletion was cancelled',
+  teamSuspensionRequested: 'The team suspension is waiting for confirmation',
+  teamSuspensionRevoked: 'The team suspension was revoked',
+  teamUnsuspended: 'The team is active again',
+  memberRemoved: 'The member was removed',
+  roleChanged: 'The role was changed',
+  teamLeft: 'You left the team',
+  passwordChanged: 'Password has been changed',
   // Live-event popups (spec §4)
   evTeamDeletedTitle: 'We are sorry, but this team has been deleted',
   evTeamDeletedText: 'You can no longer work with it',

@@ -40,7 +40,12 @@ export const WEB_PATHS = {
 } as const;
 
 /** The {type} segment of /email_event_handler and /email_cancel_handler links. */
-export const EMAIL_EVENT_TYPES = ['email', 'delete-user', 'delete-team-accept', 'suspended-team-accept'] as const;
+export const EMAIL_EVENT_TYPES = [
+  'email',
+  'delete-user',
+  'delete-team-accept',
+  'suspended-team-accept',
+] as const;
 export type TEmailEventType = (typeof EMAIL_EVENT_TYPES)[number];
 export const EMAIL_CANCEL_TYPES = ['cancel_team_deleting', 'cancel_team_suspended'] as const;
 export type TEmailCancelType = (typeof EMAIL_CANCEL_TYPES)[number];
@@ -124,7 +129,8 @@ export const API = {
     deleteResend: (id: number) => `/api/v1/teams/${id}/delete/resend`,
     setTimeZone: (id: number, tz: number) => `/api/v1/teams/${id}/set_time_zone/${tz}`,
     removeMember: (id: number, userId: number) => `/api/v1/teams/${id}/delete/user/${userId}`,
-    setRole: (id: number, userId: number, role: number) => `/api/v1/teams/${id}/user/${userId}/set_role/${role}`,
+    setRole: (id: number, userId: number, role: number) =>
+      `/api/v1/teams/${id}/user/${userId}/set_role/${role}`,
     setVersion: (id: number) => `/api/v1/teams/${id}/set_version`,
     suspend: (id: number) => `/api/v1/teams/${id}/suspended`,
     suspendRevoke: (id: number) => `/api/v1/teams/${id}/suspended/revoke`,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ZEmail, ZLinkBase, ZPassword, envelope } from './common.js';
-import { MSG } from './messages.js';
+import { envelope, ZEmail, ZLinkBase, ZPassword } from './common.js';
+import { MSG, MSG_TEAMS } from './messages.js';
 
 const currentPassword = z.string({ error: MSG.required }).min(1, MSG.required).max(1000);
 const optionalId = z.coerce.number().int().optional();
@@ -51,7 +51,11 @@ export type TDeleteInfo = z.infer<typeof ZDeleteInfo>;
 export const ZDeleteInfoResponse = envelope(ZDeleteInfo);
 
 /** DELETE /v1/user/{id}: password confirmation, then an e-mail link to url + hash. */
-export const ZDeleteUserRequest = z.object({ user_id: optionalId, password: currentPassword, url: ZLinkBase });
+export const ZDeleteUserRequest = z.object({
+  user_id: optionalId,
+  password: currentPassword,
+  url: ZLinkBase,
+});
 export const ZUserResendRequest = z.object({ id: optionalId, user_id: optionalId, url: ZLinkBase });
 export const ZUserRevokeRequest = z.object({ id: optionalId });
 
@@ -75,3 +79,14 @@ export const ZUserSearchResponse = z.object({
   data: z.array(ZUserListItem),
   pagination: z.object({ total: z.number().int(), page: z.number().int(), limit: z.number().int() }),
 });
+
+/** statusMessage of each deletion-check status (spec §4). */
+export const DELETE_CHECK_MESSAGES: Record<number, string> = {
+  200: 'You can delete your account',
+  201: 'You can delete your account: your own team will be deleted with it',
+  202: 'You can delete your account: you will be signed off your teams',
+  203: 'You can delete your account: you will be signed off all teams',
+  400: 'Unable to delete account: a team you belong to is suspended',
+  401: MSG_TEAMS.soleAdminText,
+  402: 'Unable to delete account: please pass the Administrative role to another member or delete the team before deleting your account.',
+};

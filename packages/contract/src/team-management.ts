@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZFlag, ZHash, ZLinkBase, envelope, optionalText, requiredText } from './common.js';
+import { envelope, optionalText, requiredText, ZFlag, ZHash, ZLinkBase } from './common.js';
 import { LIMITS } from './constants.js';
 import { MSG } from './messages.js';
 import { ZTeamSummary } from './user.js';
@@ -46,7 +46,11 @@ export const ZUpdateTeamRequest = z
 export type TUpdateTeamRequest = z.input<typeof ZUpdateTeamRequest>;
 
 export const ZSetVersionRequest = z.object({
-  version: z.coerce.number({ error: 'Must be 0 or 1' }).int().min(0, 'Must be 0 or 1').max(1, 'Must be 0 or 1'),
+  version: z.coerce
+    .number({ error: 'Must be 0 or 1' })
+    .int()
+    .min(0, 'Must be 0 or 1')
+    .max(1, 'Must be 0 or 1'),
 });
 
 const epochSeconds = z.coerce.number({ error: 'Must be a number' }).int().min(0).max(32_503_680_000);
@@ -91,3 +95,8 @@ export const ZTagRequest = z.object({ tag: requiredText(LIMITS.tagMax) });
 export const ZPasswordConfirmRequest = z.object({
   password: z.string({ error: MSG.required }).min(1, MSG.required).max(1000),
 });
+
+/** PUT /v1/teams/{id}/favourite: the caller's star after the toggle. */
+export const ZFavouriteResponse = envelope(z.object({ team_id: z.number().int(), favourite: z.boolean() }));
+/** tag/add and tag/remove: the team's tags after the change. */
+export const ZTagsResponse = envelope(z.object({ team_id: z.number().int(), tags: z.array(z.string()) }));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZId, envelope, optionalText } from './common.js';
+import { envelope, optionalText, ZId } from './common.js';
 import { LIMITS } from './constants.js';
 
 /** A team as the signed-in user sees it in the sidebar and team switcher. */

@@ -46,6 +46,8 @@ export interface EmailLinksTable {
   /** sha256 of the mailed hash. */
   token_hash: string;
   payload: Defaulted<string>;
+  /** Team-scoped links (deletion, suspension, invitation); null for account links. */
+  team_id: ColumnType<number | null, number | null | undefined, number | null>;
   expires_at: number;
   used_at: number | null;
   created_at: number;
@@ -60,6 +62,8 @@ export interface TeamsTable {
   status_id: Defaulted<number>;
   suspended: Defaulted<number>;
   suspended_process: Defaulted<number>;
+  delete_requested_by: ColumnType<number | null, number | null | undefined, number | null>;
+  suspend_requested_by: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: number;
 }
 
@@ -67,7 +71,34 @@ export interface TeamMembersTable {
   team_id: number;
   user_id: number;
   role: number;
-  favourite: Defaulted<number>;
+  created_at: number;
+}
+
+export interface InvitationsTable {
+  id: Generated<number>;
+  team_id: number;
+  invited_email: string;
+  invited_user_id: number | null;
+  role: number;
+  status: Defaulted<number>;
+  inviting_user_id: number | null;
+  /** sha256 of the live link's hash (email_links.token_hash). */
+  token_hash: string;
+  created_at: number;
+  expires_at: number;
+  responded_at: number | null;
+}
+
+export interface TeamTagsTable {
+  team_id: number;
+  tag: string;
+  created_at: number;
+}
+
+/** Per-user stars (members and supervisors alike): the one source of `favourite`. */
+export interface TeamFavouritesTable {
+  user_id: number;
+  team_id: number;
   created_at: number;
 }
 
@@ -88,6 +119,9 @@ export interface Database {
   email_links: EmailLinksTable;
   teams: TeamsTable;
   team_members: TeamMembersTable;
+  invitations: InvitationsTable;
+  team_tags: TeamTagsTable;
+  team_favourites: TeamFavouritesTable;
   mail_outbox: MailOutboxTable;
 }
 
@@ -97,4 +131,5 @@ export type SessionRow = Selectable<SessionsTable>;
 export type EmailLinkRow = Selectable<EmailLinksTable>;
 export type TeamRow = Selectable<TeamsTable>;
 export type TeamMemberRow = Selectable<TeamMembersTable>;
+export type InvitationRow = Selectable<InvitationsTable>;
 export type MailOutboxRow = Selectable<MailOutboxTable>;

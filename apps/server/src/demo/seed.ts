@@ -1,6 +1,13 @@
-import { Role } from '@tlprt/contract';
+import { LinkKind, Role } from '@tlprt/contract';
 import type { AppContext } from '../context.js';
-import { findTeamByNameOfUser, insertMember, insertTeamWithMember } from '../features/teams/queries.js';
+import { findPendingForEmail, insertInvitation } from '../features/invitations/queries.js';
+import { createLink, peekLink, storedHash } from '../features/links/service.js';
+import {
+  findMember,
+  findTeamByNameOfUser,
+  insertMember,
+  insertTeamWithMember,
+} from '../features/teams/queries.js';
 import { findUserByEmail, insertUserIfAbsent } from '../features/users/queries.js';
 import { hashPassword } from '../lib/passwords.js';
 
@@ -11,6 +18,9 @@ export const DEMO_ACCOUNTS = {
 } as const;
 
 const PARTNER_OWNER = 'partner@tlprt.local';
+const DEMO_KEY_MASTER = 'keymaster@tlprt.local';
+const DEMO_VIEWER = 'viewer@tlprt.local';
+const PARTNER_INVITING_TEAM = 'Partner Labs';
 
 async function ensureUser(
   ctx: AppContext,
@@ -41,8 +51,8 @@ async function ensureTeam(ctx: AppContext, ownerId: number, name: string): Promi
 }
 
 /**
- * DEMO_SEED=true: a demo account that is Admin of one team and Viewer of a partner's team, and a
- * supervisor. Idempotent: running it on every start changes nothing once the data exists.
+ * DEMO_SEED=true: a demo account that is Admin of one team (with a Key master and a Viewer) and Viewer
+ * of a partner's team, with a pending invitation to another partner team; and a supervisor. Idempotent: running it on every start changes nothing once the data exists.
  */
 export async function seedDemo(ctx: AppContext): Promise<void> {
   const demoId = await ensureUser(ctx, { ...DEMO_ACCOUNTS.demo, name: 'Demo', surname: 'User' });
@@ -54,7 +64,21 @@ export async function seedDemo(ctx: AppContext): Promise<void> {
     surname: 'Owner',
   });
 
-  await ensureTeam(ctx, demoId, 'Demo Video Co');
+  const demoTeamId = await ensureTeam(ctx, demoId, 'Demo Video Co');
+  for (const [email, name, role] of [
+    [DEMO_KEY_MASTER, 'Kim', Role.KeyMaster],
+    [DEMO_VIEWER, 'Val', Role.Viewer],
+  ] as const) {
+    const id = await ensureUser(ctx, {
+      email,
+      password: `member-${crypto.randomUUID()}`,
+      name,
+      surname: 'Member',
+    });
+    if (!(await findMember(ctx.db, demoTeamId, id))) {
+      await insertMember(ctx.db, { teamId: demoTeamId, userId: id, role, createdAt: ctx.now() });
+    }
+  }
   const partnerTeamId = await ensureTeam(ctx, partnerId, 'Partner Streams');
   if (!(await findTeamByNameOfUser(ctx.db, demoId, 'Partner Streams'))) {
     await insertMember(ctx.db, {
@@ -62,6 +86,30 @@ export async function seedDemo(ctx: AppContext): Promise<void> {
       userId: demoId,
       role: Role.Viewer,
       createdAt: ctx.now(),
+    });
+  }
+
+  // A pending invitation for the demo account (its Invitations block is not empty). Its link is never
+  // mailed: accept or decline it from the dashboard.
+  const invitingTeamId = await ensureTeam(ctx, partnerId, PARTNER_INVITING_TEAM);
+  if (!(await findPendingForEmail(ctx.db, invitingTeamId, DEMO_ACCOUNTS.demo.email, ctx.now()))) {
+    const hash = await createLink(ctx, {
+      kind: LinkKind.Invite,
+      userId: demoId,
+      email: DEMO_ACCOUNTS.demo.email,
+      teamId: invitingTeamId,
+      supersede: false,
+    });
+    const link = await peekLink(ctx, hash, [LinkKind.Invite]);
+    await insertInvitation(ctx.db, {
+      teamId: invitingTeamId,
+      email: DEMO_ACCOUNTS.demo.email,
+      invitedUserId: demoId,
+      role: Role.KeyMaster,
+      invitingUserId: partnerId,
+      tokenHash: storedHash(hash),
+      createdAt: ctx.now(),
+      expiresAt: link?.expires_at ?? ctx.now(),
     });
   }
 }

@@ -39,3 +39,16 @@ export function caller(req: FastifyRequest): AuthInfo {
   if (!req.authInfo) throw unauthorized();
   return req.authInfo;
 }
+
+/** Guest routes that behave differently for a signed-in caller (an invitation to an existing
+ *  account): the session when a valid Bearer is sent, undefined when none is; a bad token is a 401. */
+export function optionalCaller(lookup: SessionLookup) {
+  return async (req: FastifyRequest): Promise<AuthInfo | undefined> => {
+    const header = req.headers.authorization;
+    if (!header) return undefined;
+    const token = BEARER.exec(header)?.[1];
+    const info = token ? await lookup(sha256(token)) : undefined;
+    if (!info) throw unauthorized();
+    return info;
+  };
+}

@@ -82,3 +82,93 @@ export function passwordRecoveryMail(frame: MailFrame, p: { resetLink: string })
     'The link works once and expires in 24 hours. Resetting signs you out everywhere. If you did not ask, ignore this mail.',
   ]);
 }
+
+const ROLE_NAMES: Record<number, string> = {
+  10: 'Admin',
+  20: 'Billing master',
+  30: 'Key master',
+  40: 'Viewer',
+  50: 'Supervisor',
+};
+export const roleName = (role: number): string => ROLE_NAMES[role] ?? `Role ${role}`;
+const teamLabel = (name: string, id: number) => (name ? `"${name}"` : `Team ID ${id}`);
+
+interface InvitationFacts {
+  teamName: string;
+  teamId: number;
+  inviterEmail: string;
+  role: number;
+  acceptLink: string;
+  declineLink: string;
+}
+
+/** Invitation to an address without an account: the link opens the invite "Create account" form. */
+export function invitationNewUserMail(frame: MailFrame, p: InvitationFacts): MailContent {
+  return compose(frame, `You are invited to join ${teamLabel(p.teamName, p.teamId)}`, [
+    `${p.inviterEmail} invites you to join the team ${teamLabel(p.teamName, p.teamId)} on the ${PRODUCT} as ${roleName(p.role)}.`,
+    'Create your account to accept:',
+    { label: 'Create account and join', href: p.acceptLink },
+    'Not interested? Decline the invitation:',
+    { label: 'Decline invitation', href: p.declineLink },
+    'The links work once and expire in 7 days.',
+  ]);
+}
+
+/** Invitation to an existing account: accepting needs the invited account signed in. */
+export function invitationExistingUserMail(frame: MailFrame, p: InvitationFacts): MailContent {
+  return compose(frame, `You are invited to join ${teamLabel(p.teamName, p.teamId)}`, [
+    `${p.inviterEmail} invites you to join the team ${teamLabel(p.teamName, p.teamId)} as ${roleName(p.role)}.`,
+    'Sign in with this e-mail address to accept:',
+    { label: 'Accept invitation', href: p.acceptLink },
+    'Not interested? Decline the invitation:',
+    { label: 'Decline invitation', href: p.declineLink },
+    'The links work once and expire in 7 days.',
+  ]);
+}
+
+/** E-mail change: sent to the NEW address, so only its owner can confirm it. */
+export function changeEmailMail(frame: MailFrame, p: { newEmail: string; confirmLink: string }): MailContent {
+  return compose(frame, 'Confirm your new e-mail address', [
+    `Someone (probably you) asked to change the e-mail address of a ${PRODUCT} account to ${p.newEmail}.`,
+    { label: 'Confirm new e-mail', href: p.confirmLink },
+    'The link works once and expires in 24 hours. If you did not ask for it, ignore this mail.',
+  ]);
+}
+
+/** Account deletion: confirming deletes the account for good. */
+export function accountDeletionMail(frame: MailFrame, p: { confirmLink: string }): MailContent {
+  return compose(frame, 'Confirm the deletion of your account', [
+    'We received a request to delete your account. Your memberships end, teams where you are the only member are deleted, and you are signed out everywhere.',
+    { label: 'Delete my account', href: p.confirmLink },
+    'This cannot be undone. The link works once and expires in 24 hours. Changed your mind? Ignore this mail or revoke the request in your profile settings.',
+  ]);
+}
+
+interface TeamLinkFacts {
+  teamName: string;
+  teamId: number;
+  confirmLink: string;
+  cancelLink: string;
+}
+
+/** Team deletion: confirm deletes the team for every member; cancel unlocks it. */
+export function teamDeletionMail(frame: MailFrame, p: TeamLinkFacts): MailContent {
+  return compose(frame, `Confirm the deletion of the team ${teamLabel(p.teamName, p.teamId)}`, [
+    `The team ${teamLabel(p.teamName, p.teamId)} is locked for deletion. Until you confirm, its services stay active but nobody can edit its settings, invite or change roles.`,
+    { label: 'Delete the team', href: p.confirmLink },
+    'Changed your mind? Cancel the deletion:',
+    { label: 'Cancel deletion', href: p.cancelLink },
+    'The links work once and expire in 24 hours.',
+  ]);
+}
+
+/** Team suspension (supervisors): confirm makes the team view-only for its members. */
+export function teamSuspensionMail(frame: MailFrame, p: TeamLinkFacts): MailContent {
+  return compose(frame, `Confirm the suspension of the team ${teamLabel(p.teamName, p.teamId)}`, [
+    `You asked to suspend the team ${teamLabel(p.teamName, p.teamId)}. Once confirmed, the service stops for all its domains and keys and the team becomes view-only.`,
+    { label: 'Suspend the team', href: p.confirmLink },
+    'Changed your mind? Revoke the suspension:',
+    { label: 'Revoke suspension', href: p.cancelLink },
+    'The links work once and expire in 24 hours.',
+  ]);
+}

@@ -93,3 +93,56 @@ export const IconServer = (p: IconProps) => (
     <path d="M7 7.5h.01M7 16.5h.01" />
   </Icon>
 );
+export const IconTrash = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M4 7h16M10 11v6M14 11v6" />
+    <path d="M6 7l1 12a2 2 0 0 0 2 2h6a2 2 0 0 0 2-2l1-12M9 7V4h6v3" />
+  </Icon>
+);
+export const IconUserPlus = (p: IconProps) => (
+  <Icon {...p}>
+    <circle cx="9" cy="8" r="4" />
+    <path d="M3 20a6 6 0 0 1 12 0M19 8v6M16 11h6" />
+  </Icon>
+);
+export const IconDoorExit = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M14 4H6a1 1 0 0 0-1 1v14a1 1 0 0 0 1 1h8" />
+    <path d="M10 12h10M17 9l3 3-3 3" />
+  </Icon>
+);
+export const IconLock = (p: IconProps) => (
+  <Icon {...p}>
+    <rect x="5" y="11" width="14" height="10" rx="2" />
+    <path d="M8 11V7a4 4 0 0 1 8 0v4" />
+  </Icon>
+);
+export const IconPause = (p: IconProps) => (
+  <Icon {...p}>
+    <circle cx="12" cy="12" r="9" />
+    <path d="M10 9v6M14 9v6" />
+  </Icon>
+);
+export const IconPlus = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M12 5v14M5 12h14" />
+  </Icon>
+);
+export const IconInbox = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M4 13l2.5-7h11L20 13v6H4z" />
+    <path d="M4 13h5l1 2h4l1-2h5" />
+  </Icon>
+);
+export const IconPencil = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M4 20h4L19 9l-4-4L4 16z" />
+    <path d="M13.5 6.5l4 4" />
+  </Icon>
+);
+export const IconCircleCheck = (p: IconProps) => (
+  <Icon {...p}>
+    <circle cx="12" cy="12" r="9" />
+    <path d="M8 12.5l2.5 2.5L16 9.5" />
+  </Icon>
+);

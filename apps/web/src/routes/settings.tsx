@@ -1,18 +1,27 @@
 import { Box, Stack } from '@mantine/core';
-import { ROUTE_NAMES } from '@tlprt/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { ROUTE_NAMES, WEB_PATHS } from '@tlprt/contract';
+import { useEffect, useRef } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
 import { PageBody, PageTitle } from '../components/Page';
-import { ProfileDetails } from '../features/profile/ProfileDetails';
+import { ProfileSettings } from '../features/profile/ProfileSettings';
 import { useSession } from '../features/session/SessionProvider';
 import { useRouteName } from '../features/session/useRouteName';
 import { SettingsTabs } from '../features/settings/SettingsTabs';
 import { useSettingsTab } from '../features/settings/settingsTab';
+import { teamsApi } from '../features/teams/api';
+import { invalidateTeams } from '../features/teams/queries';
 import { TeamSettings } from '../features/teams/TeamSettings';
 
-/** /settings — tab 0 profile, tab 1 team (spec §2 Settings screen). */
+/**
+ * /settings — tab 0 profile, tab 1 team (spec §2 Settings screen). Query `teamDelete=decline` revokes
+ * that team's deletion and `teamSuspended=decline` its suspension (links of the e-mails), then /settings/.
+ */
 export default function SettingsRoute() {
   useRouteName(ROUTE_NAMES.settings);
   const { teams } = useSession();
   const [tab] = useSettingsTab();
+  useDeclineParams();
   const showTeam = tab === 1 && teams.length > 0;
   return (
     <PageBody>
@@ -21,7 +30,32 @@ export default function SettingsRoute() {
       <Box hiddenFrom="sm" mb="md">
         <SettingsTabs variant="page" />
       </Box>
-      <Stack gap="lg">{showTeam ? <TeamSettings /> : <ProfileDetails />}</Stack>
+      <Stack gap="lg">{showTeam ? <TeamSettings /> : <ProfileSettings />}</Stack>
     </PageBody>
   );
+}
+
+function useDeclineParams() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const done = useRef(false);
+  const teamId = Number(params.get('teamId'));
+  const teamDelete = params.get('teamDelete');
+  const teamSuspended = params.get('teamSuspended');
+  useEffect(() => {
+    if (done.current || !Number.isInteger(teamId) || teamId <= 0) return;
+    const call =
+      teamDelete === 'decline'
+        ? () => teamsApi.deleteCancel(teamId)
+        : teamSuspended === 'decline'
+          ? () => teamsApi.suspendRevoke(teamId)
+          : null;
+    if (!call) return;
+    done.current = true;
+    call()
+      .then(() => invalidateTeams(queryClient))
+      .catch(() => {})
+      .finally(() => navigate(`${WEB_PATHS.settings}/`, { replace: true }));
+  }, [teamId, teamDelete, teamSuspended, navigate, queryClient]);
 }

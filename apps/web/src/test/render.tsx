@@ -12,12 +12,15 @@ function Where() {
   return <div data-testid="location">{pathname}</div>;
 }
 
-/** Renders `ui` at `path` with the app's providers; any navigation lands on a page showing its path. */
-export function renderScreen(ui: ReactElement, path = '/') {
+/**
+ * Renders `ui` at `path` with the app's providers; any navigation lands on a page showing its path.
+ * `pattern` is the route pattern when the screen reads params (e.g. "/changeEmail/:hash").
+ */
+export function renderScreen(ui: ReactElement, path = '/', pattern?: string) {
   queryClient.clear();
   const router = createMemoryRouter(
     [
-      { path, element: ui },
+      { path: pattern ?? path.split('?')[0], element: ui },
       { path: '*', element: <Where /> },
     ],
     { initialEntries: [path] },

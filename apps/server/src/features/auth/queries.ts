@@ -52,3 +52,22 @@ export async function revokeUserSessions(db: Db, userId: number, now: number): P
     .execute();
   return rows.map((r) => r.id);
 }
+
+/** Revokes every live session of a user but one (a password change keeps the caller signed in). */
+export async function revokeOtherSessions(
+  db: Db,
+  userId: number,
+  keep: number,
+  now: number,
+): Promise<number[]> {
+  const rows = await db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('user_id', '=', userId)
+    .where('id', '!=', keep)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id);
+}

@@ -33,7 +33,7 @@ const PASSWORD_LINK_KINDS = [LinkKind.Register, LinkKind.Recovery] as const;
 
 // ----- sessions -----
 
-async function openSession(db: Db, now: number, userId: number): Promise<TLoginResponse> {
+export async function openSession(db: Db, now: number, userId: number): Promise<TLoginResponse> {
   const token = randomToken(32);
   const expiresAt = now + TIMINGS.sessionTtlMs;
   await insertSession(db, { userId, tokenHash: sha256(token), createdAt: now, expiresAt });

@@ -7,6 +7,7 @@ export interface LinkInsert {
   email: string;
   tokenHash: string;
   payload: string;
+  teamId?: number | null;
   expiresAt: number;
   createdAt: number;
 }
@@ -20,6 +21,7 @@ export async function insertLink(db: Db, l: LinkInsert): Promise<void> {
       email: l.email,
       token_hash: l.tokenHash,
       payload: l.payload,
+      team_id: l.teamId ?? null,
       expires_at: l.expiresAt,
       created_at: l.createdAt,
     })
@@ -33,6 +35,29 @@ export async function expireLiveLinks(db: Db, userId: number, kind: string, now:
     .set({ expires_at: now })
     .where('user_id', '=', userId)
     .where('kind', '=', kind)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .execute();
+}
+
+/** Expires the live links of one kind for one team (deletion and suspension links of that team). */
+export async function expireTeamLinks(db: Db, teamId: number, kind: string, now: number): Promise<void> {
+  await db
+    .updateTable('email_links')
+    .set({ expires_at: now })
+    .where('team_id', '=', teamId)
+    .where('kind', '=', kind)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .execute();
+}
+
+/** Expires one live link by its stored hash (an invitation's link when it is resent or revoked). */
+export async function expireLinkByHash(db: Db, tokenHash: string, now: number): Promise<void> {
+  await db
+    .updateTable('email_links')
+    .set({ expires_at: now })
+    .where('token_hash', '=', tokenHash)
     .where('used_at', 'is', null)
     .where('expires_at', '>', now)
     .execute();

@@ -3,7 +3,14 @@ import type { Db } from '../../db/index.js';
 import type { EmailLinkRow } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import { randomToken, sha256 } from '../../lib/tokens.js';
-import { consumeLiveLink, expireLiveLinks, findLiveLink, insertLink } from './queries.js';
+import {
+  consumeLiveLink,
+  expireLinkByHash,
+  expireLiveLinks,
+  expireTeamLinks,
+  findLiveLink,
+  insertLink,
+} from './queries.js';
 
 /**
  * Single-use e-mail links (DESIGN §4): the mailed hash is random, only its sha256 is stored, it expires
@@ -20,6 +27,9 @@ export interface NewLink {
   userId: number | null;
   email: string;
   payload?: Record<string, unknown>;
+  /** Team-scoped links: with `supersede`, a newer link kills the older ones of the same team and kind
+   *  (not those of the user's other teams). */
+  teamId?: number;
   /** Defaults to the kind's lifetime. */
   ttlMs?: number;
   /** A newer link of the same kind for the same user invalidates older ones (default). Invitations,
@@ -35,8 +45,12 @@ export function defaultTtl(kind: LinkKindValue): number {
 export async function createLink({ db, now }: LinkDeps, link: NewLink): Promise<string> {
   const hash = randomToken(32);
   const t = now();
-  if (link.userId !== null && link.supersede !== false) await expireLiveLinks(db, link.userId, link.kind, t);
+  if (link.supersede !== false) {
+    if (link.teamId !== undefined) await expireTeamLinks(db, link.teamId, link.kind, t);
+    else if (link.userId !== null) await expireLiveLinks(db, link.userId, link.kind, t);
+  }
   await insertLink(db, {
+    teamId: link.teamId ?? null,
     kind: link.kind,
     userId: link.userId,
     email: link.email,
@@ -65,3 +79,21 @@ export function peekLink(
 ): Promise<EmailLinkRow | undefined> {
   return findLiveLink(db, sha256(hash), kinds, now());
 }
+
+/** Kills the live links of one kind for a user (a revoked e-mail change or account deletion). */
+export function killUserLinks({ db, now }: LinkDeps, userId: number, kind: LinkKindValue): Promise<void> {
+  return expireLiveLinks(db, userId, kind, now());
+}
+
+/** Kills the live links of one kind for a team (a cancelled deletion or revoked suspension). */
+export function killTeamLinks({ db, now }: LinkDeps, teamId: number, kind: LinkKindValue): Promise<void> {
+  return expireTeamLinks(db, teamId, kind, now());
+}
+
+/** Kills one link by its stored hash (an invitation's). */
+export function killLinkByHash({ db, now }: LinkDeps, tokenHash: string): Promise<void> {
+  return expireLinkByHash(db, tokenHash, now());
+}
+
+/** What an invitation stores to find its link again. */
+export const storedHash = sha256;

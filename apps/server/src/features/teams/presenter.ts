@@ -1,11 +1,21 @@
 import {
+  can,
+  canManageInvitation,
   DEFAULT_TIME_ZONE_NAME,
   findTimeZone,
+  InviteStatus,
+  Role,
+  type TTeamDetail,
+  type TTeamListItem,
+  type TTeamMember,
   type TTeamSummary,
   timeZoneText,
   zoneOffsetMinutes,
 } from '@tlprt/contract';
-import type { MemberTeamRow } from './queries.js';
+import type { TeamRow } from '../../db/schema.js';
+import type { InvitationView } from '../invitations/queries.js';
+import type { TeamAccess } from './policy.js';
+import type { MemberRow, MemberTeamRow, TeamSearchRow } from './queries.js';
 
 /** A team row as the member sees it (ZTeamSummary). Offsets are computed at `at`, so DST is right. */
 export function presentTeamSummary(row: MemberTeamRow, at: Date): TTeamSummary {
@@ -24,5 +34,72 @@ export function presentTeamSummary(row: MemberTeamRow, at: Date): TTeamSummary {
     timeZone: timeZoneText(zone, at),
     utcOffset: zoneOffsetMinutes(zone, at) / 60,
     createdAt: new Date(row.created_at).toISOString(),
+  };
+}
+
+const fullName = (m: { name: string; surname: string }) => `${m.name} ${m.surname}`.trim();
+
+/** GET /v1/teams/{id}: members first, then pending invitations (invite_status 10), as the caller sees
+ *  them (which controls they may use). */
+export function presentTeamDetail(
+  access: TeamAccess,
+  members: MemberRow[],
+  invitations: InvitationView[],
+  tags: string[],
+  at: Date,
+): TTeamDetail {
+  const admins = members.filter((m) => m.role === Role.Admin).length;
+  const mayChangeRoles = can('team.setRole', access.policy);
+  const users: TTeamMember[] = members.map((m) => ({
+    id: m.id,
+    name: fullName(m),
+    email: m.email,
+    roles: m.role,
+    image: m.image,
+    invite_status: 0,
+    invite_id: null,
+    inviting_user: null,
+    isAdminUser: m.role === Role.Admin && admins > 1,
+    isSelectRole: mayChangeRoles,
+    isResendInviteUserTeam: false,
+  }));
+  const invited: TTeamMember[] = invitations.map((i) => ({
+    id: i.invited_user_id ?? 0,
+    name: '',
+    email: i.invited_email,
+    roles: i.role,
+    image: 0,
+    invite_status: InviteStatus.Pending,
+    invite_id: i.id,
+    inviting_user: i.inviting_user_id,
+    isAdminUser: false,
+    isSelectRole: false,
+    isResendInviteUserTeam: canManageInvitation(access.policy, i.inviting_user_id),
+  }));
+  const soleAdminWithOthers = access.memberRole === Role.Admin && admins === 1 && members.length > 1;
+  return {
+    ...presentTeamSummary({ ...access.team, role: access.role, favourite: access.favourite ? 1 : 0 }, at),
+    users: [...users, ...invited],
+    invited,
+    tags,
+    members: members.length,
+    countAdmin: admins,
+    countUser: members.length,
+    permissionToDelete: soleAdminWithOthers ? 20 : 10,
+  };
+}
+
+/** One row of the team search. */
+export function presentTeamListItem(
+  row: TeamSearchRow,
+  role: number,
+  tags: string[],
+  at: Date,
+): TTeamListItem {
+  const { member_role: _m, members, ...team } = row;
+  return {
+    ...presentTeamSummary({ ...(team as TeamRow), role, favourite: row.favourite }, at),
+    members,
+    tags,
   };
 }

@@ -1,10 +1,53 @@
-import { EventCode, Role, type TCreateTeamRequest, type TTeamSummary } from '@tlprt/contract';
+import {
+  ASSIGNABLE_ROLES,
+  EventCode,
+  findTimeZone,
+  MSG,
+  MSG_TEAMS,
+  Role,
+  type TCreateTeamRequest,
+  type TTeamDetail,
+  type TTeamListItem,
+  type TTeamSummary,
+  type ZSetVersionRequest,
+  type ZTeamSearchRequest,
+  type ZUpdateTeamRequest,
+} from '@tlprt/contract';
+import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import type { UserRow } from '../../db/schema.js';
-import { forbidden } from '../../http/errors.js';
-import { canCreateTeam } from './policy.js';
-import { presentTeamSummary } from './presenter.js';
-import { findTeamOfUser, insertTeamWithMember, listTeamsOfUser } from './queries.js';
+import { type Outgoing, publishAll, toUsers } from '../../events/publish.js';
+import { badRequest, forbidden, HttpError, notFound } from '../../http/errors.js';
+import { verifyPassword } from '../../lib/passwords.js';
+import { listPendingOfTeam } from '../invitations/queries.js';
+import {
+  authorizeTeam,
+  canCreateTeam,
+  isSelf,
+  leavesTeamWithoutAdmin,
+  mayLeaveTeam,
+  type TeamAccess,
+} from './policy.js';
+import { presentTeamDetail, presentTeamListItem, presentTeamSummary } from './presenter.js';
+import {
+  countAdmins,
+  deleteTag,
+  findMember,
+  findTeamOfUser,
+  insertTag,
+  insertTeamWithMember,
+  listMemberIds,
+  listMembers,
+  listTags,
+  listTeamsOfUser,
+  removeFavourite,
+  removeMember,
+  searchTeams,
+  setMemberRole,
+  tagsOfTeams,
+  toggleFavourite,
+  updateTeam,
+} from './queries.js';
 
 /** The create-team block: the creator becomes Admin of the new team. */
 export async function createTeam(
@@ -31,4 +74,236 @@ export async function createTeam(
 export async function teamsOf(ctx: AppContext, userId: number): Promise<TTeamSummary[]> {
   const at = new Date(ctx.now());
   return (await listTeamsOfUser(ctx.db, userId)).map((r) => presentTeamSummary(r, at));
+}
+
+/** Members other than `exceptUserId`. */
+async function othersOf(ctx: AppContext, teamId: number, exceptUserId: number): Promise<number[]> {
+  return (await listMemberIds(ctx.db, teamId)).filter((id) => id !== exceptUserId);
+}
+
+/** Event 10 {team_id} ("refresh") to the team's members except the one who changed it. */
+async function refreshOthers(ctx: AppContext, teamId: number, actorId: number): Promise<void> {
+  await publishAll(ctx, [
+    toUsers(await othersOf(ctx, teamId, actorId), { code: EventCode.UserAdded, team_id: teamId }),
+  ]);
+}
+
+async function detailOf(ctx: AppContext, access: TeamAccess): Promise<TTeamDetail> {
+  const now = ctx.now();
+  const [members, invitations, tags] = await Promise.all([
+    listMembers(ctx.db, access.team.id),
+    listPendingOfTeam(ctx.db, access.team.id, now),
+    listTags(ctx.db, access.team.id),
+  ]);
+  return presentTeamDetail(access, members, invitations, tags, new Date(now));
+}
+
+/** GET /v1/teams/{id}. */
+export async function readTeam(ctx: AppContext, actor: UserRow, teamId: number): Promise<TTeamDetail> {
+  return detailOf(ctx, await authorizeTeam(ctx, actor, teamId, 'team.read'));
+}
+
+/** PUT /v1/teams/{id}: name and website (Admin). */
+export async function updateTeamInfo(
+  ctx: AppContext,
+  actor: UserRow,
+  teamId: number,
+  input: z.output<typeof ZUpdateTeamRequest>,
+): Promise<TTeamDetail> {
+  await authorizeTeam(ctx, actor, teamId, 'team.update');
+  if (input.id !== undefined && input.id !== teamId)
+    throw badRequest('The id in the body does not match the path', { id: 'Does not match the path' });
+  await updateTeam(ctx.db, teamId, {
+    ...(input.name !== undefined && { name: input.name }),
+    ...(input.website !== undefined && { website: input.website }),
+  });
+  await refreshOthers(ctx, teamId, actor.id);
+  return detailOf(ctx, await authorizeTeam(ctx, actor, teamId, 'team.read'));
+}
+
+/** POST /v1/teams/{id}/set_time_zone/{timezoneId} (Admin). */
+export async function setTimeZone(
+  ctx: AppContext,
+  actor: UserRow,
+  teamId: number,
+  timezoneId: number,
+): Promise<TTeamDetail> {
+  await authorizeTeam(ctx, actor, teamId, 'team.setTimeZone');
+  if (!findTimeZone(timezoneId))
+    throw badRequest(MSG_TEAMS.timeZoneUnknown, { timezoneId: MSG_TEAMS.timeZoneUnknown });
+  await updateTeam(ctx.db, teamId, { time_zone_id: timezoneId });
+  await refreshOthers(ctx, teamId, actor.id);
+  return detailOf(ctx, await authorizeTeam(ctx, actor, teamId, 'team.read'));
+}
+
+/** PUT /v1/teams/{id}/set_version (supervisor). */
+export async function setVersion(
+  ctx: AppContext,
+  actor: UserRow,
+  teamId: number,
+  input: z.output<typeof ZSetVersionRequest>,
+): Promise<TTeamDetail> {
+  await authorizeTeam(ctx, actor, teamId, 'team.setVersion');
+  await updateTeam(ctx.db, teamId, { version: input.version });
+  await refreshOthers(ctx, teamId, actor.id);
+  return detailOf(ctx, await authorizeTeam(ctx, actor, teamId, 'team.read'));
+}
+
+/** DELETE /v1/teams/{id}/delete/user/{userId} (Admin; not themselves; never the last admin). */
+export async function removeTeamMember(
+  ctx: AppContext,
+  actor: UserRow,
+  teamId: number,
+  userId: number,
+): Promise<void> {
+  const access = await authorizeTeam(ctx, actor, teamId, 'team.removeMember');
+  if (isSelf(access, userId))
+    throw badRequest(MSG_TEAMS.cannotRemoveSelf, { userId: MSG_TEAMS.cannotRemoveSelf });
+  const events = await ctx.db.transaction().execute(async (trx) => {
+    const target = await findMember(trx, teamId, userId);
+    if (!target) throw notFound();
+    if (leavesTeamWithoutAdmin(target.role, null, await countAdmins(trx, teamId)))
+      throw new HttpError(409, MSG.teamNeedsAdmin);
+    await removeMember(trx, teamId, userId);
+    await removeFavourite(trx, userId, teamId);
+    const others = await listMemberIds(trx, teamId);
+    return [
+      toUsers([userId], { code: EventCode.UserRemoved, team_id: teamId, deleted_user: userId }),
+      toUsers(others, { code: EventCode.UserAdded, team_id: teamId }),
+    ];
+  });
+  await publishAll(ctx, events);
+}
+
+/** POST /v1/teams/{id}/user/{userId}/set_role/{roleId} (Admin; roles 10, 30, 40; keeps an admin). */
+export async function setRole(
+  ctx: AppContext,
+  actor: UserRow,
+  teamId: number,
+  userId: number,
+  roleId: number,
+): Promise<void> {
+  await authorizeTeam(ctx, actor, teamId, 'team.setRole');
+  if (!ASSIGNABLE_ROLES.includes(roleId))
+    throw badRequest(MSG_TEAMS.roleNotAllowed, { role: MSG_TEAMS.roleNotAllowed });
+  const events = await ctx.db.transaction().execute(async (trx) => {
+    const target = await findMember(trx, teamId, userId);
+    if (!target) throw notFound();
+    if (leavesTeamWithoutAdmin(target.role, roleId, await countAdmins(trx, teamId)))
+      throw new HttpError(409, MSG.teamNeedsAdmin);
+    await setMemberRole(trx, teamId, userId, roleId);
+    const members = await listMemberIds(trx, teamId);
+    return [
+      toUsers(members, {
+        code: EventCode.RoleChanged,
+        team_id: teamId,
+        changed_role_user: userId,
+        new_role: roleId,
+      }),
+    ];
+  });
+  await publishAll(ctx, events);
+}
+
+/** POST /v1/teams/{id}/leave {password} (Admin and Billing master). */
+export async function leaveTeam(
+  ctx: AppContext,
+  actor: UserRow,
+  teamId: number,
+  password: string,
+): Promise<void> {
+  const access = await authorizeTeam(ctx, actor, teamId, 'team.leave');
+  const members = await listMemberIds(ctx.db, teamId);
+  if (!mayLeaveTeam(access.memberRole, members.length, await countAdmins(ctx.db, teamId)))
+    throw new HttpError(409, MSG_TEAMS.unableLeaveTitle);
+  if (!(await verifyPassword(actor.password_hash, password)))
+    throw badRequest(MSG.incorrectPassword, { password: MSG.incorrectPassword });
+  const events: Outgoing[] = await ctx.db.transaction().execute(async (trx) => {
+    // Re-checked inside the transaction: two admins leaving at once must not both succeed.
+    if (
+      !mayLeaveTeam(
+        access.memberRole,
+        (await listMemberIds(trx, teamId)).length,
+        await countAdmins(trx, teamId),
+      )
+    )
+      throw new HttpError(409, MSG_TEAMS.unableLeaveTitle);
+    await removeMember(trx, teamId, actor.id);
+    await removeFavourite(trx, actor.id, teamId);
+    const remaining = await listMemberIds(trx, teamId);
+    const left = await listTeamsOfUser(trx, actor.id);
+    return [
+      toUsers(remaining, { code: EventCode.UserLeft, team_id: teamId, leaved_user: actor.id }),
+      ...(left.length === 0 ? [toUsers([actor.id], { code: EventCode.GoToSettings })] : []),
+    ];
+  });
+  await publishAll(ctx, events);
+}
+
+/** PUT /v1/teams/{id}/favourite: toggles the caller's own star (members and supervisors). */
+export async function toggleTeamFavourite(ctx: AppContext, actor: UserRow, teamId: number): Promise<boolean> {
+  await authorizeTeam(ctx, actor, teamId, 'team.favourite');
+  return toggleFavourite(ctx.db, actor.id, teamId, ctx.now());
+}
+
+/** tag/add (supervisors): trimmed by the schema; a duplicate is 409. */
+export async function addTag(
+  ctx: AppContext,
+  actor: UserRow,
+  teamId: number,
+  tag: string,
+): Promise<string[]> {
+  await authorizeTeam(ctx, actor, teamId, 'team.tag');
+  if (!(await insertTag(ctx.db, teamId, tag, ctx.now())))
+    throw new HttpError(409, MSG_TEAMS.tagExists, { tag: MSG_TEAMS.tagExists });
+  return listTags(ctx.db, teamId);
+}
+
+export async function removeTag(
+  ctx: AppContext,
+  actor: UserRow,
+  teamId: number,
+  tag: string,
+): Promise<string[]> {
+  await authorizeTeam(ctx, actor, teamId, 'team.tag');
+  if (!(await deleteTag(ctx.db, teamId, tag))) throw notFound(MSG_TEAMS.tagNotFound);
+  return listTags(ctx.db, teamId);
+}
+
+/** POST /v1/teams: own teams; supervisors every team. */
+export async function searchTeamsFor(
+  ctx: AppContext,
+  actor: UserRow,
+  input: z.output<typeof ZTeamSearchRequest>,
+): Promise<{ data: TTeamListItem[]; total: number }> {
+  const supervisor = actor.supervisor === 1;
+  const { rows, total } = await searchTeams(ctx.db, {
+    userId: actor.id,
+    allTeams: supervisor,
+    general: input.general || undefined,
+    onlyFavourites: input.favourite === 2,
+    statuses: input.statuses,
+    suspended: input.suspended,
+    createdFrom: input.start_time === undefined ? undefined : input.start_time * 1000,
+    // end_time names a second: everything created within it counts.
+    createdTo: input.end_time === undefined ? undefined : input.end_time * 1000 + 999,
+    offset: (input.page - 1) * input.limit,
+    limit: input.limit,
+  });
+  const tags = await tagsOfTeams(
+    ctx.db,
+    rows.map((r) => r.id),
+  );
+  const at = new Date(ctx.now());
+  return {
+    total,
+    data: rows.map((r) =>
+      presentTeamListItem(
+        r,
+        supervisor ? Role.Supervisor : (r.member_role ?? Role.Viewer),
+        tags.get(r.id) ?? [],
+        at,
+      ),
+    ),
+  };
 }

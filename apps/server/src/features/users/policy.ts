@@ -17,3 +17,6 @@ export const canViewUser = (actor: Actor, userId: number): boolean =>
 
 export const canUpdateUser = (actor: Actor, userId: number): boolean =>
   isSelf(actor, userId) && canEditProfile(actor.user_status_id);
+
+/** The user search is a supervisor tool. */
+export const canSearchUsers = (actor: Actor): boolean => isSupervisor(actor);

@@ -1,4 +1,5 @@
-import type { TTeamSummary, TUser } from '@tlprt/contract';
+import type { TTeamSummary, TUser, ZUserListItem } from '@tlprt/contract';
+import type { z } from 'zod';
 import type { UserRow } from '../../db/schema.js';
 
 /** The account as the API shows it: never the password hash. */
@@ -18,5 +19,18 @@ export function presentUser(row: UserRow, teams: TTeamSummary[]): TUser {
     deleteProgress: row.delete_progress,
     createdAt: new Date(row.created_at).toISOString(),
     TeamsRender: teams,
+  };
+}
+
+/** A row of the supervisors' user search. */
+export function presentUserListItem(row: UserRow): z.infer<typeof ZUserListItem> {
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    surname: row.surname,
+    supervisor: row.supervisor === 1,
+    userStatusId: row.user_status_id,
+    createdAt: new Date(row.created_at).toISOString(),
   };
 }

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/index.js';
 import type { UserRow } from '../../db/schema.js';
 
@@ -67,4 +68,29 @@ export async function markSupervisors(db: Db, emails: readonly string[]): Promis
     .where('supervisor', '=', 0)
     .executeTakeFirst();
   return Number(res.numUpdatedRows);
+}
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** POST /v1/user (supervisors): every account, by e-mail, name, surname or id. */
+export async function searchUsers(
+  db: Db,
+  s: { general?: string | undefined; offset: number; limit: number },
+): Promise<{ rows: UserRow[]; total: number }> {
+  let q = db.selectFrom('users');
+  if (s.general) {
+    const pattern = `%${escapeLike(s.general.toLowerCase())}%`;
+    const asId = /^\d{1,9}$/.test(s.general) ? Number(s.general) : undefined;
+    q = q.where((eb) =>
+      eb.or([
+        eb(sql`lower(users.email)`, 'like', sql`${pattern} escape '\\'`),
+        eb(sql`lower(users.name)`, 'like', sql`${pattern} escape '\\'`),
+        eb(sql`lower(users.surname)`, 'like', sql`${pattern} escape '\\'`),
+        ...(asId !== undefined ? [eb('users.id', '=', asId)] : []),
+      ]),
+    );
+  }
+  const total = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const rows = await q.selectAll().orderBy('id', 'asc').offset(s.offset).limit(s.limit).execute();
+  return { rows, total: Number(total.n) };
 }

@@ -1,4 +1,12 @@
-import { MSG, ZId, ZUpdateUserRequest, ZUserResponse } from '@tlprt/contract';
+import {
+  API,
+  MSG,
+  ZId,
+  ZUpdateUserRequest,
+  ZUserResponse,
+  ZUserSearchRequest,
+  ZUserSearchResponse,
+} from '@tlprt/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
@@ -12,6 +20,20 @@ const params = z.object({ id: ZId });
 /** GET and PUT /api/v1/user/{id} (inside the authenticated scope). */
 export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
+    app.post(API.users.search, {
+      schema: {
+        tags,
+        security: [{ bearer: [] }],
+        body: ZUserSearchRequest.nullish(),
+        response: { 200: ZUserSearchResponse, ...errorResponses(400, 401, 403) },
+      },
+      handler: async (req) => {
+        const input = ZUserSearchRequest.parse(req.body ?? {});
+        const { data, total } = await users.searchUsersFor(ctx, caller(req).user, input);
+        return { message: MSG.ok, data, pagination: { total, page: input.page, limit: input.limit } };
+      },
+    });
+
     app.get('/api/v1/user/:id', {
       schema: {
         tags,

@@ -1,12 +1,13 @@
-import type { TUser, ZUpdateUserRequest } from '@tlprt/contract';
+import type { TUser, ZUpdateUserRequest, ZUserSearchRequest } from '@tlprt/contract';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import type { UserRow } from '../../db/schema.js';
 import { badRequest, forbidden, notFound } from '../../http/errors.js';
+import { denied } from '../teams/policy.js';
 import { teamsOf } from '../teams/service.js';
-import { canUpdateUser, canViewUser } from './policy.js';
-import { presentUser } from './presenter.js';
-import { findUserById, markSupervisors, updateProfile } from './queries.js';
+import { canSearchUsers, canUpdateUser, canViewUser } from './policy.js';
+import { presentUser, presentUserListItem } from './presenter.js';
+import { findUserById, markSupervisors, searchUsers, updateProfile } from './queries.js';
 
 export async function describeUser(ctx: AppContext, row: UserRow): Promise<TUser> {
   return presentUser(row, await teamsOf(ctx, row.id));
@@ -46,4 +47,19 @@ export async function updateUser(
  *  register). */
 export function applySupervisorEmails(ctx: AppContext): Promise<number> {
   return markSupervisors(ctx.db, ctx.config.supervisorEmails);
+}
+
+/** POST /v1/user: supervisors only. */
+export async function searchUsersFor(
+  ctx: AppContext,
+  actor: UserRow,
+  input: z.output<typeof ZUserSearchRequest>,
+) {
+  if (!canSearchUsers(actor)) throw denied();
+  const { rows, total } = await searchUsers(ctx.db, {
+    general: input.general || undefined,
+    offset: (input.page - 1) * input.limit,
+    limit: input.limit,
+  });
+  return { data: rows.map(presentUserListItem), total };
 }

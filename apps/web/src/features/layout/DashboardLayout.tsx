@@ -3,6 +3,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { WEB_PATHS } from '@tlprt/contract';
 import { Navigate, Outlet } from 'react-router';
 import { LiveProvider } from '../live/LiveProvider';
+import { LiveReactions } from '../live/reactions';
 import { SessionProvider } from '../session/SessionProvider';
 import { getToken } from '../session/storage';
 import { Header } from './Header';
@@ -14,6 +15,7 @@ export function DashboardLayout() {
   return (
     <SessionProvider>
       <LiveProvider>
+        <LiveReactions />
         <Shell />
       </LiveProvider>
     </SessionProvider>

@@ -4,6 +4,7 @@ import { Link, useLocation } from 'react-router';
 import { IconBook } from '../../components/icons';
 import { Logo, LogoMark } from '../../components/Logo';
 import { DOCS_URL } from '../../config';
+import { ProfileAvatar } from '../profile/avatars';
 import { useSession } from '../session/SessionProvider';
 import { SettingsTabs } from '../settings/SettingsTabs';
 
@@ -64,9 +65,13 @@ export function Header({ navOpened, toggleNav }: { navOpened: boolean; toggleNav
             aria-label="Your profile"
             style={{ borderRadius: '50%' }}
           >
-            <Avatar color="brand" radius="xl" size={34}>
-              {initials(user.name, user.surname, user.email)}
-            </Avatar>
+            {user.image > 0 ? (
+              <ProfileAvatar image={user.image} size={34} />
+            ) : (
+              <Avatar color="brand" radius="xl" size={34}>
+                {initials(user.name, user.surname, user.email)}
+              </Avatar>
+            )}
           </Anchor>
         </Tooltip>
       </Group>

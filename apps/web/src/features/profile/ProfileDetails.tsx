@@ -1,11 +1,12 @@
 import { Card, Group, Loader, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
-import { LIMITS, UserStatus, validateForm, ZUpdateUserRequest } from '@tlprt/contract';
+import { canEditOwnProfile, LIMITS, validateForm, ZUpdateUserRequest } from '@tlprt/contract';
 import { useEffect, useState } from 'react';
 import { isApiError } from '../../api/errors';
 import { IconCheck, IconClock } from '../../components/icons';
 import { useSession } from '../session/SessionProvider';
 import { formatUtcLong } from './format';
 import { useUpdateUser } from './mutations';
+import { ProfileImagePicker } from './ProfileImagePicker';
 
 type Field = 'name' | 'surname' | 'phone';
 const MAX: Record<Field, number> = {
@@ -17,18 +18,21 @@ const MAX: Record<Field, number> = {
 /** Profile details (spec §2): name, surname, phone saved on losing focus; e-mail; password-changed date. */
 export function ProfileDetails() {
   const { user } = useSession();
-  const locked = user.userStatusId === UserStatus.Blocked || user.userStatusId === UserStatus.Deleting;
+  const locked = !canEditOwnProfile(user);
   return (
     <Card withBorder p={{ base: 'md', sm: 'xl' }}>
       <Stack gap="lg">
-        <div>
-          <Title order={2} fz="lg">
-            Profile details
-          </Title>
-          <Text size="sm" c="dimmed">
-            Changes are saved when you leave a field.
-          </Text>
-        </div>
+        <Group justify="space-between" align="flex-start" wrap="wrap" gap="md">
+          <div>
+            <Title order={2} fz="lg">
+              Profile details
+            </Title>
+            <Text size="sm" c="dimmed">
+              Changes are saved when you leave a field.
+            </Text>
+          </div>
+          <ProfileImagePicker locked={locked} />
+        </Group>
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
           <ProfileField label="Name" field="name" locked={locked} />
           <ProfileField label="Surname" field="surname" locked={locked} />

@@ -5,7 +5,7 @@ import { createContext, type ReactNode, useCallback, useContext, useEffect, useM
 import { LoaderLogo } from '../../components/LoaderLogo';
 import { pickCurrentTeam } from '../teams/currentTeam';
 import { useSessionCheck } from './queries';
-import { getStoredTeamId, setStoredTeam, setStoredUserId } from './storage';
+import { getStoredTeamId, setStoredTeam, setStoredTeamId, setStoredUserId } from './storage';
 
 export interface Session {
   user: TUser;
@@ -43,9 +43,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const selectTeam = useCallback(
     (id: number) => {
+      // A team just joined or created may not be in TeamsRender yet: it becomes current once reloaded.
       const team = teams.find((t) => t.id === id);
-      if (!team) return;
-      setStoredTeam(team);
+      if (team) setStoredTeam(team);
+      else setStoredTeamId(id);
       setTeamId(id);
       // Everything shown belongs to a team: reload it all for the new one.
       void queryClient.invalidateQueries();

@@ -29,6 +29,8 @@ export function setStoredTeam(team: { id: number; utcOffset: number }) {
   write(STORAGE_KEYS.currentTeamId, String(team.id));
   write(STORAGE_KEYS.utcOffsetTeam, String(team.utcOffset));
 }
+/** Makes a team current before the session knows it (e.g. just joined); its offset follows on reload. */
+export const setStoredTeamId = (id: number) => write(STORAGE_KEYS.currentTeamId, String(id));
 export const clearStoredTeam = () => write(STORAGE_KEYS.currentTeamId, null);
 
 export const setRouteName = (name: string) => write(STORAGE_KEYS.routeName, name);

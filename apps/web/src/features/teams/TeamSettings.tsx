@@ -1,75 +1,249 @@
-import { Badge, Card, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
-import { findTimeZone, MSG, ROLE_NAMES, TEAM_VERSION_NAMES, timeZoneText } from '@tlprt/contract';
+import {
+  Alert,
+  Badge,
+  Card,
+  Center,
+  Group,
+  Loader,
+  NativeSelect,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import {
+  LIMITS,
+  MSG,
+  MSG_TEAMS,
+  ROLE_NAMES,
+  TEAM_VERSION_NAMES,
+  type TTeamDetail,
+  validateForm,
+  ZUpdateTeamRequest,
+} from '@tlprt/contract';
+import { useEffect, useState } from 'react';
+import { isApiError } from '../../api/errors';
+import { IconAlert, IconCheck } from '../../components/icons';
 import { useSession } from '../session/SessionProvider';
-import { teamLabel } from './currentTeam';
+import { useSetTimeZone, useSetVersion, useUpdateTeam } from './mutations';
+import { usePolicy } from './policy';
+import { useTeamDetail, useTimeZones } from './queries';
+import { DeleteTeamCard, LeaveTeamCard, SuspendTeamCard } from './TeamDanger';
+import { InviteCard, MembersCard } from './TeamMembers';
 
-/** Team settings tab (spec §2): the current team's info, my role, time zone. Read-only for now. */
+export const cardPadding = { base: 'md', sm: 'xl' } as const;
+
+/** Team settings tab (spec §2): info, members, invite, my role, leave, delete, suspend. */
 export function TeamSettings() {
-  const { currentTeam, role, user } = useSession();
+  const { currentTeam } = useSession();
+  const detail = useTeamDetail(currentTeam?.id ?? null);
   if (!currentTeam) return null;
-  const zone = findTimeZone(currentTeam.timezoneId);
-  const zoneText = currentTeam.timeZone || (zone ? timeZoneText(zone.name) : 'UTC');
-  const suspended = currentTeam.suspended === 1;
+  if (detail.isPending) {
+    return (
+      <Stack gap="lg" aria-busy="true" aria-label="Loading team">
+        <Skeleton h={220} radius="lg" />
+        <Skeleton h={260} radius="lg" />
+      </Stack>
+    );
+  }
+  if (!detail.data) {
+    return (
+      <Alert color="red" variant="light" icon={<IconAlert />} title={MSG.serverErrorTitle}>
+        {MSG.serverErrorText}
+      </Alert>
+    );
+  }
+  return <TeamSettingsBody team={detail.data} />;
+}
+
+function TeamSettingsBody({ team }: { team: TTeamDetail }) {
+  const policy = usePolicy(team);
   return (
     <Stack gap="lg">
-      <Card withBorder p={{ base: 'md', sm: 'xl' }}>
-        <Stack gap="lg">
-          <Group justify="space-between" align="flex-start">
-            <div>
-              <Title order={2} fz="lg">
-                Team info
-              </Title>
-              <Text size="sm" c="dimmed">
-                {MSG.teamIdLabel(currentTeam.id)}
-              </Text>
-            </div>
-            {suspended && (
-              <Badge color="red" variant="light">
-                Suspended
-              </Badge>
-            )}
-          </Group>
-          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-            <TextInput
-              label="Team name"
-              value={teamLabel(currentTeam, MSG.teamIdLabel)}
-              readOnly
-              variant="filled"
-            />
-            <TextInput
-              label="Website"
-              value={currentTeam.website}
-              readOnly
-              variant="filled"
-              placeholder="—"
-            />
-            <TextInput label="Time zone" value={zoneText} readOnly variant="filled" />
-            {user.supervisor && (
-              <TextInput
-                label="Version"
-                value={TEAM_VERSION_NAMES[currentTeam.version] ?? String(currentTeam.version)}
-                readOnly
-                variant="filled"
-              />
-            )}
-          </SimpleGrid>
-        </Stack>
-      </Card>
-      <Card withBorder p={{ base: 'md', sm: 'xl' }}>
-        <Group justify="space-between">
+      {team.suspended === 1 && (
+        <Alert
+          color="red"
+          variant="light"
+          icon={<IconAlert />}
+          title="Team suspended"
+          data-testid="suspended-banner"
+        >
+          {MSG_TEAMS.teamSuspendedNotice}
+        </Alert>
+      )}
+      {team.suspended !== 1 && team.statusId === 30 && (
+        <Alert color="orange" variant="light" icon={<IconAlert />} title="Deletion requested">
+          The team deletion is waiting for e-mail confirmation: settings, invitations and roles are locked.
+        </Alert>
+      )}
+      <TeamInfoCard team={team} />
+      <MembersCard team={team} />
+      {policy.can('team.searchInvitations') && <InviteCard team={team} />}
+      <MyRoleCard team={team} />
+      <LeaveTeamCard team={team} />
+      {policy.can('team.deleteView') && <DeleteTeamCard team={team} />}
+      {policy.can('team.viewVersion') && <SuspendTeamCard team={team} />}
+    </Stack>
+  );
+}
+
+function TeamInfoCard({ team }: { team: TTeamDetail }) {
+  const policy = usePolicy(team);
+  const zones = useTimeZones();
+  const setZone = useSetTimeZone(team.id);
+  const setVersion = useSetVersion(team.id);
+  const editable = policy.can('team.update');
+  const zoneEditable = policy.can('team.setTimeZone');
+  const zoneOptions = zones.data?.map((z) => ({ value: String(z.id), label: z.text })) ?? [
+    { value: String(team.timezoneId), label: team.timeZone || 'UTC' },
+  ];
+  return (
+    <Card withBorder p={cardPadding} component="section" aria-labelledby="team-info-title">
+      <Stack gap="lg">
+        <Group justify="space-between" align="flex-start">
           <div>
-            <Title order={2} fz="lg">
-              My role in this team
+            <Title order={2} fz="lg" id="team-info-title">
+              Team info
             </Title>
             <Text size="sm" c="dimmed">
-              Your role decides what you can change in this team.
+              {MSG.teamIdLabel(team.id)}
+              {editable ? ' · Changes are saved when you leave a field.' : ''}
             </Text>
           </div>
-          <Badge size="lg" variant="light" data-testid="my-role">
-            {role !== null ? (ROLE_NAMES[role] ?? String(role)) : '—'}
-          </Badge>
+          {team.suspended === 1 && (
+            <Badge color="red" variant="light">
+              Suspended
+            </Badge>
+          )}
         </Group>
-      </Card>
-    </Stack>
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+          <TeamField team={team} field="name" label="Team name" editable={editable} />
+          <TeamField team={team} field="website" label="Website" editable={editable} />
+          <NativeSelect
+            label="Time zone"
+            data={zoneOptions}
+            value={String(team.timezoneId)}
+            disabled={!zoneEditable || setZone.isPending}
+            onChange={(e) => setZone.mutate(Number(e.currentTarget.value))}
+            rightSection={setZone.isPending ? <Loader size={14} /> : undefined}
+          />
+          {policy.can('team.viewVersion') && (
+            <NativeSelect
+              label="Version"
+              data={Object.entries(TEAM_VERSION_NAMES).map(([value, label]) => ({ value, label }))}
+              value={String(team.version)}
+              disabled={!policy.can('team.setVersion') || setVersion.isPending}
+              onChange={(e) => setVersion.mutate(Number(e.currentTarget.value))}
+            />
+          )}
+        </SimpleGrid>
+      </Stack>
+    </Card>
+  );
+}
+
+/** Name or website: max 30, saved on blur (Admin only; spec §2, §5). */
+function TeamField({
+  team,
+  field,
+  label,
+  editable,
+}: {
+  team: TTeamDetail;
+  field: 'name' | 'website';
+  label: string;
+  editable: boolean;
+}) {
+  const saved = team[field];
+  const [value, setValue] = useState(saved);
+  const [error, setError] = useState<string | null>(null);
+  const [justSaved, setJustSaved] = useState(false);
+  const update = useUpdateTeam(team.id);
+  useEffect(() => setValue(saved), [saved]);
+  useEffect(() => {
+    if (!justSaved) return;
+    const t = setTimeout(() => setJustSaved(false), 2000);
+    return () => clearTimeout(t);
+  }, [justSaved]);
+
+  const save = () => {
+    const next = value.trim();
+    if (next === saved) {
+      setValue(saved);
+      return;
+    }
+    const result = validateForm(ZUpdateTeamRequest, { [field]: next });
+    if (!result.ok) {
+      setError(result.fieldErrors[field] ?? result.formError ?? null);
+      return;
+    }
+    update.mutate(
+      { [field]: next },
+      {
+        onSuccess: () => setJustSaved(true),
+        onError: (e) => {
+          if (isApiError(e) && e.status < 500 && e.status !== 401 && e.status !== 403)
+            setError(e.fieldErrors[field] ?? e.body.message);
+        },
+      },
+    );
+  };
+  return (
+    <TextInput
+      label={label}
+      value={value}
+      maxLength={field === 'name' ? LIMITS.teamNameMax : LIMITS.websiteMax}
+      readOnly={!editable}
+      variant={editable ? 'default' : 'filled'}
+      placeholder={field === 'website' ? 'example.com' : undefined}
+      onChange={(e) => {
+        setValue(e.currentTarget.value);
+        setError(null);
+      }}
+      onBlur={editable ? save : undefined}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') e.currentTarget.blur();
+      }}
+      error={error}
+      rightSection={
+        update.isPending ? (
+          <Loader size={14} />
+        ) : justSaved ? (
+          <IconCheck size={16} color="var(--mantine-color-teal-6)" aria-label="Saved" />
+        ) : null
+      }
+    />
+  );
+}
+
+function MyRoleCard({ team }: { team: TTeamDetail }) {
+  const { ctx } = usePolicy(team);
+  const role = ctx?.role ?? null;
+  return (
+    <Card withBorder p={cardPadding} component="section">
+      <Group justify="space-between" wrap="nowrap">
+        <div>
+          <Title order={2} fz="lg">
+            My role in this team
+          </Title>
+          <Text size="sm" c="dimmed">
+            Your role decides what you can change in this team.
+          </Text>
+        </div>
+        <Badge size="lg" variant="light" data-testid="my-role" style={{ flexShrink: 0 }}>
+          {role !== null ? (ROLE_NAMES[role] ?? String(role)) : '—'}
+        </Badge>
+      </Group>
+    </Card>
+  );
+}
+
+export function CenteredLoader() {
+  return (
+    <Center py="xl">
+      <Loader size="sm" />
+    </Center>
   );
 }

@@ -1,8 +1,9 @@
-import { Box, Group, Menu, Text, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Box, Group, Menu, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { MSG, type TTeamSummary } from '@tlprt/contract';
 import { IconCheck, IconSelector, IconStar } from '../../components/icons';
 import { useSession } from '../session/SessionProvider';
 import { splitFavourites, teamLabel } from './currentTeam';
+import { useToggleFavourite } from './mutations';
 
 /**
  * Sidebar team block (spec §2): the current team's name ("Team ID {id}" if unnamed, "No teams" if none)
@@ -10,6 +11,7 @@ import { splitFavourites, teamLabel } from './currentTeam';
  */
 export function TeamSwitcher({ onSelected }: { onSelected?: () => void }) {
   const { teams, currentTeam, selectTeam } = useSession();
+  const favourite = useToggleFavourite();
   const title = currentTeam ? teamLabel(currentTeam, MSG.teamIdLabel) : MSG.noTeams;
 
   if (!currentTeam) {
@@ -28,25 +30,41 @@ export function TeamSwitcher({ onSelected }: { onSelected?: () => void }) {
   const { favourites, others } = splitFavourites(teams);
   const item = (team: TTeamSummary) => {
     const current = team.id === currentTeam.id;
+    const label = teamLabel(team, MSG.teamIdLabel);
     return (
-      <Menu.Item
-        key={team.id}
-        onClick={() => {
-          if (!current) selectTeam(team.id);
-          onSelected?.();
-        }}
-        rightSection={current ? <IconCheck size={16} aria-label="Current team" /> : null}
-        leftSection={team.favourite ? <IconStar size={14} color="var(--mantine-color-yellow-6)" /> : null}
-        aria-current={current ? 'true' : undefined}
-        fw={current ? 600 : 400}
-      >
-        {teamLabel(team, MSG.teamIdLabel)}
-      </Menu.Item>
+      <Group key={team.id} gap={0} wrap="nowrap">
+        <Menu.Item
+          onClick={() => {
+            if (!current) selectTeam(team.id);
+            onSelected?.();
+          }}
+          rightSection={current ? <IconCheck size={16} aria-label="Current team" /> : null}
+          aria-current={current ? 'true' : undefined}
+          fw={current ? 600 : 400}
+          style={{ flex: 1, minWidth: 0 }}
+        >
+          <Text inherit truncate>
+            {label}
+          </Text>
+        </Menu.Item>
+        <Tooltip label={team.favourite ? 'Remove from favourites' : 'Add to favourites'} withinPortal>
+          <ActionIcon
+            variant="subtle"
+            color={team.favourite ? 'yellow' : 'gray'}
+            aria-label={team.favourite ? `Remove ${label} from favourites` : `Add ${label} to favourites`}
+            aria-pressed={team.favourite}
+            loading={favourite.isPending && favourite.variables === team.id}
+            onClick={() => favourite.mutate(team.id)}
+          >
+            <IconStar size={16} fill={team.favourite ? 'currentColor' : 'none'} />
+          </ActionIcon>
+        </Tooltip>
+      </Group>
     );
   };
 
   return (
-    <Menu position="bottom-start" width="target" shadow="md" withinPortal>
+    <Menu position="bottom-start" width="target" shadow="md" withinPortal closeOnItemClick>
       <Menu.Target>
         <UnstyledButton
           aria-label={`Current team: ${title}. Switch team`}

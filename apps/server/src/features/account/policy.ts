@@ -1,0 +1,16 @@
+import { canEditOwnProfile } from '@tlprt/contract';
+import type { UserRow } from '../../db/schema.js';
+
+/** Account self-service acts on one's own account only. */
+export const isOwnAccount = (actor: UserRow, userId: number): boolean => actor.id === userId;
+
+/** Password and e-mail edits: not for statuses 30/40 (spec §4), not while a team of the user awaits
+ *  suspension (spec §4 "suspendedProcess"). */
+export const mayChangeCredentials = (actor: UserRow, inSuspensionPendingTeam: boolean): boolean =>
+  canEditOwnProfile({ userStatusId: actor.user_status_id }) && !inSuspensionPendingTeam;
+
+/** No e-mail change while the account deletion is in progress (spec §4). */
+export const mayChangeEmail = (actor: UserRow, inSuspensionPendingTeam: boolean): boolean =>
+  mayChangeCredentials(actor, inSuspensionPendingTeam) && actor.delete_progress === 0;
+
+export const isSupervisorActor = (actor: UserRow): boolean => actor.supervisor === 1;

@@ -1,0 +1,247 @@
+import type { LookupAddress } from 'node:dns';
+import http, { type IncomingMessage } from 'node:http';
+import https from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import { type AddressClass, classifyAddress } from './address.js';
+import { abortable, CheckFailed, errorCode } from './failure.js';
+import { normalizeHost } from './host.js';
+
+export interface SafeFetchOptions {
+  /** The only ports fetched: http and https each have one (VERIFY_HTTP_PORT, 443 by default). */
+  ports: { http: number; https: number };
+  allowPrivate: boolean;
+  /** The address policy; classifyAddress unless a test narrows it. */
+  classify?: (address: string) => AddressClass;
+  /** Whole budget of one fetch, redirects and address look-ups included. */
+  timeoutMs: number;
+  maxBytes: number;
+  maxRedirects: number;
+  userAgent: string;
+  /** A and AAAA look-up through the verifier's resolver (the same one DNS checks use). */
+  resolveAddresses(host: string): Promise<string[]>;
+}
+
+export interface FetchedPage {
+  url: string;
+  status: number;
+  /** At most maxBytes bytes of the body. */
+  body: Buffer;
+  /** The server had more than maxBytes to send. */
+  truncated: boolean;
+}
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * GET `start` with the SSRF guard of DESIGN §6: every hop's host is resolved once, each address is
+ * classified, and the connection goes to the checked address (no second look-up that a rebinding
+ * DNS server could answer differently). Throws CheckFailed with a short reason.
+ */
+export async function safeFetch(start: URL, options: SafeFetchOptions): Promise<FetchedPage> {
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () => controller.abort(new CheckFailed(`timed out after ${options.timeoutMs} ms`)),
+    options.timeoutMs,
+  );
+  try {
+    return await followRedirects(start, options, controller.signal);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function followRedirects(
+  start: URL,
+  options: SafeFetchOptions,
+  signal: AbortSignal,
+): Promise<FetchedPage> {
+  const visited = new Set<string>();
+  let url = start;
+  for (let hop = 0; ; hop++) {
+    visited.add(url.href);
+    const target = await checkedTarget(url, options, signal);
+    const response = await requestOnce(target, options, signal);
+    const location = response.headers.location;
+    if (!REDIRECT_STATUSES.has(response.statusCode ?? 0) || location === undefined) {
+      const { body, truncated } = await readCapped(response, options.maxBytes, signal);
+      return { url: url.href, status: response.statusCode ?? 0, body, truncated };
+    }
+    // Redirect bodies are never needed; dropping the socket also keeps a huge one from being read.
+    response.destroy();
+    if (hop >= options.maxRedirects) throw new CheckFailed(`more than ${options.maxRedirects} redirects`);
+    url = nextUrl(url, location);
+    if (visited.has(url.href)) throw new CheckFailed('redirect loop');
+  }
+}
+
+function nextUrl(current: URL, location: string): URL {
+  let next: URL;
+  try {
+    next = new URL(location, current);
+  } catch {
+    throw new CheckFailed('invalid redirect location');
+  }
+  if (next.protocol !== 'http:' && next.protocol !== 'https:')
+    throw new CheckFailed('redirect to a non-web URL');
+  next.hash = '';
+  return next;
+}
+
+interface Target {
+  url: URL;
+  host: string;
+  port: number;
+  address: string;
+  family: 4 | 6;
+}
+
+/** Validates one hop: scheme, port, host syntax, then resolves and classifies its addresses. */
+async function checkedTarget(url: URL, options: SafeFetchOptions, signal: AbortSignal): Promise<Target> {
+  if (url.username || url.password) throw new CheckFailed('URL with credentials refused');
+  const port = allowedPort(url, options.ports);
+  const literal = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  let addresses: string[];
+  let host: string;
+  if (isIP(literal) !== 0) {
+    host = literal;
+    addresses = [literal];
+  } else {
+    const normalized = normalizeHost(url.hostname);
+    if (normalized === null) throw new CheckFailed('invalid host in URL');
+    host = normalized;
+    addresses = await abortable(options.resolveAddresses(host), signal);
+  }
+  const address = pickAddress(addresses, options.allowPrivate, options.classify);
+  return { url, host, port, address, family: isIP(address) === 6 ? 6 : 4 };
+}
+
+/**
+ * Only the configured port of each scheme is fetched. Without the rule a redirect could point the
+ * server at any service port of a public host (mail, databases). The URL parser drops a scheme's
+ * default port, so an empty port means "the default", which is the configured one.
+ */
+function allowedPort(url: URL, ports: SafeFetchOptions['ports']): number {
+  const configured = url.protocol === 'https:' ? ports.https : ports.http;
+  if (url.port === '' || Number(url.port) === configured) return configured;
+  throw new CheckFailed(`port ${url.port} is not allowed`);
+}
+
+/**
+ * Refuses the host when any of its addresses is not public: an attacker who controls DNS could
+ * otherwise mix one internal address into a public set. Prefers IPv4, which every server can reach.
+ */
+export function pickAddress(
+  addresses: readonly string[],
+  allowPrivate: boolean,
+  classify: (address: string) => AddressClass = classifyAddress,
+): string {
+  if (addresses.length === 0) throw new CheckFailed('the host has no address');
+  if (!allowPrivate) {
+    for (const address of addresses) {
+      const kind = classify(address);
+      if (kind !== 'public') throw new CheckFailed(`refused ${kind} address ${address}`);
+    }
+  }
+  return addresses.find((a) => isIP(a) === 4) ?? (addresses[0] as string);
+}
+
+/** A lookup that always answers the address already checked, so the socket cannot go anywhere else. */
+function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
+  return (_hostname, lookupOptions, callback) => {
+    if (lookupOptions.all) {
+      const all: LookupAddress[] = [{ address, family }];
+      callback(null, all);
+    } else {
+      callback(null, address, family);
+    }
+  };
+}
+
+function requestOnce(
+  target: Target,
+  options: SafeFetchOptions,
+  signal: AbortSignal,
+): Promise<IncomingMessage> {
+  const client = target.url.protocol === 'https:' ? https : http;
+  return new Promise<IncomingMessage>((resolve, reject) => {
+    const request = client.request(
+      {
+        // The host name (not the address) so that Host, SNI and certificate checks name the site.
+        host: target.host,
+        port: target.port,
+        path: `${target.url.pathname}${target.url.search}`,
+        method: 'GET',
+        lookup: pinnedLookup(target.address, target.family),
+        // A private agent per request: no pooled socket from another host or another check is reused.
+        agent: false,
+        signal,
+        headers: {
+          'User-Agent': options.userAgent,
+          Accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.5',
+          // Compressed bodies would need decoding and would defeat the byte limit.
+          'Accept-Encoding': 'identity',
+          Connection: 'close',
+        },
+      },
+      resolve,
+    );
+    request.on('error', (error) => reject(requestFailure(error, signal)));
+    request.end();
+  });
+}
+
+/** Reads at most `maxBytes`; past it the connection is dropped and the page marked truncated. */
+function readCapped(
+  response: IncomingMessage,
+  maxBytes: number,
+  signal: AbortSignal,
+): Promise<{ body: Buffer; truncated: boolean }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const finish = (error: unknown, truncated = false): void => {
+      if (settled) return;
+      settled = true;
+      signal.removeEventListener('abort', onAbort);
+      if (error) {
+        response.destroy();
+        reject(error);
+      } else {
+        resolve({ body: Buffer.concat(chunks, Math.min(size, maxBytes)), truncated });
+      }
+    };
+    const onAbort = (): void => finish(requestFailure(signal.reason, signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    response.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size > maxBytes) {
+        finish(null, true);
+        response.destroy();
+      }
+    });
+    response.on('end', () => finish(null));
+    response.on('error', (error) => finish(requestFailure(error, signal)));
+    response.on('close', () => finish(new CheckFailed('connection closed before the end of the page')));
+  });
+}
+
+/** Turns socket and TLS errors into short reasons; an abort is always our own timeout. */
+function requestFailure(error: unknown, signal: AbortSignal): CheckFailed {
+  if (signal.aborted) {
+    return signal.reason instanceof CheckFailed ? signal.reason : new CheckFailed('timed out');
+  }
+  if (error instanceof CheckFailed) return error;
+  const code = errorCode(error) ?? '';
+  if (code === 'ECONNREFUSED') return new CheckFailed('connection refused');
+  if (code === 'ECONNRESET') return new CheckFailed('connection reset');
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return new CheckFailed('host unreachable');
+  if (code.startsWith('HPE_')) return new CheckFailed('invalid HTTP response');
+  if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|HOSTNAME_MISMATCH/.test(code))
+    return new CheckFailed('TLS certificate refused');
+  if (code.startsWith('ERR_SSL') || code.startsWith('ERR_TLS') || code === 'EPROTO') {
+    return new CheckFailed('TLS handshake failed');
+  }
+  return new CheckFailed(code ? `connection failed (${code})` : 'connection failed');
+}

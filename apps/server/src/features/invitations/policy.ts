@@ -1,0 +1,16 @@
+import { canManageInvitation, invitableRoles } from '@tlprt/contract';
+import type { UserRow } from '../../db/schema.js';
+import type { TeamAccess } from '../teams/policy.js';
+import type { InvitationView } from './queries.js';
+
+/** The roles this inviter may offer (never 20 or 50; a Key master never Admin). */
+export const mayOfferRole = (access: TeamAccess, role: number): boolean =>
+  invitableRoles(access.role).includes(role);
+
+/** The invitation is addressed to this account (by id, or by its e-mail). */
+export const isInvitee = (user: Pick<UserRow, 'id' | 'email'>, i: InvitationView): boolean =>
+  i.invited_user_id === user.id || i.invited_email === user.email;
+
+/** Resend and revoke: an admin, or the Key master who sent it. */
+export const mayManage = (access: TeamAccess, i: InvitationView): boolean =>
+  canManageInvitation(access.policy, i.inviting_user_id);

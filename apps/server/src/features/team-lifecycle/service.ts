@@ -1,0 +1,226 @@
+import {
+  can,
+  EventCode,
+  LinkKind,
+  type LinkKindValue,
+  MSG,
+  MSG_TEAMS,
+  TeamStatus,
+  type ZDeleteLockRequest,
+  type ZLinkPathsRequest,
+  type ZSuspendRequest,
+} from '@tlprt/contract';
+import type { z } from 'zod';
+import type { AppContext } from '../../context.js';
+import type { TeamRow, UserRow } from '../../db/schema.js';
+import { publishAll, toUsers } from '../../events/publish.js';
+import { badRequest, HttpError, notFound } from '../../http/errors.js';
+import { assertOwnLinkBases } from '../../http/link-base.js';
+import { verifyPassword } from '../../lib/passwords.js';
+import { teamDeletionMail, teamSuspensionMail } from '../../mail/templates.js';
+import { consumeLink, createLink, killTeamLinks, peekLink } from '../links/service.js';
+import { authorizeTeam, denied } from '../teams/policy.js';
+import { deleteTeam, listMemberIds, updateTeam } from '../teams/queries.js';
+
+/**
+ * Team deletion and suspension (spec §4): a request, an e-mail with a confirm and a cancel link (one
+ * hash, used once), resend, cancel/revoke, and the confirmation by hash.
+ */
+
+type Paths = z.output<typeof ZLinkPathsRequest>;
+
+/** `cancelPath + "<name>=<teamId>/" + hash` (the name URL-encoded: it may contain anything). */
+export function teamLinks(paths: Paths, team: Pick<TeamRow, 'id' | 'name'>, hash: string) {
+  return {
+    confirmLink: `${paths.confirmPath}${hash}`,
+    cancelLink: `${paths.cancelPath}${encodeURIComponent(team.name)}=${team.id}/${hash}`,
+  };
+}
+
+async function mailTeamLink(
+  ctx: AppContext,
+  kind: typeof LinkKind.DeleteTeam | typeof LinkKind.SuspendTeam,
+  to: UserRow,
+  team: TeamRow,
+  paths: Paths,
+): Promise<void> {
+  assertOwnLinkBases(ctx.config.publicUrl, { confirmPath: paths.confirmPath, cancelPath: paths.cancelPath });
+  // One live pair per team and kind: a fresh one kills the older.
+  const hash = await createLink(ctx, {
+    kind,
+    userId: to.id,
+    email: to.email,
+    teamId: team.id,
+    payload: { teamId: team.id },
+  });
+  const facts = { teamName: team.name, teamId: team.id, ...teamLinks(paths, team, hash) };
+  const frame = { supportEmail: ctx.config.supportEmail };
+  await ctx.mailer.send(
+    to.email,
+    kind === LinkKind.DeleteTeam ? teamDeletionMail(frame, facts) : teamSuspensionMail(frame, facts),
+  );
+}
+
+async function teamStatusEvent(ctx: AppContext, teamId: number, actorId: number, newStatus: number) {
+  await publishAll(ctx, [
+    toUsers(await listMemberIds(ctx.db, teamId), {
+      code: EventCode.TeamStatus,
+      team_id: teamId,
+      user_id: actorId,
+      new_status: newStatus,
+    }),
+  ]);
+}
+
+/** A hash from a cancel link must be a live link of this team (used up by the cancellation). */
+async function spendTeamHash(
+  ctx: AppContext,
+  kind: LinkKindValue,
+  teamId: number,
+  hash: string,
+): Promise<void> {
+  const link = await peekLink(ctx, hash, [kind]);
+  if (!link || link.team_id !== teamId) throw notFound(MSG.linkExpiredTitle);
+  if (!(await consumeLink(ctx, hash, [kind]))) throw notFound(MSG.linkExpiredTitle);
+}
+
+// ----- deletion -----
+
+/** POST /v1/teams/{id}/delete/lock (Admin; password). */
+export async function lockForDeletion(
+  ctx: AppContext,
+  actor: UserRow,
+  teamId: number,
+  input: z.output<typeof ZDeleteLockRequest>,
+): Promise<void> {
+  const { team } = await authorizeTeam(ctx, actor, teamId, 'team.deleteLock');
+  assertOwnLinkBases(ctx.config.publicUrl, { confirmPath: input.confirmPath, cancelPath: input.cancelPath });
+  if (!(await verifyPassword(actor.password_hash, input.password)))
+    throw badRequest(MSG.incorrectPassword, { password: MSG.incorrectPassword });
+  await updateTeam(ctx.db, teamId, {
+    status_id: TeamStatus.DeletionRequested,
+    delete_requested_by: actor.id,
+  });
+  await mailTeamLink(ctx, LinkKind.DeleteTeam, actor, team, input);
+  await teamStatusEvent(ctx, teamId, actor.id, EventCode.TeamBlocked);
+}
+
+/** POST /v1/teams/{id}/delete/resend: a fresh pair to the caller; the old one dies. */
+export async function resendDeletion(
+  ctx: AppContext,
+  actor: UserRow,
+  teamId: number,
+  paths: Paths,
+): Promise<void> {
+  const { team } = await authorizeTeam(ctx, actor, teamId, 'team.deleteManage');
+  await mailTeamLink(ctx, LinkKind.DeleteTeam, actor, team, paths);
+}
+
+/** POST /v1/teams/{id}/delete/cancel (Admin; optional hash from the cancel link). */
+export async function cancelDeletion(
+  ctx: AppContext,
+  actor: UserRow,
+  teamId: number,
+  hash: string | undefined,
+): Promise<void> {
+  await authorizeTeam(ctx, actor, teamId, 'team.deleteManage');
+  if (hash) await spendTeamHash(ctx, LinkKind.DeleteTeam, teamId, hash);
+  await updateTeam(ctx.db, teamId, { status_id: TeamStatus.Active, delete_requested_by: null });
+  await killTeamLinks(ctx, teamId, LinkKind.DeleteTeam);
+  await teamStatusEvent(ctx, teamId, actor.id, EventCode.TeamReactivated);
+}
+
+/** DELETE /v1/teams/delete/confirm {hash}: the requester or another admin of that team. */
+export async function confirmDeletion(ctx: AppContext, actor: UserRow, hash: string): Promise<number> {
+  const link = await peekLink(ctx, hash, [LinkKind.DeleteTeam]);
+  if (!link || link.team_id === null) throw notFound(MSG.linkExpiredTitle);
+  const teamId = link.team_id;
+  // Authorized before the link is spent: a wrong account must not burn it.
+  await authorizeTeam(ctx, actor, teamId, 'team.deleteManage');
+  const members = await ctx.db.transaction().execute(async (trx) => {
+    if (!(await consumeLink({ db: trx, now: ctx.now }, hash, [LinkKind.DeleteTeam])))
+      throw notFound(MSG.linkExpiredTitle);
+    const ids = await listMemberIds(trx, teamId);
+    await deleteTeam(trx, teamId);
+    return ids;
+  });
+  await publishAll(ctx, [toUsers(members, { code: EventCode.TeamDeleted, team_id: teamId })]);
+  return teamId;
+}
+
+// ----- suspension -----
+
+/**
+ * POST /v1/teams/{id}/suspended (supervisor): starts a suspension (name check, mail), or, for a team
+ * already suspended, unsuspends it at once. Answers what happened.
+ */
+export async function suspendOrUnsuspend(
+  ctx: AppContext,
+  actor: UserRow,
+  teamId: number,
+  input: z.output<typeof ZSuspendRequest>,
+): Promise<'unsuspended' | 'requested'> {
+  const { team } = await authorizeTeam(ctx, actor, teamId, 'team.suspend');
+  if (team.suspended === 1) {
+    await updateTeam(ctx.db, teamId, { suspended: 0, suspended_process: 0, suspend_requested_by: null });
+    await teamStatusEvent(ctx, teamId, actor.id, EventCode.TeamReactivated);
+    return 'unsuspended';
+  }
+  if (team.name !== '' && input.name !== team.name)
+    throw badRequest(MSG.incorrectTeamName, { name: MSG.incorrectTeamName });
+  if (!input.confirmPath || !input.cancelPath) {
+    throw badRequest(MSG.validationFailed, {
+      ...(!input.confirmPath && { confirmPath: MSG.required }),
+      ...(!input.cancelPath && { cancelPath: MSG.required }),
+    });
+  }
+  if (team.suspended_process === 1) throw new HttpError(409, MSG_TEAMS.suspensionPending);
+  const paths = { confirmPath: input.confirmPath, cancelPath: input.cancelPath };
+  assertOwnLinkBases(ctx.config.publicUrl, paths);
+  await updateTeam(ctx.db, teamId, { suspended_process: 1, suspend_requested_by: actor.id });
+  await mailTeamLink(ctx, LinkKind.SuspendTeam, actor, team, paths);
+  return 'requested';
+}
+
+async function authorizePendingSuspension(ctx: AppContext, actor: UserRow, teamId: number) {
+  const access = await authorizeTeam(ctx, actor, teamId, 'team.suspend');
+  // Resend and revoke only mean something while a suspension awaits confirmation.
+  if (access.team.suspended_process !== 1) throw denied();
+  return access;
+}
+
+export async function resendSuspension(
+  ctx: AppContext,
+  actor: UserRow,
+  teamId: number,
+  paths: Paths,
+): Promise<void> {
+  const { team } = await authorizePendingSuspension(ctx, actor, teamId);
+  await mailTeamLink(ctx, LinkKind.SuspendTeam, actor, team, paths);
+}
+
+export async function revokeSuspension(
+  ctx: AppContext,
+  actor: UserRow,
+  teamId: number,
+  hash: string | undefined,
+): Promise<void> {
+  await authorizePendingSuspension(ctx, actor, teamId);
+  if (hash) await spendTeamHash(ctx, LinkKind.SuspendTeam, teamId, hash);
+  await updateTeam(ctx.db, teamId, { suspended_process: 0, suspend_requested_by: null });
+  await killTeamLinks(ctx, teamId, LinkKind.SuspendTeam);
+  await teamStatusEvent(ctx, teamId, actor.id, EventCode.TeamReactivated);
+}
+
+/** PUT /v1/teams/suspended/confirm {hash} (a supervisor). */
+export async function confirmSuspension(ctx: AppContext, actor: UserRow, hash: string): Promise<number> {
+  const link = await peekLink(ctx, hash, [LinkKind.SuspendTeam]);
+  if (!link || link.team_id === null) throw notFound(MSG.linkExpiredTitle);
+  const teamId = link.team_id;
+  const access = await authorizeTeam(ctx, actor, teamId, 'team.read');
+  if (!can('team.suspend', access.policy) || access.team.suspended_process !== 1) throw denied();
+  if (!(await consumeLink(ctx, hash, [LinkKind.SuspendTeam]))) throw notFound(MSG.linkExpiredTitle);
+  await updateTeam(ctx.db, teamId, { suspended: 1, suspended_process: 0 });
+  await teamStatusEvent(ctx, teamId, actor.id, EventCode.TeamSuspended);
+  return teamId;
+}

@@ -1,0 +1,404 @@
+import { API, LinkKind, linkBases, Role, TeamStatus } from '@tlprt/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type BuiltUser,
+  buildTeam,
+  buildUser,
+  memoryMailer,
+  mintLink,
+  setTeamState,
+  uniqueEmail,
+} from './factories.js';
+import { Api, type Res } from './helpers/http.js';
+import { PUBLIC_URL, startServer, type TestServer } from './helpers/server.js';
+
+/**
+ * Who may call what: every team, invitation and self-service call of issue 3 against every kind of
+ * caller. A cell is "ok" when the call is allowed (2xx, or a business 4xx that is not 401/403/404),
+ * "403" when a role or state forbids it, "404" when the caller has no role in the team.
+ *
+ * Columns (each cell gets a fresh team whose owner is an Admin and which has a Viewer "target"):
+ *   A    the caller is the team's second Admin (10)
+ *   B    Billing master (20)
+ *   K    Key master (30)
+ *   V    Viewer (40)
+ *   S    a supervisor (flag) who is not a member
+ *   N    a signed-in user who is not a member
+ *   Susp the caller is an Admin of a suspended team
+ *   Del  the caller is an Admin of a team whose deletion is requested (statusId 30)
+ *   U30  an Admin whose user status is 30
+ *   U40  an Admin whose user status is 40
+ */
+const COLUMNS = ['A', 'B', 'K', 'V', 'S', 'N', 'Susp', 'Del', 'U30', 'U40'] as const;
+type Column = (typeof COLUMNS)[number];
+
+const PASSWORD = 'matrix-password';
+const links = linkBases(PUBLIC_URL);
+const teamPaths = { confirmPath: links.deleteTeamConfirm, cancelPath: links.deleteTeamCancel };
+const invitePaths = {
+  accept_new_user_url: links.inviteNew,
+  accept_url: links.inviteOld,
+  decline_url: links.inviteDecline,
+};
+
+interface Cell {
+  server: TestServer;
+  api: Api;
+  me: BuiltUser;
+  owner: BuiltUser;
+  target: BuiltUser;
+  team: { id: number; name: string };
+  /** What `prepare` made (an invitation id, a link hash). */
+  extra: { inviteId?: number; hash?: string };
+}
+
+interface Row {
+  call: string;
+  /** Runs as the owner before the column's state is applied. */
+  prepare?: (c: Cell) => Promise<void>;
+  run: (c: Cell) => Promise<Res>;
+  //      A    B    K    V    S    N    Susp Del  U30  U40
+  expect: string;
+}
+
+const ADMIN_ONLY = 'ok   403  403  403  ok   404  403  403  ok   ok';
+const SUPERVISOR_ONLY = '403  403  403  403  ok   404  403  403  403  403';
+const EVERY_MEMBER = 'ok   ok   ok   ok   ok   404  ok   ok   ok   ok';
+const EVERYONE = 'ok   ok   ok   ok   ok   ok   ok   ok   ok   ok';
+const NOT_BLOCKED_USERS = 'ok   ok   ok   ok   ok   ok   ok   ok   403  403';
+const DELETION_MANAGERS = 'ok   403  403  403  ok   404  ok   ok   ok   ok';
+
+const markDeleting = async (c: Cell) =>
+  setTeamState(c.server.app, c.team.id, { status_id: TeamStatus.DeletionRequested });
+const markSuspending = async (c: Cell) => setTeamState(c.server.app, c.team.id, { suspended_process: 1 });
+const ownerInvites = async (c: Cell) => {
+  const r = await c.api.as(c.owner.token).post(API.invitations.create(c.team.id), {
+    invited_email: uniqueEmail('guest'),
+    role: Role.Viewer,
+    ...invitePaths,
+  });
+  expect(r.status).toBe(201);
+  const list = await c.api.as(c.owner.token).post(API.invitations.search(c.team.id));
+  c.extra.inviteId = list.body.data[0].id;
+};
+
+const ROWS: Row[] = [
+  // ----- teams -----
+  { call: 'GET team', run: (c) => c.api.get(API.teams.one(c.team.id)), expect: EVERY_MEMBER },
+  {
+    call: 'PUT team',
+    run: (c) => c.api.put(API.teams.one(c.team.id), { website: 'example.com' }),
+    expect: ADMIN_ONLY,
+  },
+  { call: 'set_time_zone', run: (c) => c.api.post(API.teams.setTimeZone(c.team.id, 37)), expect: ADMIN_ONLY },
+  {
+    call: 'set_version',
+    run: (c) => c.api.put(API.teams.setVersion(c.team.id), { version: 1 }),
+    expect: SUPERVISOR_ONLY,
+  },
+  {
+    call: 'remove member',
+    run: (c) => c.api.send('DELETE', API.teams.removeMember(c.team.id, c.target.id)),
+    expect: ADMIN_ONLY,
+  },
+  {
+    call: 'set_role',
+    run: (c) => c.api.post(API.teams.setRole(c.team.id, c.target.id, Role.KeyMaster)),
+    expect: ADMIN_ONLY,
+  },
+  {
+    call: 'leave',
+    run: (c) => c.api.post(API.teams.leave(c.team.id), { password: PASSWORD }),
+    //       A    B    K    V    S    N    Susp Del  U30  U40
+    expect: 'ok   ok   403  403  403  404  403  ok   ok   ok',
+  },
+  { call: 'favourite', run: (c) => c.api.put(API.teams.favourite(c.team.id)), expect: EVERY_MEMBER },
+  {
+    call: 'tag/add',
+    run: (c) => c.api.put(API.teams.tagAdd(c.team.id), { tag: 'vip' }),
+    expect: SUPERVISOR_ONLY,
+  },
+  {
+    call: 'tag/remove',
+    prepare: async (c) => {
+      await c.server.app.ctx.db
+        .insertInto('team_tags')
+        .values({ team_id: c.team.id, tag: 'vip', created_at: 0 })
+        .execute();
+    },
+    run: (c) => c.api.put(API.teams.tagRemove(c.team.id), { tag: 'vip' }),
+    expect: SUPERVISOR_ONLY,
+  },
+  { call: 'team search', run: (c) => c.api.post(API.teams.search, {}), expect: EVERYONE },
+  // ----- deletion and suspension -----
+  {
+    call: 'delete/lock',
+    run: (c) => c.api.post(API.teams.deleteLock(c.team.id), { ...teamPaths, password: PASSWORD }),
+    expect: ADMIN_ONLY,
+  },
+  {
+    call: 'delete/resend',
+    prepare: markDeleting,
+    run: (c) => c.api.post(API.teams.deleteResend(c.team.id), teamPaths),
+    expect: DELETION_MANAGERS,
+  },
+  {
+    call: 'delete/cancel',
+    prepare: markDeleting,
+    run: (c) => c.api.post(API.teams.deleteCancel(c.team.id), {}),
+    expect: DELETION_MANAGERS,
+  },
+  {
+    call: 'delete/confirm',
+    prepare: async (c) => {
+      await markDeleting(c);
+      c.extra.hash = await mintLink(c.server.app, {
+        kind: LinkKind.DeleteTeam,
+        userId: c.owner.id,
+        email: c.owner.email,
+        teamId: c.team.id,
+      });
+    },
+    run: (c) => c.api.send('DELETE', API.teams.deleteConfirm, { hash: c.extra.hash }),
+    expect: DELETION_MANAGERS,
+  },
+  {
+    call: 'suspend',
+    run: (c) => c.api.post(API.teams.suspend(c.team.id), { name: c.team.name, ...teamPaths }),
+    expect: SUPERVISOR_ONLY,
+  },
+  {
+    call: 'suspended/resend',
+    prepare: markSuspending,
+    run: (c) => c.api.post(API.teams.suspendResend(c.team.id), teamPaths),
+    expect: SUPERVISOR_ONLY,
+  },
+  {
+    call: 'suspended/revoke',
+    prepare: markSuspending,
+    run: (c) => c.api.post(API.teams.suspendRevoke(c.team.id), {}),
+    expect: SUPERVISOR_ONLY,
+  },
+  {
+    call: 'suspended/confirm',
+    prepare: async (c) => {
+      await markSuspending(c);
+      c.extra.hash = await mintLink(c.server.app, {
+        kind: LinkKind.SuspendTeam,
+        userId: c.owner.id,
+        email: c.owner.email,
+        teamId: c.team.id,
+      });
+    },
+    run: (c) => c.api.put(API.teams.suspendConfirm, { hash: c.extra.hash }),
+    expect: SUPERVISOR_ONLY,
+  },
+  // ----- invitations -----
+  {
+    call: 'invitation/create',
+    run: (c) =>
+      c.api.post(API.invitations.create(c.team.id), {
+        invited_email: uniqueEmail('inv'),
+        role: Role.Viewer,
+        ...invitePaths,
+      }),
+    //       A    B    K    V    S    N    Susp Del  U30  U40
+    expect: 'ok   403  ok   403  ok   404  403  403  ok   ok',
+  },
+  {
+    call: 'invitation/search (team)',
+    run: (c) => c.api.post(API.invitations.search(c.team.id)),
+    expect: 'ok   403  ok   403  ok   404  ok   ok   ok   ok',
+  },
+  {
+    call: 'invitation revoke (by id)',
+    prepare: ownerInvites,
+    run: (c) => c.api.send('DELETE', API.invitations.one(c.team.id, c.extra.inviteId ?? 0)),
+    // A Key master may revoke only the invitations they sent (this one is the owner's).
+    expect: 'ok   403  403  403  ok   404  403  403  ok   ok',
+  },
+  {
+    call: 'invitation resend',
+    prepare: ownerInvites,
+    run: (c) => c.api.post(API.invitations.resend(c.team.id, c.extra.inviteId ?? 0), invitePaths),
+    expect: 'ok   403  403  403  ok   404  403  403  ok   ok',
+  },
+  { call: 'invitation/search (mine)', run: (c) => c.api.post(API.users.invitations), expect: EVERYONE },
+  // ----- users and self-service -----
+  {
+    call: 'user search',
+    run: (c) => c.api.post(API.users.search, {}),
+    expect: '403  403  403  403  ok   403  403  403  403  403',
+  },
+  {
+    call: 'change_password',
+    run: (c) =>
+      c.api.post(API.users.changePassword(c.me.id), {
+        password: PASSWORD,
+        new_password: 'new-password',
+        confirm: 'new-password',
+      }),
+    expect: NOT_BLOCKED_USERS,
+  },
+  {
+    call: 'change_email',
+    run: (c) =>
+      c.api.post(API.users.changeEmail(c.me.id), {
+        password: PASSWORD,
+        email: uniqueEmail('new'),
+        url: links.changeEmail,
+      }),
+    expect: NOT_BLOCKED_USERS,
+  },
+  {
+    call: 'change_email/resend',
+    prepare: async (c) => {
+      await c.server.app.ctx.db
+        .updateTable('users')
+        .set({ status_change_email: 10, new_change_email: uniqueEmail('pending') })
+        .where('id', '=', c.me.id)
+        .execute();
+    },
+    run: (c) => c.api.post(API.users.changeEmailResend, { url: links.changeEmail }),
+    expect: NOT_BLOCKED_USERS,
+  },
+  {
+    call: 'change_email/accept',
+    prepare: async (c) => {
+      c.extra.hash = await mintLink(c.server.app, {
+        kind: LinkKind.ChangeEmail,
+        userId: c.me.id,
+        email: uniqueEmail('accepted'),
+      });
+    },
+    run: (c) => c.api.post(API.users.changeEmailAccept, { hash: c.extra.hash }),
+    expect: NOT_BLOCKED_USERS,
+  },
+  {
+    call: 'change_email/revoke',
+    prepare: async (c) => {
+      await c.server.app.ctx.db
+        .updateTable('users')
+        .set({ status_change_email: 10, new_change_email: uniqueEmail('pending') })
+        .where('id', '=', c.me.id)
+        .execute();
+    },
+    run: (c) => c.api.post(API.users.changeEmailRevoke, {}),
+    expect: EVERYONE,
+  },
+  {
+    call: 'account deletion resend',
+    prepare: async (c) => {
+      await c.server.app.ctx.db
+        .updateTable('users')
+        .set({ delete_progress: 1 })
+        .where('id', '=', c.me.id)
+        .execute();
+    },
+    run: (c) => c.api.post(API.users.deleteResend(c.me.id), { url: links.deleteUser }),
+    expect: EVERYONE,
+  },
+  {
+    call: 'account deletion revoke',
+    prepare: async (c) => {
+      await c.server.app.ctx.db
+        .updateTable('users')
+        .set({ delete_progress: 1 })
+        .where('id', '=', c.me.id)
+        .execute();
+    },
+    run: (c) => c.api.post(API.users.deleteRevoke(c.me.id), {}),
+    expect: EVERYONE,
+  },
+  { call: 'info_delete', run: (c) => c.api.post(API.users.infoDelete(c.me.id)), expect: EVERYONE },
+  {
+    call: 'account deletion request',
+    run: (c) =>
+      c.api.send('DELETE', API.users.remove(c.me.id), { password: PASSWORD, url: links.deleteUser }),
+    expect: EVERYONE,
+  },
+  {
+    call: 'account deletion accept',
+    prepare: async (c) => {
+      c.extra.hash = await mintLink(c.server.app, {
+        kind: LinkKind.DeleteUser,
+        userId: c.me.id,
+        email: c.me.email,
+      });
+    },
+    run: (c) => c.api.send('DELETE', API.users.deleteAccept, { hash: c.extra.hash }),
+    expect: EVERYONE,
+  },
+];
+
+const ROLE_OF: Partial<Record<Column, number>> = {
+  A: Role.Admin,
+  B: Role.BillingMaster,
+  K: Role.KeyMaster,
+  V: Role.Viewer,
+  Susp: Role.Admin,
+  Del: Role.Admin,
+  U30: Role.Admin,
+  U40: Role.Admin,
+};
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer({ deps: { mailer: memoryMailer().mailer } });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+async function cellFor(column: Column, row: Row): Promise<Cell> {
+  const app = server.app;
+  const owner = await buildUser(app, { password: PASSWORD });
+  const target = await buildUser(app, { password: PASSWORD });
+  const me = await buildUser(app, { password: PASSWORD, supervisor: column === 'S' });
+  const role = ROLE_OF[column];
+  const name = `Matrix ${column}`;
+  const { id } = await buildTeam(app, {
+    name,
+    owner,
+    roleOf: [{ user: target, role: Role.Viewer }, ...(role ? [{ user: me, role }] : [])],
+  });
+  const cell: Cell = { server, api: new Api(server.base), me, owner, target, team: { id, name }, extra: {} };
+  await row.prepare?.(cell);
+  if (column === 'Susp') await setTeamState(app, id, { suspended: 1 });
+  if (column === 'Del') await setTeamState(app, id, { status_id: TeamStatus.DeletionRequested });
+  if (column === 'U30' || column === 'U40') {
+    await app.ctx.db
+      .updateTable('users')
+      .set({ user_status_id: column === 'U30' ? 30 : 40 })
+      .where('id', '=', me.id)
+      .execute();
+  }
+  cell.api = new Api(server.base, me.token);
+  return cell;
+}
+
+const outcome = (r: Res) =>
+  r.status === 403 || r.status === 404 || r.status === 401
+    ? String(r.status)
+    : r.status < 500
+      ? 'ok'
+      : `ERR${r.status}`;
+
+describe('policy matrix (403 for a role or state that forbids, 404 for a non-member)', () => {
+  it.each(ROWS.map((r) => [r.call, r] as const))('%s', async (_call, row) => {
+    const expected = row.expect.trim().split(/\s+/);
+    expect(expected).toHaveLength(COLUMNS.length);
+    const actual: string[] = [];
+    const details: string[] = [];
+    for (const column of COLUMNS) {
+      const r = await row.run(await cellFor(column, row));
+      actual.push(outcome(r));
+      details.push(`${column}=${r.status}`);
+    }
+    if (process.env.MATRIX_DEBUG) console.log(row.call, details.join(' '));
+    // One comparison per row, so a failure shows the whole row: column by column.
+    expect(Object.fromEntries(COLUMNS.map((c, i) => [c, actual[i]])), details.join(' ')).toEqual(
+      Object.fromEntries(COLUMNS.map((c, i) => [c, expected[i]])),
+    );
+  });
+});

@@ -1,0 +1,73 @@
+import { EMAIL_EVENT_TYPES, type TEmailEventType } from '@tlprt/contract';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { queryClient } from '../../api/queryClient';
+import { LinkExpired } from '../../components/LinkExpired';
+import NotFoundRoute from '../../routes/notFound';
+import { clearStoredTeam, clearToken, getToken } from '../session/storage';
+import { EVENT_ACTIONS, type LinkOutcome, outcomeOf } from './actions';
+import { ConfirmActionLogin } from './ConfirmActionLogin';
+import { CantPerform, LinkSuccess, Working } from './LinkScreens';
+
+export const isEventType = (t: string | undefined): t is TEmailEventType =>
+  (EMAIL_EVENT_TYPES as readonly string[]).includes(t ?? '');
+
+/**
+ * /email_event_handler/{type}/{hash}, /changeEmail/{hash}, /deleteUserAccount/{hash} (spec §2).
+ * The server's check_hash knows only the password-link kinds, so there is no pre-check: the action's
+ * own 404 means the link is expired. Signed out → "Confirm action" login, then the action.
+ */
+export function EmailEventScreen({
+  type,
+  hash,
+  failAsExpired = false,
+}: {
+  type: string | undefined;
+  hash: string;
+  /** /changeEmail and /deleteUserAccount know only success and "This link is expired". */
+  failAsExpired?: boolean;
+}) {
+  const [state, setState] = useState<LinkOutcome | 'working'>(getToken() ? 'working' : 'login');
+  const started = useRef(false);
+  const action = isEventType(type) ? EVENT_ACTIONS[type] : null;
+
+  const perform = useCallback(async () => {
+    if (!action) return;
+    setState('working');
+    try {
+      await action.run(hash);
+      if (type === 'delete-user') {
+        // The account is gone and every session with it: end this one locally too.
+        clearToken();
+        clearStoredTeam();
+        queryClient.clear();
+      } else {
+        void queryClient.invalidateQueries();
+      }
+      setState('success');
+    } catch (error) {
+      const outcome = outcomeOf(error);
+      if (outcome === 'login') clearToken();
+      setState(outcome === 'cantPerform' && failAsExpired ? 'expired' : outcome);
+    }
+  }, [action, hash, type, failAsExpired]);
+
+  useEffect(() => {
+    if (started.current || !action || !getToken()) return;
+    started.current = true;
+    void perform();
+  }, [action, perform]);
+
+  if (!action) return <NotFoundRoute />;
+  switch (state) {
+    case 'working':
+      return <Working />;
+    case 'login':
+      return <ConfirmActionLogin onLoggedIn={() => void perform()} />;
+    case 'success':
+      return <LinkSuccess title={action.success} />;
+    case 'expired':
+      return <LinkExpired />;
+    case 'cantPerform':
+      return <CantPerform />;
+  }
+}

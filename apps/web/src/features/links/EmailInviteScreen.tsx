@@ -1,0 +1,130 @@
+import {
+  MSG_TEAMS,
+  type TInviteAcceptResponse,
+  type TInviteNewAccountRequest,
+  WEB_PATHS,
+} from '@tlprt/contract';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { isApiError } from '../../api/errors';
+import { queryClient } from '../../api/queryClient';
+import { AuthCard } from '../../components/AuthCard';
+import { LinkExpired } from '../../components/LinkExpired';
+import NotFoundRoute from '../../routes/notFound';
+import { invitationsApi } from '../invitations/api';
+import { clearToken, getToken, setStoredTeamId, setStoredUserId, setToken } from '../session/storage';
+import { setSettingsTab } from '../settings/settingsTab';
+import { type LinkOutcome, outcomeOf } from './actions';
+import { ConfirmActionLogin } from './ConfirmActionLogin';
+import { InviteAccountForm } from './InviteAccountForm';
+import { CantPerform, LinkSuccess, Working } from './LinkScreens';
+
+type State = LinkOutcome | 'working' | 'form' | 'declined';
+
+/**
+ * /email_invite_handler/{old|new|decline}/{hash}?teamIdInvite= (spec §2). old: sign in if needed and
+ * accept with the Bearer; new: the "Create account" form signs the new user in; both make the invited
+ * team current and go to /settings. decline: "The invite was declined" or "Can't perform this action".
+ */
+export function EmailInviteScreen({
+  type,
+  hash,
+  teamIdInvite,
+}: {
+  type?: string;
+  hash: string;
+  teamIdInvite: number | null;
+}) {
+  const navigate = useNavigate();
+  const known = type === 'old' || type === 'new' || type === 'decline';
+  const [state, setState] = useState<State>(
+    type === 'new' ? 'form' : type === 'old' && !getToken() ? 'login' : 'working',
+  );
+  const started = useRef(false);
+
+  const enterTeam = useCallback(
+    (res: TInviteAcceptResponse) => {
+      const teamId = teamIdInvite ?? res.data.team_id;
+      setStoredTeamId(teamId);
+      setSettingsTab(1);
+      queryClient.clear();
+      navigate(WEB_PATHS.settings, { replace: true });
+    },
+    [teamIdInvite, navigate],
+  );
+
+  const acceptSignedIn = useCallback(async () => {
+    setState('working');
+    try {
+      enterTeam(await invitationsApi.acceptByLinkSignedIn(hash));
+    } catch (error) {
+      const outcome = outcomeOf(error);
+      if (outcome === 'login') clearToken();
+      setState(outcome);
+    }
+  }, [hash, enterTeam]);
+
+  const decline = useCallback(async () => {
+    try {
+      await invitationsApi.declineByLink(hash);
+      setState('declined');
+    } catch {
+      setState('cantPerform');
+    }
+  }, [hash]);
+
+  const createAccount = async (body: TInviteNewAccountRequest) => {
+    try {
+      const res = await invitationsApi.acceptByLinkNew(hash, body);
+      const token = res.access_token ?? res.data.session?.access_token;
+      if (token) {
+        queryClient.clear();
+        setToken(token);
+        if (res.data.session) setStoredUserId(res.data.session.user_id);
+      }
+      enterTeam(res);
+    } catch (error) {
+      if (isApiError(error) && error.status === 404) setState('expired');
+      else throw error; // field errors and the message go back onto the form
+    }
+  };
+
+  useEffect(() => {
+    if (started.current || !known) return;
+    if (type === 'decline') {
+      started.current = true;
+      void decline();
+    } else if (type === 'old' && getToken()) {
+      started.current = true;
+      void acceptSignedIn();
+    }
+  }, [known, type, decline, acceptSignedIn]);
+
+  if (!known) return <NotFoundRoute />;
+  switch (state) {
+    case 'form':
+      return (
+        <AuthCard
+          title="Create account"
+          subtitle="You were invited to a team. Set up your account to join it."
+        >
+          <InviteAccountForm onSubmit={createAccount} />
+        </AuthCard>
+      );
+    case 'login':
+      return (
+        <ConfirmActionLogin
+          subtitle="Sign in to the invited account to join the team."
+          onLoggedIn={() => void acceptSignedIn()}
+        />
+      );
+    case 'declined':
+      return <LinkSuccess title={MSG_TEAMS.inviteDeclined} />;
+    case 'expired':
+      return <LinkExpired />;
+    case 'cantPerform':
+      return <CantPerform />;
+    default:
+      return <Working />;
+  }
+}

@@ -1,0 +1,118 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { EventCode, MSG_TEAMS, STORAGE_KEYS, type TLiveEvent, WEB_PATHS } from '@tlprt/contract';
+import { navigateTo, reloadPage } from '../../api/navigation';
+import { showPopup } from '../../api/popups';
+import { invitationKeys } from '../invitations/queries';
+import { useSession } from '../session/SessionProvider';
+import { clearStoredTeam, writeRaw } from '../session/storage';
+import { setSettingsTab } from '../settings/settingsTab';
+import { invalidateTeams } from '../teams/queries';
+import { useLiveEvent } from './useLiveEvent';
+
+/** Codes that only mean "what you see may be stale" (spec §4 "refresh"; domains and keys later). */
+const REFRESH_CODES = [
+  EventCode.UserAdded,
+  EventCode.UserLeft,
+  EventCode.DomainCreated,
+  EventCode.DomainStatus,
+  EventCode.KeyCreated,
+  EventCode.KeyDeleted,
+  EventCode.KeyChanged,
+] as const;
+
+const num = (v: unknown): number | null =>
+  typeof v === 'number' ? v : typeof v === 'string' && v !== '' ? Number(v) : null;
+
+/**
+ * The client reactions of spec §4's live-event table. Mounted once in the signed-in layout; the stream
+ * has already closed every open modal before these run (LiveProvider).
+ */
+export function useLiveReactions(): void {
+  const queryClient = useQueryClient();
+  const { user, currentTeam } = useSession();
+  const refresh = () => {
+    void invalidateTeams(queryClient);
+    void queryClient.invalidateQueries({ queryKey: ['domains'] });
+    void queryClient.invalidateQueries({ queryKey: ['keys'] });
+  };
+  const refreshInvitations = () => void queryClient.invalidateQueries({ queryKey: invitationKeys.all });
+
+  /** OK of the "team deleted" / "signed off" popups: drop the current team, go to settings. */
+  const leaveTeam = (event: TLiveEvent) => () => {
+    const teamId = num(event.team_id);
+    if (teamId === null || teamId === currentTeam?.id) clearStoredTeam();
+    void invalidateTeams(queryClient);
+    navigateTo(WEB_PATHS.settings);
+  };
+
+  useLiveEvent(REFRESH_CODES, refresh);
+
+  useLiveEvent(EventCode.GoToSettings, () => {
+    void invalidateTeams(queryClient);
+    navigateTo(WEB_PATHS.settings);
+  });
+
+  useLiveEvent(EventCode.TeamDeleted, (event) =>
+    showPopup({
+      kind: 'notice',
+      title: MSG_TEAMS.evTeamDeletedTitle,
+      text: MSG_TEAMS.evTeamDeletedText,
+      onOk: leaveTeam(event),
+    }),
+  );
+
+  useLiveEvent(EventCode.TeamStatus, (event) => {
+    const status = num(event.new_status);
+    if (status === EventCode.TeamReactivated) {
+      reloadPage();
+      return;
+    }
+    void invalidateTeams(queryClient);
+    if (status === EventCode.TeamBlocked) showPopup({ kind: 'notice', title: MSG_TEAMS.evTeamBlocked });
+    else if (status === EventCode.TeamSuspended)
+      showPopup({
+        kind: 'notice',
+        title: MSG_TEAMS.evTeamSuspendedTitle,
+        text: MSG_TEAMS.evTeamSuspendedText,
+      });
+  });
+
+  // Spec §4: "40 (and 80 in popups)": both show the signed-off popup; 80 also reloads the invitations.
+  useLiveEvent([EventCode.UserRemoved, EventCode.Invited], (event) => {
+    if (event.code === EventCode.Invited) refreshInvitations();
+    showPopup({
+      kind: 'notice',
+      title: MSG_TEAMS.evRemovedTitle,
+      text: MSG_TEAMS.evRemovedText,
+      onOk: event.code === EventCode.UserRemoved ? leaveTeam(event) : undefined,
+    });
+  });
+
+  useLiveEvent(EventCode.InviteChanged, refreshInvitations);
+
+  useLiveEvent(EventCode.RoleChanged, (event) => {
+    // The role updates live for everybody; only the member concerned gets the popup.
+    void invalidateTeams(queryClient);
+    const changed = num(event.changed_role_user);
+    if (changed !== null && changed !== user.id) return;
+    showPopup({
+      kind: 'notice',
+      title: MSG_TEAMS.evRoleChangedTitle,
+      text: MSG_TEAMS.evRoleChangedText,
+      onOk: () => {
+        writeRaw(STORAGE_KEYS.settingsHeadFlag, '1');
+        setSettingsTab(1);
+      },
+    });
+  });
+
+  useLiveEvent(EventCode.DomainDeleted, () =>
+    showPopup({ kind: 'notice', title: MSG_TEAMS.evDomainDeleted, onOk: reloadPage }),
+  );
+}
+
+/** Component form, for the layout. */
+export function LiveReactions() {
+  useLiveReactions();
+  return null;
+}

@@ -1,0 +1,137 @@
+import { Alert, Badge, Button, Card, Group, List, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { MSG_TEAMS, Role, type TDeleteInfo } from '@tlprt/contract';
+import { useState } from 'react';
+import { showPopup } from '../../api/popups';
+import { InfoModal } from '../../components/ConfirmModal';
+import { IconAlert, IconTrash } from '../../components/icons';
+import { PasswordConfirmModal } from '../../components/PasswordConfirmModal';
+import { useSession } from '../session/SessionProvider';
+import { useDeleteInfo, useDeleteResend, useDeleteRevoke, useRequestDelete } from './mutations';
+
+const canGoOn = (status: number) => status >= 200 && status < 300;
+
+/** What the check means for the user, shown above the password (spec §4 deletion-check results). */
+function consequence(info: TDeleteInfo): string {
+  if (info.status === 201) return 'Your own team has no other members: it will be deleted with your account.';
+  if (info.status === 202) return 'You will be signed off the teams you belong to.';
+  if (info.status === 203) return 'You will be signed off all your teams.';
+  return 'Your account and your personal data will be deleted.';
+}
+
+/**
+ * Delete account (spec §2, §4): check first; blocked → modal listing the blocking teams; allowed →
+ * password → e-mail link; deleteProgress shows "Deleting in progress!" with Resend and Revoke.
+ */
+export function DeleteAccount() {
+  const { user } = useSession();
+  const check = useDeleteInfo(user.id);
+  const request = useRequestDelete(user.id);
+  const resend = useDeleteResend(user.id);
+  const revoke = useDeleteRevoke(user.id);
+  const [info, setInfo] = useState<TDeleteInfo | null>(null);
+  const [step, setStep] = useState<'none' | 'blocked' | 'password'>('none');
+  const close = () => setStep('none');
+  const inProgress = user.deleteProgress === 1;
+
+  const start = () =>
+    check.mutate(undefined, {
+      onSuccess: (r) => {
+        setInfo(r.data);
+        setStep(canGoOn(r.data.status) ? 'password' : 'blocked');
+      },
+    });
+
+  const blocking = info?.arrayCannotDelete ?? [];
+  return (
+    <Card
+      withBorder
+      p={{ base: 'md', sm: 'xl' }}
+      component="section"
+      style={{ borderColor: 'var(--mantine-color-red-2)' }}
+    >
+      <Stack gap="md">
+        <Group justify="space-between" wrap="wrap" gap="md">
+          <Group gap="md" wrap="nowrap" align="flex-start" style={{ flex: '1 1 320px' }}>
+            <ThemeIcon variant="light" color="red" size={40} radius="xl">
+              <IconTrash size={20} />
+            </ThemeIcon>
+            <div>
+              <Title order={2} fz="lg">
+                Delete account
+              </Title>
+              <Text size="sm" c="dimmed">
+                Deletes your account after you confirm by e-mail. This cannot be undone.
+              </Text>
+            </div>
+          </Group>
+          {!inProgress && (
+            <Button color="red" variant="light" loading={check.isPending} onClick={start}>
+              Delete account
+            </Button>
+          )}
+        </Group>
+        {inProgress && (
+          <Alert color="red" variant="light" icon={<IconAlert />} title={MSG_TEAMS.deletingInProgress}>
+            <Stack gap="sm">
+              <Text size="sm">Confirm the deletion with the link we sent to {user.email}.</Text>
+              <Group gap="sm">
+                <Button
+                  size="xs"
+                  variant="default"
+                  loading={resend.isPending}
+                  onClick={() =>
+                    resend.mutate(undefined, {
+                      onSuccess: () => showPopup({ kind: 'notice', title: MSG_TEAMS.linkSent }),
+                    })
+                  }
+                >
+                  Resend
+                </Button>
+                <Button
+                  size="xs"
+                  color="red"
+                  variant="light"
+                  loading={revoke.isPending}
+                  onClick={() => revoke.mutate()}
+                >
+                  Revoke
+                </Button>
+              </Group>
+            </Stack>
+          </Alert>
+        )}
+      </Stack>
+      <InfoModal opened={step === 'blocked'} onClose={close} title={MSG_TEAMS.unableDeleteAccountTitle}>
+        <Stack gap="sm">
+          <Text>{blocking.length === 1 ? MSG_TEAMS.soleAdminText : MSG_TEAMS.unableDeleteAccountText}</Text>
+          {info && info.status === 400 && info.statusMessage && <Text c="dimmed">{info.statusMessage}</Text>}
+          {blocking.length > 0 && (
+            <List spacing={6} listStyleType="none" aria-label="Teams blocking the deletion">
+              {blocking.map((t) => (
+                <List.Item key={t.id}>
+                  <Group gap="xs" wrap="nowrap">
+                    <Text fw={600}>{t.name || `Team ID ${t.id}`}</Text>
+                    <Badge variant="light" color={t.role === Role.Admin ? 'yellow' : 'gray'}>
+                      {t.role === Role.Admin ? 'Admin' : 'Viewer'}
+                    </Badge>
+                  </Group>
+                </List.Item>
+              ))}
+            </List>
+          )}
+        </Stack>
+      </InfoModal>
+      <PasswordConfirmModal
+        opened={step === 'password'}
+        onClose={close}
+        title="Delete account"
+        onConfirm={async (password) => {
+          await request.mutateAsync(password);
+          showPopup({ kind: 'notice', title: MSG_TEAMS.linkSent, text: 'Open it to delete your account.' });
+        }}
+      >
+        {info && <Text size="sm">{consequence(info)}</Text>}
+      </PasswordConfirmModal>
+    </Card>
+  );
+}

@@ -1,0 +1,336 @@
+import {
+  ActionIcon,
+  Badge,
+  Box,
+  Button,
+  Card,
+  Group,
+  NativeSelect,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+  Tooltip,
+} from '@mantine/core';
+import {
+  ASSIGNABLE_ROLES,
+  canManageInvitation,
+  DEFAULT_INVITE_ROLE,
+  invitableRoles,
+  MSG,
+  MSG_TEAMS,
+  ROLE_NAMES,
+  type TTeamDetail,
+  type TTeamMember,
+  ZEmail,
+} from '@tlprt/contract';
+import { type FormEvent, useEffect, useState } from 'react';
+import { isApiError } from '../../api/errors';
+import { showPopup } from '../../api/popups';
+import { ConfirmModal, InfoModal } from '../../components/ConfirmModal';
+import { FormError } from '../../components/FormError';
+import { IconTrash } from '../../components/icons';
+import { useCreateInvitation, useResendInvitation, useRevokeInvitation } from '../invitations/mutations';
+import { ProfileAvatar } from '../profile/avatars';
+import { useSession } from '../session/SessionProvider';
+import { useRemoveMember, useSetRole } from './mutations';
+import { usePolicy } from './policy';
+import { roleColor } from './roleColor';
+import { cardPadding } from './TeamSettings';
+
+type Pending = { kind: 'remove'; member: TTeamMember } | { kind: 'revoke'; member: TTeamMember } | null;
+
+/** Manage members (spec §2): members with their role, invited people with resend/revoke. */
+export function MembersCard({ team }: { team: TTeamDetail }) {
+  const [pending, setPending] = useState<Pending>(null);
+  const remove = useRemoveMember(team.id);
+  const revoke = useRevokeInvitation(team.id);
+  const close = () => setPending(null);
+  const invited = team.invited.filter((m) => m.invite_status === 10);
+  const confirm = () => {
+    if (!pending) return;
+    const done = { onSettled: close };
+    if (pending.kind === 'remove') remove.mutate(pending.member.id, done);
+    else if (pending.member.invite_id !== null) revoke.mutate(pending.member.invite_id, done);
+  };
+  return (
+    <Card withBorder p={cardPadding} component="section" aria-labelledby="members-title">
+      <Stack gap="md">
+        <div>
+          <Title order={2} fz="lg" id="members-title">
+            Members
+          </Title>
+          <Text size="sm" c="dimmed">
+            {team.members} {team.members === 1 ? 'member' : 'members'}
+            {invited.length > 0 ? ` · ${invited.length} invited` : ''}
+          </Text>
+        </div>
+        <Stack gap={0} component="ul" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Team members">
+          {team.users.map((m, i) => (
+            <MemberRow key={`u${m.id}`} team={team} member={m} first={i === 0} onAsk={setPending} />
+          ))}
+          {invited.map((m, i) => (
+            <MemberRow
+              key={`i${m.invite_id ?? m.id}`}
+              team={team}
+              member={m}
+              first={team.users.length === 0 && i === 0}
+              onAsk={setPending}
+            />
+          ))}
+        </Stack>
+      </Stack>
+      <ConfirmModal
+        opened={pending !== null}
+        onClose={close}
+        title={pending?.kind === 'revoke' ? 'Revoke invitation' : 'Remove member'}
+        onConfirm={confirm}
+        loading={remove.isPending || revoke.isPending}
+        danger
+      >
+        <Text>
+          {pending?.kind === 'revoke'
+            ? `The invitation sent to ${pending.member.email} will stop working.`
+            : `${pending?.member.email ?? ''} will be signed off this team and lose access to it.`}
+        </Text>
+      </ConfirmModal>
+    </Card>
+  );
+}
+
+function MemberRow({
+  team,
+  member,
+  first,
+  onAsk,
+}: {
+  team: TTeamDetail;
+  member: TTeamMember;
+  first: boolean;
+  onAsk: (p: Pending) => void;
+}) {
+  const { user } = useSession();
+  const policy = usePolicy(team);
+  const setRole = useSetRole(team.id);
+  const resend = useResendInvitation(team.id);
+  const isInvite = member.invite_status === 10;
+  const isMe = member.id === user.id && !isInvite;
+  const mayManageInvite =
+    isInvite && policy.ctx !== null && canManageInvitation(policy.ctx, member.inviting_user);
+  const roleOptions = ASSIGNABLE_ROLES.includes(member.roles)
+    ? ASSIGNABLE_ROLES
+    : [member.roles, ...ASSIGNABLE_ROLES];
+
+  const changeRole = (role: number) =>
+    setRole.mutate(
+      { userId: member.id, role },
+      {
+        onError: (e) => {
+          if (isApiError(e) && e.status >= 400 && e.status < 500 && e.status !== 401 && e.status !== 403)
+            showPopup({ kind: 'notice', title: e.body.message });
+        },
+      },
+    );
+
+  return (
+    <Box
+      component="li"
+      py="sm"
+      style={first ? undefined : { borderTop: '1px solid var(--mantine-color-gray-2)' }}
+    >
+      <Group justify="space-between" wrap="wrap" gap="sm">
+        <Group gap="sm" wrap="nowrap" miw={0} style={{ flex: '1 1 240px' }}>
+          <ProfileAvatar image={member.image} size={38} />
+          <Box miw={0}>
+            <Group gap={6} wrap="nowrap">
+              <Text fw={600} truncate>
+                {member.name.trim() || member.email.split('@')[0]}
+              </Text>
+              {isMe && (
+                <Badge size="xs" variant="light">
+                  You
+                </Badge>
+              )}
+              {isInvite && (
+                <Badge size="xs" color="orange" variant="light">
+                  {MSG_TEAMS.invited}
+                </Badge>
+              )}
+            </Group>
+            <Text size="sm" c="dimmed" truncate>
+              {member.email}
+            </Text>
+          </Box>
+        </Group>
+        <Group gap="xs" wrap="nowrap">
+          {isInvite ? (
+            <>
+              <Badge color={roleColor(member.roles)} variant="light" size="lg">
+                {ROLE_NAMES[member.roles] ?? member.roles}
+              </Badge>
+              {mayManageInvite && member.invite_id !== null && (
+                <>
+                  <Button
+                    size="xs"
+                    variant="default"
+                    loading={resend.isPending}
+                    onClick={() =>
+                      member.invite_id !== null &&
+                      resend.mutate(member.invite_id, {
+                        onSuccess: () => showPopup({ kind: 'notice', title: MSG_TEAMS.inviteSent }),
+                      })
+                    }
+                  >
+                    Resend
+                  </Button>
+                  <Button
+                    size="xs"
+                    variant="light"
+                    color="red"
+                    onClick={() => onAsk({ kind: 'revoke', member })}
+                  >
+                    Revoke
+                  </Button>
+                </>
+              )}
+            </>
+          ) : (
+            <>
+              <NativeSelect
+                aria-label={`Role of ${member.email}`}
+                size="sm"
+                w={150}
+                value={String(member.roles)}
+                disabled={!policy.can('team.setRole') || setRole.isPending}
+                data={roleOptions.map((r) => ({
+                  value: String(r),
+                  label: ROLE_NAMES[r] ?? String(r),
+                  disabled: !ASSIGNABLE_ROLES.includes(r),
+                }))}
+                onChange={(e) => changeRole(Number(e.currentTarget.value))}
+              />
+              {policy.can('team.removeMember') && !isMe ? (
+                <Tooltip label="Remove from team">
+                  <ActionIcon
+                    variant="subtle"
+                    color="red"
+                    size="lg"
+                    aria-label={`Remove ${member.email}`}
+                    onClick={() => onAsk({ kind: 'remove', member })}
+                  >
+                    <IconTrash size={18} />
+                  </ActionIcon>
+                </Tooltip>
+              ) : (
+                policy.can('team.removeMember') && <Box w={34} aria-hidden="true" />
+              )}
+            </>
+          )}
+        </Group>
+      </Group>
+    </Box>
+  );
+}
+
+/** Invite form (spec §2, §5): e-mail and role (default Viewer; options from the inviter's role). */
+export function InviteCard({ team }: { team: TTeamDetail }) {
+  const policy = usePolicy(team);
+  const roles = invitableRoles(policy.ctx?.role ?? null);
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<number>(DEFAULT_INVITE_ROLE);
+  const [error, setError] = useState<string | null>(null);
+  const [result, setResult] = useState<{ ok: boolean; message: string } | null>(null);
+  const create = useCreateInvitation(team.id);
+  const disabled = !policy.can('team.invite');
+
+  // Spec §4: the success message clears itself after 3 seconds.
+  useEffect(() => {
+    if (!result?.ok) return;
+    const t = setTimeout(() => setResult(null), 3000);
+    return () => clearTimeout(t);
+  }, [result]);
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const trimmed = email.trim();
+    if (trimmed === '') return setError(MSG.allRequired);
+    const parsed = ZEmail.safeParse(trimmed);
+    if (!parsed.success) return setError(MSG.invalidEmail);
+    create.mutate(
+      { email: parsed.data, role },
+      {
+        onSuccess: (r) => {
+          setEmail('');
+          setRole(DEFAULT_INVITE_ROLE);
+          setResult({ ok: true, message: r.message || MSG_TEAMS.inviteSent });
+        },
+        onError: (err) => {
+          if (
+            isApiError(err) &&
+            err.status >= 400 &&
+            err.status < 500 &&
+            err.status !== 401 &&
+            err.status !== 403
+          )
+            setResult({
+              ok: false,
+              message: Object.values(err.fieldErrors)[0] ?? err.body.message,
+            });
+        },
+      },
+    );
+  };
+
+  return (
+    <Card withBorder p={cardPadding} component="section" aria-labelledby="invite-title">
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          <div>
+            <Title order={2} fz="lg" id="invite-title">
+              Invite a member
+            </Title>
+            <Text size="sm" c="dimmed">
+              We will e-mail an invitation link valid for 7 days.
+            </Text>
+          </div>
+          <Group align="flex-start" gap="sm" wrap="wrap">
+            <TextInput
+              label="E-mail"
+              type="email"
+              placeholder="colleague@example.com"
+              value={email}
+              disabled={disabled}
+              onChange={(e) => {
+                setEmail(e.currentTarget.value);
+                setError(null);
+              }}
+              style={{ flex: '1 1 240px' }}
+            />
+            <NativeSelect
+              label="Role"
+              value={String(role)}
+              disabled={disabled}
+              data={roles.map((r) => ({ value: String(r), label: ROLE_NAMES[r] ?? String(r) }))}
+              onChange={(e) => setRole(Number(e.currentTarget.value))}
+              w={{ base: '100%', xs: 170 }}
+            />
+            <Box pt={{ base: 0, xs: 25 }} w={{ base: '100%', xs: 'auto' }}>
+              <Button type="submit" loading={create.isPending} disabled={disabled} fullWidth>
+                Invite
+              </Button>
+            </Box>
+          </Group>
+          <FormError message={error} />
+        </Stack>
+      </form>
+      <InfoModal
+        opened={result !== null}
+        onClose={() => setResult(null)}
+        title={result?.ok ? 'Invitation sent' : 'Invitation not sent'}
+        color={result?.ok ? 'teal.8' : 'red.7'}
+      >
+        {result?.message ?? ''}
+      </InfoModal>
+    </Card>
+  );
+}

@@ -1,0 +1,27 @@
+import { can, effectiveRole, type PolicyContext, type TeamAction, type TTeamSummary } from '@tlprt/contract';
+import { useMemo } from 'react';
+import { useSession } from '../session/SessionProvider';
+
+/**
+ * The contract's policy for the signed-in user in a team: the web asks the same `can` the server
+ * enforces, so a hidden or disabled control always matches a 403.
+ */
+export function usePolicy(
+  team: Pick<TTeamSummary, 'role' | 'statusId' | 'suspended' | 'suspendedProcess'> | null,
+) {
+  const { user } = useSession();
+  return useMemo(() => {
+    const ctx: PolicyContext | null = team
+      ? {
+          actor: { id: user.id, supervisor: user.supervisor, userStatusId: user.userStatusId },
+          role: effectiveRole(user, team.role),
+          team: {
+            statusId: team.statusId,
+            suspended: team.suspended,
+            suspendedProcess: team.suspendedProcess,
+          },
+        }
+      : null;
+    return { ctx, can: (action: TeamAction) => (ctx ? can(action, ctx) : false) };
+  }, [team, user]);
+}

@@ -1,0 +1,8 @@
+import { useParams } from 'react-router';
+import { EmailEventScreen } from '../features/links/EmailEventScreen';
+
+/** /deleteUserAccount/{hash} — confirms the account deletion; the session ends (spec §2). */
+export default function DeleteUserAccountRoute() {
+  const { hash = '' } = useParams();
+  return <EmailEventScreen key={hash} type="delete-user" hash={hash} failAsExpired />;
+}

@@ -1,0 +1,74 @@
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { API, linkBases } from '@tlprt/contract';
+import { signUpByApi } from './accounts';
+import { linkIn, waitForMail } from './mail';
+
+/** Signs in through the login screen and waits for the dashboard. */
+export async function loginInBrowser(page: Page, email: string, password: string) {
+  await page.goto('/');
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page).not.toHaveURL(/\/$/);
+}
+
+/** A signed-up user with a team of their own (Admin), made through the real API. */
+export async function adminWithTeam(
+  request: APIRequestContext,
+  baseURL: string,
+  email: string,
+  password: string,
+  teamName: string,
+) {
+  const token = await signUpByApi(request, baseURL, email, password);
+  const auth = { Authorization: `Bearer ${token}` };
+  const res = await request.post(API.dashboard.createTeam, { headers: auth, data: { name: teamName } });
+  expect(res.status()).toBe(201);
+  const team = ((await res.json()) as { data: { id: number } }).data;
+  return { token, auth, teamId: team.id };
+}
+
+/** Invites `email` to a team and accepts through the mailed new-user link, all over the API. */
+export async function addMemberByApi(
+  request: APIRequestContext,
+  baseURL: string,
+  admin: { auth: Record<string, string>; teamId: number },
+  email: string,
+  password: string,
+  role = 40,
+) {
+  const links = linkBases(baseURL);
+  const started = Date.now();
+  const inv = await request.post(API.invitations.create(admin.teamId), {
+    headers: admin.auth,
+    data: {
+      invited_email: email,
+      role,
+      accept_new_user_url: links.inviteNew,
+      accept_url: links.inviteOld,
+      decline_url: links.inviteDecline,
+      teamId: admin.teamId,
+    },
+  });
+  expect(inv.status()).toBe(201);
+  const mail = await waitForMail(email, /.*/, started);
+  const hash = (
+    linkIn(mail, '/email_invite_handler/new/').split('/email_invite_handler/new/')[1] as string
+  ).split('?')[0] as string;
+  const accept = await request.put(API.invitations.guest(hash), {
+    data: { name: 'Member', surname: 'Person', password, confirm: password },
+  });
+  expect(accept.status()).toBe(200);
+}
+
+/** Picks an option of a labelled select, whether native or a Mantine combobox. */
+export async function chooseOption(page: Page, field: Locator, option: string) {
+  const tag = await field.evaluate((el) => el.tagName.toLowerCase());
+  if (tag === 'select') {
+    await field.selectOption({ label: option });
+    return;
+  }
+  await field.click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
