@@ -11,7 +11,17 @@ import { startSession } from './session';
 
 const FIELDS = ['login', 'password'] as const;
 
-export function LoginForm() {
+/**
+ * The sign-in form of the login screen and of the e-mail link screens' "Confirm action" card: by default
+ * it goes on to the stored route; `onLoggedIn` replaces that (the link screen then performs its action).
+ */
+export function LoginForm({
+  onLoggedIn,
+  forgotLink = true,
+}: {
+  onLoggedIn?: () => void;
+  forgotLink?: boolean;
+}) {
   const navigate = useNavigate();
   const f = useForm({ login: '', password: '' });
 
@@ -26,7 +36,10 @@ export function LoginForm() {
     f.setSubmitting(true);
     try {
       startSession(await api.login(result.data));
-      navigate(pathAfterLogin(), { replace: true });
+      if (onLoggedIn) {
+        f.setSubmitting(false);
+        onLoggedIn();
+      } else navigate(pathAfterLogin(), { replace: true });
     } catch (error) {
       f.showApiError(error, FIELDS);
       f.setSubmitting(false);
@@ -52,11 +65,13 @@ export function LoginForm() {
           onChange={(e) => f.setField('password', e.currentTarget.value)}
           error={f.errors.password}
         />
-        <Group justify="flex-end" mt={-6}>
-          <Anchor component={Link} to={WEB_PATHS.forgotPassword} size="sm">
-            Forgot password?
-          </Anchor>
-        </Group>
+        {forgotLink && (
+          <Group justify="flex-end" mt={-6}>
+            <Anchor component={Link} to={WEB_PATHS.forgotPassword} size="sm">
+              Forgot password?
+            </Anchor>
+          </Group>
+        )}
         <FormError message={f.formError} />
         <Button type="submit" size="md" fullWidth loading={f.submitting}>
           Login

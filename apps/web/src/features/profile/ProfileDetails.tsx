@@ -1,8 +1,7 @@
-import { Card, Group, Loader, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
-import { canEditOwnProfile, LIMITS, validateForm, ZUpdateUserRequest } from '@tlprt/contract';
-import { useEffect, useState } from 'react';
-import { isApiError } from '../../api/errors';
-import { IconCheck, IconClock } from '../../components/icons';
+import { Card, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { canEditOwnProfile, LIMITS, ZUpdateUserRequest } from '@tlprt/contract';
+import { IconClock } from '../../components/icons';
+import { SaveOnBlurInput } from '../../components/SaveOnBlurInput';
 import { useSession } from '../session/SessionProvider';
 import { formatUtcLong } from './format';
 import { useUpdateUser } from './mutations';
@@ -66,69 +65,19 @@ function ProfileField({
   type?: string;
 }) {
   const { user } = useSession();
-  const saved = user[field];
-  const [value, setValue] = useState(saved);
-  const [error, setError] = useState<string | null>(null);
-  const [justSaved, setJustSaved] = useState(false);
   const update = useUpdateUser(user.id);
-
-  useEffect(() => setValue(saved), [saved]);
-  useEffect(() => {
-    if (!justSaved) return;
-    const t = setTimeout(() => setJustSaved(false), 2000);
-    return () => clearTimeout(t);
-  }, [justSaved]);
-
-  const save = () => {
-    const next = value.trim();
-    if (next === saved) {
-      setValue(saved);
-      return;
-    }
-    const result = validateForm(ZUpdateUserRequest, { [field]: next });
-    if (!result.ok) {
-      setError(result.fieldErrors[field] ?? result.formError ?? null);
-      return;
-    }
-    update.mutate(
-      { [field]: next },
-      {
-        onSuccess: () => setJustSaved(true),
-        onError: (e) => {
-          if (isApiError(e) && e.status < 500 && e.status !== 401 && e.status !== 403) {
-            setError(e.fieldErrors[field] ?? e.body.message);
-          }
-        },
-      },
-    );
-  };
-
   return (
-    <TextInput
+    <SaveOnBlurInput
       label={label}
-      value={value}
+      field={field}
+      saved={user[field]}
+      editable={!locked}
+      mutation={update}
+      schema={ZUpdateUserRequest}
       maxLength={MAX[field]}
       inputMode={inputMode}
       type={type}
-      readOnly={locked}
-      variant={locked ? 'filled' : 'default'}
       autoComplete={field === 'phone' ? 'tel' : field === 'name' ? 'given-name' : 'family-name'}
-      onChange={(e) => {
-        setValue(e.currentTarget.value);
-        setError(null);
-      }}
-      onBlur={locked ? undefined : save}
-      onKeyDown={(e) => {
-        if (e.key === 'Enter') e.currentTarget.blur();
-      }}
-      error={error}
-      rightSection={
-        update.isPending ? (
-          <Loader size={14} />
-        ) : justSaved ? (
-          <IconCheck size={16} color="var(--mantine-color-teal-6)" aria-label="Saved" />
-        ) : null
-      }
     />
   );
 }

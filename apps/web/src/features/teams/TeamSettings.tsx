@@ -10,7 +10,6 @@ import {
   Skeleton,
   Stack,
   Text,
-  TextInput,
   Title,
 } from '@mantine/core';
 import {
@@ -20,12 +19,10 @@ import {
   ROLE_NAMES,
   TEAM_VERSION_NAMES,
   type TTeamDetail,
-  validateForm,
   ZUpdateTeamRequest,
 } from '@tlprt/contract';
-import { useEffect, useState } from 'react';
-import { isApiError } from '../../api/errors';
-import { IconAlert, IconCheck } from '../../components/icons';
+import { IconAlert } from '../../components/icons';
+import { SaveOnBlurInput } from '../../components/SaveOnBlurInput';
 import { useSession } from '../session/SessionProvider';
 import { useSetTimeZone, useSetVersion, useUpdateTeam } from './mutations';
 import { usePolicy } from './policy';
@@ -156,64 +153,17 @@ function TeamField({
   label: string;
   editable: boolean;
 }) {
-  const saved = team[field];
-  const [value, setValue] = useState(saved);
-  const [error, setError] = useState<string | null>(null);
-  const [justSaved, setJustSaved] = useState(false);
   const update = useUpdateTeam(team.id);
-  useEffect(() => setValue(saved), [saved]);
-  useEffect(() => {
-    if (!justSaved) return;
-    const t = setTimeout(() => setJustSaved(false), 2000);
-    return () => clearTimeout(t);
-  }, [justSaved]);
-
-  const save = () => {
-    const next = value.trim();
-    if (next === saved) {
-      setValue(saved);
-      return;
-    }
-    const result = validateForm(ZUpdateTeamRequest, { [field]: next });
-    if (!result.ok) {
-      setError(result.fieldErrors[field] ?? result.formError ?? null);
-      return;
-    }
-    update.mutate(
-      { [field]: next },
-      {
-        onSuccess: () => setJustSaved(true),
-        onError: (e) => {
-          if (isApiError(e) && e.status < 500 && e.status !== 401 && e.status !== 403)
-            setError(e.fieldErrors[field] ?? e.body.message);
-        },
-      },
-    );
-  };
   return (
-    <TextInput
+    <SaveOnBlurInput
       label={label}
-      value={value}
+      field={field}
+      saved={team[field]}
+      editable={editable}
+      mutation={update}
+      schema={ZUpdateTeamRequest}
       maxLength={field === 'name' ? LIMITS.teamNameMax : LIMITS.websiteMax}
-      readOnly={!editable}
-      variant={editable ? 'default' : 'filled'}
       placeholder={field === 'website' ? 'example.com' : undefined}
-      onChange={(e) => {
-        setValue(e.currentTarget.value);
-        setError(null);
-      }}
-      onBlur={editable ? save : undefined}
-      onKeyDown={(e) => {
-        if (e.key === 'Enter') e.currentTarget.blur();
-      }}
-      error={error}
-      rightSection={
-        update.isPending ? (
-          <Loader size={14} />
-        ) : justSaved ? (
-          <IconCheck size={16} color="var(--mantine-color-teal-6)" aria-label="Saved" />
-        ) : null
-      }
     />
   );
 }

@@ -1,0 +1,80 @@
+import { Loader, TextInput, type TextInputProps } from '@mantine/core';
+import type { UseMutationResult } from '@tanstack/react-query';
+import { validateForm } from '@tlprt/contract';
+import { useEffect, useState } from 'react';
+import type { z } from 'zod';
+import { isApiError } from '../api/errors';
+import { IconCheck } from './icons';
+
+type Props<R, V> = Omit<TextInputProps, 'value' | 'onChange' | 'onBlur' | 'error' | 'rightSection'> & {
+  field: string;
+  saved: string;
+  editable: boolean;
+  /** The contract schema of the update call: the trimmed value is checked with it before sending. */
+  schema: z.ZodType;
+  mutation: UseMutationResult<R, Error, V>;
+};
+
+/**
+ * A text field saved when it loses focus (or on Enter), as the profile and team details are (spec §2):
+ * unchanged values are not sent, errors show under the field and clear on edit, a tick confirms the save.
+ */
+export function SaveOnBlurInput<R, V>({ field, saved, editable, schema, mutation, ...input }: Props<R, V>) {
+  const [value, setValue] = useState(saved);
+  const [error, setError] = useState<string | null>(null);
+  const [justSaved, setJustSaved] = useState(false);
+
+  useEffect(() => setValue(saved), [saved]);
+  useEffect(() => {
+    if (!justSaved) return;
+    const t = setTimeout(() => setJustSaved(false), 2000);
+    return () => clearTimeout(t);
+  }, [justSaved]);
+
+  const save = () => {
+    const next = value.trim();
+    if (next === saved) {
+      setValue(saved);
+      return;
+    }
+    const checked = validateForm(schema, { [field]: next });
+    if (!checked.ok) {
+      setError(checked.fieldErrors[field] ?? checked.formError ?? null);
+      return;
+    }
+    // The body is exactly what the schema just accepted for this field.
+    mutation.mutate({ [field]: next } as V, {
+      onSuccess: () => setJustSaved(true),
+      onError: (e) => {
+        // 401, 403 and 5xx have their popups (api/popups.ts); the rest belongs under the field.
+        if (isApiError(e) && e.status < 500 && e.status !== 401 && e.status !== 403)
+          setError(e.fieldErrors[field] ?? e.body.message);
+      },
+    });
+  };
+
+  return (
+    <TextInput
+      {...input}
+      value={value}
+      readOnly={!editable}
+      variant={editable ? 'default' : 'filled'}
+      onChange={(e) => {
+        setValue(e.currentTarget.value);
+        setError(null);
+      }}
+      onBlur={editable ? save : undefined}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') e.currentTarget.blur();
+      }}
+      error={error}
+      rightSection={
+        mutation.isPending ? (
+          <Loader size={14} />
+        ) : justSaved ? (
+          <IconCheck size={16} color="var(--mantine-color-teal-6)" aria-label="Saved" />
+        ) : null
+      }
+    />
+  );
+}
