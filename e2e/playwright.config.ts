@@ -8,6 +8,9 @@ export const E2E = {
   port: Number(process.env.E2E_PORT ?? 8181),
   smtpPort: 2626,
   mailHttpPort: 2627,
+  /** The customer's site and its DNS, played by e2e/domains.spec.ts for domain verification. */
+  dnsPort: 2653,
+  sitePort: 2628,
 };
 const root = resolve(import.meta.dirname, '..');
 const baseURL = `http://127.0.0.1:${E2E.port}`;
@@ -62,7 +65,10 @@ export default defineConfig({
         DATABASE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'e2e-db-')), 'dashboard.db')}`,
         SMTP_URL: `smtp://127.0.0.1:${E2E.smtpPort}`,
         SUPPORT_EMAIL: 'support@e2e.test',
-        SUPERVISOR_EMAILS: 'supervisor@e2e.test',
+        SUPERVISOR_EMAILS: 'supervisor@e2e.test,supervisor2@e2e.test',
+        DNS_SERVERS: `127.0.0.1:${E2E.dnsPort}`,
+        VERIFY_HTTP_PORT: String(E2E.sitePort),
+        VERIFY_ALLOW_PRIVATE: 'true',
         // Every browser test signs in from 127.0.0.1: keep the guest limit above what the suite uses.
         RATE_LIMIT_GUEST_PER_MINUTE: '1000',
       },

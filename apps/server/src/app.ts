@@ -14,8 +14,19 @@ import { accountRoutes } from './features/account/routes.js';
 import { guestAuthRoutes, sessionRoutes } from './features/auth/routes.js';
 import { lookupSession } from './features/auth/service.js';
 import { referenceRoutes } from './features/dictionaries/routes.js';
+import { domainRoutes } from './features/domains/routes.js';
+import {
+  createVerifier,
+  type Verifier,
+  type VerifierOptions,
+  verifierOptionsFromConfig,
+} from './features/domains/verification/index.js';
+import { exportRoutes } from './features/export/routes.js';
 import { guestInvitationRoutes, invitationRoutes } from './features/invitations/routes.js';
+import { keySettingRoutes, publicKeySettingRoutes } from './features/key-settings/routes.js';
+import { keyRoutes } from './features/keys/routes.js';
 import { liveRoutes } from './features/live/routes.js';
+import { originRoutes } from './features/origins/routes.js';
 import { teamLifecycleRoutes } from './features/team-lifecycle/routes.js';
 import { teamRoutes } from './features/teams/routes.js';
 import { userRoutes } from './features/users/routes.js';
@@ -38,6 +49,13 @@ export interface AppDeps {
   heartbeatMs?: number;
   mailer?: Mailer;
   logger?: FastifyServerOptions['logger'];
+  /** A ready verifier, or options laid over the config's (tests shorten timeouts, set the https port). */
+  verifier?: Verifier | Partial<VerifierOptions>;
+}
+
+function buildVerifier(config: Config, given: AppDeps['verifier']): Verifier {
+  if (given && 'verify' in given && typeof given.verify === 'function') return given as Verifier;
+  return createVerifier({ ...verifierOptionsFromConfig(config), ...(given as Partial<VerifierOptions>) });
 }
 
 declare module 'fastify' {
@@ -119,6 +137,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
       perLogin: new FailureCounter(rateLimits.loginFailuresPerLogin, rateLimits.failureWindowMs, now),
       perAddress: new FailureCounter(rateLimits.loginFailuresPerAddress, rateLimits.failureWindowMs, now),
     },
+    verifier: buildVerifier(config, deps.verifier),
   };
   app.decorate('ctx', ctx);
 
@@ -173,6 +192,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     });
     await guest.register(guestAuthRoutes(ctx));
     await guest.register(guestInvitationRoutes(ctx));
+    await guest.register(publicKeySettingRoutes(ctx));
   });
 
   // Authenticated scope: every route needs a live bearer token.
@@ -185,9 +205,14 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     await authed.register(liveRoutes(ctx));
     await authed.register(userRoutes(ctx));
     await authed.register(teamRoutes(ctx));
+    await authed.register(exportRoutes(ctx));
     await authed.register(teamLifecycleRoutes(ctx));
     await authed.register(invitationRoutes(ctx));
     await authed.register(accountRoutes(ctx));
+    await authed.register(domainRoutes(ctx));
+    await authed.register(keyRoutes(ctx));
+    await authed.register(keySettingRoutes(ctx));
+    await authed.register(originRoutes(ctx));
   });
 
   await app.register(referenceRoutes(ctx));

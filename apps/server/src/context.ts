@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import type { Db } from './db/index.js';
 import type { EventBus } from './events/bus.js';
 import type { StreamHub } from './events/streams.js';
+import type { Verifier } from './features/domains/verification/index.js';
 import type { FailureCounter } from './http/rate-limit.js';
 import type { Clock } from './lib/clock.js';
 import type { Mailer } from './mail/mailer.js';
@@ -17,4 +18,6 @@ export interface AppContext {
   now: Clock;
   log: FastifyBaseLogger;
   loginFailures: { perLogin: FailureCounter; perAddress: FailureCounter };
+  /** Domain ownership checks (DESIGN §6), built once from the config. */
+  verifier: Verifier;
 }

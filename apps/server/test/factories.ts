@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { type LinkKindValue, Role, TIMINGS } from '@tlprt/contract';
+import { DomainStatus, type LinkKindValue, Role, TIMINGS } from '@tlprt/contract';
 import type { App } from '../src/app.js';
 import { insertSession } from '../src/features/auth/queries.js';
+import { insertDomain, updateDomain } from '../src/features/domains/queries.js';
+import { newVerificationHash } from '../src/features/domains/verification/index.js';
+import { newKeyHash } from '../src/features/keys/hash.js';
+import { insertKey, updateKey } from '../src/features/keys/queries.js';
 import { createLink } from '../src/features/links/service.js';
 import { insertMember, insertTeamWithMember } from '../src/features/teams/queries.js';
 import { findUserByEmail, insertUserIfAbsent } from '../src/features/users/queries.js';
@@ -127,4 +131,43 @@ export function memoryMailer() {
     close: async () => {},
   };
   return { mailer, mails };
+}
+
+/** A domain of the team, inserted directly: a draft by default; `verified` and `promoted` as asked. */
+export async function buildDomain(
+  app: App,
+  teamId: number,
+  opts: { host?: string; verified?: boolean; promoted?: boolean; status?: number; suspended?: boolean } = {},
+): Promise<{ id: number; host: string; hash: string }> {
+  const host = opts.host ?? `d${randomBytes(4).toString('hex')}.example.test`;
+  const hash = newVerificationHash();
+  const id = await insertDomain(app.ctx.db, { teamId, host, name: host, hash, createdAt: app.ctx.now() });
+  const verified = opts.verified ?? opts.promoted ?? false;
+  const patch = {
+    ...(verified ? { verification: 1, status: DomainStatus.Active, verification_method: 5 } : {}),
+    ...(opts.promoted ? { draft: 1 } : {}),
+    ...(opts.status !== undefined ? { status: opts.status } : {}),
+    ...(opts.suspended ? { suspended: 1 } : {}),
+  };
+  if (Object.keys(patch).length > 0) await updateDomain(app.ctx.db, teamId, id, patch);
+  return { id, host, hash };
+}
+
+/** A key of the team (domainId null: every domain), inserted directly. */
+export async function buildKey(
+  app: App,
+  teamId: number,
+  domainId: number | null,
+  opts: { name?: string; status?: number } = {},
+): Promise<{ id: number; keyHash: string }> {
+  const keyHash = newKeyHash();
+  const id = await insertKey(app.ctx.db, {
+    teamId,
+    domainId,
+    keyHash,
+    name: opts.name ?? '',
+    createdAt: app.ctx.now(),
+  });
+  if (opts.status !== undefined) await updateKey(app.ctx.db, teamId, id, { status: opts.status });
+  return { id, keyHash };
 }

@@ -111,6 +111,32 @@ describe('start-up data', () => {
         team: { name: 'Partner Labs' },
         inviting_user: { email: 'partner@tlprt.local' },
       });
+      // Issue 4: domains (2 active, 1 inactive promoted, 1 draft), named keys, a team-wide key, an origin.
+      const teamId = me.TeamsRender[0].id;
+      const domains = (await api.as(token).post(API.domains.list(teamId))).body;
+      expect(
+        domains.verified.map((d: { url: string; status: { id: number } }) => [d.url, d.status.id]),
+      ).toEqual([
+        ['demo-video.example', 10],
+        ['live.demo-video.example', 10],
+        ['archive.demo-video.example', 20],
+      ]);
+      expect(
+        domains.verified.every((d: { verificationMethod: { id: number } }) => d.verificationMethod.id === 5),
+      ).toBe(true);
+      expect(
+        domains.drafts.map((d: { url: string; verification: { id: number } }) => [d.url, d.verification.id]),
+      ).toEqual([['new.demo-video.example', 0]]);
+      for (const d of domains.verified.slice(0, 2)) {
+        expect(d.keys.length).toBeGreaterThanOrEqual(2);
+        expect(d.keys.every((k: { name: string }) => k.name.length > 0)).toBe(true);
+      }
+      const keys = (await api.as(token).post(API.keys.list(teamId))).body.data;
+      expect(keys.filter((k: { domainId: number | null }) => k.domainId === null)).toHaveLength(1);
+      expect(new Set(keys.map((k: { keyHash: string }) => k.keyHash)).size).toBe(keys.length);
+      const origins = (await api.as(token).get(API.origins.list(teamId))).body.data;
+      expect(origins).toHaveLength(1);
+
       const sup = await api.post(API.auth.login, {
         login: DEMO_ACCOUNTS.supervisor.email,
         password: DEMO_ACCOUNTS.supervisor.password,

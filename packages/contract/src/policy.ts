@@ -72,6 +72,10 @@ export const TEAM_POLICY = {
   'team.tag': isSupervisorRole,
   'keys.manage': all(isKeyManager, isNotSuspended),
   'domains.manage': all(isKeyManager, isNotSuspended),
+  /** Supervisor-only changes: suspend domains and keys, bypass verification, write supervisor settings. */
+  'domains.supervise': all(isSupervisorRole, isNotSuspended),
+  /** The supervisor settings table (read). */
+  'domains.superviseRead': isSupervisorRole,
   'statistics.read': isMember,
 } as const satisfies Record<string, Predicate>;
 export type TeamAction = keyof typeof TEAM_POLICY;

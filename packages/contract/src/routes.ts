@@ -140,6 +140,40 @@ export const API = {
     tagAdd: (id: number) => `/api/v1/teams/${id}/tag/add`,
     tagRemove: (id: number) => `/api/v1/teams/${id}/tag/remove`,
   },
+  domains: {
+    list: (teamId: number) => `/api/v1/domains/${teamId}`,
+    create: (teamId: number) => `/api/v1/domains/create/${teamId}`,
+    remove: (teamId: number, domainId: number) => `/api/v1/domains/${teamId}/${domainId}`,
+    promote: (teamId: number, domainId: number) => `/api/v1/domains/update_draft/${teamId}/${domainId}`,
+    toggleActive: (teamId: number, domainId: number) => `/api/v1/domains/update_active/${teamId}/${domainId}`,
+    verify: (teamId: number, domainId: number) => `/api/v1/domains/verify/${teamId}/${domainId}`,
+    instructions: (teamId: number, domainId: number) => `/api/v1/domains/instructions/${teamId}/${domainId}`,
+    suspend: (teamId: number, domainId: number) => `/api/v1/domains/suspended/${teamId}/${domainId}`,
+  },
+  keys: {
+    /** domainId 0: a key for every domain of the team. */
+    create: (teamId: number, domainId: number) => `/api/v1/keys/create/${teamId}/${domainId}`,
+    list: (teamId: number) => `/api/v1/keys/${teamId}`,
+    /** GET read, PUT rename, DELETE delete. */
+    one: (teamId: number, keyId: number) => `/api/v1/keys/${teamId}/${keyId}`,
+    toggleActive: (teamId: number, keyId: number) => `/api/v1/keys/active_key/${teamId}/${keyId}`,
+    suspend: (teamId: number, keyId: number) => `/api/v1/keys/suspended/${teamId}/${keyId}`,
+    settingsGet: (teamId: number, domainId: number, keyId: number) =>
+      `/api/v1/key_settings/team/${teamId}/domain/${domainId}/key/${keyId}/get`,
+    settingsSet: (teamId: number, domainId: number, keyId: number) =>
+      `/api/v1/key_settings/team/${teamId}/domain/${domainId}/key/${keyId}/set`,
+    supervisorGet: (teamId: number, keyId: number, domainId: number | null) =>
+      `/api/v1/key_settings/team/${teamId}/domain/key/${keyId}/get_supervisor?domainId=${domainId ?? ''}`,
+    supervisorSet: (teamId: number, layer: 'key' | 'team' | 'domain') =>
+      `/api/v1/key_settings/team/${teamId}/set_supervisor_by_${layer}`,
+    publicSettings: (keyHash: string) => `/api/v1/public/key_settings/${encodeURIComponent(keyHash)}`,
+  },
+  origins: {
+    /** GET list, POST create {name}. */
+    list: (teamId: number) => `/api/v1/origins/${teamId}`,
+    toggle: (teamId: number, id: number) => `/api/v1/origins/${teamId}/${id}/toggle`,
+    remove: (teamId: number, id: number) => `/api/v1/origins/${teamId}/${id}`,
+  },
   invitations: {
     create: (teamId: number) => `/api/v1/teams/${teamId}/invitation/create`,
     search: (teamId: number) => `/api/v1/teams/${teamId}/invitation/search`,
@@ -151,5 +185,10 @@ export const API = {
   },
   stats: {
     ingest: '/stats/v1/ingest',
+  },
+  /** Supervisors: "Get CSV list of all Users or Teams" (streamed CSV). */
+  export: {
+    users: '/api/v1/export/users.csv',
+    teams: '/api/v1/export/teams.csv',
   },
 } as const;

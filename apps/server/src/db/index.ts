@@ -32,7 +32,11 @@ export function openDatabase(target: DatabaseTarget): Db {
     return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
   }
   const pgConfig: pg.PoolConfig = { ...pgClientConfig(target.url), max: 10 };
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool(pgConfig) }) });
+  const pool = new pg.Pool(pgConfig);
+  // An idle connection the server ends (restart, admin termination, a dropped test database while the
+  // pool closes) is removed by the pool, which then emits 'error': unheard, that would crash the process.
+  pool.on('error', () => undefined);
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
 
 /** Applies every pending migration; throws with the failing migration's error. */

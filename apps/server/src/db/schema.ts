@@ -113,6 +113,69 @@ export interface MailOutboxTable {
   created_at: number;
 }
 
+export interface DomainsTable {
+  id: Generated<number>;
+  team_id: number;
+  /** Bare ASCII (punycode) host, lower case. */
+  host: string;
+  name: Defaulted<string>;
+  /** DomainStatus: 10 active, 20 inactive, 50 deleted (suspension is the `suspended` flag). */
+  status: Defaulted<number>;
+  /** 1 = verified. */
+  verification: Defaulted<number>;
+  verification_method: ColumnType<number | null, number | null | undefined, number | null>;
+  verification_hash: string;
+  /** 0 = draft (Add-domain screen), 1 = promoted (My domains). */
+  draft: Defaulted<number>;
+  suspended: Defaulted<number>;
+  created_at: number;
+  deleted_at: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+export interface KeysTable {
+  id: Generated<number>;
+  team_id: number;
+  /** null: the key applies to every domain of the team. */
+  domain_id: number | null;
+  /** 40 random characters [A-Za-z0-9]: what the player plugin sends. */
+  key_hash: string;
+  name: Defaulted<string>;
+  /** KeyStatus: 10, 20, 30, 40 (suspended by a supervisor), 50 deleted. */
+  status: Defaulted<number>;
+  suspended: Defaulted<number>;
+  status_before_suspend: ColumnType<number | null, number | null | undefined, number | null>;
+  status_before_domain_suspend: ColumnType<number | null, number | null | undefined, number | null>;
+  created_at: number;
+}
+
+export type SettingLayer = 'team' | 'domain' | 'key';
+
+/** One layer's value of one player setting. domain_id / key_id are 0 when the layer has no such owner. */
+export interface KeySettingValuesTable {
+  id: Generated<number>;
+  team_id: number;
+  layer: SettingLayer;
+  domain_id: Defaulted<number>;
+  key_id: Defaulted<number>;
+  setting_id: number;
+  value: number | null;
+  /** 1: this layer overrides the ones below it. */
+  override: Defaulted<number>;
+  updated_at: number;
+}
+
+export interface OriginsTable {
+  id: Generated<number>;
+  team_id: number;
+  name: string;
+  /** The CDN host the team pulls through: o<id>-t<teamId>.cdn.<PUBLIC_URL host>. */
+  url: Defaulted<string>;
+  /** 10 active, 20 inactive. */
+  status: Defaulted<number>;
+  suspended: Defaulted<number>;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -123,6 +186,10 @@ export interface Database {
   team_tags: TeamTagsTable;
   team_favourites: TeamFavouritesTable;
   mail_outbox: MailOutboxTable;
+  domains: DomainsTable;
+  keys: KeysTable;
+  key_setting_values: KeySettingValuesTable;
+  origins: OriginsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -133,3 +200,7 @@ export type TeamRow = Selectable<TeamsTable>;
 export type TeamMemberRow = Selectable<TeamMembersTable>;
 export type InvitationRow = Selectable<InvitationsTable>;
 export type MailOutboxRow = Selectable<MailOutboxTable>;
+export type DomainRow = Selectable<DomainsTable>;
+export type KeyRow = Selectable<KeysTable>;
+export type KeySettingValueRow = Selectable<KeySettingValuesTable>;
+export type OriginRow = Selectable<OriginsTable>;

@@ -1,7 +1,13 @@
-import { LinkKind, Role } from '@tlprt/contract';
+import { DomainStatus, KeyStatus, LinkKind, Role, VerificationMethod } from '@tlprt/contract';
 import type { AppContext } from '../context.js';
+import { findDomainsByHost, insertDomain, updateDomain } from '../features/domains/queries.js';
+import { newVerificationHash } from '../features/domains/verification/index.js';
 import { findPendingForEmail, insertInvitation } from '../features/invitations/queries.js';
+import { newKeyHash } from '../features/keys/hash.js';
+import { insertKey, listKeys, updateKey } from '../features/keys/queries.js';
 import { createLink, peekLink, storedHash } from '../features/links/service.js';
+import { listOrigins } from '../features/origins/queries.js';
+import { createOriginRow } from '../features/origins/service.js';
 import {
   findMember,
   findTeamByNameOfUser,
@@ -79,6 +85,8 @@ export async function seedDemo(ctx: AppContext): Promise<void> {
       await insertMember(ctx.db, { teamId: demoTeamId, userId: id, role, createdAt: ctx.now() });
     }
   }
+  await seedDemoIntegration(ctx, demoTeamId);
+
   const partnerTeamId = await ensureTeam(ctx, partnerId, 'Partner Streams');
   if (!(await findTeamByNameOfUser(ctx.db, demoId, 'Partner Streams'))) {
     await insertMember(ctx.db, {
@@ -111,5 +119,70 @@ export async function seedDemo(ctx: AppContext): Promise<void> {
       createdAt: ctx.now(),
       expiresAt: link?.expires_at ?? ctx.now(),
     });
+  }
+}
+
+/** The demo team's domains: promoted and verified (bypass: they are not real sites), one inactive,
+ *  one draft still to verify; each with named keys. */
+const DEMO_DOMAINS: ReadonlyArray<{
+  host: string;
+  state: 'active' | 'inactive' | 'draft';
+  keys: Array<{ name: string; status?: number }>;
+}> = [
+  {
+    host: 'demo-video.example',
+    state: 'active',
+    keys: [{ name: 'Web player' }, { name: 'Mobile app' }, { name: 'Smart TV', status: KeyStatus.Inactive }],
+  },
+  {
+    host: 'live.demo-video.example',
+    state: 'active',
+    keys: [{ name: 'Live events' }, { name: 'Sports channel' }],
+  },
+  { host: 'archive.demo-video.example', state: 'inactive', keys: [{ name: 'Archive player' }] },
+  { host: 'new.demo-video.example', state: 'draft', keys: [] },
+];
+
+/** Domains, keys and an origin of the demo team; each part is added only when missing. */
+async function seedDemoIntegration(ctx: AppContext, teamId: number): Promise<void> {
+  for (const d of DEMO_DOMAINS) {
+    if ((await findDomainsByHost(ctx.db, teamId, d.host)).length > 0) continue;
+    const id = await insertDomain(ctx.db, {
+      teamId,
+      host: d.host,
+      name: d.host,
+      hash: newVerificationHash(),
+      createdAt: ctx.now(),
+    });
+    if (d.state !== 'draft') {
+      await updateDomain(ctx.db, teamId, id, {
+        verification: 1,
+        verification_method: VerificationMethod.SupervisorBypass,
+        draft: 1,
+        status: d.state === 'active' ? DomainStatus.Active : DomainStatus.Inactive,
+      });
+    }
+    for (const k of d.keys) {
+      const keyId = await insertKey(ctx.db, {
+        teamId,
+        domainId: id,
+        keyHash: newKeyHash(),
+        name: k.name,
+        createdAt: ctx.now(),
+      });
+      if (k.status !== undefined) await updateKey(ctx.db, teamId, keyId, { status: k.status });
+    }
+  }
+  if (!(await listKeys(ctx.db, teamId)).some((k) => k.domain_id === null)) {
+    await insertKey(ctx.db, {
+      teamId,
+      domainId: null,
+      keyHash: newKeyHash(),
+      name: 'All domains',
+      createdAt: ctx.now(),
+    });
+  }
+  if ((await listOrigins(ctx.db, teamId)).length === 0) {
+    await createOriginRow(ctx, teamId, 'Main storage');
   }
 }

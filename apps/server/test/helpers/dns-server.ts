@@ -32,7 +32,8 @@ const TYPE_NAMES = new Map<number, string>(Object.entries(TYPE).map(([k, v]) => 
 const RCODE_NXDOMAIN = 3;
 const RCODE_FORMERR = 1;
 
-export async function startTestDns(initial: Record<string, ZoneRecords> = {}): Promise<TestDns> {
+/** `port` 0 picks a free one; the browser tests use a fixed port the dashboard server is started with. */
+export async function startTestDns(initial: Record<string, ZoneRecords> = {}, port = 0): Promise<TestDns> {
   const zone = new Map<string, ZoneRecords>();
   const key = (name: string): string => name.toLowerCase().replace(/\.$/, '');
   for (const [name, records] of Object.entries(initial)) zone.set(key(name), records);
@@ -43,12 +44,12 @@ export async function startTestDns(initial: Record<string, ZoneRecords> = {}): P
     const reply = answer(message, zone, queries);
     if (reply) socket.send(reply, peer.port, peer.address);
   });
-  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
-  const port = socket.address().port;
+  await new Promise<void>((resolve) => socket.bind(port, '127.0.0.1', resolve));
+  const bound = socket.address().port;
 
   return {
-    port,
-    server: `127.0.0.1:${port}`,
+    port: bound,
+    server: `127.0.0.1:${bound}`,
     set: (name, records) => zone.set(key(name), records),
     remove: (name) => zone.delete(key(name)),
     queries,

@@ -22,8 +22,8 @@ export interface TestSite {
   close(): Promise<void>;
 }
 
-/** A real HTTP server on 127.0.0.1 (random port) that plays the customer's web site in tests. */
-export async function startTestSite(): Promise<TestSite> {
+/** A real HTTP server on 127.0.0.1 that plays the customer's web site in tests (`port` 0: a free one). */
+export async function startTestSite(port = 0): Promise<TestSite> {
   const routes = new Map<string, Route>();
   const requests: SiteRequest[] = [];
   const pending = new Set<NodeJS.Timeout>();
@@ -51,7 +51,7 @@ export async function startTestSite(): Promise<TestSite> {
     }, route.delayMs);
     pending.add(timer);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
 
   return {
     port: (server.address() as AddressInfo).port,

@@ -76,6 +76,9 @@ export async function call<T>(options: CallOptions<T>): Promise<T> {
   }
 
   const json = await readJson(response);
+  // A query cancelled while its body was still arriving (TanStack cancels on refetch) is no error of
+  // the server's: its unread body must not reach the schema check and the error popup.
+  if (signal?.aborted) throw signal.reason ?? new DOMException('Aborted', 'AbortError');
   if (response.status === 200 || response.status === 201) {
     const parsed = schema.safeParse(json);
     if (parsed.success) return parsed.data;

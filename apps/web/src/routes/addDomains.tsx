@@ -1,22 +1,22 @@
-import { Text } from '@mantine/core';
 import { LIMITS, ROUTE_NAMES, Role, WEB_PATHS } from '@tlprt/contract';
 import { Navigate } from 'react-router';
-import { IconPlug } from '../components/icons';
-import { EmptyState, PageBody, PageTitle } from '../components/Page';
+import { PageBody, PageTitle } from '../components/Page';
+import { AddDomains } from '../features/domains/AddDomains';
 import { useSession } from '../features/session/SessionProvider';
 import { useRouteName } from '../features/session/useRouteName';
 
-/** /addDomains — role 40 goes to settings (spec §2). The domain form arrives with the domains issue. */
+/** /addDomains — role 40 goes to settings (spec §2); drafts, verification and the player snippets. */
 export default function AddDomainsRoute() {
   useRouteName(ROUTE_NAMES.addDomains);
   const { currentTeam, role } = useSession();
   if (!currentTeam || role === Role.Viewer) return <Navigate to={WEB_PATHS.settings} replace />;
   return (
     <PageBody>
-      <PageTitle title="Add domain" description={`A team can have up to ${LIMITS.domainsPerTeam} domains.`} />
-      <EmptyState icon={<IconPlug size={28} />} title="No draft domains">
-        <Text c="dimmed">Domains you add are kept here as drafts until they are verified.</Text>
-      </EmptyState>
+      <PageTitle
+        title="Add domain"
+        description={`Add a website, verify it and connect your player. Up to ${LIMITS.domainsPerTeam} domains per team.`}
+      />
+      <AddDomains />
     </PageBody>
   );
 }

@@ -1,4 +1,14 @@
-import type { TInvitation, TTeamDetail, TTeamMember, TTeamSummary, TUser } from '@tlprt/contract';
+import type {
+  TDomain,
+  TDomainListResponse,
+  TInvitation,
+  TKey,
+  TOrigin,
+  TTeamDetail,
+  TTeamMember,
+  TTeamSummary,
+  TUser,
+} from '@tlprt/contract';
 
 /** Contract-shaped data for component tests (each test builds what it needs). */
 export function buildTeam(over: Partial<TTeamSummary> = {}): TTeamSummary {
@@ -94,6 +104,74 @@ export function buildInvitation(over: Partial<TInvitation> = {}): TInvitation {
     team: { id: 50, name: 'Other Team' },
     createdAt: '2024-01-01T00:00:00.000Z',
     expiresAt: '2024-01-08T00:00:00.000Z',
+    ...over,
+  };
+}
+
+export function buildKey(over: Partial<TKey> = {}): TKey {
+  const id = over.id ?? 1;
+  return {
+    id,
+    teamId: 5,
+    domainId: 11,
+    keyHash: `KEY${String(id).padStart(3, '0')}abcdefghijklmnopqrstuvwxyz0123456`.slice(0, 40),
+    name: '',
+    createdAt: '2024-03-03T12:00:00.000Z',
+    status: 10,
+    suspended: 0,
+    ...over,
+  };
+}
+
+/** A promoted, active, verified domain unless told otherwise. */
+export function buildDomain(over: Partial<TDomain> = {}): TDomain {
+  return {
+    id: 11,
+    teamId: 5,
+    url: 'example.com',
+    name: 'example.com',
+    status: { id: 10, name: 'Active' },
+    verification: { id: 1 },
+    verificationMethod: { id: 4 },
+    verificationHash: 'vh-123',
+    draft: { id: 1 },
+    suspended: 0,
+    createdAt: '2024-03-01T12:00:00.000Z',
+    keys: [],
+    ...over,
+  };
+}
+
+/** An unverified draft. */
+export function buildDraft(over: Partial<TDomain> = {}): TDomain {
+  return buildDomain({
+    status: { id: 20, name: 'Inactive' },
+    verification: { id: 0 },
+    verificationMethod: null,
+    draft: { id: 0 },
+    ...over,
+  });
+}
+
+/** The list response the server builds from every live domain. */
+export function domainList(domains: TDomain[]): TDomainListResponse {
+  return {
+    message: 'ok',
+    data: domains,
+    drafts: domains.filter((d) => d.draft.id === 0),
+    verified: domains.filter((d) => d.draft.id === 1),
+  };
+}
+
+export function buildOrigin(over: Partial<TOrigin> = {}): TOrigin {
+  const id = over.id ?? 1;
+  return {
+    id,
+    url: `o${id}-t5.cdn.localhost`,
+    name: `Origin ${id}`,
+    status: { id: 10, name: 'Active' },
+    suspended: 0,
+    createdAt: '2024-03-03T12:00:00.000Z',
     ...over,
   };
 }

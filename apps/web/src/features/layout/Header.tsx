@@ -1,9 +1,10 @@
 import { ActionIcon, Anchor, Avatar, Box, Burger, Group, Tooltip } from '@mantine/core';
-import { WEB_PATHS } from '@tlprt/contract';
+import { Role, WEB_PATHS } from '@tlprt/contract';
 import { Link, useLocation } from 'react-router';
 import { IconBook } from '../../components/icons';
 import { Logo, LogoMark } from '../../components/Logo';
 import { DOCS_URL } from '../../config';
+import { DraftNav } from '../domains/DraftNav';
 import { ProfileAvatar } from '../profile/avatars';
 import { useSession } from '../session/SessionProvider';
 import { SettingsTabs } from '../settings/SettingsTabs';
@@ -16,12 +17,14 @@ function initials(name: string, surname: string, email: string): string {
 
 /** Header of spec §2: per-screen content (settings tabs), docs link, avatar link to /settings. */
 export function Header({ navOpened, toggleNav }: { navOpened: boolean; toggleNav: () => void }) {
-  const { user } = useSession();
+  const { user, currentTeam, role } = useSession();
   const { pathname } = useLocation();
-  const onSettings = pathname === WEB_PATHS.settings || pathname === `${WEB_PATHS.settings}/`;
+  const at = (path: string) => pathname === path || pathname === `${path}/`;
+  const onSettings = at(WEB_PATHS.settings);
+  const onAddDomains = at(WEB_PATHS.addDomains) && currentTeam !== null && role !== Role.Viewer;
   return (
     <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="md">
-      <Group gap="md" wrap="nowrap" miw={0} h="100%">
+      <Group gap="md" wrap="nowrap" miw={0} h="100%" style={{ flex: 1 }}>
         <Burger
           opened={navOpened}
           onClick={toggleNav}
@@ -40,6 +43,11 @@ export function Header({ navOpened, toggleNav }: { navOpened: boolean; toggleNav
         {onSettings && (
           <Box visibleFrom="sm" h="100%">
             <SettingsTabs variant="header" />
+          </Box>
+        )}
+        {onAddDomains && (
+          <Box visibleFrom="sm" h="100%" miw={0} style={{ flex: 1 }}>
+            <DraftNav variant="header" />
           </Box>
         )}
       </Group>

@@ -6,9 +6,10 @@ import { api } from '../../api/client';
 import { endSession } from '../../api/navigation';
 import { IconChart, IconLogout, IconPlug, IconSettings } from '../../components/icons';
 import { useSession } from '../session/SessionProvider';
+import { TeamManagementButton } from '../team-management/TeamManagementButton';
 import { TeamSwitcher } from '../teams/TeamSwitcher';
 
-/** Sidebar of spec §2: team block, Statistics, Integration (My domains, Add domains), Settings, Logout. */
+/** Sidebar of spec §2: team block, Statistics, Integration (My domains, Add domains, Origins), Settings, Logout. */
 export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
   const { teams, currentTeam, role } = useSession();
   const { pathname } = useLocation();
@@ -16,7 +17,7 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
   const at = (path: string) => pathname === path || pathname === `${path}/`;
   const showStatistics = teams.length > 0;
   const showIntegration = currentTeam !== null && role !== Role.Viewer;
-  const inIntegration = at(WEB_PATHS.integration) || at(WEB_PATHS.addDomains);
+  const inIntegration = at(WEB_PATHS.integration) || at(WEB_PATHS.addDomains) || at(WEB_PATHS.origins);
 
   const logout = async () => {
     setLoggingOut(true);
@@ -32,6 +33,7 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
     <Stack h="100%" gap="md" justify="space-between">
       <Stack gap="md" style={{ minHeight: 0, flex: 1 }}>
         <TeamSwitcher onSelected={onNavigate} />
+        <TeamManagementButton onOpen={onNavigate} />
         <ScrollArea style={{ flex: 1 }} type="auto">
           <nav aria-label="Main">
             <Stack gap={4}>
@@ -68,6 +70,14 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
                     to={WEB_PATHS.addDomains}
                     label="Add domains"
                     active={at(WEB_PATHS.addDomains)}
+                    onClick={onNavigate}
+                    style={{ borderRadius: 8 }}
+                  />
+                  <NavLink
+                    component={Link}
+                    to={WEB_PATHS.origins}
+                    label="Origins"
+                    active={at(WEB_PATHS.origins)}
                     onClick={onNavigate}
                     style={{ borderRadius: 8 }}
                   />

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { EventCode, MSG_TEAMS, STORAGE_KEYS, type TLiveEvent, WEB_PATHS } from '@tlprt/contract';
 import { navigateTo, reloadPage } from '../../api/navigation';
 import { showPopup } from '../../api/popups';
+import { invalidateDomainsAndKeys } from '../domains/queries';
 import { invitationKeys } from '../invitations/queries';
 import { useSession } from '../session/SessionProvider';
 import { clearStoredTeam, writeRaw } from '../session/storage';
@@ -9,7 +10,7 @@ import { setSettingsTab } from '../settings/settingsTab';
 import { invalidateTeams } from '../teams/queries';
 import { useLiveEvent } from './useLiveEvent';
 
-/** Codes that only mean "what you see may be stale" (spec §4 "refresh"; domains and keys later). */
+/** Codes that only mean "what you see may be stale" (spec §4 "refresh"): teams, domains and keys. */
 const REFRESH_CODES = [
   EventCode.UserAdded,
   EventCode.UserLeft,
@@ -32,8 +33,7 @@ export function useLiveReactions(): void {
   const { user, currentTeam } = useSession();
   const refresh = () => {
     void invalidateTeams(queryClient);
-    void queryClient.invalidateQueries({ queryKey: ['domains'] });
-    void queryClient.invalidateQueries({ queryKey: ['keys'] });
+    void invalidateDomainsAndKeys(queryClient);
   };
   const refreshInvitations = () => void queryClient.invalidateQueries({ queryKey: invitationKeys.all });
 

@@ -1,10 +1,11 @@
 import { Button, Center, Stack, Text } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
-import { MSG, Role, type TTeamSummary, type TUser } from '@tlprt/contract';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { API, MSG, Role, type TTeamSummary, type TUser, ZTeamDetailResponse } from '@tlprt/contract';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import { call } from '../../api/client';
 import { LoaderLogo } from '../../components/LoaderLogo';
 import { pickCurrentTeam } from '../teams/currentTeam';
-import { useSessionCheck } from './queries';
+import { sessionKeys, useSessionCheck } from './queries';
 import { getStoredTeamId, setStoredTeam, setStoredTeamId, setStoredUserId } from './storage';
 
 export interface Session {
@@ -32,7 +33,31 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const user = check.data;
   const teams = user?.TeamsRender ?? [];
-  const currentTeam = user ? pickCurrentTeam(teams, teamId) : null;
+  // A supervisor may make any team current (Team Management panel), also one they are not in: that
+  // team is not in TeamsRender, so it is read on its own; if it is gone, the usual pick applies.
+  const supervisedId =
+    user?.supervisor && teamId !== null && !teams.some((t) => t.id === teamId) ? teamId : null;
+  const supervised = useQuery({
+    queryKey: [...sessionKeys.all, 'supervised-team', supervisedId],
+    queryFn: ({ signal }) =>
+      call({
+        path: API.teams.one(supervisedId as number),
+        schema: ZTeamDetailResponse,
+        auth: 'bearer',
+        popups: false,
+        signal,
+      }),
+    enabled: supervisedId !== null,
+    retry: false,
+    select: (r): TTeamSummary => r.data,
+  });
+  const currentTeam = user
+    ? supervised.isLoading
+      ? null
+      : supervisedId !== null && supervised.data
+        ? supervised.data
+        : pickCurrentTeam(teams, teamId)
+    : null;
 
   useEffect(() => {
     if (user) setStoredUserId(user.id);
@@ -73,6 +98,6 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       </Center>
     );
   }
-  if (!value) return <LoaderLogo />;
+  if (!value || supervised.isLoading) return <LoaderLogo />;
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }

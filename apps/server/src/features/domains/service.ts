@@ -1,0 +1,265 @@
+import {
+  bareHost,
+  DomainStatus,
+  EventCode,
+  HOST_PATTERN,
+  LIMITS,
+  MSG_DOMAIN_RULES,
+  MSG_DOMAINS,
+  type TDomain,
+  type TDomainListResponse,
+  VerificationMethod,
+} from '@tlprt/contract';
+import type { AppContext } from '../../context.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import type { Db } from '../../db/index.js';
+import type { DomainRow, UserRow } from '../../db/schema.js';
+import { type Outgoing, publishAll } from '../../events/publish.js';
+import { badRequest, HttpError, notFound } from '../../http/errors.js';
+import { deleteKeysOfDomain, listKeysOfDomains, setDomainKeysSuspended } from '../keys/queries.js';
+import { authorizeTeam, denied, type TeamAccess } from '../teams/policy.js';
+import { toTeam } from './audience.js';
+import { isSuspended, mayPromote, mayToggle, mayUseMethod } from './policy.js';
+import { presentDomain } from './presenter.js';
+import {
+  countDomains,
+  findDomain,
+  findDomainsByHost,
+  insertDomain,
+  listDomains,
+  lockTeam,
+  updateDomain,
+  verifiedByAnotherTeam,
+} from './queries.js';
+import {
+  type CheckMethodId,
+  newVerificationHash,
+  normalizeHost,
+  type VerificationInstructions,
+} from './verification/index.js';
+
+const assignedToAnother = () => new HttpError(404, MSG_DOMAINS.assignedToAnother);
+
+/** What the user typed, as the host we store (bareHost, then IDN → punycode), or a 400 naming `url`. */
+export function hostOfInput(input: string): string {
+  const host = normalizeHost(bareHost(input));
+  if (!host || !HOST_PATTERN.test(host)) {
+    throw badRequest(MSG_DOMAINS.incorrectFormat, { url: MSG_DOMAINS.incorrectFormat });
+  }
+  return host;
+}
+
+async function domainOf(db: Db, access: TeamAccess, id: number): Promise<DomainRow> {
+  const d = await findDomain(db, access.team.id, id);
+  if (!d) throw notFound();
+  return d;
+}
+
+async function withKeys(db: Db, teamId: number, domains: DomainRow[]): Promise<TDomain[]> {
+  const keys = await listKeysOfDomains(
+    db,
+    teamId,
+    domains.map((d) => d.id),
+  );
+  return domains.map((d) =>
+    presentDomain(
+      d,
+      keys.filter((k) => k.domain_id === d.id),
+    ),
+  );
+}
+
+async function presentOne(db: Db, access: TeamAccess, id: number): Promise<TDomain> {
+  const [d] = await withKeys(db, access.team.id, [await domainOf(db, access, id)]);
+  if (!d) throw notFound();
+  return d;
+}
+
+/** POST /v1/domains/{teamId}: every live domain, split into drafts and promoted (each with its keys). */
+export async function listTeamDomains(
+  ctx: AppContext,
+  actor: UserRow,
+  teamId: number,
+): Promise<Omit<TDomainListResponse, 'message'>> {
+  await authorizeTeam(ctx, actor, teamId, 'statistics.read');
+  const data = await withKeys(ctx.db, teamId, await listDomains(ctx.db, teamId));
+  return {
+    data,
+    drafts: data.filter((d) => d.draft.id === 0),
+    verified: data.filter((d) => d.draft.id === 1),
+  };
+}
+
+/** POST /v1/domains/create/{teamId} {url}: a new draft with a fresh verification hash. */
+export async function createDomain(
+  ctx: AppContext,
+  actor: UserRow,
+  teamId: number,
+  url: string,
+): Promise<number> {
+  const access = await authorizeTeam(ctx, actor, teamId, 'domains.manage');
+  const host = hostOfInput(url);
+  const { id, events } = await ctx.db.transaction().execute(async (trx) => {
+    await lockTeam(trx, teamId);
+    if (await verifiedByAnotherTeam(trx, teamId, host)) throw assignedToAnother();
+    const own = await findDomainsByHost(trx, teamId, host);
+    if (own.some((d) => d.verification === 1))
+      throw new HttpError(406, MSG_DOMAINS.verifiedByTeammate, { url: MSG_DOMAINS.verifiedByTeammate });
+    if (own.length > 0) throw new HttpError(409, MSG_DOMAINS.alreadyDraft, { url: MSG_DOMAINS.alreadyDraft });
+    if ((await countDomains(trx, teamId)) >= LIMITS.domainsPerTeam)
+      throw new HttpError(409, MSG_DOMAINS.maxDomains, { url: MSG_DOMAINS.maxDomains });
+    const id = await insertDomain(trx, {
+      teamId,
+      host,
+      name: host,
+      hash: newVerificationHash(),
+      createdAt: ctx.now(),
+    });
+    return { id, events: [await toTeam(trx, access, { code: EventCode.DomainCreated, created_domain: id })] };
+  });
+  await publishAll(ctx, events);
+  return id;
+}
+
+/** GET /v1/domains/instructions/{teamId}/{id}: the four copyable texts for this domain's hash. */
+export async function domainInstructions(
+  ctx: AppContext,
+  actor: UserRow,
+  teamId: number,
+  id: number,
+): Promise<VerificationInstructions> {
+  const access = await authorizeTeam(ctx, actor, teamId, 'domains.manage');
+  const d = await domainOf(ctx.db, access, id);
+  return ctx.verifier.instructions(d.host, d.verification_hash);
+}
+
+const statusEvent = (d: Pick<DomainRow, 'id' | 'status' | 'suspended'>) => ({
+  code: EventCode.DomainStatus,
+  domain_id: d.id,
+  status: d.status,
+  suspended: d.suspended,
+});
+
+/**
+ * PUT /v1/domains/verify/{teamId}/{id} {verificationMethod}: methods 1–4 run the real check (outside
+ * any transaction: it may take seconds); 5 is the supervisor's bypass. The host is re-checked against
+ * other teams inside the transaction that marks it verified.
+ */
+export async function verifyDomain(
+  ctx: AppContext,
+  actor: UserRow,
+  teamId: number,
+  id: number,
+  method: number,
+): Promise<void> {
+  const access = await authorizeTeam(ctx, actor, teamId, 'domains.manage');
+  if (!mayUseMethod(access, method)) throw denied();
+  const d = await domainOf(ctx.db, access, id);
+  if (d.verification === 1) return;
+  if (await verifiedByAnotherTeam(ctx.db, teamId, d.host)) throw assignedToAnother();
+  if (method !== VerificationMethod.SupervisorBypass) {
+    const result = await ctx.verifier.verify(d.host, d.verification_hash, method as CheckMethodId);
+    if (!result.ok) {
+      ctx.log.info({ teamId, domainId: id, method, reason: result.reason }, 'domain verification failed');
+      throw badRequest(MSG_DOMAINS.verificationFailed);
+    }
+  }
+  let events: Outgoing[];
+  try {
+    events = await ctx.db.transaction().execute(async (trx) => {
+      await lockTeam(trx, teamId);
+      if (await verifiedByAnotherTeam(trx, teamId, d.host)) throw assignedToAnother();
+      const patch = { verification: 1, status: DomainStatus.Active, verification_method: method };
+      if (!(await updateDomain(trx, teamId, id, patch))) throw notFound();
+      return [await toTeam(trx, access, statusEvent({ ...d, ...patch }))];
+    });
+  } catch (error) {
+    // Another team's verification committed between our check and our write.
+    if (isUniqueViolation(error)) throw assignedToAnother();
+    throw error;
+  }
+  ctx.log.info({ teamId, domainId: id, method }, 'domain verified');
+  await publishAll(ctx, events);
+}
+
+/** GET /v1/domains/update_draft/{teamId}/{id}: a verified draft moves to My domains. */
+export async function promoteDomain(
+  ctx: AppContext,
+  actor: UserRow,
+  teamId: number,
+  id: number,
+): Promise<TDomain> {
+  const access = await authorizeTeam(ctx, actor, teamId, 'domains.manage');
+  const events = await ctx.db.transaction().execute(async (trx) => {
+    const d = await domainOf(trx, access, id);
+    if (!mayPromote(d)) {
+      throw new HttpError(
+        409,
+        d.draft === 1 ? MSG_DOMAIN_RULES.alreadyPromoted : MSG_DOMAIN_RULES.notVerified,
+      );
+    }
+    await updateDomain(trx, teamId, id, { draft: 1 });
+    return [await toTeam(trx, access, { code: EventCode.DomainCreated, created_domain: id })];
+  });
+  await publishAll(ctx, events);
+  return presentOne(ctx.db, access, id);
+}
+
+/** GET /v1/domains/update_active/{teamId}/{id}: Active ↔ Inactive (not while suspended). */
+export async function toggleDomain(
+  ctx: AppContext,
+  actor: UserRow,
+  teamId: number,
+  id: number,
+): Promise<TDomain> {
+  const access = await authorizeTeam(ctx, actor, teamId, 'domains.manage');
+  const events = await ctx.db.transaction().execute(async (trx) => {
+    const d = await domainOf(trx, access, id);
+    if (isSuspended(d)) throw new HttpError(403, MSG_DOMAINS.domainSuspended);
+    if (!mayToggle(d)) throw new HttpError(409, MSG_DOMAIN_RULES.notPromoted);
+    const status = d.status === DomainStatus.Active ? DomainStatus.Inactive : DomainStatus.Active;
+    await updateDomain(trx, teamId, id, { status });
+    return [await toTeam(trx, access, statusEvent({ ...d, status }))];
+  });
+  await publishAll(ctx, events);
+  return presentOne(ctx.db, access, id);
+}
+
+/** DELETE /v1/domains/{teamId}/{id}: a draft or a promoted domain gets status 50, and so do its keys. */
+export async function deleteDomain(
+  ctx: AppContext,
+  actor: UserRow,
+  teamId: number,
+  id: number,
+): Promise<void> {
+  const access = await authorizeTeam(ctx, actor, teamId, 'domains.manage');
+  const events = await ctx.db.transaction().execute(async (trx) => {
+    await domainOf(trx, access, id);
+    await updateDomain(trx, teamId, id, { status: DomainStatus.Deleted, deleted_at: ctx.now() });
+    await deleteKeysOfDomain(trx, teamId, id);
+    return [await toTeam(trx, access, { code: EventCode.DomainDeleted, deleted_domain: id })];
+  });
+  await publishAll(ctx, events);
+}
+
+/**
+ * POST /v1/domains/suspended/{teamId}/{id} (supervisor): toggles `suspended`. Suspending stores each
+ * key's status and deactivates it; unsuspending restores them.
+ */
+export async function toggleDomainSuspension(
+  ctx: AppContext,
+  actor: UserRow,
+  teamId: number,
+  id: number,
+): Promise<TDomain> {
+  const access = await authorizeTeam(ctx, actor, teamId, 'domains.supervise');
+  const events = await ctx.db.transaction().execute(async (trx) => {
+    const d = await domainOf(trx, access, id);
+    const suspend = !isSuspended(d);
+    await updateDomain(trx, teamId, id, { suspended: suspend ? 1 : 0 });
+    await setDomainKeysSuspended(trx, teamId, id, suspend);
+    return [await toTeam(trx, access, statusEvent({ ...d, suspended: suspend ? 1 : 0 }))];
+  });
+  await publishAll(ctx, events);
+  return presentOne(ctx.db, access, id);
+}

@@ -1,0 +1,183 @@
+import {
+  DomainStatus,
+  EventCode,
+  KeyStatus,
+  MSG_DOMAIN_RULES,
+  TeamStatus,
+  type TSupervisorSettingRow,
+  type ZSetSupervisorSettingsRequest,
+} from '@tlprt/contract';
+import type { z } from 'zod';
+import type { AppContext } from '../../context.js';
+import type { Db } from '../../db/index.js';
+import type { SettingLayer, UserRow } from '../../db/schema.js';
+import { publishAll } from '../../events/publish.js';
+import { badRequest, notFound } from '../../http/errors.js';
+import { toTeam } from '../domains/audience.js';
+import { findDomain } from '../domains/queries.js';
+import { assertKeyChangeable, assertKeyEditable } from '../keys/policy.js';
+import { findKeyByHash, type KeyView } from '../keys/queries.js';
+import { keyOf } from '../keys/service.js';
+import { authorizeTeam } from '../teams/policy.js';
+import {
+  assertValidSettings,
+  effectiveSettings,
+  effectiveValue,
+  SETTING_IDS,
+  supervisorRows,
+  tableOf,
+} from './layers.js';
+import { listLayerValues, upsertLayerValues } from './queries.js';
+
+export interface CustomerSetting {
+  id: number;
+  currentValue: number | null;
+  defaultValue: number;
+}
+
+async function liveDomainId(db: Db, teamId: number, domainId: number): Promise<number> {
+  const d = await findDomain(db, teamId, domainId);
+  if (!d) throw notFound();
+  return d.id;
+}
+
+/**
+ * The domain whose layer applies: a domain key's own domain (another id in the path is 404), or for
+ * a key of every domain the requested domain of the team (0 / empty: none).
+ */
+async function domainContext(
+  db: Db,
+  teamId: number,
+  k: KeyView,
+  requested: number | null,
+): Promise<number | null> {
+  if (k.domain_id !== null) {
+    if (requested && requested !== k.domain_id) throw notFound();
+    return k.domain_id;
+  }
+  return requested ? liveDomainId(db, teamId, requested) : null;
+}
+
+async function customerView(
+  db: Db,
+  teamId: number,
+  domainId: number | null,
+  keyId: number,
+): Promise<CustomerSetting[]> {
+  const table = tableOf(await listLayerValues(db, teamId, { domainId, keyId }));
+  return SETTING_IDS.map((id) => {
+    const own = table.get(id)?.key;
+    return {
+      id,
+      currentValue: own && own.override === 1 ? own.value : null,
+      // What the key gets when it sets nothing: the default with the team's and domain's layers.
+      defaultValue: effectiveValue(table, id, 'key'),
+    };
+  });
+}
+
+/** GET /v1/key_settings/team/{teamId}/domain/{domainId}/key/{keyId}/get. */
+export async function readKeySettings(
+  ctx: AppContext,
+  actor: UserRow,
+  teamId: number,
+  domainId: number,
+  keyId: number,
+): Promise<CustomerSetting[]> {
+  await authorizeTeam(ctx, actor, teamId, 'statistics.read');
+  const k = await keyOf(ctx.db, teamId, keyId);
+  return customerView(ctx.db, teamId, await domainContext(ctx.db, teamId, k, domainId), keyId);
+}
+
+/** POST .../set {settings: [{id, value}]}: the key layer; a value overrides, null (empty) inherits. */
+export async function writeKeySettings(
+  ctx: AppContext,
+  actor: UserRow,
+  teamId: number,
+  domainId: number,
+  keyId: number,
+  settings: Array<{ id: number; value: number | null }>,
+): Promise<CustomerSetting[]> {
+  const access = await authorizeTeam(ctx, actor, teamId, 'keys.manage');
+  const input = settings.map((s) => ({ ...s, override: s.value === null ? 0 : 1 }));
+  assertValidSettings(input);
+  const { events, context } = await ctx.db.transaction().execute(async (trx) => {
+    const k = await keyOf(trx, teamId, keyId);
+    const context = await domainContext(trx, teamId, k, domainId);
+    assertKeyEditable(k);
+    await upsertLayerValues(trx, teamId, { layer: 'key', domainId: 0, keyId }, input, ctx.now());
+    return {
+      context,
+      events: [await toTeam(trx, access, { code: EventCode.KeyChanged, created_key: keyId })],
+    };
+  });
+  await publishAll(ctx, events);
+  return customerView(ctx.db, teamId, context, keyId);
+}
+
+/** GET .../domain/key/{keyId}/get_supervisor?domainId=: one row per setting with every layer. */
+export async function readSupervisorSettings(
+  ctx: AppContext,
+  actor: UserRow,
+  teamId: number,
+  keyId: number,
+  domainId: number | null,
+): Promise<TSupervisorSettingRow[]> {
+  await authorizeTeam(ctx, actor, teamId, 'domains.superviseRead');
+  const k = await keyOf(ctx.db, teamId, keyId);
+  const context = await domainContext(ctx.db, teamId, k, domainId);
+  const table = tableOf(await listLayerValues(ctx.db, teamId, { domainId: context, keyId }));
+  return supervisorRows(table, context, keyId);
+}
+
+/** POST .../set_supervisor_by_{key|team|domain}: writes that layer's values and override flags. */
+export async function writeSupervisorSettings(
+  ctx: AppContext,
+  actor: UserRow,
+  teamId: number,
+  layer: SettingLayer,
+  body: z.output<typeof ZSetSupervisorSettingsRequest>,
+): Promise<void> {
+  const access = await authorizeTeam(ctx, actor, teamId, 'domains.supervise');
+  const input = body.settings.map((s) => ({ id: s.id, value: s.value, override: s.settingOverwrite }));
+  if (layer === 'key' && !body.keyId)
+    throw badRequest(MSG_DOMAIN_RULES.keyIdRequired, { keyId: MSG_DOMAIN_RULES.keyIdRequired });
+  if (layer === 'domain' && !body.domainId)
+    throw badRequest(MSG_DOMAIN_RULES.domainIdRequired, { domainId: MSG_DOMAIN_RULES.domainIdRequired });
+  assertValidSettings(input);
+  const events = await ctx.db.transaction().execute(async (trx) => {
+    if (layer === 'key') {
+      const keyId = body.keyId ?? 0;
+      assertKeyChangeable(await keyOf(trx, teamId, keyId));
+      await upsertLayerValues(trx, teamId, { layer, domainId: 0, keyId }, input, ctx.now());
+      return [await toTeam(trx, access, { code: EventCode.KeyChanged, created_key: keyId })];
+    }
+    const domainId = layer === 'domain' ? await liveDomainId(trx, teamId, body.domainId ?? 0) : 0;
+    await upsertLayerValues(trx, teamId, { layer, domainId, keyId: 0 }, input, ctx.now());
+    return [];
+  });
+  await publishAll(ctx, events);
+}
+
+/**
+ * GET /api/v1/public/key_settings/{keyHash} (no token): the effective values for an active key of an
+ * active, unsuspended, promoted domain (or a key of every domain) of an unsuspended team; else 404.
+ */
+export async function publicKeySettings(ctx: AppContext, keyHash: string): Promise<Record<string, number>> {
+  const k = await findKeyByHash(ctx.db, keyHash);
+  const usable =
+    k !== undefined &&
+    k.status === KeyStatus.Active &&
+    k.suspended === 0 &&
+    k.team_suspended === 0 &&
+    k.team_status !== TeamStatus.Disabled &&
+    k.team_status !== TeamStatus.Suspended &&
+    (k.domain_id === null ||
+      (k.domain_status === DomainStatus.Active &&
+        k.domain_suspended === 0 &&
+        k.domain_draft === 1 &&
+        k.domain_verification === 1));
+  if (!usable) throw notFound();
+  const table = tableOf(await listLayerValues(ctx.db, k.team_id, { domainId: k.domain_id, keyId: k.id }));
+  return effectiveSettings(table);
+}

@@ -1,0 +1,161 @@
+import { EventCode, KeyStatus, MSG_DOMAIN_RULES, MSG_DOMAINS, type TKey } from '@tlprt/contract';
+import type { AppContext } from '../../context.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import type { Db } from '../../db/index.js';
+import type { UserRow } from '../../db/schema.js';
+import { publishAll } from '../../events/publish.js';
+import { HttpError, notFound } from '../../http/errors.js';
+import { toTeam } from '../domains/audience.js';
+import { authorizeTeam, type TeamAccess } from '../teams/policy.js';
+import { newKeyHash } from './hash.js';
+import { assertKeyChangeable, assertKeyEditable, assertKeyToggleable } from './policy.js';
+import { presentKey } from './presenter.js';
+import {
+  findDomainForKey,
+  findKey,
+  insertKey,
+  type KeyView,
+  listKeys,
+  setKeySuspended,
+  updateKey,
+} from './queries.js';
+
+/** A listed key of the caller's team, or 404 (another team's key id reveals nothing). */
+export async function keyOf(db: Db, teamId: number, id: number): Promise<KeyView> {
+  const k = await findKey(db, teamId, id);
+  if (!k) throw notFound();
+  return k;
+}
+
+async function presentOne(db: Db, teamId: number, id: number): Promise<TKey> {
+  return presentKey(await keyOf(db, teamId, id));
+}
+
+/** The domain a new key belongs to: 0 = every domain of the team; else a promoted live domain. */
+async function domainForNewKey(db: Db, teamId: number, domainId: number): Promise<number | null> {
+  if (domainId === 0) return null;
+  const d = await findDomainForKey(db, teamId, domainId);
+  if (!d) throw notFound();
+  if (d.draft !== 1 || d.verification !== 1)
+    throw new HttpError(409, MSG_DOMAIN_RULES.keyNeedsPromotedDomain);
+  if (d.suspended === 1) throw new HttpError(403, MSG_DOMAINS.keyChangeBlocked);
+  return d.id;
+}
+
+/** POST /v1/keys/create/{teamId}/{domainId} {name?}: a new active key with a fresh 40-character hash. */
+export async function createKey(
+  ctx: AppContext,
+  actor: UserRow,
+  teamId: number,
+  domainId: number,
+  name: string,
+): Promise<TKey> {
+  const access = await authorizeTeam(ctx, actor, teamId, 'keys.manage');
+  // A collision of 238 random bits does not happen; the retry keeps the unique index the only judge.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const { id, events } = await ctx.db.transaction().execute(async (trx) => {
+        const ownerDomain = await domainForNewKey(trx, teamId, domainId);
+        const id = await insertKey(trx, {
+          teamId,
+          domainId: ownerDomain,
+          keyHash: newKeyHash(),
+          name,
+          createdAt: ctx.now(),
+        });
+        return { id, events: [await toTeam(trx, access, { code: EventCode.KeyCreated, created_key: id })] };
+      });
+      await publishAll(ctx, events);
+      return presentOne(ctx.db, teamId, id);
+    } catch (error) {
+      if (!isUniqueViolation(error) || attempt >= 3) throw error;
+    }
+  }
+}
+
+/** POST /v1/keys/{teamId}: the team's keys with status 10, 20, 30, 40 (shown status, spec §4). */
+export async function listTeamKeys(ctx: AppContext, actor: UserRow, teamId: number): Promise<TKey[]> {
+  await authorizeTeam(ctx, actor, teamId, 'statistics.read');
+  return (await listKeys(ctx.db, teamId)).map(presentKey);
+}
+
+/** GET /v1/keys/{teamId}/{id}. */
+export async function readKey(ctx: AppContext, actor: UserRow, teamId: number, id: number): Promise<TKey> {
+  await authorizeTeam(ctx, actor, teamId, 'statistics.read');
+  return presentOne(ctx.db, teamId, id);
+}
+
+/** Runs one key change in a transaction and tells the team (92, or 91 for a deletion). */
+async function changeKey(
+  ctx: AppContext,
+  access: TeamAccess,
+  id: number,
+  change: (db: Db, k: KeyView) => Promise<void>,
+  code: number = EventCode.KeyChanged,
+): Promise<void> {
+  const teamId = access.team.id;
+  const events = await ctx.db.transaction().execute(async (trx) => {
+    const k = await keyOf(trx, teamId, id);
+    await change(trx, k);
+    const field = code === EventCode.KeyDeleted ? 'deleted_key' : 'created_key';
+    return [await toTeam(trx, access, { code, [field]: id })];
+  });
+  await publishAll(ctx, events);
+}
+
+/** PUT /v1/keys/{teamId}/{id} {name}. */
+export async function renameKey(
+  ctx: AppContext,
+  actor: UserRow,
+  teamId: number,
+  id: number,
+  name: string,
+): Promise<TKey> {
+  const access = await authorizeTeam(ctx, actor, teamId, 'keys.manage');
+  await changeKey(ctx, access, id, async (db, k) => {
+    assertKeyEditable(k);
+    await updateKey(db, teamId, id, { name });
+  });
+  return presentOne(ctx.db, teamId, id);
+}
+
+/** GET /v1/keys/active_key/{teamId}/{id}: 10 ↔ 20. */
+export async function toggleKey(ctx: AppContext, actor: UserRow, teamId: number, id: number): Promise<TKey> {
+  const access = await authorizeTeam(ctx, actor, teamId, 'keys.manage');
+  await changeKey(ctx, access, id, async (db, k) => {
+    assertKeyToggleable(k);
+    const status = k.status === KeyStatus.Active ? KeyStatus.Inactive : KeyStatus.Active;
+    await updateKey(db, teamId, id, { status });
+  });
+  return presentOne(ctx.db, teamId, id);
+}
+
+/** DELETE /v1/keys/{teamId}/{id}: status 50 (the statistics keep the key). */
+export async function deleteKey(ctx: AppContext, actor: UserRow, teamId: number, id: number): Promise<void> {
+  const access = await authorizeTeam(ctx, actor, teamId, 'keys.manage');
+  await changeKey(
+    ctx,
+    access,
+    id,
+    async (db, k) => {
+      assertKeyChangeable(k);
+      await updateKey(db, teamId, id, { status: KeyStatus.Deleted });
+    },
+    EventCode.KeyDeleted,
+  );
+}
+
+/** POST /v1/keys/suspended/{teamId}/{id} (supervisor): suspend (status kept, 40) or restore. */
+export async function toggleKeySuspension(
+  ctx: AppContext,
+  actor: UserRow,
+  teamId: number,
+  id: number,
+): Promise<TKey> {
+  const access = await authorizeTeam(ctx, actor, teamId, 'domains.supervise');
+  await changeKey(ctx, access, id, async (db, k) => {
+    assertKeyChangeable(k);
+    await setKeySuspended(db, teamId, id, k.suspended !== 1);
+  });
+  return presentOne(ctx.db, teamId, id);
+}

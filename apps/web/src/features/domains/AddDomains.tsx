@@ -1,0 +1,578 @@
+import {
+  ActionIcon,
+  Alert,
+  Anchor,
+  Badge,
+  Box,
+  Button,
+  Card,
+  Group,
+  Loader,
+  Skeleton,
+  Stack,
+  Tabs,
+  Text,
+  TextInput,
+  ThemeIcon,
+  Title,
+} from '@mantine/core';
+import {
+  bareHost,
+  KeyStatus,
+  LIMITS,
+  MSG,
+  MSG_DOMAINS,
+  MSG_TEAMS,
+  PLAYERS,
+  Role,
+  type TDomain,
+  VerificationMethod,
+  WEB_PATHS,
+} from '@tlprt/contract';
+import { type FormEvent, useState } from 'react';
+import { Link } from 'react-router';
+import { isApiError } from '../../api/errors';
+import { ConfirmModal } from '../../components/ConfirmModal';
+import {
+  IconAlert,
+  IconBook,
+  IconChart,
+  IconCircleCheck,
+  IconKey,
+  IconPlug,
+  IconX,
+} from '../../components/icons';
+import { EmptyState } from '../../components/Page';
+import { DOCS_URL } from '../../config';
+import { useCreateKey } from '../keys/mutations';
+import { useKeys } from '../keys/queries';
+import { useSession } from '../session/SessionProvider';
+import { usePolicy } from '../teams/policy';
+import { cardPadding } from '../teams/TeamSettings';
+import { CopyBlock } from './CopyBlock';
+import { DraftNav } from './DraftNav';
+import { currentDraft, isVerifiedDraft, selectDraft, useDraftSelection } from './draftStore';
+import { useCreateDomain, usePromoteDomain, useVerifyDomain } from './mutations';
+import { useDictionaries, useDomains, useInstructions } from './queries';
+import { playerSnippet } from './snippets';
+
+/** Verification state of each draft (spec §4: tracked per draft). */
+type VerifyState = { status: 'verifying' } | { status: 'success' } | { status: 'error'; message: string };
+
+/** Add domain (spec §2 "Add domain (/addDomains)"). */
+export function AddDomains() {
+  const { currentTeam } = useSession();
+  const team = currentTeam as NonNullable<typeof currentTeam>;
+  const domains = useDomains(team.id);
+  useDictionaries();
+  const sel = useDraftSelection();
+  const [verifyStates, setVerifyStates] = useState<Record<number, VerifyState>>({});
+  const frozen = team.suspended === 1;
+
+  if (domains.isPending) {
+    return (
+      <Stack gap="lg" aria-busy="true" aria-label="Loading domains">
+        <Skeleton h={120} radius="lg" />
+        <Skeleton h={320} radius="lg" />
+      </Stack>
+    );
+  }
+  if (!domains.data) {
+    return (
+      <Alert color="red" variant="light" icon={<IconAlert />} title={MSG.serverErrorTitle}>
+        {MSG.serverErrorText}
+      </Alert>
+    );
+  }
+  const drafts = domains.data.drafts;
+  const draft = currentDraft(drafts, sel);
+  const full = domains.data.data.length >= LIMITS.domainsPerTeam;
+  const setVerify = (id: number, s: VerifyState | null) =>
+    setVerifyStates((all) => {
+      const { [id]: _, ...rest } = all;
+      return s ? { ...rest, [id]: s } : rest;
+    });
+
+  return (
+    <Stack gap="lg">
+      <Box hiddenFrom="sm">
+        <DraftNav variant="page" />
+      </Box>
+      {frozen && (
+        <Alert
+          color="red"
+          variant="light"
+          icon={<IconAlert />}
+          title="Team suspended"
+          data-testid="suspended-banner"
+        >
+          {MSG_TEAMS.teamSuspendedNotice}
+        </Alert>
+      )}
+      <Stack gap="lg" className={frozen ? 'team-suspended' : undefined}>
+        <DomainForm full={full} />
+        {draft ? (
+          <DraftSteps
+            key={draft.id}
+            draft={draft}
+            inx={drafts.indexOf(draft)}
+            state={verifyStates[draft.id] ?? null}
+            setState={(s) => setVerify(draft.id, s)}
+          />
+        ) : (
+          <EmptyState icon={<IconPlug size={28} />} title="No draft selected">
+            <Text c="dimmed" size="sm">
+              Enter your website above and press {MSG_DOMAINS.check}: it is kept here as a draft until it is
+              verified and confirmed.
+            </Text>
+          </EmptyState>
+        )}
+        <Links />
+      </Stack>
+    </Stack>
+  );
+}
+
+/** The domain input (spec §5): required, reduced to the bare host; server errors of §8 under it. */
+function DomainForm({ full }: { full: boolean }) {
+  const { currentTeam } = useSession();
+  const team = currentTeam as NonNullable<typeof currentTeam>;
+  const policy = usePolicy(team);
+  const create = useCreateDomain(team.id);
+  const [value, setValue] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const allowed = policy.can('domains.manage');
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (value.trim() === '') {
+      setError(MSG.required);
+      return;
+    }
+    const host = bareHost(value);
+    setValue(host);
+    if (host === '') {
+      setError(MSG_DOMAINS.incorrectFormat);
+      return;
+    }
+    create.mutate(host, {
+      onSuccess: (res) => {
+        setValue('');
+        selectDraft(res.data.id);
+      },
+      onError: (err) => {
+        if (!isApiError(err)) return;
+        const byStatus: Record<number, string> = {
+          400: MSG_DOMAINS.incorrectFormat,
+          404: MSG_DOMAINS.assignedToAnother,
+          406: MSG_DOMAINS.verifiedByTeammate,
+          409: err.body.message,
+        };
+        const msg = byStatus[err.status];
+        if (msg) setError(msg);
+      },
+    });
+  };
+
+  return (
+    <Card withBorder p={cardPadding} component="section" aria-labelledby="add-domain-title">
+      <form onSubmit={submit} noValidate>
+        <Stack gap="sm">
+          <div>
+            <Title order={2} fz="lg" id="add-domain-title">
+              Add a domain
+            </Title>
+            <Text size="sm" c="dimmed">
+              Enter your website address, e.g. example.com. A team can have up to {LIMITS.domainsPerTeam}{' '}
+              domains.
+            </Text>
+          </div>
+          <Group align="flex-start" gap="sm" wrap="nowrap">
+            <TextInput
+              label="Domain"
+              placeholder="example.com"
+              value={value}
+              style={{ flex: 1 }}
+              disabled={!allowed || full}
+              error={error}
+              aria-invalid={error ? true : undefined}
+              autoComplete="off"
+              autoCapitalize="none"
+              spellCheck={false}
+              inputMode="url"
+              onChange={(e) => {
+                setValue(e.currentTarget.value);
+                setError(null);
+              }}
+              rightSection={
+                value ? (
+                  <ActionIcon
+                    variant="subtle"
+                    color="gray"
+                    size="sm"
+                    aria-label="Clear input"
+                    onClick={() => {
+                      setValue('');
+                      setError(null);
+                    }}
+                  >
+                    <IconX size={14} />
+                  </ActionIcon>
+                ) : undefined
+              }
+            />
+            <Button type="submit" mt={25} loading={create.isPending} disabled={!allowed || full}>
+              {MSG_DOMAINS.check}
+            </Button>
+          </Group>
+          {full && (
+            <Text size="sm" c="orange">
+              {MSG_DOMAINS.maxDomains}
+            </Text>
+          )}
+        </Stack>
+      </form>
+    </Card>
+  );
+}
+
+const METHOD_TABS = [
+  { value: 'META', method: VerificationMethod.META },
+  { value: 'HTML', method: VerificationMethod.HTML },
+  { value: 'dnsTXT', method: VerificationMethod.dnsTXT },
+  { value: 'CNAME', method: VerificationMethod.CNAME },
+] as const;
+
+function DraftSteps({
+  draft,
+  inx,
+  state,
+  setState,
+}: {
+  draft: TDomain;
+  inx: number;
+  state: VerifyState | null;
+  setState: (s: VerifyState | null) => void;
+}) {
+  const { currentTeam, role } = useSession();
+  const team = currentTeam as NonNullable<typeof currentTeam>;
+  const policy = usePolicy(team);
+  const verified = isVerifiedDraft(draft);
+  const instructions = useInstructions(team.id, draft.id, !verified);
+  const verify = useVerifyDomain(team.id);
+  const promote = usePromoteDomain(team.id);
+  const [bypassOpen, setBypassOpen] = useState(false);
+  const allowed = policy.can('domains.manage');
+  const supervisor = role === Role.Supervisor && team.suspended !== 1;
+
+  const run = (method: number, after?: () => void) => {
+    setState({ status: 'verifying' });
+    // mutateAsync: the result still lands when the user has switched to another draft meanwhile.
+    verify
+      .mutateAsync({ id: draft.id, method, inx })
+      .then(() => setState({ status: 'success' }))
+      .catch((err: unknown) => {
+        if (isApiError(err) && err.status === 400)
+          setState({ status: 'error', message: MSG_DOMAINS.verificationFailed });
+        else if (isApiError(err) && (err.status === 404 || err.status === 409))
+          setState({ status: 'error', message: err.body.message });
+        else setState(null);
+      })
+      .finally(after);
+  };
+  const verifying = state?.status === 'verifying';
+
+  return (
+    <>
+      <Card withBorder p={cardPadding} component="section" aria-labelledby="draft-title">
+        <Stack gap="lg">
+          <Group justify="space-between" align="flex-end" gap="sm">
+            <TextInput
+              label="Current draft"
+              value={draft.url}
+              readOnly
+              variant="filled"
+              style={{ flex: 1, minWidth: 220 }}
+              rightSection={
+                verified ? (
+                  <IconCircleCheck size={20} color="var(--mantine-color-teal-6)" aria-label="Verified" />
+                ) : undefined
+              }
+            />
+            <Badge color={verified ? 'teal' : 'gray'} variant="light" size="lg" radius="sm">
+              {verified ? 'Verified' : 'Not verified'}
+            </Badge>
+          </Group>
+
+          <div>
+            <Title order={2} fz="lg" id="draft-title">
+              Step 1. Verify that the domain is yours
+            </Title>
+            <Text size="sm" c="dimmed">
+              Choose one method, publish the data shown on your domain, then press Verify.
+            </Text>
+          </div>
+
+          {state?.status === 'success' && (
+            <Alert color="teal" variant="light" icon={<IconCircleCheck />}>
+              {MSG_DOMAINS.verified}
+            </Alert>
+          )}
+
+          {verified ? (
+            <Group
+              justify="space-between"
+              p="md"
+              style={{ borderRadius: 12, background: 'var(--mantine-color-teal-0)' }}
+            >
+              <Group gap="sm">
+                <ThemeIcon color="teal" radius="xl" variant="light" size="lg">
+                  <IconCircleCheck size={20} />
+                </ThemeIcon>
+                <div>
+                  <Text fw={600}>{MSG_DOMAINS.draftVerified}</Text>
+                  <Text size="sm" c="dimmed">
+                    Confirm to move it to My domains.
+                  </Text>
+                </div>
+              </Group>
+              <Button
+                color="teal"
+                disabled={!allowed}
+                loading={promote.isPending}
+                onClick={() =>
+                  promote.mutate(draft.id, {
+                    onSuccess: () => {
+                      setState(null);
+                      selectDraft(null);
+                    },
+                  })
+                }
+              >
+                Confirm
+              </Button>
+            </Group>
+          ) : (
+            <Tabs defaultValue="META" keepMounted={false}>
+              <Tabs.List>
+                {METHOD_TABS.map((t) => (
+                  <Tabs.Tab key={t.value} value={t.value}>
+                    {t.value}
+                  </Tabs.Tab>
+                ))}
+              </Tabs.List>
+              {METHOD_TABS.map((t) => (
+                <Tabs.Panel key={t.value} value={t.value} pt="md">
+                  <Stack gap="md">
+                    {instructions.isPending ? (
+                      <Skeleton h={80} />
+                    ) : instructions.data ? (
+                      <MethodInstructions tab={t.value} data={instructions.data} />
+                    ) : (
+                      <Text size="sm" c="dimmed">
+                        The instructions could not be loaded.
+                      </Text>
+                    )}
+                    {state?.status === 'error' ? (
+                      <Alert color="red" variant="light" icon={<IconAlert />}>
+                        <Stack gap="xs" align="flex-start">
+                          <Text size="sm">{state.message}</Text>
+                          <Button size="xs" variant="light" color="red" onClick={() => setState(null)}>
+                            {MSG_DOMAINS.tryAgain}
+                          </Button>
+                        </Stack>
+                      </Alert>
+                    ) : (
+                      <Group gap="sm">
+                        <Button
+                          onClick={() => run(t.method)}
+                          loading={verifying}
+                          disabled={!allowed || verifying}
+                        >
+                          Verify
+                        </Button>
+                        {verifying && (
+                          <Group gap={6}>
+                            <Loader size="xs" />
+                            <Text size="sm" c="dimmed">
+                              Checking {draft.url}…
+                            </Text>
+                          </Group>
+                        )}
+                      </Group>
+                    )}
+                  </Stack>
+                </Tabs.Panel>
+              ))}
+            </Tabs>
+          )}
+          {supervisor && !verified && (
+            <Group>
+              <Button
+                variant="outline"
+                color="orange"
+                onClick={() => setBypassOpen(true)}
+                disabled={verifying}
+              >
+                {MSG_DOMAINS.verifyManually}
+              </Button>
+            </Group>
+          )}
+        </Stack>
+      </Card>
+
+      <PlayerStep draft={draft} />
+
+      <ConfirmModal
+        opened={bypassOpen}
+        onClose={() => setBypassOpen(false)}
+        title={MSG_DOMAINS.verifyManually}
+        loading={verify.isPending}
+        onConfirm={() => run(VerificationMethod.SupervisorBypass, () => setBypassOpen(false))}
+      >
+        <Text>{MSG_DOMAINS.bypassConfirm}</Text>
+      </ConfirmModal>
+    </>
+  );
+}
+
+function MethodInstructions({
+  tab,
+  data,
+}: {
+  tab: (typeof METHOD_TABS)[number]['value'];
+  data: NonNullable<ReturnType<typeof useInstructions>['data']>;
+}) {
+  if (tab === 'META')
+    return (
+      <Stack gap="sm">
+        <Text size="sm">
+          Add this meta tag inside the <code>&lt;head&gt;</code> of your home page:
+        </Text>
+        <CopyBlock label="Meta tag" value={data.meta.tag} />
+      </Stack>
+    );
+  if (tab === 'HTML')
+    return (
+      <Stack gap="sm">
+        <Text size="sm">
+          Upload a file to the root of your website so that it opens at{' '}
+          <Text span ff="monospace" size="sm">
+            {data.html.url}
+          </Text>
+          :
+        </Text>
+        <CopyBlock label="File name" value={data.html.fileName} />
+        <CopyBlock label="File content" value={data.html.content} />
+      </Stack>
+    );
+  if (tab === 'dnsTXT')
+    return (
+      <Stack gap="sm">
+        <Text size="sm">Add this TXT record to the DNS zone of your domain:</Text>
+        <CopyBlock label="TXT name" value={data.dnsTxt.name} />
+        <CopyBlock label="TXT value" value={data.dnsTxt.value} />
+      </Stack>
+    );
+  return (
+    <Stack gap="sm">
+      <Text size="sm">Add this CNAME record to the DNS zone of your domain:</Text>
+      <CopyBlock label="CNAME name" value={data.cname.name} />
+      <CopyBlock label="CNAME target" value={data.cname.target} />
+    </Stack>
+  );
+}
+
+/**
+ * Step 2: the player snippets (spec §2). The key is the draft's first active key, else the team's first
+ * active key for every domain; "Generate new token" creates one (a team key: a draft has no keys of its own).
+ */
+function PlayerStep({ draft }: { draft: TDomain }) {
+  const { currentTeam } = useSession();
+  const team = currentTeam as NonNullable<typeof currentTeam>;
+  const policy = usePolicy(team);
+  const keys = useKeys(team.id);
+  const createKey = useCreateKey(team.id);
+  const own = draft.keys.find((k) => k.status === KeyStatus.Active);
+  const teamWide = keys.data?.find((k) => k.domainId === null && k.status === KeyStatus.Active);
+  const key = own ?? teamWide ?? null;
+  const domainId = draft.draft.id === 1 ? draft.id : 0;
+
+  return (
+    <Card withBorder p={cardPadding} component="section" aria-labelledby="player-title">
+      <Stack gap="md">
+        <div>
+          <Title order={2} fz="lg" id="player-title">
+            Step 2. Add the P2P plugin to your player
+          </Title>
+          <Text size="sm" c="dimmed">
+            Copy the snippet for your player into the page that plays video on {draft.url}.
+          </Text>
+        </div>
+        <Group
+          justify="space-between"
+          gap="sm"
+          p="sm"
+          style={{ borderRadius: 12, background: 'var(--app-bg)' }}
+        >
+          <Group gap="xs" wrap="nowrap" miw={0}>
+            <IconKey size={18} />
+            {key ? (
+              <Text ff="monospace" size="sm" style={{ wordBreak: 'break-all' }} data-testid="snippet-key">
+                {key.keyHash}
+              </Text>
+            ) : (
+              <Text size="sm" c="dimmed">
+                No active service key yet.
+              </Text>
+            )}
+          </Group>
+          {!key && (
+            <Button
+              size="xs"
+              variant="light"
+              loading={createKey.isPending}
+              disabled={!policy.can('keys.manage')}
+              onClick={() => createKey.mutate(domainId)}
+            >
+              {MSG_DOMAINS.generateToken}
+            </Button>
+          )}
+        </Group>
+        <Tabs defaultValue={PLAYERS[0]} keepMounted={false}>
+          <Tabs.List style={{ flexWrap: 'wrap' }}>
+            {PLAYERS.map((p) => (
+              <Tabs.Tab key={p} value={p}>
+                {p}
+              </Tabs.Tab>
+            ))}
+          </Tabs.List>
+          {PLAYERS.map((p) => (
+            <Tabs.Panel key={p} value={p} pt="md">
+              <CopyBlock label={`${p} snippet`} value={playerSnippet(p, key?.keyHash ?? null)} multiline />
+            </Tabs.Panel>
+          ))}
+        </Tabs>
+      </Stack>
+    </Card>
+  );
+}
+
+function Links() {
+  return (
+    <Group gap="lg">
+      <Anchor href={DOCS_URL} target="_blank" rel="noreferrer" size="sm">
+        <Group gap={6} component="span">
+          <IconBook size={16} />
+          Documentation
+        </Group>
+      </Anchor>
+      <Anchor component={Link} to={WEB_PATHS.statistics} size="sm">
+        <Group gap={6} component="span">
+          <IconChart size={16} />
+          {MSG_DOMAINS.goToStatistics}
+        </Group>
+      </Anchor>
+    </Group>
+  );
+}

@@ -1,0 +1,349 @@
+import {
+  Accordion,
+  ActionIcon,
+  Alert,
+  Anchor,
+  Badge,
+  Box,
+  Button,
+  Card,
+  Group,
+  Skeleton,
+  Stack,
+  Switch,
+  Text,
+  Title,
+  Tooltip,
+} from '@mantine/core';
+import {
+  DomainStatus,
+  MSG,
+  MSG_DOMAINS,
+  MSG_TEAMS,
+  Role,
+  type TDomain,
+  type TKey,
+  WEB_PATHS,
+} from '@tlprt/contract';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import {
+  IconAlert,
+  IconBan,
+  IconGlobe,
+  IconPlug,
+  IconPlus,
+  IconPower,
+  IconShield,
+  IconTrash,
+} from '../../components/icons';
+import { EmptyState } from '../../components/Page';
+import { SupportContact } from '../../components/SupportContact';
+import { DOCS_URL } from '../../config';
+import { useCreateKey } from '../keys/mutations';
+import { useSession } from '../session/SessionProvider';
+import { usePolicy } from '../teams/policy';
+import { DomainModals, type Pending } from './DomainModals';
+import { KeyTable } from './KeyTable';
+import { useDomains } from './queries';
+
+/** What the panels may do, decided once from the contract's policy (spec §6). */
+export interface DomainPermissions {
+  manageDomains: boolean;
+  manageKeys: boolean;
+  supervisor: boolean;
+  /** The team is suspended: everything is view-only. */
+  frozen: boolean;
+}
+
+/** My domains (spec §2 "Integration: My domains"). */
+export function MyDomains() {
+  const { currentTeam, role } = useSession();
+  const team = currentTeam as NonNullable<typeof currentTeam>;
+  const policy = usePolicy(team);
+  const domains = useDomains(team.id);
+  const [pending, setPending] = useState<Pending>(null);
+  const [open, setOpen] = useState<string[]>([]);
+  const frozen = team.suspended === 1;
+  const perms: DomainPermissions = {
+    manageDomains: policy.can('domains.manage'),
+    manageKeys: policy.can('keys.manage'),
+    supervisor: role === Role.Supervisor && !frozen,
+    frozen,
+  };
+
+  if (domains.isPending) {
+    return (
+      <Stack gap="md" aria-busy="true" aria-label="Loading domains">
+        <Skeleton h={28} w={200} radius="md" />
+        <Skeleton h={72} radius="lg" />
+        <Skeleton h={72} radius="lg" />
+      </Stack>
+    );
+  }
+  if (!domains.data) {
+    return (
+      <Alert color="red" variant="light" icon={<IconAlert />} title={MSG.serverErrorTitle}>
+        {MSG.serverErrorText}
+      </Alert>
+    );
+  }
+
+  const verified = domains.data.verified;
+  const active = verified.filter((d) => d.status.id === DomainStatus.Active);
+  const inactive = verified.filter((d) => d.status.id !== DomainStatus.Active);
+  const allIds = verified.map((d) => String(d.id));
+  const allOpen = allIds.length > 0 && allIds.every((id) => open.includes(id));
+
+  const body =
+    verified.length === 0 ? (
+      <NoDomains viewer={role === Role.Viewer} />
+    ) : (
+      <Stack gap="xl">
+        {verified.length > 1 && (
+          <Group justify="flex-end">
+            <Switch
+              label={MSG_DOMAINS.openAllTabs}
+              checked={allOpen}
+              onChange={(e) => setOpen(e.currentTarget.checked ? allIds : [])}
+            />
+          </Group>
+        )}
+        <DomainList
+          title={MSG_DOMAINS.activeDomains}
+          domains={active}
+          open={open}
+          setOpen={setOpen}
+          perms={perms}
+          onAsk={setPending}
+        />
+        <DomainList
+          title={MSG_DOMAINS.inactiveDomains}
+          domains={inactive}
+          open={open}
+          setOpen={setOpen}
+          perms={perms}
+          onAsk={setPending}
+        />
+      </Stack>
+    );
+
+  return (
+    <Stack gap="lg">
+      {frozen && (
+        <Alert
+          color="red"
+          variant="light"
+          icon={<IconAlert />}
+          title="Team suspended"
+          data-testid="suspended-banner"
+        >
+          {MSG_TEAMS.teamSuspendedNotice}
+        </Alert>
+      )}
+      <Box
+        className={frozen ? 'team-suspended' : undefined}
+        data-testid="domains-body"
+        aria-disabled={frozen || undefined}
+      >
+        {body}
+      </Box>
+      <DomainModals teamId={team.id} pending={pending} onClose={() => setPending(null)} />
+    </Stack>
+  );
+}
+
+/** Spec §2: role 40 "Your team haven't added any domain yet"; others also get the way to add one. */
+function NoDomains({ viewer }: { viewer: boolean }) {
+  if (viewer) return <EmptyState icon={<IconPlug size={28} />} title={MSG_DOMAINS.emptyViewer} />;
+  return (
+    <EmptyState icon={<IconPlug size={28} />} title={MSG_DOMAINS.emptyOther}>
+      <Text c="dimmed" size="sm">
+        Add your website, verify that it is yours and get a service key for your player.
+      </Text>
+      <Button component={Link} to={WEB_PATHS.addDomains} mt="xs" leftSection={<IconPlus size={16} />}>
+        {MSG_DOMAINS.goToAddDomains}
+      </Button>
+      <Text size="sm" c="dimmed" mt="sm">
+        See the{' '}
+        <Anchor href={DOCS_URL} target="_blank" rel="noreferrer" inherit>
+          documentation
+        </Anchor>{' '}
+        for how to integrate the player.
+      </Text>
+      <SupportContact prefix="Questions? Contact" />
+    </EmptyState>
+  );
+}
+
+function DomainList({
+  title,
+  domains,
+  open,
+  setOpen,
+  perms,
+  onAsk,
+}: {
+  title: string;
+  domains: TDomain[];
+  open: string[];
+  setOpen: (v: string[]) => void;
+  perms: DomainPermissions;
+  onAsk: (p: Pending) => void;
+}) {
+  const id = `list-${title.replace(/\s+/g, '-').toLowerCase()}`;
+  return (
+    <Stack gap="sm" component="section" aria-labelledby={id}>
+      <Group gap="xs">
+        <Title order={2} fz="lg" id={id}>
+          {title}
+        </Title>
+        <Badge variant="light" color="gray" radius="sm">
+          {domains.length}
+        </Badge>
+      </Group>
+      {domains.length === 0 ? (
+        <Card withBorder p="md">
+          <Text c="dimmed" size="sm">
+            No {title.toLowerCase()}.
+          </Text>
+        </Card>
+      ) : (
+        <Accordion
+          multiple
+          value={open.filter((v) => domains.some((d) => String(d.id) === v))}
+          onChange={(values) => {
+            const mine = new Set(domains.map((d) => String(d.id)));
+            setOpen([...open.filter((v) => !mine.has(v)), ...values]);
+          }}
+          variant="separated"
+          radius="lg"
+          chevronPosition="left"
+          styles={{
+            item: {
+              background: 'var(--mantine-color-white)',
+              border: '1px solid var(--mantine-color-gray-3)',
+            },
+          }}
+        >
+          {domains.map((d) => (
+            <DomainPanel key={d.id} domain={d} perms={perms} onAsk={onAsk} />
+          ))}
+        </Accordion>
+      )}
+    </Stack>
+  );
+}
+
+function DomainPanel({
+  domain,
+  perms,
+  onAsk,
+}: {
+  domain: TDomain;
+  perms: DomainPermissions;
+  onAsk: (p: Pending) => void;
+}) {
+  const { currentTeam } = useSession();
+  const createKey = useCreateKey(currentTeam?.id ?? 0);
+  const host = domain.url;
+  const isActive = domain.status.id === DomainStatus.Active;
+  const suspended = domain.suspended === 1;
+  const keys: TKey[] = domain.keys;
+  return (
+    <Accordion.Item value={String(domain.id)}>
+      <Group gap={4} wrap="nowrap" pr="sm" align="center">
+        <Accordion.Control aria-label={`Domain ${host}`} style={{ flex: 1, minWidth: 0 }}>
+          <Group gap="sm" wrap="wrap" miw={0}>
+            <IconGlobe size={18} color="var(--mantine-color-brand-6)" />
+            <Text fw={600} style={{ wordBreak: 'break-all' }}>
+              {host}
+            </Text>
+            <Badge color={isActive ? 'green' : 'gray'} variant="light" radius="sm">
+              {isActive ? 'Active' : 'Inactive'}
+            </Badge>
+            {suspended && (
+              <Badge color="red" variant="filled" radius="sm">
+                {MSG_DOMAINS.suspendedLabel}
+              </Badge>
+            )}
+            <Text size="xs" c="dimmed" visibleFrom="sm">
+              {keys.length} {keys.length === 1 ? 'key' : 'keys'}
+            </Text>
+          </Group>
+        </Accordion.Control>
+        <Group gap={2} wrap="nowrap">
+          {perms.supervisor && domain.verification.id !== 1 && (
+            <Tooltip label={MSG_DOMAINS.verifyManually}>
+              <ActionIcon
+                variant="subtle"
+                aria-label={MSG_DOMAINS.verifyManually}
+                onClick={() => onAsk({ kind: 'bypass', domain })}
+              >
+                <IconShield />
+              </ActionIcon>
+            </Tooltip>
+          )}
+          {perms.supervisor && (
+            <Tooltip label={suspended ? 'Unsuspend domain' : 'Suspend domain'}>
+              <ActionIcon
+                variant="subtle"
+                color={suspended ? 'teal' : 'orange'}
+                aria-label={`${suspended ? 'Unsuspend' : 'Suspend'} domain ${host}`}
+                onClick={() => onAsk({ kind: 'suspendDomain', domain })}
+              >
+                <IconBan />
+              </ActionIcon>
+            </Tooltip>
+          )}
+
+          <Tooltip label={isActive ? 'Deactivate domain' : 'Activate domain'}>
+            <ActionIcon
+              variant="subtle"
+              color={isActive ? 'green' : 'gray'}
+              aria-label={`${isActive ? 'Deactivate' : 'Activate'} domain ${host}`}
+              disabled={!perms.manageDomains || suspended}
+              onClick={() => onAsk({ kind: 'toggleDomain', domain })}
+            >
+              <IconPower />
+            </ActionIcon>
+          </Tooltip>
+          <Tooltip label="Delete domain">
+            <ActionIcon
+              variant="subtle"
+              color="red"
+              aria-label={`Delete domain ${host}`}
+              disabled={!perms.manageDomains}
+              onClick={() => onAsk({ kind: 'deleteDomain', domain })}
+            >
+              <IconTrash />
+            </ActionIcon>
+          </Tooltip>
+        </Group>
+      </Group>
+      <Accordion.Panel>
+        <Stack gap="md">
+          {suspended && (
+            <Alert color="red" variant="light" icon={<IconAlert />} py="xs">
+              {MSG_DOMAINS.domainSuspended}
+            </Alert>
+          )}
+          <KeyTable domain={domain} keys={keys} perms={perms} onAsk={onAsk} />
+          {isActive && (
+            <Group>
+              <Button
+                variant="light"
+                leftSection={<IconPlus size={16} />}
+                disabled={!perms.manageKeys || suspended}
+                loading={createKey.isPending}
+                onClick={() => createKey.mutate(domain.id)}
+              >
+                {MSG_DOMAINS.generateToken}
+              </Button>
+            </Group>
+          )}
+        </Stack>
+      </Accordion.Panel>
+    </Accordion.Item>
+  );
+}

@@ -1,0 +1,235 @@
+import {
+  Accordion,
+  ActionIcon,
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Group,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
+import {
+  LIMITS,
+  MSG,
+  MSG_DOMAINS,
+  MSG_TEAMS,
+  type TOrigin,
+  validateForm,
+  ZCreateOriginRequest,
+} from '@tlprt/contract';
+import { type FormEvent, useState } from 'react';
+import { isApiError } from '../../api/errors';
+import { ConfirmModal } from '../../components/ConfirmModal';
+import { IconAlert, IconPlus, IconServer, IconTrash } from '../../components/icons';
+import { EmptyState } from '../../components/Page';
+import { formatCreated } from '../domains/format';
+import { useSession } from '../session/SessionProvider';
+import { usePolicy } from '../teams/policy';
+import { useCreateOrigin, useDeleteOrigin, useToggleOrigin } from './mutations';
+import { useOrigins } from './queries';
+
+/** Origins (spec §2 "Origins (/origins)"): managed with `domains.manage`, listed for every member. */
+export function Origins() {
+  const { currentTeam } = useSession();
+  const team = currentTeam as NonNullable<typeof currentTeam>;
+  const policy = usePolicy(team);
+  const origins = useOrigins(team.id);
+  const toggle = useToggleOrigin(team.id);
+  const remove = useDeleteOrigin(team.id);
+  const [adding, setAdding] = useState(false);
+  const [toDelete, setToDelete] = useState<TOrigin | null>(null);
+  const editable = policy.can('domains.manage');
+
+  return (
+    <Stack gap="lg">
+      {team.suspended === 1 && (
+        <Alert
+          color="red"
+          variant="light"
+          icon={<IconAlert />}
+          title="Team suspended"
+          data-testid="suspended-banner"
+        >
+          {MSG_TEAMS.teamSuspendedNotice}
+        </Alert>
+      )}
+      {editable && (
+        <Card withBorder p="md">
+          {adding ? (
+            <AddOriginForm teamId={team.id} onDone={() => setAdding(false)} />
+          ) : (
+            <Group justify="space-between" gap="sm">
+              <Text size="sm" c="dimmed">
+                An origin is the CDN host your players pull video through.
+              </Text>
+              <Button leftSection={<IconPlus size={16} />} onClick={() => setAdding(true)}>
+                {MSG_DOMAINS.addOrigin}
+              </Button>
+            </Group>
+          )}
+        </Card>
+      )}
+      {origins.isPending ? (
+        <Stack gap="sm" aria-busy="true" aria-label="Loading origins">
+          <Skeleton h={64} radius="lg" />
+          <Skeleton h={64} radius="lg" />
+        </Stack>
+      ) : !origins.data ? (
+        <Alert color="red" variant="light" icon={<IconAlert />} title={MSG.serverErrorTitle}>
+          {MSG.serverErrorText}
+        </Alert>
+      ) : origins.data.length === 0 ? (
+        <EmptyState icon={<IconServer size={28} />} title="No origins yet">
+          <Text c="dimmed" size="sm">
+            {editable
+              ? `Press "${MSG_DOMAINS.addOrigin}" to create the first one.`
+              : 'Origins of this team are listed here.'}
+          </Text>
+        </EmptyState>
+      ) : (
+        <Accordion
+          multiple
+          variant="separated"
+          radius="lg"
+          chevronPosition="left"
+          styles={{
+            item: {
+              background: 'var(--mantine-color-white)',
+              border: '1px solid var(--mantine-color-gray-3)',
+            },
+          }}
+        >
+          {origins.data.map((o) => {
+            const active = o.status.id === 10;
+            return (
+              <Accordion.Item key={o.id} value={String(o.id)}>
+                <Group gap={4} wrap="nowrap" pr="sm">
+                  <Accordion.Control aria-label={`Origin ${o.url}`} style={{ flex: 1, minWidth: 0 }}>
+                    <Group gap="sm" wrap="wrap">
+                      <Text fw={600} ff="monospace" size="sm" style={{ wordBreak: 'break-all' }}>
+                        {o.url}
+                      </Text>
+                      {o.suspended === 1 && (
+                        <Badge color="red" variant="filled" radius="sm">
+                          {MSG_DOMAINS.suspendedLabel}
+                        </Badge>
+                      )}
+                    </Group>
+                  </Accordion.Control>
+                  <Tooltip label={active ? 'Deactivate origin' : 'Activate origin'}>
+                    <Switch
+                      aria-label={`Active ${o.url}`}
+                      checked={active}
+                      color="green"
+                      disabled={!editable || (toggle.isPending && toggle.variables === o.id)}
+                      onChange={() => toggle.mutate(o.id)}
+                    />
+                  </Tooltip>
+                  {editable && (
+                    <Tooltip label="Delete origin">
+                      <ActionIcon
+                        variant="subtle"
+                        color="red"
+                        aria-label={`Delete origin ${o.url}`}
+                        onClick={() => setToDelete(o)}
+                      >
+                        <IconTrash />
+                      </ActionIcon>
+                    </Tooltip>
+                  )}
+                </Group>
+                <Accordion.Panel>
+                  <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="md">
+                    <Field label="Status name" value={o.status.name} />
+                    <Field label="Name" value={o.name} />
+                    <Field label="Created date" value={formatCreated(o.createdAt)} />
+                  </SimpleGrid>
+                </Accordion.Panel>
+              </Accordion.Item>
+            );
+          })}
+        </Accordion>
+      )}
+      <ConfirmModal
+        opened={toDelete !== null}
+        onClose={() => setToDelete(null)}
+        title="Delete origin"
+        danger
+        loading={remove.isPending}
+        onConfirm={() => toDelete && remove.mutate(toDelete.id, { onSettled: () => setToDelete(null) })}
+      >
+        <Text>
+          Delete the origin <b>{toDelete?.name}</b> ({toDelete?.url})? Players pulling through it stop getting
+          video.
+        </Text>
+      </ConfirmModal>
+    </Stack>
+  );
+}
+
+function Field({ label, value }: { label: string; value: string }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed" fw={600} tt="uppercase" style={{ letterSpacing: '0.04em' }}>
+        {label}
+      </Text>
+      <Text size="sm">{value || '—'}</Text>
+    </div>
+  );
+}
+
+/** Name input (required, max 30, spec §5) with Add and Cancel. */
+function AddOriginForm({ teamId, onDone }: { teamId: number; onDone: () => void }) {
+  const create = useCreateOrigin(teamId);
+  const [name, setName] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const r = validateForm(ZCreateOriginRequest, { name });
+    if (!r.ok) {
+      setError(r.fieldErrors.name ?? r.formError ?? MSG.required);
+      return;
+    }
+    create.mutate(r.data.name, {
+      onSuccess: onDone,
+      onError: (err) => {
+        if (isApiError(err) && err.status < 500 && err.status !== 401 && err.status !== 403)
+          setError(err.fieldErrors.name ?? err.body.message);
+      },
+    });
+  };
+  return (
+    <form onSubmit={submit} noValidate>
+      <Group align="flex-start" gap="sm" wrap="wrap">
+        <TextInput
+          label="Origin name"
+          placeholder="e.g. Main storage"
+          value={name}
+          maxLength={LIMITS.originNameMax}
+          error={error}
+          style={{ flex: 1, minWidth: 200 }}
+          onChange={(e) => {
+            setName(e.currentTarget.value);
+            setError(null);
+          }}
+          data-autofocus
+          autoFocus
+        />
+        <Group gap="sm" mt={25}>
+          <Button type="submit" loading={create.isPending}>
+            {MSG_DOMAINS.addOriginButton}
+          </Button>
+          <Button variant="default" onClick={onDone}>
+            Cancel
+          </Button>
+        </Group>
+      </Group>
+    </form>
+  );
+}

@@ -1,0 +1,29 @@
+import { NavLink } from '@mantine/core';
+import { MSG_TEAM_MANAGEMENT } from '@tlprt/contract';
+import { useState } from 'react';
+import { IconShield } from '../../components/icons';
+import { useSession } from '../session/SessionProvider';
+import { TeamManagementPanel } from './TeamManagementPanel';
+
+/** The sidebar button that opens the Team Management panel: supervisors only (spec §1, §6). */
+export function TeamManagementButton({ onOpen }: { onOpen?: () => void }) {
+  const { user } = useSession();
+  const [opened, setOpened] = useState(false);
+  if (!user.supervisor) return null;
+  return (
+    <>
+      <NavLink
+        component="button"
+        label={MSG_TEAM_MANAGEMENT.title}
+        leftSection={<IconShield />}
+        aria-haspopup="dialog"
+        onClick={() => {
+          setOpened(true);
+          onOpen?.();
+        }}
+        style={{ borderRadius: 8 }}
+      />
+      <TeamManagementPanel opened={opened} onClose={() => setOpened(false)} />
+    </>
+  );
+}

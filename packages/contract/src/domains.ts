@@ -1,0 +1,210 @@
+import { z } from 'zod';
+import { envelope, optionalText, requiredText } from './common.js';
+import { LIMITS } from './constants.js';
+
+/** A status object as the spec shapes it: `{id, name}`. */
+export const ZStatusRef = z.object({ id: z.number().int(), name: z.string() });
+
+/** A key (spec §3 "Key"). `status` is the shown status: an inactive domain shows its keys as 20. */
+export const ZKey = z.object({
+  id: z.number().int(),
+  teamId: z.number().int(),
+  /** null: the key applies to every domain of the team. */
+  domainId: z.number().int().nullable(),
+  keyHash: z.string(),
+  name: z.string(),
+  createdAt: z.string(),
+  status: z.number().int(),
+  suspended: z.number().int(),
+});
+export type TKey = z.infer<typeof ZKey>;
+
+/** A domain (spec §3 "Domain"). `draft.id` 0 = still a draft (Add-domain screen), 1 = promoted. */
+export const ZDomain = z.object({
+  id: z.number().int(),
+  teamId: z.number().int(),
+  url: z.string(),
+  name: z.string(),
+  status: ZStatusRef,
+  verification: z.object({ id: z.number().int() }),
+  verificationMethod: z.object({ id: z.number().int() }).nullable(),
+  verificationHash: z.string(),
+  draft: z.object({ id: z.number().int() }),
+  suspended: z.number().int(),
+  createdAt: z.string(),
+  keys: z.array(ZKey),
+});
+export type TDomain = z.infer<typeof ZDomain>;
+
+/** POST /v1/domains/{teamId}: `data` every live domain; `drafts` the drafts; `verified` the promoted
+ *  domains (the Active and Inactive lists of My domains). */
+export const ZDomainListResponse = z.object({
+  message: z.string(),
+  data: z.array(ZDomain),
+  drafts: z.array(ZDomain),
+  verified: z.array(ZDomain),
+});
+export type TDomainListResponse = z.infer<typeof ZDomainListResponse>;
+
+/** Reduces what a user typed to the bare host: scheme, `www.`, credentials, port, path, query removed,
+ *  lower-cased, trailing dot dropped. Returns '' when nothing host-like remains. */
+export function bareHost(input: string): string {
+  let s = input.trim().toLowerCase();
+  s = s.replace(/^[a-z][a-z0-9+.-]*:\/\//, '');
+  s = s.replace(/^[^@/]*@/, '');
+  s = s.split(/[/?#]/)[0] ?? '';
+  s = s.replace(/:\d*$/, '');
+  s = s.replace(/\.$/, '');
+  s = s.replace(/^www\./, '');
+  return s;
+}
+/** A host we accept: at least two labels, letters/digits/hyphens (IDN as punycode), max 253. */
+export const HOST_PATTERN =
+  /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
+
+export const ZCreateDomainRequest = z.object({
+  url: z.string({ error: 'Required field' }).trim().min(1, 'Required field').max(2000),
+  teamId: z.coerce.number().int().optional(),
+});
+export const ZCreateDomainResponse = envelope(z.object({ id: z.number().int() }));
+
+/** PUT /v1/domains/verify/{teamId}/{id}: method 1 CNAME, 2 dnsTXT, 3 HTML, 4 META, 5 supervisor bypass;
+ *  `inx` is the draft's index on the screen (echoed back). */
+export const ZVerifyDomainRequest = z.object({
+  verificationMethod: z.coerce.number().int().min(1, 'Unknown method').max(5, 'Unknown method'),
+  inx: z.coerce.number().int().optional(),
+});
+export const ZVerifyDomainResponse = z.object({
+  message: z.string(),
+  data: z.object({ verified: z.boolean(), inx: z.number().int().optional() }),
+});
+
+/** The copyable instructions of the four methods (Add-domain step 1), for one draft. */
+export const ZVerificationInstructions = z.object({
+  meta: z.object({ tag: z.string() }),
+  html: z.object({ fileName: z.string(), content: z.string(), url: z.string() }),
+  dnsTxt: z.object({ name: z.string(), type: z.literal('TXT'), value: z.string() }),
+  cname: z.object({ name: z.string(), type: z.literal('CNAME'), target: z.string() }),
+});
+export const ZVerificationInstructionsResponse = envelope(ZVerificationInstructions);
+
+export const ZKeyListResponse = envelope(z.array(ZKey));
+export const ZKeyResponse = envelope(ZKey);
+export const ZCreateKeyRequest = z.object({ name: optionalText(LIMITS.nameMax).optional() });
+export const ZRenameKeyRequest = z.object({ name: optionalText(LIMITS.nameMax) });
+
+/** Key settings 12, 13, 101 (spec §3). */
+export const ZKeySetting = z.object({
+  id: z.number().int(),
+  currentValue: z.number().nullable(),
+  defaultValue: z.number(),
+});
+export const ZKeySettingsResponse = envelope(z.array(ZKeySetting));
+/** Numeric text becomes a number, empty becomes null (spec §5). */
+export const ZSettingValue = z.preprocess(
+  (v) => (v === '' || v === undefined ? null : typeof v === 'string' ? Number(v) : v),
+  z.number({ error: 'Must be a number' }).finite('Must be a number').nullable(),
+);
+export const ZSetKeySettingsRequest = z.object({
+  settings: z
+    .array(z.object({ id: z.coerce.number().int(), value: ZSettingValue }))
+    .min(1)
+    .max(10),
+});
+/** One row of the supervisor settings table: each layer's value and whether it overrides. */
+export const ZSupervisorSettingRow = z.object({
+  param_name: z.string(),
+  param_id: z.number().int(),
+  param_default: z.number(),
+  param_client: z.number().nullable(),
+  override_client: z.number().int(),
+  param_domain: z.number().nullable(),
+  override_domain: z.number().int(),
+  param_api_key: z.number().nullable(),
+  override_api_key: z.number().int(),
+  prod_value: z.number(),
+  override_production: z.number().int(),
+  domain_id: z.number().int().nullable(),
+  key_id: z.number().int(),
+});
+export type TSupervisorSettingRow = z.infer<typeof ZSupervisorSettingRow>;
+export const ZSupervisorSettingsResponse = envelope(z.array(ZSupervisorSettingRow));
+export const ZSetSupervisorSettingsRequest = z.object({
+  domainId: z.coerce.number().int().nullable().optional(),
+  keyId: z.coerce.number().int().optional(),
+  teamId: z.coerce.number().int().optional(),
+  settings: z
+    .array(
+      z.object({
+        id: z.coerce.number().int(),
+        value: ZSettingValue,
+        /** 1: this layer overrides the one below; 0: it inherits. */
+        settingOverwrite: z.coerce.number().int().min(0).max(1),
+      }),
+    )
+    .min(1)
+    .max(10),
+});
+/** GET /api/v1/public/key_settings/{keyHash}: what the player plugin reads. */
+export const ZPublicKeySettingsResponse = envelope(
+  z.object({ keyHash: z.string(), settings: z.record(z.string(), z.number()) }),
+);
+
+/** Setting limits for validation (spec §5 help texts). */
+export const KEY_SETTING_RANGES: Record<number, { min: number; max: number; default: number; name: string }> =
+  {
+    12: { min: 1, max: 120, default: 5, name: 'Download timeout, s' },
+    13: { min: 1, max: 600, default: 10, name: 'Min buffer size, s' },
+    101: { min: 0, max: 100, default: 100, name: 'Peering opening quota, %' },
+  };
+
+export const ZOrigin = z.object({
+  id: z.number().int(),
+  url: z.string(),
+  name: z.string(),
+  status: ZStatusRef,
+  suspended: z.number().int(),
+  createdAt: z.string(),
+});
+export type TOrigin = z.infer<typeof ZOrigin>;
+export const ZOriginListResponse = envelope(z.array(ZOrigin));
+export const ZOriginResponse = envelope(ZOrigin);
+export const ZCreateOriginRequest = z.object({ name: requiredText(LIMITS.originNameMax) });
+
+/** Players of Add-domain step 2, in screen order. */
+export const PLAYERS = [
+  'HLS.js',
+  'Shaka',
+  'Clappr',
+  'Bitmovin',
+  'Video.js',
+  'Uppod',
+  'Flowplayer',
+  'Other',
+] as const;
+export type TPlayer = (typeof PLAYERS)[number];
+
+/** The one address of our P2P player plugin script (Add-domain step 2 snippets load it after the player). */
+export const PLAYER_PLUGIN_URL = 'https://cdn.jsdelivr.net/npm/@tlprt/p2p-plugin@1/dist/tlprt-p2p.min.js';
+
+/** One domain (promote, toggle, suspend answers). */
+export const ZDomainResponse = envelope(ZDomain);
+
+/** Texts of the domain, key, setting and origin rules the server enforces (beside MSG_DOMAINS). */
+export const MSG_DOMAIN_RULES = {
+  notVerified: 'Only a verified draft can be promoted',
+  notPromoted: 'Only a domain in My domains can be switched on or off',
+  alreadyPromoted: 'This domain is already in My domains',
+  keyNeedsPromotedDomain: 'Keys can be created only for a verified domain in My domains',
+  keyNotToggleable: 'Only an active or inactive key can be switched on or off',
+  originSuspended: 'This origin is suspended',
+  unknownSetting: 'Unknown setting',
+  settingRange: (min: number, max: number) => `Must be between ${min} and ${max}`,
+  overrideNeedsValue: 'A value is required to override',
+  keyIdRequired: 'A key is required for this layer',
+  domainIdRequired: 'A domain is required for this layer',
+  settingsSaved: 'Settings saved',
+  domainDeleted: 'The domain has been deleted',
+  keyDeleted: 'The key has been deleted',
+  originDeleted: 'The origin has been deleted',
+} as const;
