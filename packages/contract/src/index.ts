@@ -11,6 +11,7 @@ export * from './messages.js';
 export * from './policy.js';
 export * from './routes.js';
 export * from './self-service.js';
+export * from './statistics.js';
 export * from './team-management.js';
 export * from './team-search.js';
 export * from './teams.js';

@@ -163,3 +163,16 @@ export const MSG_DOMAINS = {
   noKeys: 'No keys yet',
   addOriginButton: 'Add',
 } as const;
+
+/** Texts of the statistics screen (spec §2, §4, §8). */
+export const MSG_STATS = {
+  loadError: 'Sorry, something went wrong... Please try again later',
+  noKey: 'Please choose at least one key in the list to see that stats',
+  activeTraffic: 'Active traffic',
+  activeTrafficNote:
+    'To see stats for inactive domains or selected keys create new list by clicking "+" on the tab bar',
+  deleteSheet: 'Are you sure you want to delete the sheet?',
+  noName: 'No name',
+  noKeyInDomain: 'No key',
+  ranges: ['Live', 'Day', 'Week', 'Month'] as const,
+} as const;

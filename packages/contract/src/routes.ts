@@ -185,6 +185,14 @@ export const API = {
   },
   stats: {
     ingest: '/stats/v1/ingest',
+    day: '/stats/v3/dashboard/day',
+    week: '/stats/v3/dashboard/week',
+    month: '/stats/v3/dashboard/month',
+    live: (teamId: number) => `/stats/v3/dashboard/live/${teamId}`,
+    settingsGet: (userId: number, teamId: number) =>
+      `/api/v1/statistic/settings/get/user/${userId}/team/${teamId}`,
+    settingsPut: (userId: number, teamId: number) =>
+      `/api/v1/statistic/settings/put/user/${userId}/team/${teamId}`,
   },
   /** Supervisors: "Get CSV list of all Users or Teams" (streamed CSV). */
   export: {

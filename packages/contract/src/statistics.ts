@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { envelope } from './common.js';
+import { LIMITS } from './constants.js';
+
+/** Ingest (DESIGN §7): what the player plugin or an edge aggregator sends. */
+const byteCount = z
+  .number({ error: 'Must be a number' })
+  .int('Must be a whole number')
+  .min(0, 'Must not be negative');
+export const ZIngestReport = z.object({
+  apiKey: z.string().min(1).max(200),
+  sessionId: z.string().min(1).max(200),
+  ts: z.number().int(),
+  cdnBytes: byteCount,
+  p2pBytes: byteCount,
+  nodrBytes: byteCount.optional(),
+});
+export type TIngestReport = z.infer<typeof ZIngestReport>;
+/** The batch is checked loosely: each report is validated on its own and rejected alone. */
+export const ZIngestRequest = z.object({ reports: z.array(z.unknown()).max(50_000) });
+export const ZIngestResponse = z.object({
+  accepted: z.number().int(),
+  rejected: z.number().int(),
+  errors: z.array(z.object({ index: z.number().int(), message: z.string() })),
+});
+export type TIngestResponse = z.infer<typeof ZIngestResponse>;
+/** Reports whose `ts` is further than this from server time are rejected. */
+export const INGEST_MAX_SKEW_S = 600;
+
+/** POST /stats/v3/dashboard/day|week|month|live/{team_id} (spec §7). */
+export const ZStatsQuery = z.object({
+  apiKeys: z.array(z.string().max(200)).max(500),
+  startTimestamp: z.coerce.number().int().min(0),
+  endTimestamp: z.coerce.number().int().min(0),
+  clientId: z.coerce.number().int().optional(),
+  team_id: z.coerce.number().int(),
+});
+export type TStatsQuery = z.infer<typeof ZStatsQuery>;
+
+/** One point (spec §3): sizes in bytes, user counts; nodr fields only for version-1 teams. */
+export const ZStatsPoint = z.object({
+  datePoint: z.number().int(),
+  cdnDwSize: z.number(),
+  cdnUsersCount: z.number().int(),
+  p2pDwSize: z.number(),
+  p2pUsersCount: z.number().int(),
+  nodrDwSize: z.number().optional(),
+  nodrUsersCount: z.number().int().optional(),
+});
+export type TStatsPoint = z.infer<typeof ZStatsPoint>;
+export const ZStatsResponse = z.object({
+  message: z.string(),
+  data: z.array(ZStatsPoint),
+  /** Seconds between points, and the window actually served after clamping. */
+  step: z.number().int(),
+  startTimestamp: z.number().int(),
+  endTimestamp: z.number().int(),
+});
+export type TStatsResponse = z.infer<typeof ZStatsResponse>;
+
+export const STATS_RANGES = {
+  live: { step: 60, window: 300 },
+  day: { step: 60, window: 86_400 },
+  week: { step: 1200, window: 604_800 },
+  month: { step: 3600, window: 2_592_000 },
+} as const;
+export type TStatsRange = keyof typeof STATS_RANGES;
+/** Minimum chart zoom spans per step (spec §9): 1, 20 and 60 hours. */
+export const MIN_ZOOM_SPAN_S: Record<number, number> = { 60: 3600, 1200: 72_000, 3600: 216_000 };
+
+/** Saved statistics lists (spec §3 "Statistics tab"), stored as JSON text per user and team. */
+export const ZStatsTab = z.object({
+  nameTab: z.string().trim().max(30, 'Maximum 30 symbols are allowed'),
+  activeKeys: z.array(z.string().max(200)).max(500),
+});
+export type TStatsTab = z.infer<typeof ZStatsTab>;
+export const ZStatsSettings = z.object({
+  tabs: z.array(ZStatsTab).max(LIMITS.statisticsTabs, `At most ${LIMITS.statisticsTabs} lists`),
+});
+export type TStatsSettings = z.infer<typeof ZStatsSettings>;
+/** PUT body: `save_json` is the JSON text of ZStatsSettings (spec: "stored as JSON text"). */
+export const ZStatsSettingsPut = z.object({
+  user_id: z.coerce.number().int().optional(),
+  team_id: z.coerce.number().int().optional(),
+  save_json: z.string().max(100_000),
+});
+export const ZStatsSettingsResponse = envelope(ZStatsSettings);
+export const DEFAULT_TAB_NAME = 'New list';
