@@ -1,3 +1,4 @@
+import { PRODUCT_NAME } from '@tlprt/contract';
 import { type App, buildApp } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { DEMO_ACCOUNTS, seedDemo } from './demo/seed.js';
@@ -5,7 +6,7 @@ import { DEMO_ACCOUNTS, seedDemo } from './demo/seed.js';
 function banner(config: Config, app: App, url: string): string {
   const lines = [
     '',
-    '  TLPRT dashboard is running',
+    `  ${PRODUCT_NAME} is running`,
     `  Open:       ${url}`,
     `  API docs:   ${url}/api/docs`,
     `  Database:   ${config.database.kind === 'sqlite' ? `SQLite ${config.database.path}` : 'PostgreSQL'}`,

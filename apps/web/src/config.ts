@@ -7,7 +7,7 @@ declare global {
   }
 }
 
-export const PRODUCT_NAME = 'P2P CDN Dashboard';
+export { PRODUCT_NAME } from '@tlprt/contract';
 export const DOCS_URL = '/api/docs';
 
 const DEFAULT_SUPPORT_EMAIL = 'support@localhost';

@@ -1,4 +1,6 @@
 /** Business constants of spec §9. Every other package reads them from here. */
+/** The product's name in the web app, e-mails, the API description and the start banner. */
+export const PRODUCT_NAME = 'P2P CDN Dashboard';
 export const APP_VERSION = '0006';
 export const SCOPE = 'tlprt-dash';
 export const DICTIONARY_LOCALE = 45;

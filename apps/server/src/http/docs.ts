@@ -1,6 +1,6 @@
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import { API } from '@tlprt/contract';
+import { API, PRODUCT_NAME } from '@tlprt/contract';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 
@@ -10,7 +10,7 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
   await app.register(fastifySwagger, {
     openapi: {
       info: {
-        title: 'TLPRT dashboard API',
+        title: `${PRODUCT_NAME} API`,
         version: '1.0.0',
         description: 'Auth (/auth), dashboard (/api) and statistics (/stats) APIs.',
       },

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import { MSG } from '@tlprt/contract';
+import { MSG, PRODUCT_NAME } from '@tlprt/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** Prefixes that belong to the server, never to the single-page app: unknown paths there are JSON 404s. */
@@ -16,7 +16,7 @@ export interface WebRuntimeConfig {
 const isServerPath = (path: string) =>
   SERVER_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`) || path.startsWith(`${p}.`));
 
-const NOT_BUILT_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>TLPRT dashboard</title></head>
+const NOT_BUILT_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${PRODUCT_NAME}</title></head>
 <body style="font-family:sans-serif;margin:2rem"><h1>The web app is not built</h1>
 <p>The API is running. Build the web app with <code>npm run build</code> and reload this page.</p></body></html>`;
 

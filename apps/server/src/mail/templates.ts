@@ -1,3 +1,4 @@
+import { PRODUCT_NAME } from '@tlprt/contract';
 /**
  * Every e-mail the dashboard sends, as plain text and HTML. A template is a function of its facts
  * returning a finished mail; `compose` adds the shared frame (greeting, support contact, signature),
@@ -19,7 +20,7 @@ export interface MailFrame {
 /** A paragraph, or a call to action rendered as a button in HTML and as a bare URL in text. */
 type Block = string | { label: string; href: string };
 
-const PRODUCT = 'TLPRT dashboard';
+const PRODUCT = PRODUCT_NAME;
 
 export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
