@@ -27,6 +27,7 @@ import { keySettingRoutes, publicKeySettingRoutes } from './features/key-setting
 import { keyRoutes } from './features/keys/routes.js';
 import { liveRoutes } from './features/live/routes.js';
 import { originRoutes } from './features/origins/routes.js';
+import { createStats, ingestRoutes, statsRoutes } from './features/statistics/index.js';
 import { teamLifecycleRoutes } from './features/team-lifecycle/routes.js';
 import { teamRoutes } from './features/teams/routes.js';
 import { userRoutes } from './features/users/routes.js';
@@ -140,6 +141,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     verifier: buildVerifier(config, deps.verifier),
   };
   app.decorate('ctx', ctx);
+  const stats = createStats(app, ctx);
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -213,7 +215,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     await authed.register(keyRoutes(ctx));
     await authed.register(keySettingRoutes(ctx));
     await authed.register(originRoutes(ctx));
+    await authed.register(statsRoutes(stats));
   });
+  // Ingest: no token, its own body limit, no guest rate limit (players report often).
+  await app.register(ingestRoutes(stats));
 
   await app.register(referenceRoutes(ctx));
   if (config.nodeEnv !== 'production') await app.register(mailboxRoutes(ctx));

@@ -2,6 +2,7 @@ import { PRODUCT_NAME } from '@tlprt/contract';
 import { type App, buildApp } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { DEMO_ACCOUNTS, seedDemo } from './demo/seed.js';
+import { startDemoTraffic } from './features/statistics/demo.js';
 
 function banner(config: Config, app: App, url: string): string {
   const lines = [
@@ -34,7 +35,10 @@ async function main(): Promise<void> {
   }
 
   const app = await buildApp(config);
-  if (config.demoSeed) await seedDemo(app.ctx);
+  if (config.demoSeed) {
+    await seedDemo(app.ctx);
+    await startDemoTraffic(app, DEMO_ACCOUNTS.demo.email, 'Demo Video Co');
+  }
 
   let closing = false;
   const shutdown = (signal: string) => {

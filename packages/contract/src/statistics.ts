@@ -86,3 +86,16 @@ export const ZStatsSettingsPut = z.object({
 });
 export const ZStatsSettingsResponse = envelope(ZStatsSettings);
 export const DEFAULT_TAB_NAME = 'New list';
+
+/** Why one ingest report was rejected (the `message` of ZIngestResponse errors). */
+export const INGEST_ERRORS = {
+  unknownKey: 'Unknown key',
+  keyInactive: 'Key is not active',
+  domainInactive: 'Domain of the key is not active',
+  teamSuspended: 'Team of the key is suspended',
+  skew: `ts is more than ${INGEST_MAX_SKEW_S} s from server time`,
+} as const;
+/** How many rejected reports an ingest answer describes (the rest are only counted). */
+export const INGEST_MAX_ERRORS = 10;
+/** Invalid saved-list JSON (`save_json` that is not JSON). */
+export const STATS_SETTINGS_INVALID_JSON = 'Must be valid JSON';

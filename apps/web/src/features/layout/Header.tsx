@@ -1,4 +1,5 @@
 import { ActionIcon, Anchor, Avatar, Box, Burger, Group, Tooltip } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { Role, WEB_PATHS } from '@tlprt/contract';
 import { Link, useLocation } from 'react-router';
 import { IconBook } from '../../components/icons';
@@ -8,6 +9,8 @@ import { DraftNav } from '../domains/DraftNav';
 import { ProfileAvatar } from '../profile/avatars';
 import { useSession } from '../session/SessionProvider';
 import { SettingsTabs } from '../settings/SettingsTabs';
+import { WIDE_QUERY } from '../statistics/StatisticsScreen';
+import { StatsTabs } from '../statistics/StatsTabs';
 
 function initials(name: string, surname: string, email: string): string {
   const a = name.trim()[0] ?? '';
@@ -22,6 +25,9 @@ export function Header({ navOpened, toggleNav }: { navOpened: boolean; toggleNav
   const at = (path: string) => pathname === path || pathname === `${path}/`;
   const onSettings = at(WEB_PATHS.settings);
   const onAddDomains = at(WEB_PATHS.addDomains) && currentTeam !== null && role !== Role.Viewer;
+  // Narrow screens show the statistics lists on the page itself (only one tab bar is mounted).
+  const wide = useMediaQuery(WIDE_QUERY, false, { getInitialValueInEffect: false });
+  const onStatistics = at(WEB_PATHS.statistics) && currentTeam !== null && wide;
   return (
     <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="md">
       <Group gap="md" wrap="nowrap" miw={0} h="100%" style={{ flex: 1 }}>
@@ -43,6 +49,11 @@ export function Header({ navOpened, toggleNav }: { navOpened: boolean; toggleNav
         {onSettings && (
           <Box visibleFrom="sm" h="100%">
             <SettingsTabs variant="header" />
+          </Box>
+        )}
+        {onStatistics && (
+          <Box h="100%" miw={0} style={{ flex: 1, display: 'flex', alignItems: 'center' }}>
+            <StatsTabs variant="header" />
           </Box>
         )}
         {onAddDomains && (

@@ -1,0 +1,299 @@
+import { createHash } from 'node:crypto';
+import { PostgresAdapter, sql } from 'kysely';
+import type { Db } from '../../db/index.js';
+import { type StatsDb, statsDb } from './tables.js';
+
+/** 0 cdn, 1 p2p, 2 nodr: the series of DESIGN §7. */
+export const SERIES = ['cdn', 'p2p', 'nodr'] as const;
+/** The series' indexes, typed so tuple access needs no assertion. */
+export const IDX = [0, 1, 2] as const;
+
+/** One (key, minute) of not-yet-written traffic. */
+export interface MinuteAgg {
+  keyId: number;
+  minute: number;
+  bytes: [number, number, number];
+  /** Distinct sessions per series with bytes > 0 (ingest), or null for pre-aggregated minutes. */
+  sessions: [Set<string>, Set<string>, Set<string>] | null;
+  /** Pre-aggregated user counts (backfill); added to nothing, written as the minute's count. */
+  users: [number, number, number];
+}
+
+const aggKey = (keyId: number, minute: number) => `${keyId}:${minute}`;
+/** Session ids are stored hashed and short (ids may be up to 200 characters). */
+export const sessionHash = (id: string) => createHash('sha256').update(id).digest('base64url').slice(0, 22);
+
+function chunks<T>(xs: T[], n: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < xs.length; i += n) out.push(xs.slice(i, i + n));
+  return out;
+}
+
+/** A PostgreSQL advisory lock id: flushes of every node are serialized, so each recount and rollup
+ *  statement sees the other nodes' committed minutes. */
+const FLUSH_LOCK = 6_060_601;
+
+/**
+ * In-memory per-(key, minute) aggregation of ingest reports, flushed into stats_minute (bytes added,
+ * distinct users recounted from stats_minute_sessions) and the touched 20-minute and hourly rollups,
+ * all in one transaction. A failed flush keeps its batch and merges it into the next one: nothing
+ * was written, so nothing is counted twice.
+ */
+export class StatsAggregator {
+  private current = new Map<string, MinuteAgg>();
+  /** A batch whose write failed, retried with the next flush. */
+  private failed = new Map<string, MinuteAgg>();
+  /** Sessions already written per recent (key, minute, series): the live merge counts only new ones. */
+  private written = new Map<string, [Set<string>, Set<string>, Set<string>]>();
+  private chain: Promise<unknown> = Promise.resolve();
+  /** Test hook: makes the next writes fail (flush retry test). */
+  failNextWrites = 0;
+
+  constructor(
+    private readonly db: Db,
+    private readonly nowMs: () => number,
+  ) {}
+
+  /** Adds one accepted report. */
+  add(keyId: number, tsSec: number, sessionId: string, cdn: number, p2p: number, nodr: number): void {
+    const minute = tsSec - (tsSec % 60);
+    const k = aggKey(keyId, minute);
+    let a = this.current.get(k);
+    if (!a) {
+      a = { keyId, minute, bytes: [0, 0, 0], sessions: [new Set(), new Set(), new Set()], users: [0, 0, 0] };
+      this.current.set(k, a);
+    }
+    a.bytes[0] += cdn;
+    a.bytes[1] += p2p;
+    a.bytes[2] += nodr;
+    const s = a.sessions as [Set<string>, Set<string>, Set<string>];
+    if (cdn > 0) s[0].add(sessionId);
+    if (p2p > 0) s[1].add(sessionId);
+    if (nodr > 0) s[2].add(sessionId);
+  }
+
+  /** Adds a pre-aggregated minute (backfill: sizes and distinct users already known). */
+  addMinute(keyId: number, minute: number, bytes: [number, number, number], users: [number, number, number]) {
+    const k = aggKey(keyId, minute);
+    const a = this.current.get(k);
+    if (a) {
+      for (const i of IDX) {
+        a.bytes[i] = (a.bytes[i] ?? 0) + bytes[i];
+        a.users[i] = Math.max(a.users[i] ?? 0, users[i]);
+      }
+    } else {
+      this.current.set(k, { keyId, minute, bytes: [...bytes], sessions: null, users: [...users] });
+    }
+  }
+
+  get pendingCount(): number {
+    return this.current.size + this.failed.size;
+  }
+
+  /**
+   * Unwritten traffic of the given keys in [fromSec, toSec] per minute, with users counted as the
+   * sessions not yet written by this node (the database count plus these is the minute's count).
+   */
+  unflushed(keyIds: ReadonlySet<number>, fromSec: number, toSec: number) {
+    type Triple = [number, number, number];
+    const out = new Map<number, { bytes: Triple; users: Triple }>();
+    const newUsers = new Map<string, [Set<string>, Set<string>, Set<string>]>();
+    for (const src of [this.failed, this.current]) {
+      for (const a of src.values()) {
+        if (!keyIds.has(a.keyId) || a.minute < fromSec || a.minute > toSec) continue;
+        let p = out.get(a.minute);
+        if (!p) {
+          p = { bytes: [0, 0, 0], users: [0, 0, 0] };
+          out.set(a.minute, p);
+        }
+        for (const i of IDX) p.bytes[i] += a.bytes[i];
+        if (!a.sessions) {
+          for (const i of IDX) p.users[i] += a.users[i];
+          continue;
+        }
+        const k = aggKey(a.keyId, a.minute);
+        const w = this.written.get(k);
+        let n = newUsers.get(k);
+        if (!n) {
+          n = [new Set(), new Set(), new Set()];
+          newUsers.set(k, n);
+        }
+        for (const i of IDX) {
+          for (const s of a.sessions[i]) if (!w?.[i]?.has(s)) n[i].add(s);
+        }
+      }
+    }
+    for (const [k, n] of newUsers) {
+      const minute = Number(k.slice(k.indexOf(':') + 1));
+      const p = out.get(minute);
+      if (p) for (const i of IDX) p.users[i] += n[i].size;
+    }
+    return out;
+  }
+
+  /** Writes everything aggregated so far. Serialized: concurrent calls wait for each other. */
+  flush(): Promise<void> {
+    const run = this.chain.then(() => this.flushNow());
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  private async flushNow(): Promise<void> {
+    // Merge the new aggregates into the failed batch (or start one): one batch, written once.
+    const batch = this.failed;
+    for (const [k, a] of this.current) {
+      const b = batch.get(k);
+      if (!b) {
+        batch.set(k, a);
+        continue;
+      }
+      for (const i of IDX) {
+        b.bytes[i] += a.bytes[i];
+        b.users[i] = Math.max(b.users[i], a.users[i]);
+      }
+      if (a.sessions) {
+        if (!b.sessions) b.sessions = [new Set(), new Set(), new Set()];
+        for (const i of IDX) for (const s of a.sessions[i]) b.sessions[i].add(s);
+      }
+    }
+    this.current = new Map();
+    this.failed = batch;
+    if (batch.size === 0) return;
+    // On failure the batch stays in this.failed and is retried by the next flush.
+    if (this.failNextWrites > 0) {
+      this.failNextWrites--;
+      throw new Error('simulated write failure');
+    }
+    await writeBatch(statsDb(this.db), [...batch.values()]);
+    this.failed = new Map();
+    this.remember(batch);
+  }
+
+  private remember(batch: Map<string, MinuteAgg>): void {
+    for (const [k, a] of batch) {
+      if (!a.sessions) continue;
+      let w = this.written.get(k);
+      if (!w) {
+        w = [new Set(), new Set(), new Set()];
+        this.written.set(k, w);
+      }
+      for (const i of IDX) for (const s of a.sessions[i]) w[i].add(s);
+    }
+    // Reports are accepted up to 10 minutes late: older written sets are no longer needed.
+    const oldest = Math.floor(this.nowMs() / 1000) - 15 * 60;
+    for (const [k, _] of this.written) {
+      if (Number(k.slice(k.indexOf(':') + 1)) < oldest) this.written.delete(k);
+    }
+  }
+}
+
+const ROLLUPS = [
+  { table: 'stats_20m', size: 1200 },
+  { table: 'stats_hour', size: 3600 },
+] as const;
+
+/** One transaction: minute bytes added, session ids stored, users recounted, rollups recomputed. */
+export async function writeBatch(db: StatsDb, batch: MinuteAgg[]): Promise<void> {
+  // A fixed order of row locks: concurrent nodes never deadlock on each other's rows.
+  batch.sort((a, b) => a.keyId - b.keyId || a.minute - b.minute);
+  const isPg = db.getExecutor().adapter instanceof PostgresAdapter;
+  await db.transaction().execute(async (trx) => {
+    if (isPg) await sql`select pg_advisory_xact_lock(${FLUSH_LOCK})`.execute(trx);
+    for (const part of chunks(batch, 1000)) {
+      await trx
+        .insertInto('stats_minute')
+        .values(
+          part.map((a) => ({
+            key_id: a.keyId,
+            minute: a.minute,
+            cdn_bytes: a.bytes[0],
+            p2p_bytes: a.bytes[1],
+            nodr_bytes: a.bytes[2],
+            cdn_users: a.sessions ? 0 : a.users[0],
+            p2p_users: a.sessions ? 0 : a.users[1],
+            nodr_users: a.sessions ? 0 : a.users[2],
+          })),
+        )
+        .onConflict((oc) =>
+          oc.columns(['key_id', 'minute']).doUpdateSet({
+            cdn_bytes: sql`stats_minute.cdn_bytes + excluded.cdn_bytes`,
+            p2p_bytes: sql`stats_minute.p2p_bytes + excluded.p2p_bytes`,
+            nodr_bytes: sql`stats_minute.nodr_bytes + excluded.nodr_bytes`,
+            cdn_users: sql`case when stats_minute.cdn_users > excluded.cdn_users then stats_minute.cdn_users else excluded.cdn_users end`,
+            p2p_users: sql`case when stats_minute.p2p_users > excluded.p2p_users then stats_minute.p2p_users else excluded.p2p_users end`,
+            nodr_users: sql`case when stats_minute.nodr_users > excluded.nodr_users then stats_minute.nodr_users else excluded.nodr_users end`,
+          }),
+        )
+        .execute();
+    }
+    const sessionRows: Array<{ key_id: number; minute: number; series: number; session_hash: string }> = [];
+    const recount = new Map<number, number[]>();
+    for (const a of batch) {
+      if (!a.sessions) continue;
+      for (const i of IDX) {
+        for (const s of a.sessions[i]) {
+          sessionRows.push({ key_id: a.keyId, minute: a.minute, series: i, session_hash: sessionHash(s) });
+        }
+      }
+      const ks = recount.get(a.minute) ?? [];
+      ks.push(a.keyId);
+      recount.set(a.minute, ks);
+    }
+    for (const part of chunks(sessionRows, 2000)) {
+      await trx
+        .insertInto('stats_minute_sessions')
+        .values(part)
+        .onConflict((oc) => oc.columns(['key_id', 'minute', 'series', 'session_hash']).doNothing())
+        .execute();
+    }
+    const count = (series: number) =>
+      sql<number>`(select count(*) from stats_minute_sessions s where s.key_id = stats_minute.key_id and s.minute = stats_minute.minute and s.series = ${series})`;
+    for (const [minute, keyIds] of recount) {
+      for (const ids of chunks(keyIds, 1000)) {
+        await trx
+          .updateTable('stats_minute')
+          .set({ cdn_users: count(0), p2p_users: count(1), nodr_users: count(2) })
+          .where('minute', '=', minute)
+          .where('key_id', 'in', ids)
+          .execute();
+      }
+    }
+    // Rollups of the touched buckets, recomputed from the minutes (sizes summed, users the peak).
+    for (const { table, size } of ROLLUPS) {
+      const byKeys = new Map<string, { keys: number[]; from: number; to: number }>();
+      // Group by key: one ranged statement per key over its touched span.
+      const span = new Map<number, { from: number; to: number }>();
+      for (const a of batch) {
+        const b = a.minute - (a.minute % size);
+        const s = span.get(a.keyId);
+        if (!s) span.set(a.keyId, { from: b, to: b });
+        else {
+          s.from = Math.min(s.from, b);
+          s.to = Math.max(s.to, b);
+        }
+      }
+      for (const [keyId, s] of span) {
+        const k = `${s.from}:${s.to}`;
+        const g = byKeys.get(k) ?? { keys: [], from: s.from, to: s.to };
+        g.keys.push(keyId);
+        byKeys.set(k, g);
+      }
+      for (const g of byKeys.values()) {
+        for (const ids of chunks(g.keys, 1000)) {
+          await sql`
+            insert into ${sql.table(table)} (key_id, bucket, cdn_bytes, p2p_bytes, nodr_bytes, cdn_users, p2p_users, nodr_users)
+            select key_id, (minute / ${sql.lit(size)}) * ${sql.lit(size)} as b, sum(cdn_bytes), sum(p2p_bytes), sum(nodr_bytes),
+                   max(cdn_users), max(p2p_users), max(nodr_users)
+            from stats_minute
+            where key_id in (${sql.join(ids)}) and minute >= ${g.from} and minute < ${g.to + size}
+            group by key_id, (minute / ${sql.lit(size)}) * ${sql.lit(size)}
+            on conflict (key_id, bucket) do update set
+              cdn_bytes = excluded.cdn_bytes, p2p_bytes = excluded.p2p_bytes, nodr_bytes = excluded.nodr_bytes,
+              cdn_users = excluded.cdn_users, p2p_users = excluded.p2p_users, nodr_users = excluded.nodr_users`.execute(
+            trx,
+          );
+        }
+      }
+    }
+  });
+}

@@ -1,0 +1,69 @@
+import { KeyStatus } from '@tlprt/contract';
+import type { FastifyInstance } from 'fastify';
+import { backfillHistory } from './backfill.js';
+import { LiveSimulation } from './simulator.js';
+import { statsDb } from './tables.js';
+
+/**
+ * DEMO_SEED: 30 days of history for the demo team's active keys (once) and live simulated viewers fed
+ * to this node's ingest every second until the server closes.
+ */
+export async function startDemoTraffic(
+  app: FastifyInstance,
+  demoEmail: string,
+  teamName: string,
+): Promise<void> {
+  const { db, now, log } = app.ctx;
+  const team = await db
+    .selectFrom('teams as t')
+    .innerJoin('team_members as m', 'm.team_id', 't.id')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .select('t.id')
+    .where('u.email', '=', demoEmail)
+    .where('t.name', '=', teamName)
+    .executeTakeFirst();
+  if (!team) return;
+  const keys = await db
+    .selectFrom('keys')
+    .select(['id', 'key_hash'])
+    .where('team_id', '=', team.id)
+    .where('status', '=', KeyStatus.Active)
+    .orderBy('id')
+    .execute();
+  const verdicts = await app.stats.keys.resolve(keys.map((k) => k.key_hash));
+  const active = keys.filter((k) => verdicts.get(k.key_hash)?.ok);
+  if (active.length === 0) return;
+  const has = await statsDb(db)
+    .selectFrom('stats_hour')
+    .select('key_id')
+    .where(
+      'key_id',
+      'in',
+      active.map((k) => k.id),
+    )
+    .limit(1)
+    .executeTakeFirst();
+  if (!has) {
+    const t0 = Date.now();
+    const peaks = [400, 150, 900, 250, 60];
+    const { minutes } = await backfillHistory(
+      db,
+      active.map((k, i) => ({ id: k.id, peak: peaks[i % peaks.length] ?? 100 })),
+      30,
+      now(),
+    );
+    log.info({ minutes, ms: Date.now() - t0 }, 'demo statistics: 30 days of history written');
+  }
+  const sim = new LiveSimulation(
+    active.map((k) => k.key_hash),
+    120,
+  );
+  const timer = setInterval(() => {
+    const reports = sim.tick(now());
+    if (reports.length > 0) {
+      app.stats.ingest(reports).catch((err: unknown) => log.warn({ err }, 'demo traffic failed'));
+    }
+  }, 1000);
+  timer.unref();
+  app.stats.onStop(() => clearInterval(timer));
+}

@@ -1,0 +1,23 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { StatsService } from './service.js';
+
+export { ingestRoutes, statsRoutes } from './routes.js';
+export { StatsService } from './service.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The statistics feature of this node (tests flush it; the demo feeds it). */
+    stats: StatsService;
+  }
+}
+
+/** Creates the node's statistics service, starts its timers and flushes on close. */
+export function createStats(app: FastifyInstance, ctx: AppContext): StatsService {
+  const svc = new StatsService(ctx);
+  app.decorate('stats', svc);
+  svc.start();
+  // Registered after the database's onClose: runs before it (hooks close in reverse order).
+  app.addHook('onClose', async () => svc.stop());
+  return svc;
+}

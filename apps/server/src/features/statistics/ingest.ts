@@ -1,0 +1,89 @@
+import {
+  INGEST_ERRORS,
+  INGEST_MAX_ERRORS,
+  INGEST_MAX_SKEW_S,
+  type TIngestResponse,
+  ZIngestReport,
+} from '@tlprt/contract';
+import type { StatsAggregator } from './aggregator.js';
+import type { KeyCache } from './keys.js';
+
+interface Report {
+  apiKey: string;
+  sessionId: string;
+  ts: number;
+  cdnBytes: number;
+  p2pBytes: number;
+  nodrBytes?: number;
+}
+
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+const isText = (v: unknown): v is string => typeof v === 'string' && v.length >= 1 && v.length <= 200;
+
+/** The common case checked by hand (fast); anything else goes through the contract's schema for its
+ *  message. */
+function quickValid(r: unknown): r is Report {
+  if (typeof r !== 'object' || r === null) return false;
+  const o = r as Record<string, unknown>;
+  return (
+    isText(o.apiKey) &&
+    isText(o.sessionId) &&
+    typeof o.ts === 'number' &&
+    Number.isSafeInteger(o.ts) &&
+    isCount(o.cdnBytes) &&
+    isCount(o.p2pBytes) &&
+    (o.nodrBytes === undefined || isCount(o.nodrBytes))
+  );
+}
+
+function schemaMessage(r: unknown): string {
+  const parsed = ZIngestReport.safeParse(r);
+  if (parsed.success) return 'Invalid report';
+  const issue = parsed.error.issues[0];
+  if (!issue) return 'Invalid report';
+  return issue.path.length ? `${issue.path.map(String).join('.')}: ${issue.message}` : issue.message;
+}
+
+/** DESIGN §7: each report validated and accepted or rejected on its own. */
+export async function ingestReports(
+  reports: unknown[],
+  keys: KeyCache,
+  agg: StatsAggregator,
+  nowMs: number,
+): Promise<TIngestResponse> {
+  const now = Math.floor(nowMs / 1000);
+  const errors: TIngestResponse['errors'] = [];
+  let rejected = 0;
+  const reject = (index: number, message: string) => {
+    rejected++;
+    if (errors.length < INGEST_MAX_ERRORS) errors.push({ index, message });
+  };
+  const valid: Array<[number, Report]> = [];
+  const hashes = new Set<string>();
+  for (let i = 0; i < reports.length; i++) {
+    const r = reports[i];
+    if (!quickValid(r)) {
+      reject(i, schemaMessage(r));
+      continue;
+    }
+    if (Math.abs(r.ts - now) > INGEST_MAX_SKEW_S) {
+      reject(i, INGEST_ERRORS.skew);
+      continue;
+    }
+    valid.push([i, r]);
+    hashes.add(r.apiKey);
+  }
+  const verdicts = await keys.resolve(hashes);
+  let accepted = 0;
+  for (const [i, r] of valid) {
+    const v = verdicts.get(r.apiKey);
+    if (!v?.ok) {
+      reject(i, v ? v.message : INGEST_ERRORS.unknownKey);
+      continue;
+    }
+    agg.add(v.keyId, r.ts, r.sessionId, r.cdnBytes, r.p2pBytes, r.nodrBytes ?? 0);
+    accepted++;
+  }
+  errors.sort((a, b) => a.index - b.index);
+  return { accepted, rejected, errors };
+}

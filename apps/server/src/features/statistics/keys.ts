@@ -1,0 +1,75 @@
+import { DomainStatus, INGEST_ERRORS, KeyStatus } from '@tlprt/contract';
+import type { Db } from '../../db/index.js';
+
+/** What ingest needs of a key: its id, or why its reports are refused. */
+export type KeyVerdict = { ok: true; keyId: number } | { ok: false; message: string };
+
+/**
+ * key hash → verdict, cached for a short time (ingest must not hit the database per report). A key
+ * suspended or deleted is refused at the latest `ttlMs` later.
+ */
+export class KeyCache {
+  private cache = new Map<string, { verdict: KeyVerdict; until: number }>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly nowMs: () => number,
+    private readonly ttlMs = 5000,
+  ) {}
+
+  async resolve(hashes: Iterable<string>): Promise<Map<string, KeyVerdict>> {
+    const now = this.nowMs();
+    const out = new Map<string, KeyVerdict>();
+    const missing: string[] = [];
+    for (const h of hashes) {
+      if (out.has(h)) continue;
+      const c = this.cache.get(h);
+      if (c && c.until > now) out.set(h, c.verdict);
+      else if (!missing.includes(h)) missing.push(h);
+    }
+    for (let i = 0; i < missing.length; i += 500) {
+      const part = missing.slice(i, i + 500);
+      const rows = await this.db
+        .selectFrom('keys as k')
+        .innerJoin('teams as t', 't.id', 'k.team_id')
+        .leftJoin('domains as d', 'd.id', 'k.domain_id')
+        .select([
+          'k.id',
+          'k.key_hash',
+          'k.status',
+          'k.suspended',
+          't.suspended as team_suspended',
+          'd.status as domain_status',
+          'd.suspended as domain_suspended',
+          'k.domain_id',
+        ])
+        .where('k.key_hash', 'in', part)
+        .execute();
+      const found = new Map(rows.map((r) => [r.key_hash, r]));
+      for (const h of part) {
+        const r = found.get(h);
+        let verdict: KeyVerdict;
+        if (!r) verdict = { ok: false, message: INGEST_ERRORS.unknownKey };
+        else if (r.status !== KeyStatus.Active || r.suspended === 1)
+          verdict = { ok: false, message: INGEST_ERRORS.keyInactive };
+        else if (r.team_suspended === 1) verdict = { ok: false, message: INGEST_ERRORS.teamSuspended };
+        else if (
+          r.domain_id !== null &&
+          (r.domain_status !== DomainStatus.Active || r.domain_suspended === 1)
+        )
+          verdict = { ok: false, message: INGEST_ERRORS.domainInactive };
+        else verdict = { ok: true, keyId: r.id };
+        out.set(h, verdict);
+        this.cache.set(h, { verdict, until: now + this.ttlMs });
+      }
+    }
+    if (this.cache.size > 100_000) {
+      for (const [h, c] of this.cache) if (c.until <= now) this.cache.delete(h);
+    }
+    return out;
+  }
+
+  clear(): void {
+    this.cache.clear();
+  }
+}

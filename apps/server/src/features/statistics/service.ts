@@ -1,0 +1,62 @@
+import type { AppContext } from '../../context.js';
+import { StatsAggregator } from './aggregator.js';
+import { ingestReports } from './ingest.js';
+import { KeyCache } from './keys.js';
+import { pruneStats } from './retention.js';
+
+/** The statistics feature's state of one server node: aggregator, key cache, flush and retention timers. */
+export class StatsService {
+  readonly aggregator: StatsAggregator;
+  readonly keys: KeyCache;
+  private flushTimer: NodeJS.Timeout | undefined;
+  private retentionTimer: NodeJS.Timeout | undefined;
+  private stoppers: Array<() => void> = [];
+
+  constructor(readonly ctx: AppContext) {
+    this.aggregator = new StatsAggregator(ctx.db, ctx.now);
+    this.keys = new KeyCache(ctx.db, ctx.now);
+  }
+
+  ingest(reports: unknown[]) {
+    return ingestReports(reports, this.keys, this.aggregator, this.ctx.now());
+  }
+
+  /** Writes the in-memory aggregates now (tests, shutdown). A failure keeps them for the next flush. */
+  flush(): Promise<void> {
+    return this.aggregator.flush();
+  }
+
+  prune(nowMs = this.ctx.now()) {
+    return pruneStats(this.ctx.db, nowMs);
+  }
+
+  start(): void {
+    this.flushTimer = setInterval(() => {
+      this.flush().catch((err: unknown) => this.ctx.log.warn({ err }, 'statistics flush failed; retrying'));
+    }, this.ctx.config.statsIngestFlushMs);
+    this.flushTimer.unref();
+    this.retentionTimer = setInterval(() => {
+      this.prune().catch((err: unknown) => this.ctx.log.warn({ err }, 'statistics retention failed'));
+    }, 3600_000);
+    this.retentionTimer.unref();
+  }
+
+  /** Something to stop on close (the demo's live simulator). */
+  onStop(fn: () => void): void {
+    this.stoppers.push(fn);
+  }
+
+  /** Graceful shutdown: stop timers, write what is left (one retry). */
+  async stop(): Promise<void> {
+    for (const s of this.stoppers) s();
+    clearInterval(this.flushTimer);
+    clearInterval(this.retentionTimer);
+    try {
+      await this.flush();
+    } catch {
+      await this.flush().catch((err: unknown) =>
+        this.ctx.log.error({ err }, 'statistics lost at shutdown: the final flush failed'),
+      );
+    }
+  }
+}

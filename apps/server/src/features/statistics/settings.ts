@@ -1,0 +1,71 @@
+import {
+  issuesToFieldErrors,
+  MSG,
+  STATS_SETTINGS_INVALID_JSON,
+  type TStatsSettings,
+  ZStatsSettings,
+} from '@tlprt/contract';
+import type { AppContext } from '../../context.js';
+import type { UserRow } from '../../db/schema.js';
+import { badRequest } from '../../http/errors.js';
+import { authorizeTeam, denied } from '../teams/policy.js';
+import { statsDb } from './tables.js';
+
+const DEFAULT: TStatsSettings = { tabs: [] };
+
+async function gate(ctx: AppContext, actor: UserRow, userId: number, teamId: number) {
+  // A member's own lists only (the team check first: a foreign team stays a 404).
+  await authorizeTeam(ctx, actor, teamId, 'statistics.read');
+  if (actor.id !== userId) throw denied();
+}
+
+export async function getSettings(ctx: AppContext, actor: UserRow, userId: number, teamId: number) {
+  await gate(ctx, actor, userId, teamId);
+  const row = await statsDb(ctx.db)
+    .selectFrom('stats_settings')
+    .select('save_json')
+    .where('user_id', '=', userId)
+    .where('team_id', '=', teamId)
+    .executeTakeFirst();
+  if (!row) return DEFAULT;
+  try {
+    const parsed = ZStatsSettings.safeParse(JSON.parse(row.save_json));
+    return parsed.success ? parsed.data : DEFAULT;
+  } catch {
+    return DEFAULT;
+  }
+}
+
+export async function putSettings(
+  ctx: AppContext,
+  actor: UserRow,
+  userId: number,
+  teamId: number,
+  saveJson: string,
+): Promise<TStatsSettings> {
+  await gate(ctx, actor, userId, teamId);
+  let value: unknown;
+  try {
+    value = JSON.parse(saveJson);
+  } catch {
+    throw badRequest(MSG.validationFailed, { save_json: STATS_SETTINGS_INVALID_JSON });
+  }
+  const parsed = ZStatsSettings.safeParse(value);
+  if (!parsed.success) {
+    const errors = Object.fromEntries(
+      Object.entries(issuesToFieldErrors(parsed.error.issues)).map(([k, v]) => [
+        k === '_' ? 'save_json' : `save_json.${k}`,
+        v,
+      ]),
+    );
+    throw badRequest(MSG.validationFailed, errors);
+  }
+  const json = JSON.stringify(parsed.data);
+  const t = ctx.now();
+  await statsDb(ctx.db)
+    .insertInto('stats_settings')
+    .values({ user_id: userId, team_id: teamId, save_json: json, updated_at: t })
+    .onConflict((oc) => oc.columns(['user_id', 'team_id']).doUpdateSet({ save_json: json, updated_at: t }))
+    .execute();
+  return parsed.data;
+}

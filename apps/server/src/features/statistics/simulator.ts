@@ -1,0 +1,163 @@
+/**
+ * The traffic simulator (issue 6): viewer sessions with a daily pattern, joins and leaves, and a P2P
+ * share that grows with the audience. Pure (no I/O): `npm run simulate` sends its reports over HTTP,
+ * the demo feeds them to the in-process ingest, and `backfill` aggregates history per minute.
+ */
+
+/** Share of the traffic peers serve for an audience of `viewers` (grows with the swarm). */
+export const p2pShare = (viewers: number): number => Math.min(0.85, 0.2 + 0.12 * Math.log(1 + viewers / 10));
+
+/** Deterministic pseudo-random numbers in [0, 1) (mulberry32). */
+export function rng(seed: number): () => number {
+  let s = seed | 0;
+  return () => {
+    s = (s + 0x6d2b79f5) | 0;
+    let t = Math.imul(s ^ (s >>> 15), 1 | s);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** 0.15 at night … 1 at the evening peak (20:00 UTC): a sine over the day. */
+export function dailyFactor(tsSec: number, peakHourUtc = 20): number {
+  const hour = (tsSec % 86_400) / 3600;
+  return 0.575 + 0.425 * Math.cos((2 * Math.PI * (hour - peakHourUtc)) / 24);
+}
+
+/** Mean video bitrate of a session in bytes per second (about 3 Mbit/s). */
+export const MEAN_BYTES_PER_S = 375_000;
+
+export interface MinuteTraffic {
+  bytes: [number, number, number];
+  users: [number, number, number];
+}
+
+/** One minute of one key's audience, aggregated (backfill): sizes and distinct viewers per series. */
+export function minuteTraffic(viewers: number, rnd: () => number, nodr = true): MinuteTraffic {
+  if (viewers <= 0) return { bytes: [0, 0, 0], users: [0, 0, 0] };
+  const total = viewers * 60 * MEAN_BYTES_PER_S * (0.85 + 0.3 * rnd());
+  const share = p2pShare(viewers) * (0.95 + 0.1 * rnd());
+  const nodrBytes = nodr ? Math.round(total * 0.03) : 0;
+  const p2p = Math.round((total - nodrBytes) * share);
+  const cdn = Math.round(total - nodrBytes - p2p);
+  const p2pUsers = Math.min(viewers, Math.round(viewers * Math.min(1, share + 0.1)));
+  return {
+    bytes: [cdn, p2p, nodrBytes],
+    users: [viewers, p2pUsers, nodr ? Math.max(1, Math.round(viewers * 0.05)) : 0],
+  };
+}
+
+/** Viewers of a key at a time: the daily pattern around `peak`, with some noise. */
+export const audienceAt = (peak: number, tsSec: number, rnd: () => number): number =>
+  Math.max(0, Math.round(peak * dailyFactor(tsSec) * (0.92 + 0.16 * rnd())));
+
+/** Every minute of [fromSec, toSec) for each key, aggregated (the backfill of history). */
+export function* historyMinutes(
+  keys: ReadonlyArray<{ id: number; peak: number }>,
+  fromSec: number,
+  toSec: number,
+  seed = 1,
+): Generator<{ keyId: number; minute: number } & MinuteTraffic> {
+  const rnd = rng(seed);
+  const start = fromSec - (fromSec % 60);
+  for (let m = start; m < toSec; m += 60) {
+    for (const k of keys) {
+      const t = minuteTraffic(audienceAt(k.peak, m, rnd), rnd);
+      if (t.users[0] > 0) yield { keyId: k.id, minute: m, ...t };
+    }
+  }
+}
+
+export interface SimReport {
+  apiKey: string;
+  sessionId: string;
+  ts: number;
+  cdnBytes: number;
+  p2pBytes: number;
+  nodrBytes: number;
+}
+
+interface Session {
+  id: string;
+  key: string;
+  bytesPerS: number;
+  last: number;
+  next: number;
+}
+
+/**
+ * Live viewer sessions: each reports every 10–20 s the bytes received since its previous report; the
+ * audience of each key follows the daily pattern, viewers joining and leaving every tick.
+ */
+export class LiveSimulation {
+  private sessions = new Map<string, Session[]>();
+  private rnd: () => number;
+  private seq = 0;
+
+  constructor(
+    private readonly keys: string[],
+    private readonly peakViewers: number,
+    seed = Date.now() % 1_000_000,
+  ) {
+    this.rnd = rng(seed);
+    for (const k of keys) this.sessions.set(k, []);
+  }
+
+  get viewers(): number {
+    let n = 0;
+    for (const s of this.sessions.values()) n += s.length;
+    return n;
+  }
+
+  /** Advances to `nowMs`: joins, leaves, and the reports due. */
+  tick(nowMs: number): SimReport[] {
+    const out: SimReport[] = [];
+    const ts = Math.floor(nowMs / 1000);
+    for (const key of this.keys) {
+      const list = this.sessions.get(key) ?? [];
+      const target = audienceAt(this.peakViewers, ts, this.rnd);
+      // Leaves: a few percent churn plus the gap above the target; a leaving session sends its last report.
+      const churn = Math.round(list.length * 0.01 * this.rnd());
+      const leaving = Math.max(0, list.length - target) + churn;
+      for (let i = 0; i < leaving && list.length > 0; i++) {
+        const s = list.splice(Math.floor(this.rnd() * list.length), 1)[0];
+        if (s) out.push(this.report(s, nowMs, list.length));
+      }
+      // Joins up to the target, spread over ticks.
+      const joining = Math.max(0, Math.ceil((target - list.length) * 0.3));
+      for (let i = 0; i < joining; i++) {
+        list.push({
+          id: `sim-${ts}-${this.seq++}-${Math.floor(this.rnd() * 1e9).toString(36)}`,
+          key,
+          bytesPerS: MEAN_BYTES_PER_S * (0.5 + this.rnd()),
+          last: nowMs,
+          next: nowMs + 10_000 + this.rnd() * 10_000,
+        });
+      }
+      for (const s of list) {
+        if (s.next > nowMs) continue;
+        out.push(this.report(s, nowMs, list.length));
+        s.next = nowMs + 10_000 + this.rnd() * 10_000;
+      }
+      this.sessions.set(key, list);
+    }
+    return out;
+  }
+
+  private report(s: Session, nowMs: number, audience: number): SimReport {
+    const bytes = Math.round((s.bytesPerS * Math.max(0, nowMs - s.last)) / 1000);
+    s.last = nowMs;
+    // Some sessions find no peers in an interval: their bytes all come from the CDN.
+    const share = this.rnd() < 0.1 ? 0 : p2pShare(audience) * (0.9 + 0.2 * this.rnd());
+    const nodr = Math.round(bytes * 0.03);
+    const p2p = Math.min(bytes - nodr, Math.round((bytes - nodr) * share));
+    return {
+      apiKey: s.key,
+      sessionId: s.id,
+      ts: Math.floor(nowMs / 1000),
+      cdnBytes: bytes - nodr - p2p,
+      p2pBytes: p2p,
+      nodrBytes: nodr,
+    };
+  }
+}

@@ -1,0 +1,51 @@
+import type { Kysely } from 'kysely';
+import type { Db } from '../../db/index.js';
+import type { Database } from '../../db/schema.js';
+
+/** The statistics tables (migration 0005). Sizes are bigint: read back as numbers (db/index.ts). */
+export interface SeriesColumns {
+  cdn_bytes: number;
+  p2p_bytes: number;
+  nodr_bytes: number;
+  cdn_users: number;
+  p2p_users: number;
+  nodr_users: number;
+}
+export interface StatsMinuteTable extends SeriesColumns {
+  key_id: number;
+  minute: number;
+}
+export interface StatsBucketTable extends SeriesColumns {
+  key_id: number;
+  bucket: number;
+}
+export interface StatsMinuteSessionsTable {
+  key_id: number;
+  minute: number;
+  series: number;
+  session_hash: string;
+}
+export interface StatsSettingsTable {
+  user_id: number;
+  team_id: number;
+  save_json: string;
+  updated_at: number;
+}
+export type StatsTables = {
+  stats_minute: StatsMinuteTable;
+  stats_20m: StatsBucketTable;
+  stats_hour: StatsBucketTable;
+  stats_minute_sessions: StatsMinuteSessionsTable;
+  stats_settings: StatsSettingsTable;
+};
+export type StatsDb = Kysely<Database & StatsTables>;
+
+export const statsDb = (db: Db): StatsDb => db.withTables<StatsTables>();
+
+/** Retention (DESIGN §2): minutes 2 days, 20-minute rollups 62 days, hourly 2 years; sessions 2 hours. */
+export const RETENTION_S = {
+  minute: 2 * 86_400,
+  twenty: 62 * 86_400,
+  hour: 730 * 86_400,
+  sessions: 2 * 3600,
+} as const;

@@ -1,0 +1,66 @@
+import { INGEST_MAX_SKEW_S, ZIngestReport } from '@tlprt/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backfillHistory } from '../src/features/statistics/backfill.js';
+import { LiveSimulation, p2pShare } from '../src/features/statistics/simulator.js';
+import { statsDb } from '../src/features/statistics/tables.js';
+import { buildKey, buildTeam } from './factories.js';
+import { startServer, type TestServer } from './helpers/server.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer({ env: { STATS_INGEST_FLUSH_MS: '600000' } });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('traffic simulator', () => {
+  it('gives peers a share that grows with the audience, capped at 85 %', () => {
+    expect(p2pShare(0)).toBeCloseTo(0.2);
+    const shares = [1, 10, 100, 1000, 100_000].map(p2pShare);
+    for (let i = 1; i < shares.length; i++) expect(shares[i]).toBeGreaterThanOrEqual(shares[i - 1] ?? 0);
+    expect(p2pShare(1e9)).toBe(0.85);
+  });
+
+  it('live sessions join and report valid bytes every 10–20 s, accepted by the real ingest', async () => {
+    const team = await buildTeam(server.app);
+    const key = await buildKey(server.app, team.id, null);
+    const sim = new LiveSimulation([key.keyHash], 50, 7);
+    const t0 = Date.now();
+    const reports = [];
+    for (let s = 0; s <= 60; s++) reports.push(...sim.tick(t0 + s * 1000));
+    expect(sim.viewers).toBeGreaterThan(5);
+    expect(reports.length).toBeGreaterThan(sim.viewers);
+    for (const r of reports) {
+      expect(ZIngestReport.safeParse(r).success).toBe(true);
+      expect(Math.abs(r.ts - t0 / 1000)).toBeLessThan(INGEST_MAX_SKEW_S);
+    }
+    const res = await server.app.stats.ingest(reports.filter((r) => r.ts <= Date.now() / 1000 + 60));
+    expect(res.rejected).toBe(0);
+  });
+
+  it('backfills history through the aggregation code: rollups for every day, minutes for 2 days', async () => {
+    const team = await buildTeam(server.app);
+    const key = await buildKey(server.app, team.id, null);
+    const now = Date.now();
+    const t = performance.now();
+    const { minutes } = await backfillHistory(server.app.ctx.db, [{ id: key.id, peak: 100 }], 3, now);
+    expect(performance.now() - t).toBeLessThan(10_000);
+    expect(minutes).toBe(3 * 1440);
+    const db = statsDb(server.app.ctx.db);
+    const count = async (table: 'stats_minute' | 'stats_20m' | 'stats_hour') =>
+      (await db.selectFrom(table).select('key_id').where('key_id', '=', key.id).execute()).length;
+    expect(await count('stats_hour')).toBeGreaterThanOrEqual(72);
+    expect(await count('stats_20m')).toBeGreaterThanOrEqual(216);
+    const m = await count('stats_minute');
+    expect(m).toBeGreaterThan(2 * 1440 - 30);
+    expect(m).toBeLessThanOrEqual(2 * 1440);
+    const peak = await db
+      .selectFrom('stats_hour')
+      .select((eb) => [eb.fn.max('cdn_users').as('u'), eb.fn.sum<number>('p2p_bytes').as('p')])
+      .where('key_id', '=', key.id)
+      .executeTakeFirstOrThrow();
+    expect(Number(peak.u)).toBeGreaterThan(50);
+    expect(Number(peak.p)).toBeGreaterThan(0);
+  });
+});

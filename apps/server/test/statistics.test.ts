@@ -1,0 +1,566 @@
+import {
+  API,
+  INGEST_ERRORS,
+  INGEST_MAX_SKEW_S,
+  KeyStatus,
+  MSG,
+  Role,
+  STATS_SETTINGS_INVALID_JSON,
+} from '@tlprt/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { statsDb } from '../src/features/statistics/tables.js';
+import { buildDomain, buildKey, buildTeam, buildUser, setTeamState } from './factories.js';
+import { Api, type Json } from './helpers/http.js';
+import {
+  dropDatabase,
+  freshDatabaseUrl,
+  manualClock,
+  onPostgres,
+  startServer,
+  type TestServer,
+} from './helpers/server.js';
+
+// 45.5 minutes into an hour: the 20-minute bucket hh:40 and the hour hh:00 hold the recent minutes.
+const HOUR = Math.floor(Date.now() / 3_600_000) * 3600;
+const NOW = HOUR + 45 * 60 + 30;
+const M = NOW - 30; // the current, open minute (hh:45)
+const clock = manualClock(NOW * 1000);
+
+let server: TestServer;
+let api: Api;
+
+beforeAll(async () => {
+  // Flushes only when a test asks (the timer's interval is far longer than the suite).
+  server = await startServer({ env: { STATS_INGEST_FLUSH_MS: '600000' }, deps: { now: clock } });
+  api = new Api(server.base);
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+interface R {
+  apiKey: string;
+  sessionId: string;
+  ts: number;
+  cdnBytes: number;
+  p2pBytes: number;
+  nodrBytes?: number;
+}
+const rep = (
+  apiKey: string,
+  sessionId: string,
+  ts: number,
+  cdnBytes: number,
+  p2pBytes: number,
+  nodrBytes?: number,
+): R => ({
+  apiKey,
+  sessionId,
+  ts,
+  cdnBytes,
+  p2pBytes,
+  ...(nodrBytes === undefined ? {} : { nodrBytes }),
+});
+
+async function ingest(reports: unknown[], target: Api = api) {
+  return target.post(API.stats.ingest, { reports });
+}
+
+/** A team with an active verified domain and one active key; `as` is its owner. */
+async function setup() {
+  const viewer = await buildUser(server.app);
+  const team = await buildTeam(server.app, { roleOf: [{ user: viewer, role: Role.Viewer }] });
+  const domain = await buildDomain(server.app, team.id, { promoted: true });
+  const key = await buildKey(server.app, team.id, domain.id);
+  return {
+    team,
+    domain,
+    key,
+    as: api.as(team.owner.token),
+    viewer: api.as(viewer.token),
+    viewerUser: viewer,
+  };
+}
+
+function query(
+  as: Api,
+  range: 'day' | 'week' | 'month',
+  teamId: number,
+  apiKeys: string[],
+  start = 0,
+  end = NOW + 3600,
+) {
+  return as.post(API.stats[range], {
+    apiKeys,
+    startTimestamp: start,
+    endTimestamp: end,
+    team_id: teamId,
+    clientId: 1,
+  });
+}
+const live = (as: Api, teamId: number, apiKeys: string[]) =>
+  as.post(API.stats.live(teamId), { apiKeys, startTimestamp: 0, endTimestamp: NOW + 60, team_id: teamId });
+
+const at = (body: Json, t: number) => body.data.find((p: Json) => p.datePoint === t);
+
+describe('ingest', () => {
+  it('accepts valid reports and rejects the rest one by one with index and message', async () => {
+    const s = await setup();
+    const inactive = await buildKey(server.app, s.team.id, s.domain.id, { status: KeyStatus.Inactive });
+    const offDomain = await buildDomain(server.app, s.team.id, { promoted: true, suspended: true });
+    const offKey = await buildKey(server.app, s.team.id, offDomain.id);
+    const suspendedTeam = await buildTeam(server.app);
+    const stKey = await buildKey(server.app, suspendedTeam.id, null);
+    await setTeamState(server.app, suspendedTeam.id, { suspended: 1 });
+    const r = await ingest([
+      rep(s.key.keyHash, 'a', M, 10, 0),
+      rep('no-such-key', 'a', M, 10, 0),
+      rep(inactive.keyHash, 'a', M, 10, 0),
+      rep(offKey.keyHash, 'a', M, 10, 0),
+      rep(stKey.keyHash, 'a', M, 10, 0),
+      rep(s.key.keyHash, 'a', M, -1, 0),
+      rep(s.key.keyHash, 'a', M, 1.5, 0),
+      rep(s.key.keyHash, 'a', NOW - INGEST_MAX_SKEW_S - 1, 1, 0),
+      rep(s.key.keyHash, 'a', NOW + INGEST_MAX_SKEW_S + 1, 1, 0),
+      { apiKey: s.key.keyHash, ts: M, cdnBytes: 1, p2pBytes: 1 },
+      rep(s.key.keyHash, 'b', NOW - INGEST_MAX_SKEW_S, 1, 0),
+    ]);
+    expect(r.status).toBe(202);
+    expect(r.body.accepted).toBe(2);
+    expect(r.body.rejected).toBe(9);
+    expect(r.body.errors).toEqual([
+      { index: 1, message: INGEST_ERRORS.unknownKey },
+      { index: 2, message: INGEST_ERRORS.keyInactive },
+      { index: 3, message: INGEST_ERRORS.domainInactive },
+      { index: 4, message: INGEST_ERRORS.teamSuspended },
+      { index: 5, message: 'cdnBytes: Must not be negative' },
+      { index: 6, message: 'cdnBytes: Must be a whole number' },
+      { index: 7, message: INGEST_ERRORS.skew },
+      { index: 8, message: INGEST_ERRORS.skew },
+      { index: 9, message: expect.stringContaining('sessionId') },
+    ]);
+  });
+
+  it('answers 413 for a body over 1 MiB and 400 for a body without reports', async () => {
+    const big = JSON.stringify({ reports: [{ pad: 'x'.repeat(1024 * 1024) }] });
+    const r = await api.post(API.stats.ingest, big);
+    expect(r.status).toBe(413);
+    expect(r.body.message).toBe(MSG.payloadTooLarge);
+    expect((await api.post(API.stats.ingest, { nope: 1 })).status).toBe(400);
+    // Just under the limit is fine (ingest has its own 1 MiB, above the 256 KiB of other calls).
+    const s = await setup();
+    const reports = Array.from({ length: 6000 }, (_, i) => rep(s.key.keyHash, `s${i}`, M, 1, 0));
+    const ok = await ingest(reports);
+    expect(ok.status).toBe(202);
+    expect(ok.body.accepted).toBe(6000);
+  });
+});
+
+describe('query', () => {
+  it('sums bytes and counts distinct viewers per minute, zero-filled, oldest first', async () => {
+    const s = await setup();
+    await ingest([
+      rep(s.key.keyHash, 's1', M, 100, 50),
+      rep(s.key.keyHash, 's1', M + 20, 10, 0), // same session twice in a minute: one viewer
+      rep(s.key.keyHash, 's2', M + 5, 5, 0), // no p2p bytes: not a p2p viewer
+      rep(s.key.keyHash, 's3', M - 60, 7, 3, 4),
+    ]);
+    await server.app.stats.flush();
+    const r = await query(s.viewer, 'day', s.team.id, [s.key.keyHash], NOW - 600, NOW + 600);
+    expect(r.status).toBe(200);
+    expect(r.body.step).toBe(60);
+    expect(r.body.startTimestamp).toBe(NOW - 600 - 30);
+    expect(r.body.endTimestamp).toBe(M);
+    expect(r.body.data.map((p: Json) => p.datePoint)).toEqual(
+      Array.from({ length: 11 }, (_, i) => NOW - 630 + i * 60),
+    );
+    expect(at(r.body, M)).toEqual({
+      datePoint: M,
+      cdnDwSize: 115,
+      cdnUsersCount: 2,
+      p2pDwSize: 50,
+      p2pUsersCount: 1,
+    });
+    expect(at(r.body, M - 60)).toEqual({
+      datePoint: M - 60,
+      cdnDwSize: 7,
+      cdnUsersCount: 1,
+      p2pDwSize: 3,
+      p2pUsersCount: 1,
+    });
+    expect(at(r.body, M - 120)).toEqual({
+      datePoint: M - 120,
+      cdnDwSize: 0,
+      cdnUsersCount: 0,
+      p2pDwSize: 0,
+      p2pUsersCount: 0,
+    });
+
+    // A later flush: the same session is not counted again; a new one is.
+    await ingest([rep(s.key.keyHash, 's1', M + 25, 1, 1), rep(s.key.keyHash, 's4', M + 25, 1, 1)]);
+    await server.app.stats.flush();
+    const r2 = await query(s.viewer, 'day', s.team.id, [s.key.keyHash], NOW - 600, NOW + 600);
+    expect(at(r2.body, M)).toMatchObject({
+      cdnDwSize: 117,
+      cdnUsersCount: 3,
+      p2pDwSize: 52,
+      p2pUsersCount: 2,
+    });
+
+    // Version-1 teams get the nodr series.
+    await server.app.ctx.db.updateTable('teams').set({ version: 1 }).where('id', '=', s.team.id).execute();
+    const v1 = await query(s.as, 'day', s.team.id, [s.key.keyHash], NOW - 600, NOW + 600);
+    expect(at(v1.body, M - 60)).toEqual({
+      datePoint: M - 60,
+      cdnDwSize: 7,
+      cdnUsersCount: 1,
+      p2pDwSize: 3,
+      p2pUsersCount: 1,
+      nodrDwSize: 4,
+      nodrUsersCount: 1,
+    });
+    expect(at(v1.body, M)).toMatchObject({ nodrDwSize: 0, nodrUsersCount: 0 });
+  });
+
+  it('sums over several keys; 20-minute and hourly points sum sizes and take the peak minute', async () => {
+    const s = await setup();
+    const k2 = await buildKey(server.app, s.team.id, s.domain.id);
+    const b40 = HOUR + 40 * 60;
+    const b20 = HOUR + 20 * 60;
+    const reports: R[] = [];
+    for (const id of ['a', 'b', 'c']) reports.push(rep(s.key.keyHash, id, b40 + 60, 10, 1)); // hh:41, 3 viewers
+    for (const id of ['d', 'e']) reports.push(rep(k2.keyHash, id, b40 + 180, 10, 0)); // hh:43, 2 viewers
+    for (const id of ['f', 'g', 'h', 'i', 'j']) reports.push(rep(s.key.keyHash, id, b20 + 18 * 60, 2, 2)); // hh:38, 5
+    expect((await ingest(reports)).body.accepted).toBe(10);
+    await server.app.stats.flush();
+    const both = [s.key.keyHash, k2.keyHash];
+    const week = await query(s.as, 'week', s.team.id, both);
+    expect(week.body.step).toBe(1200);
+    // Several keys: each key's peak minute, summed (the rollups keep one peak per key).
+    expect(at(week.body, b40)).toEqual({
+      datePoint: b40,
+      cdnDwSize: 50,
+      cdnUsersCount: 5,
+      p2pDwSize: 3,
+      p2pUsersCount: 3,
+    });
+    expect(at(week.body, b20)).toEqual({
+      datePoint: b20,
+      cdnDwSize: 10,
+      cdnUsersCount: 5,
+      p2pDwSize: 10,
+      p2pUsersCount: 5,
+    });
+    expect(at(week.body, b20 - 1200)).toMatchObject({ cdnDwSize: 0, cdnUsersCount: 0 });
+    const month = await query(s.as, 'month', s.team.id, both);
+    expect(month.body.step).toBe(3600);
+    expect(at(month.body, HOUR)).toEqual({
+      datePoint: HOUR,
+      cdnDwSize: 60,
+      cdnUsersCount: 7,
+      p2pDwSize: 13,
+      p2pUsersCount: 5,
+    });
+    // One key: the peak minute of the bucket exactly.
+    const week1 = await query(s.as, 'week', s.team.id, [s.key.keyHash]);
+    expect(at(week1.body, b40)).toEqual({
+      datePoint: b40,
+      cdnDwSize: 30,
+      cdnUsersCount: 3,
+      p2pDwSize: 3,
+      p2pUsersCount: 3,
+    });
+    const month1 = await query(s.as, 'month', s.team.id, [s.key.keyHash]);
+    expect(at(month1.body, HOUR)).toEqual({
+      datePoint: HOUR,
+      cdnDwSize: 40,
+      cdnUsersCount: 5,
+      p2pDwSize: 13,
+      p2pUsersCount: 5,
+    });
+    const day = await query(s.as, 'day', s.team.id, both);
+    expect(at(day.body, b40 + 60)).toMatchObject({ cdnDwSize: 30, cdnUsersCount: 3 });
+    expect(at(day.body, b40 + 180)).toMatchObject({ cdnDwSize: 20, cdnUsersCount: 2 });
+  });
+
+  it('clamps the window to the range ending at server time, aligned to the step', async () => {
+    const s = await setup();
+    const cases = [
+      ['day', 86_400, 60],
+      ['week', 604_800, 1200],
+      ['month', 2_592_000, 3600],
+    ] as const;
+    for (const [range, window, step] of cases) {
+      const r = await query(s.as, range, s.team.id, [s.key.keyHash], 0, NOW + 86_400);
+      const from = NOW - window - ((NOW - window) % step);
+      const to = NOW - (NOW % step);
+      expect(r.body).toMatchObject({ step, startTimestamp: from, endTimestamp: to });
+      expect(r.body.data).toHaveLength((to - from) / step + 1);
+      expect(r.body.data[0].datePoint).toBe(from);
+      expect(r.body.data.at(-1).datePoint).toBe(to);
+    }
+    // A window entirely in the past of the range answers no points.
+    const old = await query(s.as, 'day', s.team.id, [s.key.keyHash], 0, NOW - 90_000);
+    expect(old.body.data).toEqual([]);
+  });
+
+  it('never shows keys of other teams, and 404s for a team the caller is not in', async () => {
+    const a = await setup();
+    const b = await setup();
+    await ingest([rep(b.key.keyHash, 'x', M, 999, 999)]);
+    await server.app.stats.flush();
+    const r = await query(a.as, 'day', a.team.id, [b.key.keyHash], NOW - 300, NOW);
+    expect(r.status).toBe(200);
+    expect(r.body.data.every((p: Json) => p.cdnDwSize === 0 && p.cdnUsersCount === 0)).toBe(true);
+    const lv = await live(a.as, a.team.id, [b.key.keyHash]);
+    expect(lv.body.data.every((p: Json) => p.cdnDwSize === 0)).toBe(true);
+    expect((await query(a.as, 'day', b.team.id, [b.key.keyHash])).status).toBe(404);
+    expect((await live(a.as, b.team.id, [b.key.keyHash])).status).toBe(404);
+    expect(
+      (await api.post(API.stats.day, { apiKeys: [], startTimestamp: 0, endTimestamp: 1, team_id: a.team.id }))
+        .status,
+    ).toBe(401);
+    // A supervisor may read any team.
+    const sup = await buildUser(server.app, { supervisor: true });
+    const bySup = await query(api.as(sup.token), 'day', b.team.id, [b.key.keyHash], NOW - 300, NOW);
+    expect(at(bySup.body, M)).toMatchObject({ cdnDwSize: 999 });
+  });
+
+  it('live covers the last 300 s at 60 s steps including the unflushed current minute', async () => {
+    const s = await setup();
+    await ingest([rep(s.key.keyHash, 'l1', M - 120, 40, 60), rep(s.key.keyHash, 'l1', M + 1, 4, 6)]);
+    await server.app.stats.flush();
+    await ingest([rep(s.key.keyHash, 'l1', M + 2, 1, 1), rep(s.key.keyHash, 'l2', M + 3, 1, 0)]);
+    const r = await live(s.viewer, s.team.id, [s.key.keyHash]);
+    expect(r.status).toBe(200);
+    expect(r.body.step).toBe(60);
+    expect(r.body.data.map((p: Json) => p.datePoint)).toEqual([
+      M - 300,
+      M - 240,
+      M - 180,
+      M - 120,
+      M - 60,
+      M,
+    ]);
+    expect(at(r.body, M - 120)).toMatchObject({
+      cdnDwSize: 40,
+      cdnUsersCount: 1,
+      p2pDwSize: 60,
+      p2pUsersCount: 1,
+    });
+    // Flushed (4, 6; l1) plus unflushed (2, 1; l1 again and the new l2).
+    expect(at(r.body, M)).toEqual({
+      datePoint: M,
+      cdnDwSize: 6,
+      cdnUsersCount: 2,
+      p2pDwSize: 7,
+      p2pUsersCount: 1,
+    });
+    // The day range merges the open minute too; after the flush the same numbers come from the table.
+    expect(at((await query(s.as, 'day', s.team.id, [s.key.keyHash], NOW - 600, NOW)).body, M)).toMatchObject({
+      cdnDwSize: 6,
+      cdnUsersCount: 2,
+    });
+    await server.app.stats.flush();
+    expect(at((await live(s.viewer, s.team.id, [s.key.keyHash])).body, M)).toEqual(at(r.body, M));
+  });
+
+  it('retries a failed flush without counting anything twice', async () => {
+    const s = await setup();
+    await ingest([rep(s.key.keyHash, 'f1', M, 100, 10), rep(s.key.keyHash, 'f2', M, 100, 0)]);
+    server.app.stats.aggregator.failNextWrites = 1;
+    await expect(server.app.stats.flush()).rejects.toThrow();
+    await ingest([rep(s.key.keyHash, 'f1', M + 1, 1, 1)]);
+    await server.app.stats.flush();
+    await server.app.stats.flush();
+    expect(server.app.stats.aggregator.pendingCount).toBe(0);
+    const r = await query(s.as, 'day', s.team.id, [s.key.keyHash], NOW - 120, NOW);
+    expect(at(r.body, M)).toEqual({
+      datePoint: M,
+      cdnDwSize: 201,
+      cdnUsersCount: 2,
+      p2pDwSize: 11,
+      p2pUsersCount: 1,
+    });
+  });
+
+  it('validates the query body (400 naming the field)', async () => {
+    const s = await setup();
+    const r = await s.as.post(API.stats.day, {
+      apiKeys: 'x',
+      startTimestamp: 0,
+      endTimestamp: 1,
+      team_id: s.team.id,
+    });
+    expect(r.status).toBe(400);
+    expect(r.body.errors.apiKeys).toBeTruthy();
+  });
+});
+
+describe('two nodes on one PostgreSQL', () => {
+  it.runIf(onPostgres)('ingesting into the same minute gives exact sums and distinct viewers', async () => {
+    const s = await setup();
+    const other = await startServer({
+      databaseUrl: server.databaseUrl,
+      env: { STATS_INGEST_FLUSH_MS: '600000' },
+      deps: { now: clock },
+    });
+    try {
+      const api2 = new Api(other.base);
+      // v1..v6 on node 1, v4..v9 on node 2: 9 distinct viewers, 12 reports of 10 bytes.
+      const one = ['v1', 'v2', 'v3', 'v4', 'v5', 'v6'].map((id) => rep(s.key.keyHash, id, M, 10, 5));
+      const two = ['v4', 'v5', 'v6', 'v7', 'v8', 'v9'].map((id) => rep(s.key.keyHash, id, M + 1, 10, 0));
+      await Promise.all([ingest(one), ingest(two, api2)]);
+      await Promise.all([server.app.stats.flush(), other.app.stats.flush()]);
+      await Promise.all([
+        ingest([rep(s.key.keyHash, 'v1', M + 2, 1, 0)], api2),
+        ingest([rep(s.key.keyHash, 'v9', M + 2, 1, 0)]),
+      ]);
+      await Promise.all([server.app.stats.flush(), other.app.stats.flush()]);
+      for (const node of [api, api2]) {
+        const r = await query(node.as(s.team.owner.token), 'day', s.team.id, [s.key.keyHash], NOW - 60, NOW);
+        expect(at(r.body, M)).toEqual({
+          datePoint: M,
+          cdnDwSize: 122,
+          cdnUsersCount: 9,
+          p2pDwSize: 30,
+          p2pUsersCount: 6,
+        });
+        const w = await query(node.as(s.team.owner.token), 'week', s.team.id, [s.key.keyHash]);
+        expect(at(w.body, HOUR + 2400)).toMatchObject({ cdnDwSize: 122, cdnUsersCount: 9 });
+      }
+    } finally {
+      await other.app.close();
+    }
+  });
+});
+
+describe('graceful shutdown', () => {
+  it('writes the unflushed aggregates when the server closes', async () => {
+    const databaseUrl = await freshDatabaseUrl();
+    try {
+      const env = { STATS_INGEST_FLUSH_MS: '600000' };
+      const first = await startServer({ databaseUrl, env, deps: { now: clock } });
+      const team = await buildTeam(first.app);
+      const key = await buildKey(first.app, team.id, null);
+      const r = await new Api(first.base).post(API.stats.ingest, {
+        reports: [rep(key.keyHash, 'g1', M, 70, 30), rep(key.keyHash, 'g2', M, 5, 0)],
+      });
+      expect(r.body.accepted).toBe(2);
+      await first.app.close();
+      const second = await startServer({ databaseUrl, env, deps: { now: clock } });
+      try {
+        const q = await query(
+          new Api(second.base).as(team.owner.token),
+          'day',
+          team.id,
+          [key.keyHash],
+          NOW - 60,
+          NOW,
+        );
+        expect(at(q.body, M)).toEqual({
+          datePoint: M,
+          cdnDwSize: 75,
+          cdnUsersCount: 2,
+          p2pDwSize: 30,
+          p2pUsersCount: 1,
+        });
+      } finally {
+        await second.app.close();
+      }
+    } finally {
+      await dropDatabase(databaseUrl);
+    }
+  });
+});
+
+describe('retention', () => {
+  it('deletes minutes after 2 days, 20-minute rows after 62 days, hours after 2 years', async () => {
+    const db = statsDb(server.app.ctx.db);
+    const keyId = 900_000 + Math.floor(Math.random() * 1000);
+    const row = { cdn_bytes: 1, p2p_bytes: 1, nodr_bytes: 0, cdn_users: 1, p2p_users: 1, nodr_users: 0 };
+    const day = 86_400;
+    await db
+      .insertInto('stats_minute')
+      .values([
+        { key_id: keyId, minute: NOW - 2 * day - 60, ...row },
+        { key_id: keyId, minute: NOW - 2 * day + 60, ...row },
+      ])
+      .execute();
+    await db
+      .insertInto('stats_20m')
+      .values([
+        { key_id: keyId, bucket: NOW - 62 * day - 1200, ...row },
+        { key_id: keyId, bucket: NOW - 62 * day + 1200, ...row },
+      ])
+      .execute();
+    await db
+      .insertInto('stats_hour')
+      .values([
+        { key_id: keyId, bucket: NOW - 730 * day - 3600, ...row },
+        { key_id: keyId, bucket: NOW - 730 * day + 3600, ...row },
+      ])
+      .execute();
+    await server.app.stats.prune(NOW * 1000);
+    const left = async (t: 'stats_minute' | 'stats_20m' | 'stats_hour') =>
+      (await db.selectFrom(t).select('key_id').where('key_id', '=', keyId).execute()).length;
+    expect([await left('stats_minute'), await left('stats_20m'), await left('stats_hour')]).toEqual([
+      1, 1, 1,
+    ]);
+    // One day later the remaining minute goes too.
+    await server.app.stats.prune((NOW + day) * 1000);
+    expect(await left('stats_minute')).toBe(0);
+  });
+});
+
+describe('saved lists', () => {
+  const put = (as: Api, userId: number, teamId: number, save_json: string) =>
+    as.post(API.stats.settingsPut(userId, teamId), { user_id: userId, team_id: teamId, save_json });
+
+  it('answers {tabs: []} until saved, then the saved tabs; per user and team', async () => {
+    const s = await setup();
+    const get = await s.viewer.post(API.stats.settingsGet(s.viewerUser.id, s.team.id));
+    expect(get.status).toBe(200);
+    expect(get.body.data).toEqual({ tabs: [] });
+    const tabs = [
+      { nameTab: 'Main', activeKeys: [s.key.keyHash] },
+      { nameTab: 'Other', activeKeys: [] },
+    ];
+    const r = await put(s.viewer, s.viewerUser.id, s.team.id, JSON.stringify({ tabs }));
+    expect(r.status).toBe(200);
+    expect(r.body.data).toEqual({ tabs });
+    expect((await s.viewer.post(API.stats.settingsGet(s.viewerUser.id, s.team.id))).body.data).toEqual({
+      tabs,
+    });
+    expect((await s.as.post(API.stats.settingsGet(s.team.owner.id, s.team.id))).body.data).toEqual({
+      tabs: [],
+    });
+    const r2 = await put(s.viewer, s.viewerUser.id, s.team.id, JSON.stringify({ tabs: [tabs[1]] }));
+    expect(r2.body.data.tabs).toHaveLength(1);
+  });
+
+  it('validates: JSON, at most 8 tabs, names of 30 characters; own user and own team only', async () => {
+    const s = await setup();
+    const me = s.team.owner.id;
+    const bad = await put(s.as, me, s.team.id, '{not json');
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.save_json).toBe(STATS_SETTINGS_INVALID_JSON);
+    const tab = { nameTab: 'x', activeKeys: [] };
+    const nine = await put(s.as, me, s.team.id, JSON.stringify({ tabs: Array(9).fill(tab) }));
+    expect(nine.status).toBe(400);
+    expect(nine.body.errors['save_json.tabs']).toBe('At most 8 lists');
+    expect((await put(s.as, me, s.team.id, JSON.stringify({ tabs: Array(8).fill(tab) }))).status).toBe(200);
+    const long = await put(
+      s.as,
+      me,
+      s.team.id,
+      JSON.stringify({ tabs: [{ nameTab: 'y'.repeat(31), activeKeys: [] }] }),
+    );
+    expect(long.status).toBe(400);
+    expect(long.body.errors['save_json.tabs.0.nameTab']).toBe('Maximum 30 symbols are allowed');
+    expect((await put(s.as, s.viewerUser.id, s.team.id, JSON.stringify({ tabs: [] }))).status).toBe(403);
+    expect((await s.as.post(API.stats.settingsGet(s.viewerUser.id, s.team.id))).status).toBe(403);
+    const other = await setup();
+    expect((await put(s.as, me, other.team.id, JSON.stringify({ tabs: [] }))).status).toBe(404);
+  });
+});

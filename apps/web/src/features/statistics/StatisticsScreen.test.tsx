@@ -1,0 +1,291 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MSG_STATS, STORAGE_KEYS, type TDomain, type TStatsPoint } from '@tlprt/contract';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { dismissPopup } from '../../api/popups';
+import StatisticsRoute from '../../routes/statistics';
+import { buildDomain, buildKey, buildTeam, buildUser, domainList } from '../../test/fixtures';
+import type { Recorded } from '../../test/server';
+import { type Routes, renderSignedIn, startApi } from '../../test/session';
+import { cancelPendingSaves, selectList } from './queries';
+
+// Only the canvas renderer is replaced: the option the page hands to ECharts is recorded.
+const charts = vi.hoisted(() => ({ options: [] as Array<Record<string, unknown>> }));
+vi.mock('./echarts', () => ({
+  createChart: () => ({
+    setOption: (o: Record<string, unknown>) => charts.options.push(o),
+    onZoom: () => {},
+    resize: () => {},
+    dispose: () => {},
+  }),
+}));
+
+type Api = Awaited<ReturnType<typeof startApi>>;
+let api: Api | null = null;
+afterEach(async () => {
+  vi.useRealTimers();
+  act(() => dismissPopup());
+  cancelPendingSaves();
+  selectList(0);
+  charts.options.length = 0;
+  await api?.close();
+  api = null;
+});
+
+const points = (n: number, step = 60): TStatsPoint[] =>
+  Array.from({ length: n }, (_, i) => ({
+    datePoint: 1_700_000_000 + i * step,
+    cdnDwSize: 3000,
+    cdnUsersCount: 3,
+    p2pDwSize: 1000,
+    p2pUsersCount: 1,
+  }));
+const statsReply = (req: Recorded, n = 5) => {
+  const b = req.body as { startTimestamp: number; endTimestamp: number };
+  return {
+    status: 200,
+    body: {
+      message: 'ok',
+      data: points(n),
+      step: 60,
+      startTimestamp: b.startTimestamp,
+      endTimestamp: b.endTimestamp,
+    },
+  };
+};
+
+const k1 = buildKey({ id: 1, name: 'Main player' });
+const k2 = buildKey({ id: 2, name: '' });
+const kOff = buildKey({ id: 3, name: 'Old player', status: 20 });
+const kRed = buildKey({ id: 4, name: 'Blocked', status: 40 });
+const standard = [
+  buildDomain({ id: 11, name: 'video.example.com', keys: [k1, k2, kOff, kRed] }),
+  buildDomain({ id: 12, name: 'empty.example.com', keys: [] }),
+  buildDomain({
+    id: 13,
+    name: 'paused.example.com',
+    status: { id: 20, name: 'Inactive' },
+    keys: [buildKey({ id: 5, name: 'Paused key', domainId: 13 })],
+  }),
+];
+
+async function open(
+  opts: {
+    domains?: TDomain[];
+    role?: number;
+    version?: number;
+    routes?: Routes;
+    tabs?: unknown[];
+    range?: number;
+  } = {},
+) {
+  const team = buildTeam({ role: opts.role ?? 10, version: opts.version ?? 0, utcOffset: 2 });
+  const tabs = opts.tabs ?? [];
+  api = await startApi({
+    user: buildUser({ TeamsRender: [team] }),
+    routes: {
+      'POST /api/v1/domains/5': () => ({ status: 200, body: domainList(opts.domains ?? standard) }),
+      'POST /api/v1/statistic/settings/get/user/1/team/5': {
+        status: 200,
+        body: { message: 'ok', data: { tabs } },
+      },
+      'POST /api/v1/statistic/settings/put/user/1/team/5': { status: 200, body: { message: 'ok' } },
+      'POST /stats/v3/dashboard/day': (r) => statsReply(r),
+      'POST /stats/v3/dashboard/week': (r) => statsReply(r),
+      'POST /stats/v3/dashboard/month': (r) => statsReply(r),
+      'POST /stats/v3/dashboard/live/5': (r) => statsReply(r),
+      ...opts.routes,
+    },
+  });
+  if (opts.range !== undefined) localStorage.setItem(STORAGE_KEYS.timeRange, String(opts.range));
+  renderSignedIn(<StatisticsRoute />, '/statistics');
+}
+const statsCalls = () => (api?.requests ?? []).filter((r) => r.url.startsWith('/stats/'));
+const user = () => userEvent.setup();
+
+describe('statistics screen', () => {
+  it('loads the Active traffic list for the stored range with the window ending now', async () => {
+    await open();
+    await screen.findByLabelText('P2P share');
+    expect(screen.getByLabelText('P2P share')).toHaveTextContent('25.0%');
+    expect(screen.getByTestId('figure-total-traffic')).toHaveTextContent('19.5 KB');
+    expect(screen.getByTestId('figure-peak-viewers')).toHaveTextContent('4');
+    const [call] = statsCalls();
+    expect(call?.url).toBe('/stats/v3/dashboard/day');
+    const body = call?.body as Record<string, number | string[]>;
+    expect(body.apiKeys).toEqual([k1.keyHash, k2.keyHash]);
+    expect(body.clientId).toBe(1);
+    expect(body.team_id).toBe(5);
+    expect(Number(body.endTimestamp) - Number(body.startTimestamp)).toBe(86_400);
+    expect(Math.abs(Number(body.endTimestamp) - Date.now() / 1000)).toBeLessThan(30);
+    expect(screen.getByTestId('stats-chart')).toBeInTheDocument();
+    expect(charts.options.at(-1)?.series).toHaveLength(4);
+    expect(screen.queryByText('Sample data')).toBeNull();
+  });
+
+  it('switches ranges (stored 0..3), each with its window', async () => {
+    await open({ range: 2 });
+    await screen.findByLabelText('P2P share');
+    expect(statsCalls()[0]?.url).toBe('/stats/v3/dashboard/week');
+    const windows: Record<string, number> = { Month: 2_592_000, Day: 86_400, Live: 300 };
+    for (const [label, window] of Object.entries(windows)) {
+      const before = statsCalls().length;
+      await user().click(screen.getByLabelText(label));
+      await waitFor(() => expect(statsCalls().length).toBe(before + 1));
+      const last = statsCalls().at(-1);
+      const b = last?.body as { startTimestamp: number; endTimestamp: number };
+      expect(b.endTimestamp - b.startTimestamp).toBe(window);
+      expect(last?.url).toBe(
+        label === 'Live' ? '/stats/v3/dashboard/live/5' : `/stats/v3/dashboard/${label.toLowerCase()}`,
+      );
+    }
+    expect(localStorage.getItem(STORAGE_KEYS.timeRange)).toBe('0');
+  });
+
+  it('locks the first tab with its note; inactive keys by status colour; "No key" and hash labels', async () => {
+    await open();
+    await screen.findByLabelText('P2P share');
+    expect(screen.getByText(MSG_STATS.activeTrafficNote)).toBeInTheDocument();
+    expect(screen.getByLabelText('List name')).toBeDisabled();
+    expect(screen.getByLabelText('List name')).toHaveValue('Active traffic');
+    expect(screen.getByRole('checkbox', { name: 'Main player' })).toBeChecked();
+    expect(screen.getByRole('checkbox', { name: 'Main player' })).toBeDisabled();
+    expect(screen.getByRole('checkbox', { name: k2.keyHash })).toBeChecked();
+    expect(screen.getByRole('checkbox', { name: 'Old player' })).not.toBeChecked();
+    expect(screen.getByText('No key')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Delete / })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Rename / })).toBeNull();
+    // Inactive and deleted groups expand to their domains and keys.
+    await user().click(screen.getByRole('button', { name: /Inactive/ }));
+    await user().click(screen.getByRole('button', { name: /paused\.example\.com/ }));
+    expect(screen.getByRole('checkbox', { name: 'Paused key' })).not.toBeChecked();
+  });
+
+  it('adds a list, selects keys (reload with them), saves it, renames it for 10 s, deletes it after confirmation', async () => {
+    await open();
+    await screen.findByLabelText('P2P share');
+    const ue = user();
+    await ue.click(screen.getByRole('button', { name: 'Add list' }));
+    expect(screen.getByRole('button', { name: 'New list' })).toHaveAttribute('aria-pressed', 'true');
+    // A new list has no key: no request, the hint instead.
+    const before = statsCalls().length;
+    expect(await screen.findByText(MSG_STATS.noKey)).toBeInTheDocument();
+    expect(screen.queryByText(MSG_STATS.activeTrafficNote)).toBeNull();
+    await ue.click(screen.getByRole('checkbox', { name: 'Old player' }));
+    await waitFor(() => expect(statsCalls().length).toBe(before + 1));
+    expect((statsCalls().at(-1)?.body as { apiKeys: string[] } | undefined)?.apiKeys).toEqual([kOff.keyHash]);
+    await screen.findByLabelText('P2P share');
+    // Saved (debounced) as JSON text.
+    await waitFor(() => expect(api?.requests.some((r) => r.url.includes('/settings/put/'))).toBe(true));
+    const put = api?.requests.filter((r) => r.url.includes('/settings/put/')).at(-1);
+    expect(put?.body).toEqual({
+      user_id: 1,
+      team_id: 5,
+      save_json: JSON.stringify({ tabs: [{ nameTab: 'New list', activeKeys: [kOff.keyHash] }] }),
+    });
+
+    // Rename: the field is read-only until the edit icon, then for 10 seconds.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
+    const field = screen.getByLabelText('List name');
+    expect(field).toHaveAttribute('readonly');
+    await ue.click(screen.getByRole('button', { name: 'Rename New list' }));
+    expect(field).not.toHaveAttribute('readonly');
+    await ue.clear(field);
+    expect(screen.getByRole('button', { name: 'No name' })).toBeInTheDocument();
+    await ue.type(field, 'Evening');
+    expect(screen.getByRole('button', { name: 'Evening' })).toBeInTheDocument();
+    act(() => vi.advanceTimersByTime(10_000));
+    expect(field).toHaveAttribute('readonly');
+    vi.useRealTimers();
+
+    await ue.click(screen.getByRole('button', { name: 'Delete Evening' }));
+    const dialog = await screen.findByRole('dialog', { name: MSG_STATS.deleteSheet });
+    await ue.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.getByRole('button', { name: 'Evening' })).toBeInTheDocument();
+    await ue.click(screen.getByRole('button', { name: 'Delete Evening' }));
+    await ue.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Evening' })).toBeNull());
+    expect(screen.getByRole('button', { name: 'Active traffic' })).toHaveAttribute('aria-pressed', 'true');
+    await waitFor(() => {
+      const last = api?.requests.filter((r) => r.url.includes('/settings/put/')).at(-1);
+      expect(last?.body).toMatchObject({ save_json: JSON.stringify({ tabs: [] }) });
+    });
+  });
+
+  it('loads saved lists and allows at most 8 in all', async () => {
+    await open({ tabs: [{ nameTab: 'Saved one', activeKeys: [k1.keyHash] }] });
+    await screen.findByRole('button', { name: 'Saved one' });
+    const ue = user();
+    await ue.click(screen.getByRole('button', { name: 'Saved one' }));
+    await waitFor(() =>
+      expect((statsCalls().at(-1)?.body as { apiKeys: string[] } | undefined)?.apiKeys).toEqual([k1.keyHash]),
+    );
+    for (let i = 0; i < 6; i += 1) await ue.click(screen.getByRole('button', { name: 'Add list' }));
+    expect(screen.getAllByRole('button', { name: 'New list' })).toHaveLength(6);
+    expect(screen.getByRole('button', { name: 'Add list' })).toBeDisabled();
+  });
+
+  it('falls back to labelled sample data on an error or an empty response', async () => {
+    await open({ routes: { 'POST /stats/v3/dashboard/day': { status: 500, body: { message: 'boom' } } } });
+    expect(await screen.findByText(MSG_STATS.loadError)).toBeInTheDocument();
+    expect(screen.getByText('Sample data')).toBeInTheDocument();
+    expect(screen.getByTestId('stats-chart')).toHaveAttribute('data-sample', 'true');
+    const series = charts.options.at(-1)?.series as Array<{ data: unknown[] }>;
+    expect(series[0]?.data).toHaveLength(990);
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('treats an empty response as an error', async () => {
+    await open({
+      routes: {
+        'POST /stats/v3/dashboard/day': (r) => statsReply(r, 0),
+      },
+    });
+    expect(await screen.findByText(MSG_STATS.loadError)).toBeInTheDocument();
+    expect(screen.getByText('Sample data')).toBeInTheDocument();
+  });
+
+  it('sends no request without a key', async () => {
+    await open({ domains: [buildDomain({ keys: [kOff] })] });
+    expect(await screen.findByText(MSG_STATS.noKey)).toBeInTheDocument();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(statsCalls()).toHaveLength(0);
+  });
+
+  it('shows NODR for version-1 teams', async () => {
+    await open({ version: 1 });
+    await screen.findByLabelText('P2P share');
+    expect((charts.options.at(-1)?.series as unknown[] | undefined)?.length).toBe(6);
+  });
+
+  it('polls every 3 seconds in Live only', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'], shouldAdvanceTime: true });
+    await open({ range: 0 });
+    await screen.findByLabelText('P2P share');
+    const live = () => statsCalls().filter((r) => r.url === '/stats/v3/dashboard/live/5').length;
+    expect(live()).toBe(1);
+    await act(async () => vi.advanceTimersByTime(3000));
+    await waitFor(() => expect(live()).toBe(2));
+    await act(async () => vi.advanceTimersByTime(3000));
+    await waitFor(() => expect(live()).toBe(3));
+    await user().click(screen.getByLabelText('Day'));
+    await waitFor(() => expect(statsCalls().at(-1)?.url).toBe('/stats/v3/dashboard/day'));
+    const total = statsCalls().length;
+    await act(async () => vi.advanceTimersByTime(9000));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(statsCalls().length).toBe(total);
+  });
+
+  it('without a verified domain shows the notice for the role', async () => {
+    await open({ domains: [] });
+    expect(await screen.findByText("You haven't added any domain yet")).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Go to add domains' })).toHaveAttribute('href', '/addDomains');
+    expect(statsCalls()).toHaveLength(0);
+  });
+
+  it('tells a viewer (40) the team has no domain', async () => {
+    await open({ domains: [], role: 40 });
+    expect(await screen.findByText("Your team haven't added any domain yet")).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Go to add domains' })).toBeNull();
+  });
+});

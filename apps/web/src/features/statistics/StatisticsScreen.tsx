@@ -1,0 +1,275 @@
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  Grid,
+  Group,
+  Loader,
+  SegmentedControl,
+  Skeleton,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { useQueryClient } from '@tanstack/react-query';
+import {
+  EventCode,
+  MSG_STATS,
+  Role,
+  STATS_RANGES,
+  TeamVersion,
+  type TStatsRange,
+  WEB_PATHS,
+} from '@tlprt/contract';
+import { useMemo, useState } from 'react';
+import { Link } from 'react-router';
+import { IconAlert, IconChart, IconKey } from '../../components/icons';
+import { EmptyState, PageBody } from '../../components/Page';
+import { invalidateDomainsAndKeys, useDomains } from '../domains/queries';
+import { useLiveEvent } from '../live/useLiveEvent';
+import { useSession } from '../session/SessionProvider';
+import type { ChartInput } from './chartOption';
+import { zoomIndexes } from './chartOption';
+import {
+  RANGE_LABEL,
+  RANGE_ORDER,
+  readStoredRange,
+  SAMPLE_STEP,
+  sampleStats,
+  storeRange,
+  summarize,
+} from './data';
+import { formatBytes, formatCount, formatPercent, utcLabel } from './format';
+import { ListPanel } from './ListPanel';
+import { activeTrafficKeys, groupDomains, hasVerifiedDomain } from './lists';
+import { useStats, useStatsLists } from './queries';
+import { StatsChart } from './StatsChart';
+import { StatsTabs } from './StatsTabs';
+
+/** Wide screens show the list tabs in the header; narrow ones on the page. */
+export const WIDE_QUERY = '(min-width: 48em)';
+
+function NoDomain({ role }: { role: number | null }) {
+  return (
+    <EmptyState icon={<IconChart size={28} />} title="No verified domain yet">
+      {role === Role.Viewer ? (
+        <Text c="dimmed">Your team haven't added any domain yet</Text>
+      ) : (
+        <>
+          <Text c="dimmed">You haven't added any domain yet</Text>
+          <Button component={Link} to={WEB_PATHS.addDomains} mt="xs">
+            Go to add domains
+          </Button>
+        </>
+      )}
+    </EmptyState>
+  );
+}
+
+function Figure({ label, value, big, aria }: { label: string; value: string; big?: boolean; aria?: string }) {
+  return (
+    <Stack gap={2}>
+      <Text size="xs" c="dimmed" fw={600} tt="uppercase" style={{ letterSpacing: 0.5 }}>
+        {label}
+      </Text>
+      <Text
+        fz={big ? { base: 28, sm: 34 } : { base: 18, sm: 22 }}
+        fw={700}
+        lh={1.1}
+        c={big ? 'teal.7' : undefined}
+        aria-label={aria}
+        role={aria ? 'status' : undefined}
+        data-testid={`figure-${label.toLowerCase().replace(/\W+/g, '-')}`}
+      >
+        {value}
+      </Text>
+    </Stack>
+  );
+}
+
+function ChartSkeleton() {
+  return (
+    <Stack gap="md" aria-busy="true" aria-label="Loading statistics">
+      <Box>
+        <Text size="sm" fw={600} mb={6}>
+          Bandwidth
+        </Text>
+        <Skeleton height={250} radius="md" data-testid="loader-bandwidth" />
+      </Box>
+      <Box>
+        <Text size="sm" fw={600} mb={6}>
+          Viewers
+        </Text>
+        <Skeleton height={150} radius="md" data-testid="loader-viewers" />
+      </Box>
+      <Group justify="center">
+        <Loader size="sm" />
+      </Group>
+    </Stack>
+  );
+}
+
+/** The statistics screen of spec §2/§4. */
+export function StatisticsScreen() {
+  const { user, currentTeam, role } = useSession();
+  const queryClient = useQueryClient();
+  const teamId = currentTeam?.id ?? 0;
+  const utcOffset = currentTeam?.utcOffset ?? 0;
+  const nodr = currentTeam?.version === TeamVersion.Nodr;
+  const domains = useDomains(teamId || null);
+  // 60, 62, 90–92 already refresh through the live reactions; a deleted domain (61) does here.
+  useLiveEvent(EventCode.DomainDeleted, () => void invalidateDomainsAndKeys(queryClient));
+  const lists = useStatsLists();
+  const [range, setRange] = useState<TStatsRange>(readStoredRange);
+  const wide = useMediaQuery(WIDE_QUERY, false, { getInitialValueInEffect: false });
+  const groups = useMemo(() => groupDomains(domains.data), [domains.data]);
+  const activeKeys = useMemo(() => activeTrafficKeys(groups), [groups]);
+  const tab = lists.index > 0 ? lists.tabs[lists.index - 1] : undefined;
+  const keys = lists.index === 0 ? activeKeys : (tab?.activeKeys ?? []);
+  const stats = useStats(range, keys, teamId, user.id);
+  const [zoom, setZoom] = useState<[number, number]>([0, 100]);
+
+  const result = stats.data;
+  const failed = result?.failed === true;
+  // Sample points end at a fixed minute per load so the chart does not jump while it is shown.
+  const sampleEnd = stats.dataUpdatedAt ? Math.floor(stats.dataUpdatedAt / 60_000) * 60 : 0;
+  const input: ChartInput | null = useMemo(() => {
+    if (!result) return null;
+    if (result.failed) return { points: sampleStats(sampleEnd, nodr), step: SAMPLE_STEP, nodr, utcOffset };
+    return { points: result.points, step: result.step, nodr, utcOffset };
+  }, [result, sampleEnd, nodr, utcOffset]);
+  const summary = useMemo(() => {
+    if (!input) return null;
+    const [from, to] = zoomIndexes(input.points.length, zoom[0], zoom[1]);
+    return summarize(input.points, from, to);
+  }, [input, zoom]);
+
+  if (domains.isPending) {
+    return (
+      <PageBody>
+        <Group justify="center" py={80}>
+          <Loader />
+        </Group>
+      </PageBody>
+    );
+  }
+  const rangeSwitch = (
+    <SegmentedControl
+      value={range}
+      onChange={(v) => {
+        const r = v as TStatsRange;
+        setRange(r);
+        storeRange(r);
+        setZoom([0, 100]);
+      }}
+      data={RANGE_ORDER.map((r) => ({ value: r, label: RANGE_LABEL[r] }))}
+      aria-label="Time range"
+      radius="md"
+    />
+  );
+
+  if (!hasVerifiedDomain(groups)) {
+    return (
+      <PageBody>
+        <Title order={1} fz={{ base: 22, sm: 26 }} mb="lg">
+          Statistics
+        </Title>
+        <NoDomain role={role} />
+      </PageBody>
+    );
+  }
+
+  const live = range === 'live';
+  return (
+    <PageBody>
+      <Group justify="space-between" align="center" mb="md" gap="sm">
+        <Title order={1} fz={{ base: 22, sm: 26 }}>
+          Statistics
+        </Title>
+        {rangeSwitch}
+      </Group>
+      {!wide && (
+        <Box mb="sm" style={{ overflow: 'hidden' }}>
+          <StatsTabs variant="page" />
+        </Box>
+      )}
+      <Grid gutter="md" align="flex-start">
+        <Grid.Col span={{ base: 12, md: 4, lg: 3 }} order={{ base: 2, md: 1 }}>
+          <ListPanel
+            key={lists.index}
+            index={lists.index}
+            name={tab?.nameTab ?? ''}
+            keys={keys}
+            groups={groups}
+            onRename={(n) => lists.rename(lists.index, n)}
+            onKeys={(k) => lists.setKeys(lists.index, k)}
+            onDelete={() => lists.remove(lists.index)}
+          />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 8, lg: 9 }} order={{ base: 1, md: 2 }}>
+          <Card withBorder radius="md" p={{ base: 'sm', sm: 'lg' }}>
+            {keys.length === 0 ? (
+              <Stack align="center" ta="center" gap="sm" py={80}>
+                <IconKey size={32} color="var(--mantine-color-dimmed)" />
+                <Text fw={600}>{MSG_STATS.noKey}</Text>
+                <Text size="sm" c="dimmed">
+                  {lists.index === 0
+                    ? 'No domain of this team has an active key yet. Create a list with "+" to choose other keys.'
+                    : 'Tick keys in the list to add their traffic to the chart.'}
+                </Text>
+              </Stack>
+            ) : stats.isPending || !input || !summary ? (
+              <ChartSkeleton />
+            ) : (
+              <Stack gap="md">
+                {failed && (
+                  <Alert color="red" variant="light" icon={<IconAlert size={18} />} p="sm">
+                    <Text size="sm" fw={600}>
+                      {MSG_STATS.loadError}
+                    </Text>
+                    <Text size="xs" c="dimmed">
+                      The chart below shows sample data, not your traffic.
+                    </Text>
+                  </Alert>
+                )}
+                <Group gap="lg" align="flex-end" wrap="wrap">
+                  <Figure
+                    label={failed ? 'P2P share (sample)' : 'P2P share'}
+                    value={summary.p2pShare === null ? '—' : formatPercent(summary.p2pShare)}
+                    big
+                    aria="P2P share"
+                  />
+                  <Figure label="Total traffic" value={formatBytes(summary.totalBytes)} />
+                  <Figure label="Peak viewers" value={formatCount(summary.peakViewers)} />
+                  <Text size="xs" c="dimmed" ml="auto">
+                    {live ? (
+                      <>
+                        <Box
+                          component="span"
+                          display="inline-block"
+                          w={8}
+                          h={8}
+                          mr={6}
+                          bg="red.6"
+                          style={{ borderRadius: '50%' }}
+                        />
+                        Live · refreshes every 3 s
+                      </>
+                    ) : (
+                      `Visible range · ${STATS_RANGES[range].step / 60}-minute steps`
+                    )}
+                    {' · '}
+                    {utcLabel(utcOffset)}
+                  </Text>
+                </Group>
+                <StatsChart input={input} sample={failed} onZoom={(s, e) => setZoom([s, e])} />
+              </Stack>
+            )}
+          </Card>
+        </Grid.Col>
+      </Grid>
+    </PageBody>
+  );
+}

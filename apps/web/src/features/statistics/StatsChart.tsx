@@ -1,0 +1,75 @@
+import { Badge, Box } from '@mantine/core';
+import { useEffect, useRef } from 'react';
+import { buildChartOption, CHART_HEIGHT, type ChartInput } from './chartOption';
+import type { ChartHandle } from './echarts';
+
+/** The ECharts canvas: Bandwidth and Viewers panels with one zoom slider (option built purely). */
+export function StatsChart({
+  input,
+  sample,
+  onZoom,
+}: {
+  input: ChartInput;
+  sample: boolean;
+  onZoom: (startPct: number, endPct: number) => void;
+}) {
+  const el = useRef<HTMLDivElement>(null);
+  const chart = useRef<ChartHandle | null>(null);
+  const zoomRef = useRef(onZoom);
+  zoomRef.current = onZoom;
+
+  const inputRef = useRef(input);
+  inputRef.current = input;
+
+  // ECharts is loaded on demand (its own chunk): the rest of the app does not wait for it.
+  useEffect(() => {
+    const node = el.current;
+    if (!node) return;
+    let disposed = false;
+    let ro: ResizeObserver | null = null;
+    void import('./echarts').then(({ createChart }) => {
+      if (disposed) return;
+      const c = createChart(node);
+      chart.current = c;
+      c.onZoom((s, e) => zoomRef.current(s, e));
+      c.setOption(buildChartOption(inputRef.current));
+      ro = new ResizeObserver(() => c.resize());
+      ro.observe(node);
+    });
+    return () => {
+      disposed = true;
+      ro?.disconnect();
+      chart.current?.dispose();
+      chart.current = null;
+    };
+  }, []);
+
+  useEffect(() => {
+    chart.current?.setOption(buildChartOption(input));
+    zoomRef.current(0, 100);
+  }, [input]);
+
+  return (
+    <Box pos="relative">
+      {sample && (
+        <Badge
+          pos="absolute"
+          top={0}
+          right={8}
+          color="orange"
+          variant="light"
+          size="lg"
+          style={{ zIndex: 1 }}
+        >
+          Sample data
+        </Badge>
+      )}
+      <div
+        ref={el}
+        data-testid="stats-chart"
+        data-sample={sample || undefined}
+        style={{ width: '100%', height: CHART_HEIGHT }}
+      />
+    </Box>
+  );
+}

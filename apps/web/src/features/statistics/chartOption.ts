@@ -1,0 +1,229 @@
+import type { TStatsPoint } from '@tlprt/contract';
+import { MIN_ZOOM_SPAN_S } from '@tlprt/contract';
+import { formatBits, formatCount, formatPercent, scale1024, utcLabel } from './format';
+
+export const SERIES_COLORS = { cdn: '#4c6ef5', p2p: '#12b886', nodr: '#fab005' } as const;
+export const CHART_HEIGHT = 550;
+
+export interface ChartInput {
+  points: readonly TStatsPoint[];
+  /** Seconds between points. */
+  step: number;
+  /** Team version 1 also has the NODR series. */
+  nodr: boolean;
+  /** The team's UTC offset in hours (tlprt_utcoffset_team). */
+  utcOffset: number;
+}
+
+/** Epoch seconds → the axis value: milliseconds shifted by the team offset (the chart runs in UTC). */
+export const axisTime = (datePoint: number, utcOffset: number) => (datePoint + utcOffset * 3600) * 1000;
+/** Bytes served during one step → bits per second. */
+export const bitsPerSecond = (bytes: number, step: number) => (step > 0 ? (bytes * 8) / step : 0);
+
+const pad = (n: number) => String(n).padStart(2, '0');
+/** An axis value (shifted ms) as "2026-11-22 14:05". */
+export function formatAxisTime(ms: number): string {
+  const d = new Date(ms);
+  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`;
+}
+
+interface Row {
+  name: string;
+  color: string;
+  value: number;
+}
+const share = (v: number, total: number) => (total > 0 ? v / total : 0);
+
+function rows(p: TStatsPoint, nodr: boolean, kind: 'size' | 'users'): Row[] {
+  const r: Row[] = [
+    { name: 'CDN', color: SERIES_COLORS.cdn, value: kind === 'size' ? p.cdnDwSize : p.cdnUsersCount },
+    { name: 'P2P', color: SERIES_COLORS.p2p, value: kind === 'size' ? p.p2pDwSize : p.p2pUsersCount },
+  ];
+  if (nodr)
+    r.push({
+      name: 'NODR',
+      color: SERIES_COLORS.nodr,
+      value: kind === 'size' ? (p.nodrDwSize ?? 0) : (p.nodrUsersCount ?? 0),
+    });
+  return r;
+}
+
+/** The lines of the tooltip of one point, as plain data (tested; rendered to HTML below). */
+export function tooltipLines(input: ChartInput, index: number) {
+  const p = input.points[index];
+  if (!p) return null;
+  const size = rows(p, input.nodr, 'size');
+  const users = rows(p, input.nodr, 'users');
+  const sizeTotal = size.reduce((a, r) => a + r.value, 0);
+  const usersTotal = users.reduce((a, r) => a + r.value, 0);
+  return {
+    time: `${formatAxisTime(axisTime(p.datePoint, input.utcOffset))} ${utcLabel(input.utcOffset)}`,
+    bandwidth: size.map((r) => ({
+      name: r.name,
+      color: r.color,
+      value: formatBits(bitsPerSecond(r.value, input.step)),
+      share: formatPercent(share(r.value, sizeTotal)),
+    })),
+    viewers: users.map((r) => ({
+      name: r.name,
+      color: r.color,
+      value: formatCount(r.value),
+      share: formatPercent(share(r.value, usersTotal)),
+    })),
+  };
+}
+
+const esc = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+
+export function tooltipHtml(input: ChartInput, index: number): string {
+  const t = tooltipLines(input, index);
+  if (!t) return '';
+  const section = (title: string, list: { name: string; color: string; value: string; share: string }[]) =>
+    `<div style="margin-top:6px;font-weight:600">${title}</div>${list
+      .map(
+        (r) =>
+          `<div style="display:flex;gap:12px;justify-content:space-between"><span><span style="display:inline-block;width:8px;height:8px;border-radius:50%;background:${r.color};margin-right:6px"></span>${esc(r.name)}</span><span><b>${esc(r.value)}</b> (${esc(r.share)})</span></div>`,
+      )
+      .join('')}`;
+  return `<div style="min-width:200px"><div>${esc(t.time)}</div>${section('Bandwidth', t.bandwidth)}${section('Viewers', t.viewers)}</div>`;
+}
+
+/** Minimum zoom span (ms) for the step (spec §9), never more than the data's own span. */
+export function minZoomSpanMs(step: number, points: readonly TStatsPoint[]): number {
+  const span = MIN_ZOOM_SPAN_S[step] ?? step * 60;
+  const first = points[0]?.datePoint ?? 0;
+  const last = points[points.length - 1]?.datePoint ?? 0;
+  return Math.min(span, Math.max(step, last - first)) * 1000;
+}
+
+/**
+ * The ECharts option of the statistics chart: Bandwidth (stacked areas, bits/s) above, Viewers
+ * (stacked stepped bars) below, one zoom slider for both, tooltip with values and shares. Pure.
+ */
+export function buildChartOption(input: ChartInput) {
+  const { points, step, nodr, utcOffset } = input;
+  const t = (p: TStatsPoint) => axisTime(p.datePoint, utcOffset);
+  const names = nodr ? ['CDN', 'P2P', 'NODR'] : ['CDN', 'P2P'];
+  const sizeOf = (p: TStatsPoint, n: string) =>
+    n === 'CDN' ? p.cdnDwSize : n === 'P2P' ? p.p2pDwSize : (p.nodrDwSize ?? 0);
+  const usersOf = (p: TStatsPoint, n: string) =>
+    n === 'CDN' ? p.cdnUsersCount : n === 'P2P' ? p.p2pUsersCount : (p.nodrUsersCount ?? 0);
+  const colorOf = (n: string) =>
+    n === 'CDN' ? SERIES_COLORS.cdn : n === 'P2P' ? SERIES_COLORS.p2p : SERIES_COLORS.nodr;
+  const min = points[0] ? t(points[0]) : undefined;
+  const max = points[points.length - 1] ? t(points[points.length - 1] as TStatsPoint) : undefined;
+  const minSpan = minZoomSpanMs(step, points);
+  const axisLabel = { color: '#868e96', hideOverlap: true };
+  const splitLine = { lineStyle: { color: '#f1f3f5' } };
+
+  return {
+    useUTC: true,
+    animation: false,
+    color: names.map(colorOf),
+    legend: { top: 0, left: 64, data: names, icon: 'roundRect', itemWidth: 12, itemHeight: 8 },
+    grid: [
+      // Both panels share one x extent: the axis name/labels must not shrink one grid (ECharts 6).
+      { left: 72, right: 24, top: 56, height: 216, outerBoundsMode: 'none' as const },
+      { left: 72, right: 24, top: 330, height: 120, outerBoundsMode: 'none' as const },
+    ],
+    axisPointer: { link: [{ xAxisIndex: 'all' }] },
+    tooltip: {
+      trigger: 'axis',
+      confine: true,
+      axisPointer: { type: 'line' },
+      formatter: (params: unknown) => {
+        const list = Array.isArray(params) ? params : [params];
+        const first = list[0] as { dataIndex?: number } | undefined;
+        return tooltipHtml(input, first?.dataIndex ?? 0);
+      },
+    },
+    xAxis: [
+      { type: 'time', gridIndex: 0, min, max, axisLabel: { ...axisLabel, show: false }, splitLine },
+      {
+        type: 'time',
+        gridIndex: 1,
+        min,
+        max,
+        axisLabel,
+        splitLine,
+        name: utcLabel(utcOffset),
+        nameLocation: 'start',
+        nameGap: 14,
+        nameTextStyle: { color: '#868e96', fontWeight: 600, verticalAlign: 'top', padding: [12, 0, 0, 0] },
+      },
+    ],
+    yAxis: [
+      {
+        type: 'value',
+        gridIndex: 0,
+        name: 'Bandwidth',
+        nameTextStyle: { color: '#495057', fontWeight: 600, align: 'left', padding: [0, 0, 0, -60] },
+        axisLabel: {
+          ...axisLabel,
+          formatter: (v: number) => {
+            const s = scale1024(v);
+            return `${s.value} ${s.unit}bps`;
+          },
+        },
+        splitLine,
+      },
+      {
+        type: 'value',
+        gridIndex: 1,
+        name: 'Viewers',
+        nameTextStyle: { color: '#495057', fontWeight: 600, align: 'left', padding: [0, 0, 0, -60] },
+        axisLabel: { ...axisLabel, formatter: (v: number) => formatCount(v) },
+        splitLine,
+        minInterval: 1,
+      },
+    ],
+    dataZoom: [
+      {
+        type: 'slider',
+        xAxisIndex: [0, 1],
+        bottom: 12,
+        height: 28,
+        minValueSpan: minSpan,
+        left: 72,
+        right: 24,
+        labelFormatter: (v: number) =>
+          step >= 3600 ? formatAxisTime(v).slice(5, 10) : formatAxisTime(v).slice(11),
+        filterMode: 'none',
+      },
+      { type: 'inside', xAxisIndex: [0, 1], minValueSpan: minSpan, filterMode: 'none' },
+    ],
+    series: [
+      ...names.map((n) => ({
+        name: n,
+        type: 'line' as const,
+        xAxisIndex: 0,
+        yAxisIndex: 0,
+        stack: 'bandwidth',
+        showSymbol: false,
+        smooth: false,
+        lineStyle: { width: 1.5, color: colorOf(n) },
+        itemStyle: { color: colorOf(n) },
+        areaStyle: { opacity: 0.35, color: colorOf(n) },
+        data: points.map((p) => [t(p), bitsPerSecond(sizeOf(p, n), step)]),
+      })),
+      ...names.map((n) => ({
+        name: n,
+        type: 'bar' as const,
+        xAxisIndex: 1,
+        yAxisIndex: 1,
+        stack: 'viewers',
+        barCategoryGap: '0%',
+        barWidth: '100%',
+        itemStyle: { color: colorOf(n) },
+        data: points.map((p) => [t(p), usersOf(p, n)]),
+      })),
+    ],
+  };
+}
+
+/** Index range of the points inside a zoom window given in percent of the whole axis. */
+export function zoomIndexes(count: number, startPct: number, endPct: number): [number, number] {
+  if (count <= 0) return [0, -1];
+  const last = count - 1;
+  return [Math.round((startPct / 100) * last), Math.round((endPct / 100) * last)];
+}

@@ -1,0 +1,130 @@
+import {
+  STATS_RANGES,
+  STORAGE_KEYS,
+  TimeRange,
+  type TStatsPoint,
+  type TStatsQuery,
+  type TStatsRange,
+} from '@tlprt/contract';
+import { readRaw, writeRaw } from '../session/storage';
+
+/** Range names in the order of TimeRange (Live 0, Day 1, Week 2, Month 3). */
+export const RANGE_ORDER: readonly TStatsRange[] = ['live', 'day', 'week', 'month'];
+export const RANGE_LABEL: Record<TStatsRange, string> = {
+  live: 'Live',
+  day: 'Day',
+  week: 'Week',
+  month: 'Month',
+};
+
+/** The stored range (localStorage, 0..3); Day when nothing valid is stored. */
+export function readStoredRange(): TStatsRange {
+  const raw = readRaw(STORAGE_KEYS.timeRange);
+  const n = raw === null || raw === '' ? Number.NaN : Number(raw);
+  return RANGE_ORDER[Number.isInteger(n) ? n : TimeRange.Day] ?? 'day';
+}
+export function storeRange(range: TStatsRange): void {
+  writeRaw(STORAGE_KEYS.timeRange, String(RANGE_ORDER.indexOf(range)));
+}
+
+/** The request body of one statistics call: the range's window ending at `nowS`. */
+export function buildStatsQuery(
+  range: TStatsRange,
+  nowS: number,
+  apiKeys: readonly string[],
+  teamId: number,
+  userId: number,
+): TStatsQuery {
+  const end = Math.floor(nowS);
+  return {
+    apiKeys: [...apiKeys],
+    startTimestamp: end - STATS_RANGES[range].window,
+    endTimestamp: end,
+    clientId: userId,
+    team_id: teamId,
+  };
+}
+
+export interface StatsSummary {
+  /** p2p bytes / all bytes of the range (0..1); null when nothing was served. */
+  p2pShare: number | null;
+  totalBytes: number;
+  cdnBytes: number;
+  p2pBytes: number;
+  nodrBytes: number;
+  /** The largest number of viewers (all series) at one point. */
+  peakViewers: number;
+}
+
+/** Totals over points [from, to] (inclusive indexes; clamped). */
+export function summarize(points: readonly TStatsPoint[], from = 0, to = points.length - 1): StatsSummary {
+  let cdn = 0;
+  let p2p = 0;
+  let nodr = 0;
+  let peak = 0;
+  const lo = Math.max(0, Math.floor(from));
+  const hi = Math.min(points.length - 1, Math.ceil(to));
+  for (let i = lo; i <= hi; i += 1) {
+    const p = points[i];
+    if (!p) continue;
+    cdn += p.cdnDwSize;
+    p2p += p.p2pDwSize;
+    nodr += p.nodrDwSize ?? 0;
+    peak = Math.max(peak, p.cdnUsersCount + p.p2pUsersCount + (p.nodrUsersCount ?? 0));
+  }
+  const total = cdn + p2p + nodr;
+  return {
+    p2pShare: total > 0 ? p2p / total : null,
+    totalBytes: total,
+    cdnBytes: cdn,
+    p2pBytes: p2p,
+    nodrBytes: nodr,
+    peakViewers: peak,
+  };
+}
+
+/** Deterministic pseudo-random in [0, 1) from an integer seed (no global state). */
+function noise(i: number): number {
+  const x = Math.sin(i * 12.9898 + 78.233) * 43_758.5453;
+  return x - Math.floor(x);
+}
+
+export const SAMPLE_POINTS = 990;
+export const SAMPLE_STEP = 60;
+
+/**
+ * The sample statistics of spec §9, shown (labelled) when a response fails or is empty: 990 per-minute
+ * points (~16.5 h) ending at `endS`, cdnDwSize 1e9..9e10, network counts 5,000..20,000, peer counts
+ * 7,000..26,000 with one dip to about 2,500. Pure: the same `endS` gives the same points.
+ */
+export function sampleStats(endS: number, withNodr = false): TStatsPoint[] {
+  const last = Math.floor(endS / SAMPLE_STEP) * SAMPLE_STEP;
+  const first = last - (SAMPLE_POINTS - 1) * SAMPLE_STEP;
+  const out: TStatsPoint[] = [];
+  for (let i = 0; i < SAMPLE_POINTS; i += 1) {
+    const t = i / (SAMPLE_POINTS - 1);
+    // One evening-shaped wave over the span, with a little deterministic jitter.
+    const wave = 0.5 - 0.5 * Math.cos(t * 2 * Math.PI * 1.25);
+    const jitter = noise(i) * 0.08;
+    const level = Math.min(1, Math.max(0, wave * 0.92 + jitter));
+    const cdnUsers = Math.round(5_000 + level * 15_000);
+    // The peer audience follows, with one outage-like dip near the middle (low ~2,500).
+    const dip = Math.exp(-(((i - 430) / 12) ** 2));
+    const p2pUsers = Math.round((7_000 + level * 19_000) * (1 - dip) + 2_500 * dip);
+    const cdnBytes = Math.round(1e9 + level * 8.9e10);
+    const p2pBytes = Math.round(cdnBytes * (0.6 + 0.9 * level) * (p2pUsers / (7_000 + level * 19_000)));
+    const point: TStatsPoint = {
+      datePoint: first + i * SAMPLE_STEP,
+      cdnDwSize: cdnBytes,
+      cdnUsersCount: cdnUsers,
+      p2pDwSize: p2pBytes,
+      p2pUsersCount: p2pUsers,
+    };
+    if (withNodr) {
+      point.nodrDwSize = Math.round(cdnBytes * 0.1);
+      point.nodrUsersCount = Math.round(cdnUsers * 0.1);
+    }
+    out.push(point);
+  }
+  return out;
+}

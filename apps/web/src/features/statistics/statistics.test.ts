@@ -1,0 +1,174 @@
+import { MIN_ZOOM_SPAN_S, STATS_RANGES, type TStatsPoint } from '@tlprt/contract';
+import { describe, expect, it } from 'vitest';
+import {
+  bitsPerSecond,
+  buildChartOption,
+  minZoomSpanMs,
+  tooltipHtml,
+  tooltipLines,
+  zoomIndexes,
+} from './chartOption';
+import { buildStatsQuery, SAMPLE_POINTS, sampleStats, summarize } from './data';
+import { formatBits, formatBytes, formatCount, formatPercent, utcLabel } from './format';
+
+const pt = (datePoint: number, cdn: number, p2p: number, cu: number, pu: number, nodr?: [number, number]) =>
+  ({
+    datePoint,
+    cdnDwSize: cdn,
+    p2pDwSize: p2p,
+    cdnUsersCount: cu,
+    p2pUsersCount: pu,
+    ...(nodr ? { nodrDwSize: nodr[0], nodrUsersCount: nodr[1] } : {}),
+  }) as TStatsPoint;
+
+describe('units (spec §9)', () => {
+  it('bandwidth in bits, base 1024, K M G T P', () => {
+    expect(formatBits(0)).toBe('0 bps');
+    expect(formatBits(512)).toBe('512 bps');
+    expect(formatBits(1024)).toBe('1 Kbps');
+    expect(formatBits(1536)).toBe('1.5 Kbps');
+    expect(formatBits(1024 ** 2 * 3)).toBe('3 Mbps');
+    expect(formatBits(1024 ** 3 * 2.25)).toBe('2.25 Gbps');
+    expect(formatBits(1024 ** 4)).toBe('1 Tbps');
+    expect(formatBits(1024 ** 5 * 12)).toBe('12 Pbps');
+    expect(formatBits(1024 ** 6)).toBe('1024 Pbps');
+    expect(formatBytes(1024 ** 3 * 1.5)).toBe('1.5 GB');
+  });
+  it('viewer counts K, B, T', () => {
+    expect(formatCount(0)).toBe('0');
+    expect(formatCount(999)).toBe('999');
+    expect(formatCount(12_500)).toBe('12.5K');
+    expect(formatCount(2_000_000)).toBe('2M');
+    expect(formatCount(3e9)).toBe('3B');
+    expect(formatCount(4.5e12)).toBe('4.5T');
+  });
+  it('percent and UTC label', () => {
+    expect(formatPercent(0.4231)).toBe('42.3%');
+    expect(formatPercent(0)).toBe('0%');
+    expect(formatPercent(1)).toBe('100%');
+    expect(utcLabel(2)).toBe('UTC+2');
+    expect(utcLabel(-7)).toBe('UTC-7');
+    expect(utcLabel(5.5)).toBe('UTC+5:30');
+    expect(utcLabel(0)).toBe('UTC+0');
+  });
+  it('bytes per step → bits per second', () => {
+    expect(bitsPerSecond(60, 60)).toBe(8);
+    expect(bitsPerSecond(1200 * 1024, 1200)).toBe(8192);
+  });
+});
+
+describe('offload (P2P share)', () => {
+  const points = [pt(0, 300, 100, 3, 1), pt(60, 100, 500, 2, 8), pt(120, 0, 0, 0, 0)];
+  it('is p2p bytes over all bytes of the range, with total and peak viewers', () => {
+    const s = summarize(points);
+    expect(s.p2pShare).toBeCloseTo(600 / 1000);
+    expect(s.totalBytes).toBe(1000);
+    expect(s.peakViewers).toBe(10);
+  });
+  it('follows the zoomed range', () => {
+    expect(summarize(points, 0, 0).p2pShare).toBeCloseTo(0.25);
+    expect(summarize(points, 2, 2).p2pShare).toBeNull();
+    expect(zoomIndexes(3, 0, 50)).toEqual([0, 1]);
+    expect(zoomIndexes(101, 10, 20)).toEqual([10, 20]);
+  });
+  it('counts NODR bytes in the total', () => {
+    const s = summarize([pt(0, 100, 100, 1, 1, [200, 5])]);
+    expect(s.p2pShare).toBeCloseTo(0.25);
+    expect(s.peakViewers).toBe(7);
+  });
+});
+
+describe('sample statistics (spec §9)', () => {
+  it('990 per-minute points over ~16.5 h within the stated ranges; deterministic', () => {
+    const end = 1_800_000_000;
+    const a = sampleStats(end);
+    expect(a).toHaveLength(SAMPLE_POINTS);
+    const times = a.map((p) => p.datePoint);
+    expect((times[1] ?? 0) - (times[0] ?? 0)).toBe(60);
+    expect((Math.max(...times) - Math.min(...times)) / 3600).toBeCloseTo(16.47, 1);
+    expect(a[a.length - 1]?.datePoint).toBeLessThanOrEqual(end);
+    for (const p of a) {
+      expect(p.cdnDwSize).toBeGreaterThanOrEqual(1e9);
+      expect(p.cdnDwSize).toBeLessThanOrEqual(9e10);
+      expect(p.cdnUsersCount).toBeGreaterThanOrEqual(5000);
+      expect(p.cdnUsersCount).toBeLessThanOrEqual(20_000);
+      expect(p.p2pUsersCount).toBeLessThanOrEqual(26_000);
+      expect(p.nodrDwSize).toBeUndefined();
+    }
+    const peers = a.map((p) => p.p2pUsersCount);
+    expect(Math.min(...peers)).toBeGreaterThanOrEqual(2400);
+    expect(Math.min(...peers)).toBeLessThanOrEqual(2600);
+    expect(Math.max(...peers)).toBeGreaterThan(20_000);
+    expect(sampleStats(end)).toEqual(a);
+    expect(sampleStats(end, true)[0]?.nodrDwSize).toBeGreaterThan(0);
+  });
+});
+
+describe('request bodies', () => {
+  it('uses the window of each range ending now', () => {
+    for (const range of ['live', 'day', 'week', 'month'] as const) {
+      const q = buildStatsQuery(range, 1_800_000_000.7, ['k1', 'k2'], 5, 1);
+      expect(q).toEqual({
+        apiKeys: ['k1', 'k2'],
+        startTimestamp: 1_800_000_000 - STATS_RANGES[range].window,
+        endTimestamp: 1_800_000_000,
+        clientId: 1,
+        team_id: 5,
+      });
+    }
+  });
+});
+
+describe('chart option', () => {
+  const points = [pt(3600, 750, 250, 30, 10), pt(3660, 0, 0, 0, 0)];
+  const input = { points, step: 60, nodr: false, utcOffset: 2 };
+  it('has stacked bandwidth areas and viewer bars in two panels, in the team offset', () => {
+    const o = buildChartOption(input);
+    expect(o.useUTC).toBe(true);
+    expect(o.series.map((s) => `${s.type}:${s.name}`)).toEqual([
+      'line:CDN',
+      'line:P2P',
+      'bar:CDN',
+      'bar:P2P',
+    ]);
+    expect(o.series[0]?.stack).toBe('bandwidth');
+    expect(o.series[2]?.stack).toBe('viewers');
+    expect(o.series[2]?.yAxisIndex).toBe(1);
+    // 750 bytes in 60 s = 100 bits/s; x = (t + 2 h) ms.
+    expect(o.series[0]?.data[0]).toEqual([(3600 + 7200) * 1000, 100]);
+    expect(o.series[3]?.data[0]).toEqual([(3600 + 7200) * 1000, 10]);
+    expect(o.xAxis[1]?.name).toBe('UTC+2');
+    expect(o.grid).toHaveLength(2);
+  });
+  it('adds NODR for version-1 teams', () => {
+    const o = buildChartOption({ ...input, nodr: true, points: [pt(0, 1, 1, 1, 1, [1, 1])] });
+    expect(o.series.map((s) => s.name)).toEqual(['CDN', 'P2P', 'NODR', 'CDN', 'P2P', 'NODR']);
+  });
+  it('limits zooming to the minimum spans of spec §9', () => {
+    const day = Array.from({ length: 1440 }, (_, i) => pt(i * 60, 1, 1, 1, 1));
+    expect(minZoomSpanMs(60, day)).toBe((MIN_ZOOM_SPAN_S[60] ?? 0) * 1000);
+    const month = Array.from({ length: 720 }, (_, i) => pt(i * 3600, 1, 1, 1, 1));
+    expect(minZoomSpanMs(3600, month)).toBe(60 * 3600 * 1000);
+    const week = Array.from({ length: 504 }, (_, i) => pt(i * 1200, 1, 1, 1, 1));
+    expect(minZoomSpanMs(1200, week)).toBe(20 * 3600 * 1000);
+    const o = buildChartOption({ ...input, points: day });
+    expect(o.dataZoom[0]?.minValueSpan).toBe(3_600_000);
+    expect(o.dataZoom[0]?.xAxisIndex).toEqual([0, 1]);
+  });
+  it('tooltip shows each series value and its share', () => {
+    const t = tooltipLines(input, 0);
+    if (!t) throw new Error('no tooltip');
+    expect(t.time).toBe('1970-01-01 03:00 UTC+2');
+    expect(t.bandwidth).toEqual([
+      { name: 'CDN', color: expect.any(String), value: '100 bps', share: '75.0%' },
+      { name: 'P2P', color: expect.any(String), value: '33.3 bps', share: '25.0%' },
+    ]);
+    expect(t.viewers.map((r) => `${r.name} ${r.value} ${r.share}`)).toEqual(['CDN 30 75.0%', 'P2P 10 25.0%']);
+    const html = buildChartOption(input).tooltip.formatter([{ dataIndex: 0 }]);
+    expect(html).toBe(tooltipHtml(input, 0));
+    expect(html).toContain('Bandwidth');
+    expect(html).toContain('Viewers');
+    expect(html).toContain('<b>100 bps</b> (75.0%)');
+    expect(tooltipLines(input, 1)?.bandwidth[0]?.share).toBe('0%');
+  });
+});

@@ -1,0 +1,115 @@
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { API, MSG_STATS, ZDomainListResponse } from '@tlprt/contract';
+import { signUpByApi } from './support/accounts';
+import { uniqueEmail } from './support/mail';
+import { adminWithTeam, loginInBrowser } from './support/session';
+
+/** A team with one verified, promoted domain and one key, made through the real API. */
+async function teamWithKey(request: APIRequestContext, baseURL: string, email: string) {
+  const admin = await adminWithTeam(request, baseURL, email, 'stats-secret', 'Stats Team');
+  const superToken = await signUpByApi(request, baseURL, 'supervisor3@e2e.test', 'super-secret');
+  const host = `stats-${Date.now()}.e2e.test`;
+  const created = await request.post(API.domains.create(admin.teamId), {
+    headers: admin.auth,
+    data: { url: host },
+  });
+  expect(created.status()).toBe(201);
+  const domainId = ((await created.json()) as { data: { id: number } }).data.id;
+  const bypass = await request.put(API.domains.verify(admin.teamId, domainId), {
+    headers: { Authorization: `Bearer ${superToken}` },
+    data: { verificationMethod: 5 },
+  });
+  expect(bypass.status()).toBe(200);
+  expect(
+    (await request.get(API.domains.promote(admin.teamId, domainId), { headers: admin.auth })).status(),
+  ).toBe(200);
+  const key = await request.post(API.keys.create(admin.teamId, domainId), {
+    headers: admin.auth,
+    data: { name: 'Player' },
+  });
+  expect(key.status()).toBe(201);
+  const list = ZDomainListResponse.parse(
+    await (await request.post(API.domains.list(admin.teamId), { headers: admin.auth, data: {} })).json(),
+  );
+  return { ...admin, keyHash: list.verified[0]?.keys[0]?.keyHash as string };
+}
+
+/** The range switch is a segmented control: its radio inputs are hidden behind their labels. */
+async function range(page: Page, name: 'Live' | 'Day' | 'Week' | 'Month') {
+  await page
+    .locator('label')
+    .filter({ hasText: new RegExp(`^${name}$`) })
+    .click();
+}
+
+async function ingest(
+  request: APIRequestContext,
+  keyHash: string,
+  sessions: number,
+  cdnBytes: number,
+  p2pBytes: number,
+) {
+  const ts = Math.floor(Date.now() / 1000);
+  const reports = Array.from({ length: sessions }, (_, i) => ({
+    apiKey: keyHash,
+    sessionId: `s${i}-${ts}`,
+    ts,
+    cdnBytes,
+    p2pBytes,
+  }));
+  const res = await request.post(API.stats.ingest, { data: { reports } });
+  expect(res.status()).toBe(202);
+  expect(((await res.json()) as { accepted: number }).accepted).toBe(sessions);
+}
+
+test('reports sent for a key appear on the chart; ranges, lists and key selection reload it; live updates by itself', async ({
+  page,
+  request,
+  baseURL,
+}) => {
+  const email = uniqueEmail('stats');
+  const { keyHash } = await teamWithKey(request, baseURL as string, email);
+  await ingest(request, keyHash, 2, 6000, 4000);
+
+  await loginInBrowser(page, email, 'stats-secret');
+  await page.goto('/statistics');
+  await range(page, 'Live');
+  const share = page.getByLabel('P2P share');
+  await expect(share).toContainText('40');
+
+  // The tooltip shows each series' value and its share.
+  const chart = page.getByTestId('stats-chart');
+  const box = await chart.boundingBox();
+  if (!box) throw new Error('no chart');
+  await page.mouse.move(box.x + box.width - 60, box.y + box.height * 0.3);
+  await expect(page.getByText('(40.0%)').first()).toBeVisible();
+  await expect(page.getByText('(60.0%)').first()).toBeVisible();
+
+  await range(page, 'Day');
+  await expect(share).toContainText('40');
+
+  // A new list starts with no key: the chart asks for one; ticking the key loads it.
+  await page.getByRole('button', { name: 'Add list' }).click();
+  await expect(page.getByText(MSG_STATS.noKey)).toBeVisible();
+  // The list's selection is saved and comes back through its query, so the tick shows a moment later.
+  await page.getByLabel('Player', { exact: true }).click();
+  await expect(page.getByLabel('Player', { exact: true })).toBeChecked();
+  await expect(share).toContainText('40');
+
+  const listTabs = page.getByRole('group', { name: 'Statistics lists' });
+  await page.getByRole('button', { name: 'Rename New list' }).click();
+  const nameField = page.getByLabel('List name');
+  await nameField.fill('Main site');
+  await nameField.press('Tab');
+  await expect(listTabs.getByRole('button', { name: 'Main site' })).toBeVisible();
+  await page.getByRole('button', { name: 'Delete Main site' }).click();
+  await expect(page.getByText(MSG_STATS.deleteSheet)).toBeVisible();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+  await expect(listTabs.getByRole('button', { name: 'Main site' })).toHaveCount(0);
+
+  // Live: new reports show up without a reload (the screen polls every 3 s).
+  await range(page, 'Live');
+  await expect(share).toContainText('40');
+  await ingest(request, keyHash, 2, 0, 20_000);
+  await expect(share).not.toContainText('40', { timeout: 15_000 });
+});

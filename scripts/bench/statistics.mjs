@@ -1,0 +1,268 @@
+#!/usr/bin/env node
+// Statistics benchmark (issue 6), against the built server over real HTTP:
+// - ingest: reports/s through POST /stats/v1/ingest in batches of 1,000 (50 keys, fresh sessions);
+// - queries: p50/p95 of day, week and month for 50 keys with 30 days of minute data (and its
+//   20-minute and hourly rollups) generated directly into the tables.
+// On SQLite, and on a fresh PostgreSQL database when BENCH_DATABASE_URL is set.
+// BENCH_INGEST_BATCHES (default 300) and BENCH_QUERIES (per range, default 200) scale it.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import pg from 'pg';
+
+const dist = new URL('../../apps/server/dist/', import.meta.url);
+const { buildApp } = await import(new URL('app.js', dist).href);
+const { loadConfig } = await import(new URL('config.js', dist).href);
+const { insertSession } = await import(new URL('features/auth/queries.js', dist).href);
+const { insertTeamWithMember } = await import(new URL('features/teams/queries.js', dist).href);
+const { insertUserIfAbsent, findUserByEmail } = await import(new URL('features/users/queries.js', dist).href);
+const { insertKey } = await import(new URL('features/keys/queries.js', dist).href);
+const { newKeyHash } = await import(new URL('features/keys/hash.js', dist).href);
+const { randomToken, sha256 } = await import(new URL('lib/tokens.js', dist).href);
+
+const KEYS = 50;
+const DAYS = 30;
+const BATCHES = Number(process.env.BENCH_INGEST_BATCHES ?? 300);
+const QUERIES = Number(process.env.BENCH_QUERIES ?? 200);
+const log = (m) => process.stderr.write(`  ${m}\n`);
+const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] ?? 0;
+};
+const round = (x) => Math.round(x * 100) / 100;
+
+async function freshPg(url) {
+  const name = `tlprt_bench_${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return {
+    url: u.toString(),
+    drop: async () => {
+      const a = new pg.Client({ connectionString: url });
+      await a.connect();
+      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await a.end();
+    },
+  };
+}
+
+/** 30 days of minutes for every key, made by the database itself, then the rollups from them. */
+async function generateMinutes(db, keyIds, nowSec, isPg) {
+  const to = nowSec - (nowSec % 60) - 600;
+  const from = to - DAYS * 86_400;
+  const ids = sql.join(keyIds);
+  // Daily sine audience per key; bytes ~ 22.5 MB per viewer-minute, 60 % from peers.
+  const viewers = sql`(50 + (k.id % 7) * 30) * (0.6 + 0.4 * sin(m.x / 13751.0))`;
+  if (isPg) {
+    await sql`insert into stats_minute (key_id, minute, cdn_bytes, p2p_bytes, nodr_bytes, cdn_users, p2p_users, nodr_users)
+      select k.id, m.x, (${viewers} * 9000000)::bigint, (${viewers} * 13500000)::bigint, 0,
+             (${viewers})::int, (${viewers} * 0.9)::int, 0
+      from keys k cross join generate_series(${from}::bigint, ${to}::bigint, 60) as m(x)
+      where k.id in (${ids})`.execute(db);
+  } else {
+    await sql`with recursive m(x) as (select ${sql.lit(from)} union all select x + 60 from m where x < ${sql.lit(to)})
+      insert into stats_minute (key_id, minute, cdn_bytes, p2p_bytes, nodr_bytes, cdn_users, p2p_users, nodr_users)
+      select k.id, m.x, cast(${viewers} * 9000000 as integer), cast(${viewers} * 13500000 as integer), 0,
+             cast(${viewers} as integer), cast(${viewers} * 0.9 as integer), 0
+      from keys k cross join m where k.id in (${ids})`.execute(db);
+  }
+  for (const [table, size] of [
+    ['stats_20m', 1200],
+    ['stats_hour', 3600],
+  ]) {
+    await sql`insert into ${sql.table(table)} (key_id, bucket, cdn_bytes, p2p_bytes, nodr_bytes, cdn_users, p2p_users, nodr_users)
+      select key_id, (minute / ${sql.lit(size)}) * ${sql.lit(size)}, sum(cdn_bytes), sum(p2p_bytes), sum(nodr_bytes),
+             max(cdn_users), max(p2p_users), max(nodr_users)
+      from stats_minute where key_id in (${ids}) group by key_id, (minute / ${sql.lit(size)}) * ${sql.lit(size)}`.execute(
+      db,
+    );
+  }
+  await sql`analyze`.execute(db);
+  return (to - from) / 60 + 1;
+}
+
+async function benchOn(label, databaseUrl) {
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    DATABASE_URL: databaseUrl,
+    PUBLIC_URL: 'http://bench.test',
+    WEB_DIST: join(tmpdir(), 'tlprt-bench-no-web'),
+  });
+  const app = await buildApp(config, { logger: false });
+  const results = [];
+  try {
+    const { db } = app.ctx;
+    const now = Date.now();
+    await insertUserIfAbsent(db, {
+      email: 'bench@example.test',
+      passwordHash: null,
+      supervisor: false,
+      subscription: false,
+      createdAt: now,
+      name: 'Bench',
+      surname: 'User',
+    });
+    const user = await findUserByEmail(db, 'bench@example.test');
+    const teamId = await insertTeamWithMember(
+      db,
+      { name: 'Bench', createdAt: now },
+      { userId: user.id, role: 10 },
+    );
+    const token = randomToken(32);
+    await insertSession(db, {
+      userId: user.id,
+      tokenHash: sha256(token),
+      createdAt: now,
+      expiresAt: now + 86_400_000,
+    });
+    const keys = [];
+    for (let i = 0; i < KEYS; i++) {
+      const keyHash = newKeyHash();
+      keys.push({
+        id: await insertKey(db, { teamId, domainId: null, keyHash, name: `k${i}`, createdAt: now }),
+        keyHash,
+      });
+    }
+    const t0 = Date.now();
+    const perKey = await generateMinutes(
+      db,
+      keys.map((k) => k.id),
+      Math.floor(now / 1000),
+      config.database.kind === 'postgres',
+    );
+    log(`${label}: ${KEYS} keys × ${perKey} minutes (+ rollups) generated in ${Date.now() - t0} ms`);
+
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${app.server.address().port}`;
+
+    // Ingest: batches of 1,000 reports, 4 in flight, bodies prepared before timing.
+    const nowSec = Math.floor(Date.now() / 1000);
+    const bodies = Array.from({ length: BATCHES }, (_, b) =>
+      JSON.stringify({
+        reports: Array.from({ length: 1000 }, (_, i) => ({
+          apiKey: keys[(b * 7 + i) % KEYS].keyHash,
+          sessionId: `b${b}-s${i % 400}`,
+          ts: nowSec,
+          cdnBytes: 100_000 + i,
+          p2pBytes: i % 3 === 0 ? 0 : 200_000,
+        })),
+      }),
+    );
+    const latencies = [];
+    let next = 0;
+    let accepted = 0;
+    const worker = async () => {
+      while (next < BATCHES) {
+        const body = bodies[next++];
+        const t = performance.now();
+        const r = await fetch(`${base}/stats/v1/ingest`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        });
+        const json = await r.json();
+        latencies.push(performance.now() - t);
+        if (r.status !== 202) throw new Error(`ingest → ${r.status} ${JSON.stringify(json)}`);
+        accepted += json.accepted;
+      }
+    };
+    const ti = performance.now();
+    await Promise.all([worker(), worker(), worker(), worker()]);
+    const seconds = (performance.now() - ti) / 1000;
+    const tf = performance.now();
+    await app.stats.flush();
+    const flushMs = performance.now() - tf;
+    if (accepted !== BATCHES * 1000) throw new Error(`accepted ${accepted} of ${BATCHES * 1000}`);
+    results.push({
+      case: `ingest ${label}`,
+      n: accepted,
+      p50: Math.round(accepted / seconds),
+      unit: 'reports/s',
+    });
+    results.push({
+      case: `ingest batch of 1000 ${label}`,
+      n: latencies.length,
+      p50: round(pct(latencies, 50)),
+      p95: round(pct(latencies, 95)),
+      max: round(Math.max(...latencies)),
+      unit: 'ms',
+    });
+    results.push({ case: `flush ${accepted} reports ${label}`, n: 1, p50: round(flushMs), unit: 'ms' });
+    log(`${label}: ingest ${Math.round(accepted / seconds)} reports/s; flush ${Math.round(flushMs)} ms`);
+
+    // Queries: all 50 keys, the whole window of each range.
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const apiKeys = keys.map((k) => k.keyHash);
+    for (const range of ['day', 'week', 'month']) {
+      const times = [];
+      let points = 0;
+      for (let i = 0; i < QUERIES + 5; i++) {
+        const end = Math.floor(Date.now() / 1000);
+        const t = performance.now();
+        const r = await fetch(`${base}/stats/v3/dashboard/${range}`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({
+            apiKeys,
+            startTimestamp: 0,
+            endTimestamp: end,
+            team_id: teamId,
+            clientId: 1,
+          }),
+        });
+        const json = await r.json();
+        const ms = performance.now() - t;
+        if (r.status !== 200) throw new Error(`${range} → ${r.status} ${JSON.stringify(json)}`);
+        points = json.data.length;
+        if (i >= 5) times.push(ms); // warm-up
+      }
+      results.push({
+        case: `query ${range} (${points} points) ${label}`,
+        n: times.length,
+        p50: round(pct(times, 50)),
+        p95: round(pct(times, 95)),
+        max: round(Math.max(...times)),
+        unit: 'ms',
+      });
+      log(`${label}: ${range} p50 ${round(pct(times, 50))} ms, p95 ${round(pct(times, 95))} ms`);
+    }
+  } finally {
+    await app.close();
+  }
+  return results;
+}
+
+const results = [];
+const dir = mkdtempSync(join(tmpdir(), 'tlprt-bench-stats-'));
+try {
+  results.push(...(await benchOn('sqlite', `sqlite:${join(dir, 'bench.db')}`)));
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+if (process.env.BENCH_DATABASE_URL) {
+  const pgdb = await freshPg(process.env.BENCH_DATABASE_URL);
+  try {
+    results.push(...(await benchOn('postgres', pgdb.url)));
+  } finally {
+    await pgdb.drop();
+  }
+}
+process.stdout.write(
+  `${JSON.stringify({
+    bench: 'statistics',
+    env: {
+      node: process.version,
+      cpus: cpus().length,
+      memGB: Math.round(totalmem() / 2 ** 30),
+      keys: KEYS,
+      days: DAYS,
+    },
+    results,
+  })}\n`,
+);
