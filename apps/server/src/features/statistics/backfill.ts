@@ -5,8 +5,10 @@ import { historyMinutes } from './simulator.js';
 
 /**
  * Writes `days` of simulated history for the keys straight into the tables through the aggregation
- * code (minutes aggregated in memory, flushed with their rollups), up to 15 minutes ago so it never
- * meets live ingest. Minutes past their retention are then pruned; the rollups keep them.
+ * code (minutes aggregated in memory, flushed with their rollups), up to `gapMinutes` before the
+ * current minute: 15 by default, so a backfill next to a running server never meets its live ingest;
+ * the demo, which starts its live viewers only afterwards, asks for none. Minutes past their retention
+ * are then pruned; the rollups keep them.
  */
 export async function backfillHistory(
   db: Db,
@@ -14,9 +16,10 @@ export async function backfillHistory(
   days: number,
   nowMs: number,
   seed = 1,
+  gapMinutes = 15,
 ): Promise<{ minutes: number }> {
   const now = Math.floor(nowMs / 1000);
-  const to = now - (now % 60) - 15 * 60;
+  const to = now - (now % 60) - gapMinutes * 60;
   const from = to - days * 86_400;
   let minutes = 0;
   // A day at a time keeps memory flat.

@@ -4,6 +4,9 @@ import { backfillHistory } from './backfill.js';
 import { LiveSimulation } from './simulator.js';
 import { statsDb } from './tables.js';
 
+/** Peak viewers of the demo keys, in order. */
+const DEMO_PEAKS = [400, 150, 900, 250, 60];
+
 /**
  * DEMO_SEED: 30 days of history for the demo team's active keys (once) and live simulated viewers fed
  * to this node's ingest every second until the server closes.
@@ -43,23 +46,26 @@ export async function startDemoTraffic(
     )
     .limit(1)
     .executeTakeFirst();
+  // Each key keeps its own audience size, in the history and live alike, so the chart runs on
+  // without a step at the moment the server started.
+  const peaks = active.map((_, i) => DEMO_PEAKS[i % DEMO_PEAKS.length] ?? 100);
   if (!has) {
     const t0 = Date.now();
-    const peaks = [400, 150, 900, 250, 60];
     const { minutes } = await backfillHistory(
       db,
-      active.map((k, i) => ({ id: k.id, peak: peaks[i % peaks.length] ?? 100 })),
+      active.map((k, i) => ({ id: k.id, peak: peaks[i] ?? 100 })),
       30,
       now(),
+      1,
+      0,
     );
     log.info({ minutes, ms: Date.now() - t0 }, 'demo statistics: 30 days of history written');
   }
-  const sim = new LiveSimulation(
-    active.map((k) => k.key_hash),
-    120,
-  );
+  const seed = Date.now() % 1_000_000;
+  const sims = active.map((k, i) => new LiveSimulation([k.key_hash], peaks[i] ?? 100, seed + i));
   const timer = setInterval(() => {
-    const reports = sim.tick(now());
+    const t = now();
+    const reports = sims.flatMap((sim) => sim.tick(t));
     if (reports.length > 0) {
       app.stats.ingest(reports).catch((err: unknown) => log.warn({ err }, 'demo traffic failed'));
     }

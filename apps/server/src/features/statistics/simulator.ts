@@ -115,9 +115,11 @@ export class LiveSimulation {
     const ts = Math.floor(nowMs / 1000);
     for (const key of this.keys) {
       const list = this.sessions.get(key) ?? [];
-      const target = audienceAt(this.peakViewers, ts, this.rnd);
-      // Leaves: a few percent churn plus the gap above the target; a leaving session sends its last report.
-      const churn = Math.round(list.length * 0.01 * this.rnd());
+      // The audience follows the daily curve without per-tick noise: noise every second would make
+      // sessions leave and join in waves and inflate the distinct viewers of each minute.
+      const target = audienceAt(this.peakViewers, ts, () => 0.5);
+      // Leaves: a little churn plus the gap above the target; a leaving session sends its last report.
+      const churn = Math.round(list.length * 0.002 * this.rnd());
       const leaving = Math.max(0, list.length - target) + churn;
       for (let i = 0; i < leaving && list.length > 0; i++) {
         const s = list.splice(Math.floor(this.rnd() * list.length), 1)[0];
