@@ -1,16 +1,9 @@
 #!/usr/bin/env node
-// Statistics benchmark (issue 6), against the built server over real HTTP:
-// - ingest: reports/s through POST /stats/v1/ingest in batches of 1,000 (50 keys, fresh sessions);
-// - queries: p50/p95 of day, week and month for 50 keys with 30 days of minute data (and its
-//   20-minute and hourly rollups) generated directly into the tables.
-// On SQLite, and on a fresh PostgreSQL database when BENCH_DATABASE_URL is set.
-// BENCH_INGEST_BATCHES (default 300) and BENCH_QUERIES (per range, default 200) scale it.
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import pg from 'pg';
+import { freshPg, pct, round } from './lib/common.mjs';
 
 const dist = new URL('../../apps/server/dist/', import.meta.url);
 const { buildApp } = await import(new URL('app.js', dist).href);
@@ -27,30 +20,6 @@ const DAYS = 30;
 const BATCHES = Number(process.env.BENCH_INGEST_BATCHES ?? 300);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 200);
 const log = (m) => process.stderr.write(`  ${m}\n`);
-const pct = (xs, p) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] ?? 0;
-};
-const round = (x) => Math.round(x * 100) / 100;
-
-async function freshPg(url) {
-  const name = `tlprt_bench_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  return {
-    url: u.toString(),
-    drop: async () => {
-      const a = new pg.Client({ connectionString: url });
-      await a.connect();
-      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await a.end();
-    },
-  };
-}
 
 /** 30 days of minutes for every key, made by the database itself, then the rollups from them. */
 async function generateMinutes(db, keyIds, nowSec, isPg) {

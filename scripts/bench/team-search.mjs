@@ -1,13 +1,8 @@
 #!/usr/bin/env node
-// Team search benchmark (issue 5): 50,000 generated teams (members, tags, varied dates and statuses)
-// in a temporary SQLite database — and in a fresh PostgreSQL database when BENCH_DATABASE_URL is set —
-// searched over real HTTP by a signed-in supervisor through the built server. Reports p50/p95 per kind.
-// BENCH_TEAMS (default 50000) and BENCH_SEARCHES (per kind, default 300) scale it.
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
+import { freshPg, pct, round } from './lib/common.mjs';
 
 const dist = new URL('../../apps/server/dist/', import.meta.url);
 const { buildApp } = await import(new URL('app.js', dist).href);
@@ -48,12 +43,6 @@ const TAGS = [
   'gaming',
   'ott',
 ];
-
-const pct = (xs, p) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] ?? 0;
-};
-const round = (x) => Math.round(x * 100) / 100;
 
 /** Bulk inserts in one transaction per table, many rows per statement. */
 async function insertMany(db, table, rows, per = 500) {
@@ -128,26 +117,6 @@ async function generate(db) {
   }));
   await insertMany(db, 'team_favourites', favourites);
   return { users, teams, members, tags, ms: Date.now() - t0 };
-}
-
-/** A fresh database on the BENCH_DATABASE_URL server (dropped afterwards). */
-async function freshPg(url) {
-  const name = `tlprt_bench_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  return {
-    url: u.toString(),
-    drop: async () => {
-      const a = new pg.Client({ connectionString: url });
-      await a.connect();
-      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await a.end();
-    },
-  };
 }
 
 async function benchOn(label, databaseUrl) {
