@@ -109,7 +109,7 @@ describe('statistics screen', () => {
     await screen.findByLabelText('P2P share');
     expect(screen.getByLabelText('P2P share')).toHaveTextContent('25.0%');
     expect(screen.getByTestId('figure-total-traffic')).toHaveTextContent('19.5 KB');
-    expect(screen.getByTestId('figure-peak-viewers')).toHaveTextContent('4');
+    expect(screen.getByTestId('figure-peak-viewers')).toHaveTextContent('3');
     const [call] = statsCalls();
     expect(call?.url).toBe('/stats/v3/dashboard/day');
     const body = call?.body as Record<string, number | string[]>;

@@ -52,7 +52,8 @@ export interface StatsSummary {
   cdnBytes: number;
   p2pBytes: number;
   nodrBytes: number;
-  /** The largest number of viewers (all series) at one point. */
+  /** The most viewers at one point: its largest series. A session served by both the CDN and peers
+   *  counts in both series, so adding them would count it twice; the largest is the honest figure. */
   peakViewers: number;
 }
 
@@ -70,7 +71,7 @@ export function summarize(points: readonly TStatsPoint[], from = 0, to = points.
     cdn += p.cdnDwSize;
     p2p += p.p2pDwSize;
     nodr += p.nodrDwSize ?? 0;
-    peak = Math.max(peak, p.cdnUsersCount + p.p2pUsersCount + (p.nodrUsersCount ?? 0));
+    peak = Math.max(peak, p.cdnUsersCount, p.p2pUsersCount, p.nodrUsersCount ?? 0);
   }
   const total = cdn + p2p + nodr;
   return {

@@ -63,7 +63,7 @@ describe('offload (P2P share)', () => {
     const s = summarize(points);
     expect(s.p2pShare).toBeCloseTo(600 / 1000);
     expect(s.totalBytes).toBe(1000);
-    expect(s.peakViewers).toBe(10);
+    expect(s.peakViewers).toBe(8);
   });
   it('follows the zoomed range', () => {
     expect(summarize(points, 0, 0).p2pShare).toBeCloseTo(0.25);
@@ -74,7 +74,7 @@ describe('offload (P2P share)', () => {
   it('counts NODR bytes in the total', () => {
     const s = summarize([pt(0, 100, 100, 1, 1, [200, 5])]);
     expect(s.p2pShare).toBeCloseTo(0.25);
-    expect(s.peakViewers).toBe(7);
+    expect(s.peakViewers).toBe(5);
   });
 });
 
