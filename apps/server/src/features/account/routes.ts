@@ -18,11 +18,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { caller } from '../../http/auth.js';
-import { errorResponses } from '../../http/schemas.js';
+import { bearerSecurity, errorResponses } from '../../http/schemas.js';
 import * as account from './service.js';
 
 const tags = ['user'];
-const security = [{ bearer: [] }];
 const params = z.object({ id: ZId });
 
 /** Account self-service: password, e-mail, account deletion (inside the authenticated scope). */
@@ -31,7 +30,7 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post('/api/v1/profile_settings/user/:id/change_password', {
       schema: {
         tags,
-        security,
+        security: bearerSecurity,
         params,
         body: ZChangePasswordRequest,
         response: { 200: ZMessage, ...errorResponses(400, 401, 403) },
@@ -46,7 +45,7 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post('/api/v1/profile_settings/user/:id/change_email', {
       schema: {
         tags,
-        security,
+        security: bearerSecurity,
         params,
         body: ZChangeEmailRequest,
         response: { 200: ZMessage, ...errorResponses(400, 401, 403, 409) },
@@ -60,7 +59,7 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(API.users.changeEmailAccept, {
       schema: {
         tags,
-        security,
+        security: bearerSecurity,
         body: ZHashRequest,
         response: { 200: ZMessage, ...errorResponses(400, 401, 403, 404, 409) },
       },
@@ -73,7 +72,7 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(API.users.changeEmailResend, {
       schema: {
         tags,
-        security,
+        security: bearerSecurity,
         body: ZChangeEmailResendRequest,
         response: { 200: ZMessage, ...errorResponses(400, 401, 403, 409) },
       },
@@ -86,7 +85,7 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(API.users.changeEmailRevoke, {
       schema: {
         tags,
-        security,
+        security: bearerSecurity,
         body: ZChangeEmailRevokeRequest.nullish(),
         response: { 200: ZMessage, ...errorResponses(400, 401, 409) },
       },
@@ -99,7 +98,7 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post('/api/v1/user/:id/info_delete', {
       schema: {
         tags,
-        security,
+        security: bearerSecurity,
         params,
         response: { 200: ZDeleteInfoResponse, ...errorResponses(400, 401, 403) },
       },
@@ -112,7 +111,7 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.delete(API.users.deleteAccept, {
       schema: {
         tags,
-        security,
+        security: bearerSecurity,
         body: ZHashRequest,
         response: { 200: ZMessage, ...errorResponses(400, 401, 403, 404, 409) },
       },
@@ -125,7 +124,7 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.delete('/api/v1/user/:id', {
       schema: {
         tags,
-        security,
+        security: bearerSecurity,
         params,
         body: ZDeleteUserRequest,
         response: { 200: ZMessage, ...errorResponses(400, 401, 403, 409) },
@@ -139,7 +138,7 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post('/api/v1/user/:id/resend', {
       schema: {
         tags,
-        security,
+        security: bearerSecurity,
         params,
         body: ZUserResendRequest,
         response: { 200: ZMessage, ...errorResponses(400, 401, 403, 409) },
@@ -153,7 +152,7 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post('/api/v1/user/:id/revoke', {
       schema: {
         tags,
-        security,
+        security: bearerSecurity,
         params,
         body: ZUserRevokeRequest.nullish(),
         response: { 200: ZMessage, ...errorResponses(400, 401, 403, 409) },

@@ -16,7 +16,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { caller } from '../../http/auth.js';
-import { errorResponses } from '../../http/schemas.js';
+import { bearerSecurity, errorResponses } from '../../http/schemas.js';
 import * as auth from './service.js';
 
 const tags = ['auth'];
@@ -88,7 +88,7 @@ export function guestAuthRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 export function sessionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(API.auth.logout, {
-      schema: { tags, security: [{ bearer: [] }], response: { 200: ZMessage, ...errorResponses(401) } },
+      schema: { tags, security: bearerSecurity, response: { 200: ZMessage, ...errorResponses(401) } },
       handler: async (req) => {
         await auth.logout(ctx, caller(req));
         return { message: MSG.loggedOut };
@@ -96,7 +96,7 @@ export function sessionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
 
     app.get(API.auth.check, {
-      schema: { tags, security: [{ bearer: [] }], response: { 200: ZCheckResponse, ...errorResponses(401) } },
+      schema: { tags, security: bearerSecurity, response: { 200: ZCheckResponse, ...errorResponses(401) } },
       handler: async (req) => ({ message: MSG.ok, data: await auth.check(ctx, caller(req)) }),
     });
   };

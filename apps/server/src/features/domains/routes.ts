@@ -6,23 +6,18 @@ import {
   ZCreateDomainResponse,
   ZDomainListResponse,
   ZDomainResponse,
-  ZId,
   ZMessage,
   ZVerificationInstructionsResponse,
   ZVerifyDomainRequest,
   ZVerifyDomainResponse,
 } from '@tlprt/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { caller } from '../../http/auth.js';
-import { errorResponses } from '../../http/schemas.js';
+import { bearerSecurity, errorResponses, ZTeamItemParams, ZTeamParams } from '../../http/schemas.js';
 import * as domains from './service.js';
 
 const tags = ['domains'];
-const security = [{ bearer: [] }];
-const team = z.object({ teamId: ZId });
-const one = z.object({ teamId: ZId, id: ZId });
 
 /** Domain calls of docs/domains-and-keys.md (inside the authenticated scope). */
 export function domainRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -30,8 +25,8 @@ export function domainRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post('/api/v1/domains/:teamId', {
       schema: {
         tags,
-        security,
-        params: team,
+        security: bearerSecurity,
+        params: ZTeamParams,
         response: { 200: ZDomainListResponse, ...errorResponses(400, 401, 404) },
       },
       handler: async (req) => ({
@@ -43,8 +38,8 @@ export function domainRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post('/api/v1/domains/create/:teamId', {
       schema: {
         tags,
-        security,
-        params: team,
+        security: bearerSecurity,
+        params: ZTeamParams,
         body: ZCreateDomainRequest,
         response: { 201: ZCreateDomainResponse, ...errorResponses(400, 401, 403, 404, 406, 409) },
       },
@@ -57,8 +52,8 @@ export function domainRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get('/api/v1/domains/instructions/:teamId/:id', {
       schema: {
         tags,
-        security,
-        params: one,
+        security: bearerSecurity,
+        params: ZTeamItemParams,
         response: { 200: ZVerificationInstructionsResponse, ...errorResponses(400, 401, 403, 404) },
       },
       handler: async (req) => ({
@@ -70,8 +65,8 @@ export function domainRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.put('/api/v1/domains/verify/:teamId/:id', {
       schema: {
         tags,
-        security,
-        params: one,
+        security: bearerSecurity,
+        params: ZTeamItemParams,
         body: ZVerifyDomainRequest,
         response: { 200: ZVerifyDomainResponse, ...errorResponses(400, 401, 403, 404) },
       },
@@ -89,8 +84,8 @@ export function domainRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get('/api/v1/domains/update_draft/:teamId/:id', {
       schema: {
         tags,
-        security,
-        params: one,
+        security: bearerSecurity,
+        params: ZTeamItemParams,
         response: { 200: ZDomainResponse, ...errorResponses(400, 401, 403, 404, 409) },
       },
       handler: async (req) => ({
@@ -102,8 +97,8 @@ export function domainRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get('/api/v1/domains/update_active/:teamId/:id', {
       schema: {
         tags,
-        security,
-        params: one,
+        security: bearerSecurity,
+        params: ZTeamItemParams,
         response: { 200: ZDomainResponse, ...errorResponses(400, 401, 403, 404, 409) },
       },
       handler: async (req) => ({
@@ -115,8 +110,8 @@ export function domainRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.delete('/api/v1/domains/:teamId/:id', {
       schema: {
         tags,
-        security,
-        params: one,
+        security: bearerSecurity,
+        params: ZTeamItemParams,
         response: { 200: ZMessage, ...errorResponses(400, 401, 403, 404) },
       },
       handler: async (req) => {
@@ -128,8 +123,8 @@ export function domainRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post('/api/v1/domains/suspended/:teamId/:id', {
       schema: {
         tags,
-        security,
-        params: one,
+        security: bearerSecurity,
+        params: ZTeamItemParams,
         response: { 200: ZDomainResponse, ...errorResponses(400, 401, 403, 404) },
       },
       handler: async (req) => ({

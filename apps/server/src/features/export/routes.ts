@@ -3,10 +3,10 @@ import { API } from '@tlprt/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.js';
 import { caller } from '../../http/auth.js';
+import { bearerSecurity } from '../../http/schemas.js';
 import { type ExportKind, exportCsv, exportFileName } from './service.js';
 
 const tags = ['export'];
-const security = [{ bearer: [] }];
 
 /** GET /api/v1/export/{users,teams}.csv (supervisors): streamed CSV attachments. */
 export function exportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -15,7 +15,7 @@ export function exportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       app.get(API.export[kind], {
         schema: {
           tags,
-          security,
+          security: bearerSecurity,
           summary: `CSV list of all ${kind} (supervisors)`,
           description:
             'text/csv attachment (RFC 4180, CRLF); 401 without a session, 403 for non-supervisors.',

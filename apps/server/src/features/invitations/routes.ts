@@ -15,13 +15,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { caller, optionalCaller } from '../../http/auth.js';
-import { errorResponses } from '../../http/schemas.js';
+import { bearerSecurity, errorResponses, ZTeamParams } from '../../http/schemas.js';
 import { lookupSession } from '../auth/service.js';
 import * as invitations from './service.js';
 
 const tags = ['invitations'];
-const security = [{ bearer: [] }];
-const team = z.object({ teamId: ZId });
 const one = z.object({ teamId: ZId, inviteId: ZId });
 
 /** Signed-in invitation calls (inside the authenticated scope). */
@@ -30,8 +28,8 @@ export function invitationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post('/api/v1/teams/:teamId/invitation/create', {
       schema: {
         tags,
-        security,
-        params: team,
+        security: bearerSecurity,
+        params: ZTeamParams,
         body: ZInvitationCreateRequest,
         response: { 201: ZMessage, ...errorResponses(400, 401, 403, 404, 409) },
       },
@@ -44,8 +42,8 @@ export function invitationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post('/api/v1/teams/:teamId/invitation/search', {
       schema: {
         tags,
-        security,
-        params: team,
+        security: bearerSecurity,
+        params: ZTeamParams,
         response: { 200: ZInvitationListResponse, ...errorResponses(400, 401, 403, 404) },
       },
       handler: async (req) => ({
@@ -55,7 +53,11 @@ export function invitationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
 
     app.post(API.users.invitations, {
-      schema: { tags, security, response: { 200: ZInvitationListResponse, ...errorResponses(401) } },
+      schema: {
+        tags,
+        security: bearerSecurity,
+        response: { 200: ZInvitationListResponse, ...errorResponses(401) },
+      },
       handler: async (req) => ({
         message: MSG.ok,
         data: await invitations.myInvitations(ctx, caller(req).user),
@@ -65,7 +67,7 @@ export function invitationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.put('/api/v1/teams/:teamId/invitation/:inviteId', {
       schema: {
         tags,
-        security,
+        security: bearerSecurity,
         params: one,
         response: { 200: ZInviteAcceptResponse, ...errorResponses(400, 401, 404) },
       },
@@ -85,7 +87,7 @@ export function invitationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.delete('/api/v1/teams/:teamId/invitation/:inviteId', {
       schema: {
         tags,
-        security,
+        security: bearerSecurity,
         params: one,
         response: { 200: ZMessage, ...errorResponses(400, 401, 403, 404) },
       },
@@ -98,7 +100,7 @@ export function invitationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post('/api/v1/teams/:teamId/invitation/:inviteId/resend', {
       schema: {
         tags,
-        security,
+        security: bearerSecurity,
         params: one,
         body: ZInvitationResendRequest,
         response: { 200: ZMessage, ...errorResponses(400, 401, 403, 404) },

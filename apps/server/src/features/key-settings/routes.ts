@@ -13,12 +13,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { caller } from '../../http/auth.js';
-import { errorResponses } from '../../http/schemas.js';
+import { bearerSecurity, errorResponses } from '../../http/schemas.js';
 import { ZIdOrZero } from '../keys/routes.js';
 import * as settings from './service.js';
 
 const tags = ['key settings'];
-const security = [{ bearer: [] }];
 const customer = z.object({ teamId: ZId, domainId: ZIdOrZero, keyId: ZId });
 /** `?domainId=` empty means no domain context. */
 const ZOptionalDomainId = z.preprocess(
@@ -32,7 +31,7 @@ export function keySettingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get('/api/v1/key_settings/team/:teamId/domain/:domainId/key/:keyId/get', {
       schema: {
         tags,
-        security,
+        security: bearerSecurity,
         params: customer,
         response: { 200: ZKeySettingsResponse, ...errorResponses(400, 401, 404) },
       },
@@ -48,7 +47,7 @@ export function keySettingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post('/api/v1/key_settings/team/:teamId/domain/:domainId/key/:keyId/set', {
       schema: {
         tags,
-        security,
+        security: bearerSecurity,
         params: customer,
         body: ZSetKeySettingsRequest,
         response: { 200: ZKeySettingsResponse, ...errorResponses(400, 401, 403, 404) },
@@ -72,7 +71,7 @@ export function keySettingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get('/api/v1/key_settings/team/:teamId/domain/key/:keyId/get_supervisor', {
       schema: {
         tags,
-        security,
+        security: bearerSecurity,
         params: z.object({ teamId: ZId, keyId: ZId }),
         querystring: z.object({ domainId: ZOptionalDomainId }),
         response: { 200: ZSupervisorSettingsResponse, ...errorResponses(400, 401, 403, 404) },
@@ -93,7 +92,7 @@ export function keySettingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       app.post(`/api/v1/key_settings/team/:teamId/set_supervisor_by_${layer}`, {
         schema: {
           tags,
-          security,
+          security: bearerSecurity,
           params: z.object({ teamId: ZId }),
           body: ZSetSupervisorSettingsRequest,
           response: { 200: ZMessage, ...errorResponses(400, 401, 403, 404) },

@@ -12,13 +12,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { caller } from '../../http/auth.js';
-import { errorResponses } from '../../http/schemas.js';
+import { bearerSecurity, errorResponses, ZTeamItemParams, ZTeamParams } from '../../http/schemas.js';
 import * as keys from './service.js';
 
 const tags = ['keys'];
-const security = [{ bearer: [] }];
-const team = z.object({ teamId: ZId });
-const one = z.object({ teamId: ZId, id: ZId });
 /** 0 means "every domain of the team". */
 export const ZIdOrZero = z.coerce
   .number({ error: 'Must be a number' })
@@ -32,7 +29,7 @@ export function keyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post('/api/v1/keys/create/:teamId/:domainId', {
       schema: {
         tags,
-        security,
+        security: bearerSecurity,
         params: z.object({ teamId: ZId, domainId: ZIdOrZero }),
         body: ZCreateKeyRequest.nullish(),
         response: { 201: ZKeyResponse, ...errorResponses(400, 401, 403, 404, 409) },
@@ -47,8 +44,8 @@ export function keyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post('/api/v1/keys/:teamId', {
       schema: {
         tags,
-        security,
-        params: team,
+        security: bearerSecurity,
+        params: ZTeamParams,
         response: { 200: ZKeyListResponse, ...errorResponses(400, 401, 404) },
       },
       handler: async (req) => ({
@@ -60,8 +57,8 @@ export function keyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get('/api/v1/keys/:teamId/:id', {
       schema: {
         tags,
-        security,
-        params: one,
+        security: bearerSecurity,
+        params: ZTeamItemParams,
         response: { 200: ZKeyResponse, ...errorResponses(400, 401, 404) },
       },
       handler: async (req) => ({
@@ -73,8 +70,8 @@ export function keyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.put('/api/v1/keys/:teamId/:id', {
       schema: {
         tags,
-        security,
-        params: one,
+        security: bearerSecurity,
+        params: ZTeamItemParams,
         body: ZRenameKeyRequest,
         response: { 200: ZKeyResponse, ...errorResponses(400, 401, 403, 404) },
       },
@@ -87,8 +84,8 @@ export function keyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get('/api/v1/keys/active_key/:teamId/:id', {
       schema: {
         tags,
-        security,
-        params: one,
+        security: bearerSecurity,
+        params: ZTeamItemParams,
         response: { 200: ZKeyResponse, ...errorResponses(400, 401, 403, 404) },
       },
       handler: async (req) => ({
@@ -100,8 +97,8 @@ export function keyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.delete('/api/v1/keys/:teamId/:id', {
       schema: {
         tags,
-        security,
-        params: one,
+        security: bearerSecurity,
+        params: ZTeamItemParams,
         response: { 200: ZMessage, ...errorResponses(400, 401, 403, 404) },
       },
       handler: async (req) => {
@@ -113,8 +110,8 @@ export function keyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post('/api/v1/keys/suspended/:teamId/:id', {
       schema: {
         tags,
-        security,
-        params: one,
+        security: bearerSecurity,
+        params: ZTeamItemParams,
         response: { 200: ZKeyResponse, ...errorResponses(400, 401, 403, 404) },
       },
       handler: async (req) => ({

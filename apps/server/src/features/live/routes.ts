@@ -2,7 +2,7 @@ import { API } from '@tlprt/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.js';
 import { caller } from '../../http/auth.js';
-import { errorResponses } from '../../http/schemas.js';
+import { bearerSecurity, errorResponses } from '../../http/schemas.js';
 
 /** GET /auth/v1/sse/handle: the live event stream of DESIGN §5 (inside the authenticated scope). */
 export function liveRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -10,7 +10,7 @@ export function liveRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(API.auth.sse, {
       schema: {
         tags: ['auth'],
-        security: [{ bearer: [] }],
+        security: bearerSecurity,
         description: 'text/event-stream: `data: {"code": N, ...}` per event, `: ping` heartbeats.',
         response: errorResponses(401),
       },

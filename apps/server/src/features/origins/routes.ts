@@ -2,22 +2,17 @@ import {
   MSG,
   MSG_DOMAIN_RULES,
   ZCreateOriginRequest,
-  ZId,
   ZMessage,
   ZOriginListResponse,
   ZOriginResponse,
 } from '@tlprt/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { caller } from '../../http/auth.js';
-import { errorResponses } from '../../http/schemas.js';
+import { bearerSecurity, errorResponses, ZTeamItemParams, ZTeamParams } from '../../http/schemas.js';
 import * as origins from './service.js';
 
 const tags = ['origins'];
-const security = [{ bearer: [] }];
-const team = z.object({ teamId: ZId });
-const one = z.object({ teamId: ZId, id: ZId });
 
 /** Origin calls (inside the authenticated scope). */
 export function originRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -25,8 +20,8 @@ export function originRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get('/api/v1/origins/:teamId', {
       schema: {
         tags,
-        security,
-        params: team,
+        security: bearerSecurity,
+        params: ZTeamParams,
         response: { 200: ZOriginListResponse, ...errorResponses(400, 401, 404) },
       },
       handler: async (req) => ({
@@ -38,8 +33,8 @@ export function originRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post('/api/v1/origins/:teamId', {
       schema: {
         tags,
-        security,
-        params: team,
+        security: bearerSecurity,
+        params: ZTeamParams,
         body: ZCreateOriginRequest,
         response: { 201: ZOriginResponse, ...errorResponses(400, 401, 403, 404) },
       },
@@ -53,8 +48,8 @@ export function originRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get('/api/v1/origins/:teamId/:id/toggle', {
       schema: {
         tags,
-        security,
-        params: one,
+        security: bearerSecurity,
+        params: ZTeamItemParams,
         response: { 200: ZOriginResponse, ...errorResponses(400, 401, 403, 404) },
       },
       handler: async (req) => ({
@@ -66,8 +61,8 @@ export function originRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.delete('/api/v1/origins/:teamId/:id', {
       schema: {
         tags,
-        security,
-        params: one,
+        security: bearerSecurity,
+        params: ZTeamItemParams,
         response: { 200: ZMessage, ...errorResponses(400, 401, 403, 404) },
       },
       handler: async (req) => {

@@ -13,13 +13,12 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { caller } from '../../http/auth.js';
-import { errorResponses } from '../../http/schemas.js';
+import { bearerSecurity, errorResponses } from '../../http/schemas.js';
 import { queryStats } from './query.js';
 import type { StatsService } from './service.js';
 import { getSettings, putSettings } from './settings.js';
 
 const tags = ['statistics'];
-const security = [{ bearer: [] }];
 
 /** POST /stats/v1/ingest: no token (the key hash in each report is the credential); 1 MiB bodies. */
 export function ingestRoutes(svc: StatsService): FastifyPluginAsyncZod {
@@ -43,7 +42,7 @@ export function statsRoutes(svc: StatsService): FastifyPluginAsyncZod {
       app.post(`/stats/v3/dashboard/${range}`, {
         schema: {
           tags,
-          security,
+          security: bearerSecurity,
           body: ZStatsQuery,
           response: { 200: ZStatsResponse, ...errorResponses(400, 401, 403, 404) },
         },
@@ -53,7 +52,7 @@ export function statsRoutes(svc: StatsService): FastifyPluginAsyncZod {
     app.post('/stats/v3/dashboard/live/:team_id', {
       schema: {
         tags,
-        security,
+        security: bearerSecurity,
         params: z.object({ team_id: ZId }),
         body: ZStatsQuery.partial({ team_id: true }),
         response: { 200: ZStatsResponse, ...errorResponses(400, 401, 403, 404) },
@@ -69,7 +68,7 @@ export function statsRoutes(svc: StatsService): FastifyPluginAsyncZod {
     app.post('/api/v1/statistic/settings/get/user/:user_id/team/:team_id', {
       schema: {
         tags,
-        security,
+        security: bearerSecurity,
         params,
         response: { 200: ZStatsSettingsResponse, ...errorResponses(400, 401, 403, 404) },
       },
@@ -81,7 +80,7 @@ export function statsRoutes(svc: StatsService): FastifyPluginAsyncZod {
     app.post('/api/v1/statistic/settings/put/user/:user_id/team/:team_id', {
       schema: {
         tags,
-        security,
+        security: bearerSecurity,
         params,
         body: ZStatsSettingsPut,
         response: { 200: ZStatsSettingsResponse, ...errorResponses(400, 401, 403, 404) },

@@ -13,11 +13,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { caller } from '../../http/auth.js';
-import { errorResponses } from '../../http/schemas.js';
+import { bearerSecurity, errorResponses } from '../../http/schemas.js';
 import * as lifecycle from './service.js';
 
 const tags = ['teams'];
-const security = [{ bearer: [] }];
 const params = z.object({ id: ZId });
 const ok = (message: string) => ({ message });
 
@@ -27,7 +26,7 @@ export function teamLifecycleRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post('/api/v1/teams/:id/delete/lock', {
       schema: {
         tags,
-        security,
+        security: bearerSecurity,
         params,
         body: ZDeleteLockRequest,
         response: { 200: ZMessage, ...errorResponses(400, 401, 403, 404) },
@@ -41,7 +40,7 @@ export function teamLifecycleRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post('/api/v1/teams/:id/delete/resend', {
       schema: {
         tags,
-        security,
+        security: bearerSecurity,
         params,
         body: ZLinkPathsRequest,
         response: { 200: ZMessage, ...errorResponses(400, 401, 403, 404) },
@@ -55,7 +54,7 @@ export function teamLifecycleRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post('/api/v1/teams/:id/delete/cancel', {
       schema: {
         tags,
-        security,
+        security: bearerSecurity,
         params,
         body: ZOptionalHashRequest.nullish(),
         response: { 200: ZMessage, ...errorResponses(400, 401, 403, 404) },
@@ -69,7 +68,7 @@ export function teamLifecycleRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.delete(API.teams.deleteConfirm, {
       schema: {
         tags,
-        security,
+        security: bearerSecurity,
         body: ZHashRequest,
         response: { 200: ZMessage, ...errorResponses(400, 401, 403, 404) },
       },
@@ -82,7 +81,7 @@ export function teamLifecycleRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post('/api/v1/teams/:id/suspended', {
       schema: {
         tags,
-        security,
+        security: bearerSecurity,
         params,
         body: ZSuspendRequest,
         response: { 200: ZMessage, ...errorResponses(400, 401, 403, 404, 409) },
@@ -96,7 +95,7 @@ export function teamLifecycleRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post('/api/v1/teams/:id/suspended/resend', {
       schema: {
         tags,
-        security,
+        security: bearerSecurity,
         params,
         body: ZLinkPathsRequest,
         response: { 200: ZMessage, ...errorResponses(400, 401, 403, 404) },
@@ -110,7 +109,7 @@ export function teamLifecycleRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post('/api/v1/teams/:id/suspended/revoke', {
       schema: {
         tags,
-        security,
+        security: bearerSecurity,
         params,
         body: ZOptionalHashRequest.nullish(),
         response: { 200: ZMessage, ...errorResponses(400, 401, 403, 404) },
@@ -124,7 +123,7 @@ export function teamLifecycleRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.put(API.teams.suspendConfirm, {
       schema: {
         tags,
-        security,
+        security: bearerSecurity,
         body: ZHashRequest,
         response: { 200: ZMessage, ...errorResponses(400, 401, 403, 404) },
       },

@@ -20,11 +20,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { caller } from '../../http/auth.js';
-import { errorResponses } from '../../http/schemas.js';
+import { bearerSecurity, errorResponses } from '../../http/schemas.js';
 import * as teams from './service.js';
 
 const tags = ['teams'];
-const security = [{ bearer: [] }];
 const team = z.object({ id: ZId });
 const member = z.object({ id: ZId, userId: ZId });
 
@@ -34,7 +33,7 @@ export function teamRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(API.dashboard.createTeam, {
       schema: {
         tags,
-        security,
+        security: bearerSecurity,
         body: ZCreateTeamRequest,
         response: { 201: ZTeamResponse, ...errorResponses(400, 401, 403) },
       },
@@ -47,7 +46,7 @@ export function teamRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(API.teams.search, {
       schema: {
         tags,
-        security,
+        security: bearerSecurity,
         body: ZTeamSearchRequest.nullish(),
         response: { 200: ZTeamSearchResponse, ...errorResponses(400, 401) },
       },
@@ -61,7 +60,7 @@ export function teamRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get('/api/v1/teams/:id', {
       schema: {
         tags,
-        security,
+        security: bearerSecurity,
         params: team,
         response: { 200: ZTeamDetailResponse, ...errorResponses(400, 401, 404) },
       },
@@ -74,7 +73,7 @@ export function teamRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.put('/api/v1/teams/:id', {
       schema: {
         tags,
-        security,
+        security: bearerSecurity,
         params: team,
         body: ZUpdateTeamRequest,
         response: { 200: ZTeamDetailResponse, ...errorResponses(400, 401, 403, 404) },
@@ -88,7 +87,7 @@ export function teamRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post('/api/v1/teams/:id/set_time_zone/:timezoneId', {
       schema: {
         tags,
-        security,
+        security: bearerSecurity,
         params: z.object({ id: ZId, timezoneId: ZId }),
         response: { 200: ZTeamDetailResponse, ...errorResponses(400, 401, 403, 404) },
       },
@@ -101,7 +100,7 @@ export function teamRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.put('/api/v1/teams/:id/set_version', {
       schema: {
         tags,
-        security,
+        security: bearerSecurity,
         params: team,
         body: ZSetVersionRequest,
         response: { 200: ZTeamDetailResponse, ...errorResponses(400, 401, 403, 404) },
@@ -115,7 +114,7 @@ export function teamRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.delete('/api/v1/teams/:id/delete/user/:userId', {
       schema: {
         tags,
-        security,
+        security: bearerSecurity,
         params: member,
         response: { 200: ZMessage, ...errorResponses(400, 401, 403, 404, 409) },
       },
@@ -128,7 +127,7 @@ export function teamRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post('/api/v1/teams/:id/user/:userId/set_role/:roleId', {
       schema: {
         tags,
-        security,
+        security: bearerSecurity,
         params: z.object({ id: ZId, userId: ZId, roleId: ZId }),
         response: { 200: ZMessage, ...errorResponses(400, 401, 403, 404, 409) },
       },
@@ -141,7 +140,7 @@ export function teamRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post('/api/v1/teams/:id/leave', {
       schema: {
         tags,
-        security,
+        security: bearerSecurity,
         params: team,
         body: ZPasswordConfirmRequest,
         response: { 200: ZMessage, ...errorResponses(400, 401, 403, 404, 409) },
@@ -155,7 +154,7 @@ export function teamRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.put('/api/v1/teams/:id/favourite', {
       schema: {
         tags,
-        security,
+        security: bearerSecurity,
         params: team,
         response: { 200: ZFavouriteResponse, ...errorResponses(400, 401, 404) },
       },
@@ -171,7 +170,7 @@ export function teamRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.put('/api/v1/teams/:id/tag/add', {
       schema: {
         tags,
-        security,
+        security: bearerSecurity,
         params: team,
         body: ZTagRequest,
         response: { 200: ZTagsResponse, ...errorResponses(400, 401, 403, 404, 409) },
@@ -188,7 +187,7 @@ export function teamRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.put('/api/v1/teams/:id/tag/remove', {
       schema: {
         tags,
-        security,
+        security: bearerSecurity,
         params: team,
         body: ZTagRequest,
         response: { 200: ZTagsResponse, ...errorResponses(400, 401, 403, 404) },

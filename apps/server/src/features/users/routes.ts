@@ -11,7 +11,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { caller } from '../../http/auth.js';
-import { errorResponses } from '../../http/schemas.js';
+import { bearerSecurity, errorResponses } from '../../http/schemas.js';
 import * as users from './service.js';
 
 const tags = ['user'];
@@ -23,7 +23,7 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(API.users.search, {
       schema: {
         tags,
-        security: [{ bearer: [] }],
+        security: bearerSecurity,
         body: ZUserSearchRequest.nullish(),
         response: { 200: ZUserSearchResponse, ...errorResponses(400, 401, 403) },
       },
@@ -37,7 +37,7 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get('/api/v1/user/:id', {
       schema: {
         tags,
-        security: [{ bearer: [] }],
+        security: bearerSecurity,
         params,
         response: { 200: ZUserResponse, ...errorResponses(400, 401, 403, 404) },
       },
@@ -50,7 +50,7 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.put('/api/v1/user/:id', {
       schema: {
         tags,
-        security: [{ bearer: [] }],
+        security: bearerSecurity,
         params,
         body: ZUpdateUserRequest,
         response: { 200: ZUserResponse, ...errorResponses(400, 401, 403, 404) },
