@@ -8,6 +8,7 @@ import {
   STATS_SETTINGS_INVALID_JSON,
 } from '@tlprt/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { updateKey } from '../src/features/keys/queries.js';
 import { statsDb } from '../src/features/statistics/tables.js';
 import { buildDomain, buildKey, buildTeam, buildUser, setTeamState } from './factories.js';
 import { Api, type Json } from './helpers/http.js';
@@ -283,6 +284,62 @@ describe('query', () => {
     expect(at(day.body, b40 + 180)).toMatchObject({ cdnDwSize: 20, cdnUsersCount: 2 });
   });
 
+  it("most of a team's keys (read as the team total less the rest) give the sums of each key alone", async () => {
+    const s = await setup();
+    const keys = [s.key];
+    for (let i = 0; i < 3; i++) keys.push(await buildKey(server.app, s.team.id, s.domain.id));
+    const switchedOff = await buildKey(server.app, s.team.id, s.domain.id);
+    keys.push(switchedOff);
+    // Five keys with different audiences over two hours, 20-minute buckets and several minutes.
+    // History older than ingest's 10-minute window goes through the aggregator, as the backfill does.
+    const minutes = [M, M - 60, M - 5 * 60, M - 25 * 60, M - 50 * 60, M - 100 * 60];
+    keys.forEach((k, ki) => {
+      minutes.forEach((m, mi) => {
+        for (let v = 0; v < ((ki * 3 + mi * 5) % 7) + 1; v++) {
+          server.app.stats.aggregator.add(
+            k.id,
+            m + v,
+            `v${v}`,
+            100 * (ki + 1) + v,
+            v % 3 === 0 ? 0 : 50 * mi,
+            0,
+          );
+        }
+      });
+    });
+    await server.app.stats.flush();
+    // A key switched off keeps its history; the "Active traffic" list asks for the other four.
+    await updateKey(server.app.ctx.db, s.team.id, switchedOff.id, { status: KeyStatus.Inactive });
+    const hashes = keys.map((k) => k.keyHash);
+    for (const range of ['day', 'week', 'month'] as const) {
+      const alone = await Promise.all(
+        hashes.map(async (h) => (await query(s.as, range, s.team.id, [h])).body),
+      );
+      const expected = (idx: number[]) =>
+        alone[0].data.map((p: Json, i: number) => {
+          const sum = (f: string) => idx.reduce((n, k) => n + alone[k].data[i][f], 0);
+          return {
+            datePoint: p.datePoint,
+            cdnDwSize: sum('cdnDwSize'),
+            cdnUsersCount: sum('cdnUsersCount'),
+            p2pDwSize: sum('p2pDwSize'),
+            p2pUsersCount: sum('p2pUsersCount'),
+          };
+        });
+      // All five (team total), four (total less one), three (total less two), two and one (summed).
+      for (const idx of [[0, 1, 2, 3, 4], [0, 1, 2, 3], [1, 3, 4], [2, 4], [3]]) {
+        const r = await query(s.as, range, s.team.id, [
+          ...idx.map((k) => hashes[k] ?? ''),
+          'not-a-key-of-this-team',
+        ]);
+        expect(r.status).toBe(200);
+        expect(r.body.data).toEqual(expected(idx));
+      }
+      // Something was counted in each range, so the comparison is not between zeros.
+      expect(expected([0, 1, 2, 3, 4]).some((p: Json) => p.cdnUsersCount > 0 && p.p2pDwSize > 0)).toBe(true);
+    }
+  });
+
   it('clamps the window to the range ending at server time, aligned to the step', async () => {
     const s = await setup();
     const cases = [
@@ -475,7 +532,7 @@ describe('graceful shutdown', () => {
 });
 
 describe('retention', () => {
-  it('deletes minutes after 2 days, 20-minute rows after 62 days, hours after 2 years', async () => {
+  it('deletes minutes after 2 days, 20-minute rows after 62 days, hours after 2 years; team totals too', async () => {
     const db = statsDb(server.app.ctx.db);
     const keyId = 900_000 + Math.floor(Math.random() * 1000);
     const row = { cdn_bytes: 1, p2p_bytes: 1, nodr_bytes: 0, cdn_users: 1, p2p_users: 1, nodr_users: 0 };
@@ -501,15 +558,43 @@ describe('retention', () => {
         { key_id: keyId, bucket: NOW - 730 * day + 3600, ...row },
       ])
       .execute();
+    const team = await buildTeam(server.app);
+    await db
+      .insertInto('stats_team_minute')
+      .values([
+        { team_id: team.id, minute: NOW - 2 * day - 60, ...row },
+        { team_id: team.id, minute: NOW - 2 * day + 60, ...row },
+      ])
+      .execute();
+    for (const [table, keep] of [
+      ['stats_team_20m', 62 * day],
+      ['stats_team_hour', 730 * day],
+    ] as const) {
+      await db
+        .insertInto(table)
+        .values([
+          { team_id: team.id, bucket: NOW - keep - 3600, ...row },
+          { team_id: team.id, bucket: NOW - keep + 3600, ...row },
+        ])
+        .execute();
+    }
     await server.app.stats.prune(NOW * 1000);
     const left = async (t: 'stats_minute' | 'stats_20m' | 'stats_hour') =>
       (await db.selectFrom(t).select('key_id').where('key_id', '=', keyId).execute()).length;
+    const teamLeft = async (t: 'stats_team_minute' | 'stats_team_20m' | 'stats_team_hour') =>
+      (await db.selectFrom(t).select('team_id').where('team_id', '=', team.id).execute()).length;
     expect([await left('stats_minute'), await left('stats_20m'), await left('stats_hour')]).toEqual([
       1, 1, 1,
     ]);
+    expect([
+      await teamLeft('stats_team_minute'),
+      await teamLeft('stats_team_20m'),
+      await teamLeft('stats_team_hour'),
+    ]).toEqual([1, 1, 1]);
     // One day later the remaining minute goes too.
     await server.app.stats.prune((NOW + day) * 1000);
     expect(await left('stats_minute')).toBe(0);
+    expect(await teamLeft('stats_team_minute')).toBe(0);
   });
 });
 

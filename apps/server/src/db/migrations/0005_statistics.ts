@@ -1,21 +1,10 @@
-import type { CreateTableBuilder } from 'kysely';
-import type { MigrationDb } from './helpers.js';
+import { type MigrationDb, seriesColumns } from './helpers.js';
 
 /**
  * Statistics (issue 6, DESIGN §2/§7): the minute table written by ingest flushes, its 20-minute and
  * hourly rollups (sizes summed, users the peak minute), the session ids of recent minutes (so distinct
  * viewers stay right across flushes and server nodes) and the saved statistics lists.
  */
-function seriesColumns<T extends string>(t: CreateTableBuilder<T, string>) {
-  return t
-    .addColumn('cdn_bytes', 'bigint', (c) => c.notNull().defaultTo(0))
-    .addColumn('p2p_bytes', 'bigint', (c) => c.notNull().defaultTo(0))
-    .addColumn('nodr_bytes', 'bigint', (c) => c.notNull().defaultTo(0))
-    .addColumn('cdn_users', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('p2p_users', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('nodr_users', 'integer', (c) => c.notNull().defaultTo(0));
-}
-
 export async function up(db: MigrationDb): Promise<void> {
   await seriesColumns(
     db.schema

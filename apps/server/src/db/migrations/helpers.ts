@@ -14,3 +14,15 @@ export function withId<T extends string>(db: MigrationDb, table: CreateTableBuil
     ? table.addColumn('id', 'serial', (c) => c.primaryKey())
     : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
 }
+
+/** The six series columns of every statistics table (cdn, p2p, nodr: sizes and users). Migrations 0005
+ *  and 0006 use it: change it only together with a new migration. */
+export function seriesColumns<T extends string>(t: CreateTableBuilder<T, string>) {
+  return t
+    .addColumn('cdn_bytes', 'bigint', (c) => c.notNull().defaultTo(0))
+    .addColumn('p2p_bytes', 'bigint', (c) => c.notNull().defaultTo(0))
+    .addColumn('nodr_bytes', 'bigint', (c) => c.notNull().defaultTo(0))
+    .addColumn('cdn_users', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('p2p_users', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('nodr_users', 'integer', (c) => c.notNull().defaultTo(0));
+}

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { PostgresAdapter, sql } from 'kysely';
 import type { Db } from '../../db/index.js';
-import { type StatsDb, statsDb } from './tables.js';
+import { STATS_LEVELS, type StatsDb, statsDb } from './tables.js';
 
 /** 0 cdn, 1 p2p, 2 nodr: the series of DESIGN §7. */
 export const SERIES = ['cdn', 'p2p', 'nodr'] as const;
@@ -192,7 +192,8 @@ const ROLLUPS = [
   { table: 'stats_hour', size: 3600 },
 ] as const;
 
-/** One transaction: minute bytes added, session ids stored, users recounted, rollups recomputed. */
+/** One transaction: minute bytes added, session ids stored, users recounted, rollups and team totals
+ *  recomputed. */
 export async function writeBatch(db: StatsDb, batch: MinuteAgg[]): Promise<void> {
   // A fixed order of row locks: concurrent nodes never deadlock on each other's rows.
   batch.sort((a, b) => a.keyId - b.keyId || a.minute - b.minute);
@@ -295,5 +296,66 @@ export async function writeBatch(db: StatsDb, batch: MinuteAgg[]): Promise<void>
         }
       }
     }
+    await refreshTouchedTeams(trx, batch);
   });
+}
+
+/**
+ * Recomputes the team totals (migration 0006) of `teamIds` from their per-key rows, for every point
+ * between two minutes. Each total is the plain sum of the team's per-key rows, users included: the
+ * same numbers a query summing those keys gets, so a query may subtract keys from a total.
+ */
+export async function refreshTeamTotals(
+  db: StatsDb,
+  teamIds: readonly number[],
+  fromMinute: number,
+  toMinute: number,
+): Promise<void> {
+  if (teamIds.length === 0) return;
+  for (const { team: table, key: of, time, size } of STATS_LEVELS) {
+    await sql`
+      insert into ${sql.table(table)} (team_id, ${sql.ref(time)}, cdn_bytes, p2p_bytes, nodr_bytes, cdn_users, p2p_users, nodr_users)
+      select k.team_id, s.${sql.ref(time)}, sum(s.cdn_bytes), sum(s.p2p_bytes), sum(s.nodr_bytes),
+             sum(s.cdn_users), sum(s.p2p_users), sum(s.nodr_users)
+      from ${sql.table(of)} s join keys k on k.id = s.key_id
+      where k.team_id in (${sql.join(teamIds)})
+        and s.${sql.ref(time)} >= ${fromMinute - (fromMinute % size)} and s.${sql.ref(time)} <= ${toMinute}
+      group by k.team_id, s.${sql.ref(time)}
+      on conflict (team_id, ${sql.ref(time)}) do update set
+        cdn_bytes = excluded.cdn_bytes, p2p_bytes = excluded.p2p_bytes, nodr_bytes = excluded.nodr_bytes,
+        cdn_users = excluded.cdn_users, p2p_users = excluded.p2p_users, nodr_users = excluded.nodr_users`.execute(
+      db,
+    );
+  }
+}
+
+/** The team totals of the minutes a batch touched, one statement per group of teams with one span. */
+async function refreshTouchedTeams(db: StatsDb, batch: MinuteAgg[]): Promise<void> {
+  const keyIds = [...new Set(batch.map((a) => a.keyId))];
+  const teamOf = new Map<number, number>();
+  for (const ids of chunks(keyIds, 1000)) {
+    for (const k of await db.selectFrom('keys').select(['id', 'team_id']).where('id', 'in', ids).execute()) {
+      teamOf.set(k.id, k.team_id);
+    }
+  }
+  const span = new Map<number, { from: number; to: number }>();
+  for (const a of batch) {
+    const teamId = teamOf.get(a.keyId);
+    if (teamId === undefined) continue; // the key went with its team since the report came in
+    const s = span.get(teamId);
+    if (!s) span.set(teamId, { from: a.minute, to: a.minute });
+    else {
+      s.from = Math.min(s.from, a.minute);
+      s.to = Math.max(s.to, a.minute);
+    }
+  }
+  const bySpan = new Map<string, { teams: number[]; from: number; to: number }>();
+  for (const [teamId, s] of span) {
+    const g = bySpan.get(`${s.from}:${s.to}`) ?? { teams: [], ...s };
+    g.teams.push(teamId);
+    bySpan.set(`${s.from}:${s.to}`, g);
+  }
+  for (const g of bySpan.values()) {
+    for (const teams of chunks(g.teams, 500)) await refreshTeamTotals(db, teams, g.from, g.to);
+  }
 }

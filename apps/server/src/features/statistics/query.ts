@@ -6,10 +6,11 @@ import {
   type TStatsRange,
   type TStatsResponse,
 } from '@tlprt/contract';
+import { sql } from 'kysely';
 import type { UserRow } from '../../db/schema.js';
 import { authorizeTeam } from '../teams/policy.js';
 import type { StatsService } from './service.js';
-import { statsDb } from './tables.js';
+import { STATS_LEVELS, type StatsDb, statsDb } from './tables.js';
 
 /** The window actually served: clamped to the range's window ending at server time, step-aligned. */
 export function clampWindow(range: TStatsRange, start: number, end: number, nowSec: number) {
@@ -36,55 +37,22 @@ export async function queryStats(
   const points = new Map<number, Six>();
   if (from <= to) for (let t = from; t <= to; t += step) points.set(t, [0, 0, 0, 0, 0, 0]);
 
-  const hashes = [...new Set(q.apiKeys)];
-  const keyIds =
-    hashes.length === 0 || points.size === 0
-      ? []
-      : (
-          await ctx.db
-            .selectFrom('keys')
-            .select('id')
-            .where('team_id', '=', teamId)
-            .where('key_hash', 'in', hashes)
-            .execute()
-        ).map((r) => r.id);
+  // The team's keys split into the asked ones and the rest; hashes of other teams match nothing.
+  const keyIds: number[] = [];
+  const leftOut: number[] = [];
+  if (q.apiKeys.length > 0 && points.size > 0) {
+    const asked = new Set(q.apiKeys);
+    for (const k of await ctx.db
+      .selectFrom('keys')
+      .select(['id', 'key_hash'])
+      .where('team_id', '=', teamId)
+      .execute()) {
+      (asked.has(k.key_hash) ? keyIds : leftOut).push(k.id);
+    }
+  }
 
   if (keyIds.length > 0) {
-    const db = statsDb(ctx.db);
-    const rows =
-      step === 60
-        ? await db
-            .selectFrom('stats_minute')
-            .select((eb) => [
-              'minute as t',
-              eb.fn.sum<number>('cdn_bytes').as('cb'),
-              eb.fn.sum<number>('p2p_bytes').as('pb'),
-              eb.fn.sum<number>('nodr_bytes').as('nb'),
-              eb.fn.sum<number>('cdn_users').as('cu'),
-              eb.fn.sum<number>('p2p_users').as('pu'),
-              eb.fn.sum<number>('nodr_users').as('nu'),
-            ])
-            .where('key_id', 'in', keyIds)
-            .where('minute', '>=', from)
-            .where('minute', '<=', to)
-            .groupBy('minute')
-            .execute()
-        : await db
-            .selectFrom(step === 1200 ? 'stats_20m' : 'stats_hour')
-            .select((eb) => [
-              'bucket as t',
-              eb.fn.sum<number>('cdn_bytes').as('cb'),
-              eb.fn.sum<number>('p2p_bytes').as('pb'),
-              eb.fn.sum<number>('nodr_bytes').as('nb'),
-              eb.fn.sum<number>('cdn_users').as('cu'),
-              eb.fn.sum<number>('p2p_users').as('pu'),
-              eb.fn.sum<number>('nodr_users').as('nu'),
-            ])
-            .where('key_id', 'in', keyIds)
-            .where('bucket', '>=', from)
-            .where('bucket', '<=', to)
-            .groupBy('bucket')
-            .execute();
+    const rows = await readPoints(statsDb(ctx.db), step, teamId, keyIds, leftOut, from, to);
     for (const r of rows) {
       const p = points.get(Number(r.t));
       if (!p) continue;
@@ -126,4 +94,63 @@ export async function queryStats(
     data.push(point);
   }
   return { message: MSG.ok, data, step, startTimestamp: from, endTimestamp: to };
+}
+
+interface PointRow {
+  t: number;
+  cb: number;
+  pb: number;
+  nb: number;
+  cu: number;
+  pu: number;
+  nu: number;
+}
+
+/**
+ * The stored points of some of a team's keys between two times. Most of a team's keys (the "Active
+ * traffic" list, usually all of them) are read as the team total minus the keys left out, one row per
+ * point instead of one per key and point; fewer keys are summed directly. Both give the same numbers:
+ * a team total is the plain sum of its per-key rows. One statement, so one snapshot on PostgreSQL.
+ */
+async function readPoints(
+  db: StatsDb,
+  step: number,
+  teamId: number,
+  keyIds: number[],
+  leftOut: number[],
+  from: number,
+  to: number,
+): Promise<PointRow[]> {
+  const level = STATS_LEVELS.find((l) => l.size === step) ?? STATS_LEVELS[0];
+  const time = sql.ref(level.time);
+  // Grouped by `time + 0`, not the bare column: otherwise SQLite walks the time index (for its order)
+  // through every key's rows instead of the (key, time) primary key through the asked keys' rows.
+  if (leftOut.length >= keyIds.length) {
+    return (
+      await sql<PointRow>`
+        select ${time} + 0 as t, sum(cdn_bytes) as cb, sum(p2p_bytes) as pb, sum(nodr_bytes) as nb,
+               sum(cdn_users) as cu, sum(p2p_users) as pu, sum(nodr_users) as nu
+        from ${sql.table(level.key)}
+        where key_id in (${sql.join(keyIds)}) and ${time} >= ${from} and ${time} <= ${to}
+        group by ${time} + 0`.execute(db)
+    ).rows;
+  }
+  const total = sql`
+    select ${time} as t, cdn_bytes as cb, p2p_bytes as pb, nodr_bytes as nb, cdn_users as cu, p2p_users as pu, nodr_users as nu
+    from ${sql.table(level.team)}
+    where team_id = ${teamId} and ${time} >= ${from} and ${time} <= ${to}`;
+  if (leftOut.length === 0) return (await sql<PointRow>`${total}`.execute(db)).rows;
+  // The left-out keys' rows negated next to the totals, summed per point.
+  return (
+    await sql<PointRow>`
+      select t, sum(cb) as cb, sum(pb) as pb, sum(nb) as nb, sum(cu) as cu, sum(pu) as pu, sum(nu) as nu
+      from (
+        ${total}
+        union all
+        select ${time}, -cdn_bytes, -p2p_bytes, -nodr_bytes, -cdn_users, -p2p_users, -nodr_users
+        from ${sql.table(level.key)}
+        where key_id in (${sql.join(leftOut)}) and ${time} >= ${from} and ${time} <= ${to}
+      ) u
+      group by t`.execute(db)
+  ).rows;
 }

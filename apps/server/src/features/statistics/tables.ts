@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Db } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
 
-/** The statistics tables (migration 0005). Sizes are bigint: read back as numbers (db/index.ts). */
+/** The statistics tables (migrations 0005 and 0006). Sizes are bigint: read back as numbers (db/index.ts). */
 export interface SeriesColumns {
   cdn_bytes: number;
   p2p_bytes: number;
@@ -17,6 +17,15 @@ export interface StatsMinuteTable extends SeriesColumns {
 }
 export interface StatsBucketTable extends SeriesColumns {
   key_id: number;
+  bucket: number;
+}
+/** A team total: the sum of the team's per-key rows at that time (migration 0006). */
+export interface StatsTeamMinuteTable extends SeriesColumns {
+  team_id: number;
+  minute: number;
+}
+export interface StatsTeamBucketTable extends SeriesColumns {
+  team_id: number;
   bucket: number;
 }
 export interface StatsMinuteSessionsTable {
@@ -35,6 +44,9 @@ export type StatsTables = {
   stats_minute: StatsMinuteTable;
   stats_20m: StatsBucketTable;
   stats_hour: StatsBucketTable;
+  stats_team_minute: StatsTeamMinuteTable;
+  stats_team_20m: StatsTeamBucketTable;
+  stats_team_hour: StatsTeamBucketTable;
   stats_minute_sessions: StatsMinuteSessionsTable;
   stats_settings: StatsSettingsTable;
 };
@@ -49,3 +61,11 @@ export const RETENTION_S = {
   hour: 730 * 86_400,
   sessions: 2 * 3600,
 } as const;
+
+/** The three levels of points: the per-key table, the team totals of it (the sum of the team's per-key
+ *  rows), their time column and the seconds of one point. */
+export const STATS_LEVELS = [
+  { key: 'stats_minute', team: 'stats_team_minute', time: 'minute', size: 60 },
+  { key: 'stats_20m', team: 'stats_team_20m', time: 'bucket', size: 1200 },
+  { key: 'stats_hour', team: 'stats_team_hour', time: 'bucket', size: 3600 },
+] as const;
