@@ -10,11 +10,16 @@ import { type Routes, renderSignedIn, startApi } from '../../test/session';
 import { cancelPendingSaves, selectList } from './queries';
 
 // Only the canvas renderer is replaced: the option the page hands to ECharts is recorded.
-const charts = vi.hoisted(() => ({ options: [] as Array<Record<string, unknown>> }));
+const charts = vi.hoisted(() => ({
+  options: [] as Array<Record<string, unknown>>,
+  zoom: (_start: number, _end: number) => {},
+}));
 vi.mock('./echarts', () => ({
   createChart: () => ({
     setOption: (o: Record<string, unknown>) => charts.options.push(o),
-    onZoom: () => {},
+    onZoom: (handler: (start: number, end: number) => void) => {
+      charts.zoom = handler;
+    },
     resize: () => {},
     dispose: () => {},
   }),
@@ -274,6 +279,24 @@ describe('statistics screen', () => {
     await act(async () => vi.advanceTimersByTime(9000));
     await new Promise((r) => setTimeout(r, 50));
     expect(statsCalls().length).toBe(total);
+  });
+
+  it('keeps the zoom while live points arrive and resets it for another range', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'], shouldAdvanceTime: true });
+    let n = 5;
+    await open({ range: 0, routes: { 'POST /stats/v3/dashboard/live/5': (r) => statsReply(r, n++) } });
+    await screen.findByLabelText('P2P share');
+    const zoomOf = () =>
+      (charts.options.at(-1)?.dataZoom as Array<{ start: number; end: number }> | undefined)?.[0];
+    expect(zoomOf()).toMatchObject({ start: 0, end: 100 });
+    act(() => charts.zoom(20, 60));
+    const shown = charts.options.length;
+    await act(async () => vi.advanceTimersByTime(3000));
+    await waitFor(() => expect(charts.options.length).toBeGreaterThan(shown));
+    expect(zoomOf()).toMatchObject({ start: 20, end: 60 });
+    await user().click(screen.getByLabelText('Day'));
+    await waitFor(() => expect(statsCalls().at(-1)?.url).toBe('/stats/v3/dashboard/day'));
+    await waitFor(() => expect(zoomOf()).toMatchObject({ start: 0, end: 100 }));
   });
 
   it('without a verified domain shows the notice for the role', async () => {

@@ -162,7 +162,6 @@ export function StatisticsScreen() {
         const r = v as TStatsRange;
         setRange(r);
         storeRange(r);
-        setZoom([0, 100]);
       }}
       data={RANGE_ORDER.map((r) => ({ value: r, label: RANGE_LABEL[r] }))}
       aria-label="Time range"
@@ -264,7 +263,12 @@ export function StatisticsScreen() {
                     {utcLabel(utcOffset)}
                   </Text>
                 </Group>
-                <StatsChart input={input} sample={failed} onZoom={(s, e) => setZoom([s, e])} />
+                <StatsChart
+                  input={input}
+                  view={`${range} ${lists.index} ${keys.join(',')}`}
+                  sample={failed}
+                  onZoom={(s, e) => setZoom([s, e])}
+                />
               </Stack>
             )}
           </Card>

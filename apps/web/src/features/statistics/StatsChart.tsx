@@ -3,13 +3,18 @@ import { useEffect, useRef } from 'react';
 import { buildChartOption, CHART_HEIGHT, type ChartInput } from './chartOption';
 import type { ChartHandle } from './echarts';
 
-/** The ECharts canvas: Bandwidth and Viewers panels with one zoom slider (option built purely). */
+/**
+ * The ECharts canvas: Bandwidth and Viewers panels with one zoom slider (option built purely). New
+ * points of the same `view` (a live refresh) keep the zoom; another view (range, list, keys) resets it.
+ */
 export function StatsChart({
   input,
+  view,
   sample,
   onZoom,
 }: {
   input: ChartInput;
+  view: string;
   sample: boolean;
   onZoom: (startPct: number, endPct: number) => void;
 }) {
@@ -20,6 +25,8 @@ export function StatsChart({
 
   const inputRef = useRef(input);
   inputRef.current = input;
+  const zoom = useRef<[number, number]>([0, 100]);
+  const shownView = useRef<string | null>(null);
 
   // ECharts is loaded on demand (its own chunk): the rest of the app does not wait for it.
   useEffect(() => {
@@ -31,8 +38,11 @@ export function StatsChart({
       if (disposed) return;
       const c = createChart(node);
       chart.current = c;
-      c.onZoom((s, e) => zoomRef.current(s, e));
-      c.setOption(buildChartOption(inputRef.current));
+      c.onZoom((s, e) => {
+        zoom.current = [s, e];
+        zoomRef.current(s, e);
+      });
+      c.setOption(buildChartOption(inputRef.current, zoom.current));
       ro = new ResizeObserver(() => c.resize());
       ro.observe(node);
     });
@@ -45,9 +55,13 @@ export function StatsChart({
   }, []);
 
   useEffect(() => {
-    chart.current?.setOption(buildChartOption(input));
-    zoomRef.current(0, 100);
-  }, [input]);
+    if (shownView.current !== view) {
+      shownView.current = view;
+      zoom.current = [0, 100];
+      zoomRef.current(0, 100);
+    }
+    chart.current?.setOption(buildChartOption(input, zoom.current));
+  }, [input, view]);
 
   return (
     <Box pos="relative">

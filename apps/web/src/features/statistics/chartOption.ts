@@ -100,7 +100,8 @@ export function minZoomSpanMs(step: number, points: readonly TStatsPoint[]): num
  * The ECharts option of the statistics chart: Bandwidth (stacked areas, bits/s) above, Viewers
  * (stacked stepped bars) below, one zoom slider for both, tooltip with values and shares. Pure.
  */
-export function buildChartOption(input: ChartInput) {
+/** The chart's option; `zoom` is the visible part in percent of the whole range (start, end). */
+export function buildChartOption(input: ChartInput, zoom: readonly [number, number] = [0, 100]) {
   const { points, step, nodr, utcOffset } = input;
   const t = (p: TStatsPoint) => axisTime(p.datePoint, utcOffset);
   const names = nodr ? ['CDN', 'P2P', 'NODR'] : ['CDN', 'P2P'];
@@ -189,8 +190,17 @@ export function buildChartOption(input: ChartInput) {
         labelFormatter: (v: number) =>
           step >= 3600 ? formatAxisTime(v).slice(5, 10) : formatAxisTime(v).slice(11),
         filterMode: 'none',
+        start: zoom[0],
+        end: zoom[1],
       },
-      { type: 'inside', xAxisIndex: [0, 1], minValueSpan: minSpan, filterMode: 'none' },
+      {
+        type: 'inside',
+        xAxisIndex: [0, 1],
+        minValueSpan: minSpan,
+        filterMode: 'none',
+        start: zoom[0],
+        end: zoom[1],
+      },
     ],
     series: [
       ...names.map((n) => ({
