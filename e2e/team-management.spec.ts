@@ -35,7 +35,12 @@ test('supervisor: search by e-mail, filters, tag, star, table view, next page, m
   await expect(panel).toBeVisible();
 
   // Search by a member's e-mail: the owner's 12 teams, 10 cards on the first page.
+  // (Waits for the debounced search itself: alone on a fresh database the unfiltered list is 12 too.)
+  const searched = page.waitForResponse(
+    (r) => r.url().endsWith('/api/v1/teams') && (r.request().postData() ?? '').includes(ownerEmail),
+  );
   await panel.getByPlaceholder(MSG_TEAM_MANAGEMENT.searchPlaceholder).fill(ownerEmail);
+  await searched;
   await expect(panel.getByTestId('team-total')).toHaveText('12 teams');
   const cards = panel.getByTestId(/^team-card-/);
   await expect(cards).toHaveCount(10);
@@ -50,7 +55,10 @@ test('supervisor: search by e-mail, filters, tag, star, table view, next page, m
   await expect(panel.getByText(MSG_TEAM_MANAGEMENT.noTeamsFound)).toBeVisible();
   await page.getByRole('checkbox', { name: 'Active' }).check();
   await page.getByRole('checkbox', { name: 'Suspended' }).uncheck();
-  await panel.getByRole('button', { name: /^Status filter/ }).click();
+  // Escape closes the open filter pop-up, not the panel.
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('checkbox', { name: 'Suspended' })).toBeHidden();
+  await expect(panel).toBeVisible();
   await expect(panel.getByTestId('team-total')).toHaveText('12 teams');
 
   // Creation date: all were made today.
@@ -58,6 +66,17 @@ test('supervisor: search by e-mail, filters, tag, star, table view, next page, m
   await page.getByRole('button', { name: 'Today', exact: true }).click();
   await expect(panel.getByRole('button', { name: 'Creation date filter: Today' })).toBeVisible();
   await expect(panel.getByTestId('team-total')).toHaveText('12 teams');
+  await panel.getByRole('button', { name: /^Creation date filter/ }).click();
+  await expect(page.getByRole('group', { name: 'Creation date' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('group', { name: 'Creation date' })).toBeHidden();
+  await expect(panel).toBeVisible();
+  // With no pop-up open, Escape closes the panel; reopened, it keeps its search and filters.
+  await page.keyboard.press('Escape');
+  await expect(panel).toBeHidden();
+  await page.getByRole('button', { name: MSG_TEAM_MANAGEMENT.title }).click();
+  await expect(panel.getByTestId('team-total')).toHaveText('12 teams');
+  await expect(panel.getByRole('button', { name: 'Creation date filter: Today' })).toBeVisible();
 
   // Tag the first team, then find it by that tag.
   const first = cards.first();

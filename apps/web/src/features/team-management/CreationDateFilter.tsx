@@ -23,13 +23,20 @@ export const localDay = (ms: number) => {
 export function CreationDateFilter({
   value,
   onChange,
+  onOpenChange,
   now = Date.now,
 }: {
   value: DateFilter | null;
   onChange: (v: DateFilter | null) => void;
+  /** Told when the pop-up opens and closes (the panel then leaves Escape to it). */
+  onOpenChange?: (opened: boolean) => void;
   now?: () => number;
 }) {
-  const [opened, setOpened] = useState(false);
+  const [opened, setOpenedState] = useState(false);
+  const setOpened = (o: boolean) => {
+    setOpenedState(o);
+    onOpenChange?.(o);
+  };
   const [range, setRange] = useState<[string | null, string | null]>([null, null]);
   const [error, setError] = useState<string | null>(null);
   const today = localDay(now());

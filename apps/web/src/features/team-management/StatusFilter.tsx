@@ -5,15 +5,25 @@ export function StatusFilter({
   active,
   suspended,
   onChange,
+  onOpenChange,
 }: {
   active: boolean;
   suspended: boolean;
   onChange: (v: { active: boolean; suspended: boolean }) => void;
+  /** Told when the pop-up opens and closes (the panel then leaves Escape to it). */
+  onOpenChange?: (opened: boolean) => void;
 }) {
   const label =
     active && suspended ? 'Active, Suspended' : active ? 'Active' : suspended ? 'Suspended' : 'Status';
   return (
-    <Popover position="bottom-start" shadow="md" withinPortal hideDetached={false}>
+    <Popover
+      position="bottom-start"
+      shadow="md"
+      withinPortal
+      hideDetached={false}
+      onOpen={() => onOpenChange?.(true)}
+      onClose={() => onOpenChange?.(false)}
+    >
       <Popover.Target>
         <Button
           variant={active || suspended ? 'light' : 'default'}

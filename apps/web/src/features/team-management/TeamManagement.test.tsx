@@ -222,6 +222,21 @@ describe('the list', () => {
     await waitFor(() => expect(screen.getAllByTestId(/^team-card-/)).toHaveLength(20));
   });
 
+  it('a list still at its end when a page arrives loads the next one (a scroll made while loading counts)', async () => {
+    await openPanel({ total: 25 });
+    const list = screen.getByTestId('team-list');
+    Object.defineProperty(list, 'scrollHeight', { configurable: true, value: 2000 });
+    Object.defineProperty(list, 'clientHeight', { configurable: true, value: 500 });
+    list.scrollTop = 1500;
+    fireEvent.scroll(list);
+    // Page 2 arrives with the list still at its end: page 3 follows without another scroll event.
+    await waitFor(() => expect(searches()).toHaveLength(3));
+    expect(lastSearch()).toMatchObject({ page: 3 });
+    await waitFor(() => expect(screen.getAllByTestId(/^team-card-/)).toHaveLength(25));
+    await act(() => new Promise((r) => setTimeout(r, 150)));
+    expect(searches()).toHaveLength(3);
+  });
+
   it('cards show the team; star toggles; tags are added on Enter and deleted with x', async () => {
     await openPanel({
       total: 2,

@@ -44,6 +44,8 @@ export function TeamManagementPanel({
   const [text, setText] = useState('');
   const [general] = useDebouncedValue(text, TEAM_SEARCH.debounceMs);
   const [rest, setRest] = useState<Omit<Filters, 'general'>>(EMPTY_FILTERS);
+  // Escape in an open filter pop-up closes the pop-up, not the whole panel.
+  const [openPopups, setOpenPopups] = useState({ status: false, date: false });
   const filters = useMemo<Filters>(() => ({ ...rest, general: general.trim() }), [rest, general]);
   const limit = pageSize(view);
   const search = useTeamSearch(filters, limit, opened);
@@ -68,6 +70,7 @@ export function TeamManagementPanel({
     <Drawer
       opened={opened}
       onClose={onClose}
+      closeOnEscape={!openPopups.status && !openPopups.date}
       position="right"
       size={narrow ? '100%' : 'min(980px, 92vw)'}
       title={
@@ -119,10 +122,12 @@ export function TeamManagementPanel({
             active={rest.active}
             suspended={rest.suspended}
             onChange={(s) => setRest((r) => ({ ...r, ...s }))}
+            onOpenChange={(status) => setOpenPopups((o) => ({ ...o, status }))}
           />
           <CreationDateFilter
             value={rest.date}
             onChange={(date) => setRest((r) => ({ ...r, date }))}
+            onOpenChange={(date) => setOpenPopups((o) => ({ ...o, date }))}
             now={now}
           />
           <SegmentedControl

@@ -26,10 +26,14 @@ export function useScrollToEnd(
 
   useEffect(() => () => clearTimeout(timer.current), []);
 
+  // Re-checked whenever the content changes or loading becomes possible again: a list scrolled to its
+  // end while a page (or a new search) was loading would otherwise wait for another scroll.
   // biome-ignore lint/correctness/useExhaustiveDependencies: re-checked whenever the content changes
   useEffect(() => {
     const el = ref.current;
-    if (el && canLoad && el.clientHeight > 0 && el.scrollHeight <= el.clientHeight + 1) loadMore();
+    if (!el || !canLoad || el.clientHeight === 0) return;
+    if (el.scrollHeight <= el.clientHeight + 1) loadMore();
+    else onScroll();
   }, [contentVersion, canLoad]);
 
   return onScroll;
