@@ -1,7 +1,7 @@
 import { INGEST_MAX_SKEW_S, ZIngestReport } from '@tlprt/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backfillHistory } from '../src/features/statistics/backfill.js';
-import { LiveSimulation, p2pShare } from '../src/features/statistics/simulator.js';
+import { LiveSimulation, MEAN_BYTES_PER_S, p2pShare } from '../src/features/statistics/simulator.js';
 import { statsDb } from '../src/features/statistics/tables.js';
 import { buildKey, buildTeam } from './factories.js';
 import { startServer, type TestServer } from './helpers/server.js';
@@ -37,6 +37,27 @@ describe('traffic simulator', () => {
     }
     const res = await server.app.stats.ingest(reports.filter((r) => r.ts <= Date.now() / 1000 + 60));
     expect(res.rejected).toBe(0);
+  });
+
+  it('a warm start has the whole audience report within 10 s the bytes since the minute began', () => {
+    const sim = new LiveSimulation(['k'], 200, 3);
+    const t0 = Math.floor(Date.now() / 60_000) * 60_000 + 40_000; // 40 s into a minute
+    sim.warmStart(t0);
+    const audience = sim.viewers;
+    expect(audience).toBeGreaterThan(20);
+    const reports = [];
+    for (let s = 0; s <= 10; s++) reports.push(...sim.tick(t0 + s * 1000));
+    const firstOf = new Map<string, (typeof reports)[number]>();
+    for (const r of reports) if (!firstOf.has(r.sessionId)) firstOf.set(r.sessionId, r);
+    expect(firstOf.size).toBeGreaterThanOrEqual(audience * 0.9);
+    // Each first report covers the 40 s before the start as well, at no less than half the mean rate.
+    const minuteStart = t0 / 1000 - 40;
+    for (const r of firstOf.values()) {
+      expect(r.ts).toBeLessThanOrEqual(t0 / 1000 + 10);
+      expect(r.cdnBytes + r.p2pBytes + r.nodrBytes).toBeGreaterThanOrEqual(
+        Math.floor(0.5 * MEAN_BYTES_PER_S * (r.ts - minuteStart)),
+      );
+    }
   });
 
   it('backfills history through the aggregation code: rollups for every day, minutes for 2 days', async () => {

@@ -63,6 +63,8 @@ export async function startDemoTraffic(
   }
   const seed = Date.now() % 1_000_000;
   const sims = active.map((k, i) => new LiveSimulation([k.key_hash], peaks[i] ?? 100, seed + i));
+  // The history ends where the current minute begins: the live audience takes over from there.
+  for (const sim of sims) sim.warmStart(now());
   const timer = setInterval(() => {
     const t = now();
     const reports = sims.flatMap((sim) => sim.tick(t));

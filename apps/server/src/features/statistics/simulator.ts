@@ -109,6 +109,23 @@ export class LiveSimulation {
     return n;
   }
 
+  /**
+   * Starts with each key's whole audience already watching since the current minute began, each
+   * session reporting within 10 s: the minute a server starts is then counted like the ones the
+   * history ends with, not left empty while new sessions wait for their first report.
+   */
+  warmStart(nowMs: number): void {
+    const ts = Math.floor(nowMs / 1000);
+    const minuteStartMs = (ts - (ts % 60)) * 1000;
+    for (const key of this.keys) {
+      const list = this.sessions.get(key) ?? [];
+      const target = audienceAt(this.peakViewers, ts, () => 0.5);
+      while (list.length < target)
+        list.push(this.newSession(key, ts, minuteStartMs, nowMs + this.rnd() * 10_000));
+      this.sessions.set(key, list);
+    }
+  }
+
   /** Advances to `nowMs`: joins, leaves, and the reports due. */
   tick(nowMs: number): SimReport[] {
     const out: SimReport[] = [];
@@ -128,13 +145,7 @@ export class LiveSimulation {
       // Joins up to the target, spread over ticks.
       const joining = Math.max(0, Math.ceil((target - list.length) * 0.3));
       for (let i = 0; i < joining; i++) {
-        list.push({
-          id: `sim-${ts}-${this.seq++}-${Math.floor(this.rnd() * 1e9).toString(36)}`,
-          key,
-          bytesPerS: MEAN_BYTES_PER_S * (0.5 + this.rnd()),
-          last: nowMs,
-          next: nowMs + 10_000 + this.rnd() * 10_000,
-        });
+        list.push(this.newSession(key, ts, nowMs, nowMs + 10_000 + this.rnd() * 10_000));
       }
       for (const s of list) {
         if (s.next > nowMs) continue;
@@ -144,6 +155,16 @@ export class LiveSimulation {
       this.sessions.set(key, list);
     }
     return out;
+  }
+
+  private newSession(key: string, ts: number, sinceMs: number, firstReportMs: number): Session {
+    return {
+      id: `sim-${ts}-${this.seq++}-${Math.floor(this.rnd() * 1e9).toString(36)}`,
+      key,
+      bytesPerS: MEAN_BYTES_PER_S * (0.5 + this.rnd()),
+      last: sinceMs,
+      next: firstReportMs,
+    };
   }
 
   private report(s: Session, nowMs: number, audience: number): SimReport {
