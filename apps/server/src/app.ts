@@ -135,8 +135,20 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     now,
     log: app.log,
     loginFailures: {
-      perLogin: new FailureCounter(rateLimits.loginFailuresPerLogin, rateLimits.failureWindowMs, now),
-      perAddress: new FailureCounter(rateLimits.loginFailuresPerAddress, rateLimits.failureWindowMs, now),
+      perLogin: new FailureCounter(
+        db,
+        'login',
+        rateLimits.loginFailuresPerLogin,
+        rateLimits.failureWindowMs,
+        now,
+      ),
+      perAddress: new FailureCounter(
+        db,
+        'address',
+        rateLimits.loginFailuresPerAddress,
+        rateLimits.failureWindowMs,
+        now,
+      ),
     },
     verifier: buildVerifier(config, deps.verifier),
   };

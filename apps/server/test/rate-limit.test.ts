@@ -66,6 +66,61 @@ describe('failed sign-ins (lowered limits)', () => {
   });
 });
 
+describe('failed sign-ins are counted in the database', () => {
+  const clock = manualClock();
+  const limits = {
+    loginFailuresPerLogin: 3,
+    loginFailuresPerAddress: 1000,
+    failureWindowMs: 60_000,
+    guestPerMinute: 10_000,
+  };
+  let one: TestServer;
+  let two: TestServer;
+
+  beforeAll(async () => {
+    one = await startServer({ deps: { now: clock, rateLimits: limits } });
+    two = await startServer({ databaseUrl: one.databaseUrl, deps: { now: clock, rateLimits: limits } });
+  });
+  afterAll(async () => {
+    await two?.close();
+    await one?.close();
+  });
+
+  it('two server nodes on one database share the count; logins are stored hashed', async () => {
+    const u = await buildUser(one.app);
+    const [a, b] = [new Api(one.base), new Api(two.base)];
+    // 2 failures on one node and 1 on the other: past the limit of 3 on both.
+    for (const node of [a, b, a]) {
+      expect((await node.post(API.auth.login, { login: u.email, password: 'wrong-one' })).status).toBe(401);
+    }
+    for (const node of [a, b]) {
+      expect((await node.post(API.auth.login, { login: u.email, password: u.password })).status).toBe(429);
+    }
+    const rows = await one.app.ctx.db.selectFrom('login_failures').selectAll().execute();
+    expect(rows.some((r) => r.key_hash.includes(u.email) || r.key_hash.includes('@'))).toBe(false);
+    expect(rows.find((r) => r.scope === 'login')?.count).toBe(3);
+    clock.advance(61_000);
+    expect((await b.post(API.auth.login, { login: u.email, password: u.password })).status).toBe(200);
+  });
+
+  it('a wrong password confirming a change counts too: a stolen session cannot guess without limit', async () => {
+    const u = await buildUser(one.app);
+    const api = new Api(one.base).as(u.token);
+    const change = (password: string) =>
+      api.post(API.users.changePassword(u.id), { password, new_password: 'brand-new', confirm: 'brand-new' });
+    for (let i = 0; i < 3; i++) expect((await change('guess-guess')).status).toBe(400);
+    // Locked now, the right password included, for the confirmation and for signing in alike.
+    const locked = await change(u.password);
+    expect(locked.status).toBe(429);
+    expect(locked.body).toEqual({ message: MSG.tooManyRequests });
+    expect(
+      (await new Api(two.base).post(API.auth.login, { login: u.email, password: u.password })).status,
+    ).toBe(429);
+    clock.advance(61_000);
+    expect((await change(u.password)).status).toBe(200);
+  });
+});
+
 describe('guest calls per address per minute', () => {
   let server: TestServer;
   let api: Api;

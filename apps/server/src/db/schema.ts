@@ -176,6 +176,14 @@ export interface OriginsTable {
   created_at: number;
 }
 
+/** Failed sign-ins per hashed login or address in the current window (migration 0007). */
+export interface LoginFailuresTable {
+  scope: 'login' | 'address';
+  key_hash: string;
+  count: number;
+  started_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -190,6 +198,7 @@ export interface Database {
   keys: KeysTable;
   key_setting_values: KeySettingValuesTable;
   origins: OriginsTable;
+  login_failures: LoginFailuresTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

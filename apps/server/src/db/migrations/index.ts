@@ -5,6 +5,7 @@ import * as m0003 from './0003_domains_keys.js';
 import * as m0004 from './0004_team_search.js';
 import * as m0005 from './0005_statistics.js';
 import * as m0006 from './0006_stats_team_totals.js';
+import * as m0007 from './0007_login_failures.js';
 
 /** Every migration in order. Listed by hand (not read from the folder) so the same list works from
  *  src/ under the test runner and from dist/ when built. Names sort in the order they must run. */
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   '0004_team_search': m0004,
   '0005_statistics': m0005,
   '0006_stats_team_totals': m0006,
+  '0007_login_failures': m0007,
 };

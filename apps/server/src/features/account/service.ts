@@ -14,11 +14,12 @@ import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import type { UserRow } from '../../db/schema.js';
 import { type Outgoing, publishAll, toUsers } from '../../events/publish.js';
-import { badRequest, HttpError, notFound } from '../../http/errors.js';
+import { HttpError, notFound } from '../../http/errors.js';
 import { assertOwnLinkBases } from '../../http/link-base.js';
-import { hashPassword, verifyPassword } from '../../lib/passwords.js';
+import { hashPassword } from '../../lib/passwords.js';
 import { accountDeletionMail, changeEmailMail } from '../../mail/templates.js';
 import { revokeOtherSessions, revokeUserSessions } from '../auth/queries.js';
+import { assertOwnPassword } from '../auth/service.js';
 import { consumeLink, createLink, killUserLinks, peekLink } from '../links/service.js';
 import { denied } from '../teams/policy.js';
 import {
@@ -31,12 +32,6 @@ import {
 import { findUserByEmail, findUserById, setPasswordHash } from '../users/queries.js';
 import { isOwnAccount, mayChangeCredentials, mayChangeEmail } from './policy.js';
 import { anonymiseUser, applyEmailChange, setDeleteProgress, setEmailChange } from './queries.js';
-
-const incorrectPassword = () => badRequest(MSG.incorrectPassword, { password: MSG.incorrectPassword });
-
-async function assertPassword(actor: UserRow, password: string): Promise<void> {
-  if (!(await verifyPassword(actor.password_hash, password))) throw incorrectPassword();
-}
 
 function assertOwn(actor: UserRow, userId: number): void {
   if (!isOwnAccount(actor, userId)) throw denied();
@@ -54,7 +49,7 @@ export async function changePassword(
 ): Promise<void> {
   assertOwn(actor, userId);
   if (!mayChangeCredentials(actor, await inTeamWithSuspensionPending(ctx.db, actor.id))) throw denied();
-  await assertPassword(actor, input.password);
+  await assertOwnPassword(ctx, actor, input.password);
   const passwordHash = await hashPassword(input.new_password);
   const now = ctx.now();
   const revoked = await ctx.db.transaction().execute(async (trx) => {
@@ -96,7 +91,7 @@ export async function requestEmailChange(
   assertOwn(actor, userId);
   await assertMayChangeEmail(ctx, actor);
   assertOwnLinkBases(ctx.config.publicUrl, { url: input.url });
-  await assertPassword(actor, input.password);
+  await assertOwnPassword(ctx, actor, input.password);
   if (input.email === actor.email || (await findUserByEmail(ctx.db, input.email)))
     throw new HttpError(409, MSG_TEAMS.emailInUse, { email: MSG_TEAMS.emailInUse });
   await setEmailChange(ctx.db, actor.id, input.email);
@@ -183,7 +178,7 @@ export async function requestAccountDeletion(
   assertOwnLinkBases(ctx.config.publicUrl, { url: input.url });
   const info = deletionCheck(await membershipFacts(ctx.db, actor.id));
   if (!mayGoOn(info)) throw new HttpError(409, MSG_TEAMS.unableDeleteAccountTitle);
-  await assertPassword(actor, input.password);
+  await assertOwnPassword(ctx, actor, input.password);
   await setDeleteProgress(ctx.db, actor.id, 1);
   await mailDeletion(ctx, actor, input.url);
 }

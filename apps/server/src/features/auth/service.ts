@@ -14,8 +14,9 @@ import {
 import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/index.js';
+import type { UserRow } from '../../db/schema.js';
 import type { AuthInfo } from '../../http/auth.js';
-import { HttpError, notFound, tooManyRequests } from '../../http/errors.js';
+import { badRequest, HttpError, notFound, tooManyRequests } from '../../http/errors.js';
 import { assertOwnLinkBases, linkWithHash } from '../../http/link-base.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { randomToken, sha256 } from '../../lib/tokens.js';
@@ -59,18 +60,32 @@ export async function lookupSession(ctx: AppContext, tokenHash: string): Promise
 /** POST /guest/auth. Failures count per login and per address (RATE_LIMITS); past the limit → 429. */
 export async function login(ctx: AppContext, input: TLoginRequest, ip: string): Promise<TLoginResponse> {
   const { perLogin, perAddress } = ctx.loginFailures;
-  const wait = Math.max(perLogin.retryAfter(input.login), perAddress.retryAfter(ip));
+  const wait = Math.max(await perLogin.retryAfter(input.login), await perAddress.retryAfter(ip));
   if (wait > 0) throw tooManyRequests(wait);
   const user = await findUserByEmail(ctx.db, input.login);
   // verifyPassword hashes a dummy when there is no user or no password, so timing does not tell.
   const ok = await verifyPassword(user?.password_hash ?? null, input.password);
   if (!user || !ok) {
-    perLogin.record(input.login);
-    perAddress.record(ip);
+    await perLogin.record(input.login);
+    await perAddress.record(ip);
     throw new HttpError(401, MSG.incorrectLogin);
   }
-  perLogin.clear(input.login);
+  await perLogin.clear(input.login);
   return openSession(ctx.db, ctx.now(), user.id);
+}
+
+/**
+ * A signed-in user's password asked again before a sensitive change (leave a team, delete a team or
+ * the account, change the password or e-mail). Wrong ones count as failed sign-ins of that login, so a
+ * stolen session cannot try passwords without limit either: 429 past the limit, else 400 when wrong.
+ */
+export async function assertOwnPassword(ctx: AppContext, actor: UserRow, password: string): Promise<void> {
+  const { perLogin } = ctx.loginFailures;
+  const wait = await perLogin.retryAfter(actor.email);
+  if (wait > 0) throw tooManyRequests(wait);
+  if (await verifyPassword(actor.password_hash, password)) return;
+  await perLogin.record(actor.email);
+  throw badRequest(MSG.incorrectPassword, { password: MSG.incorrectPassword });
 }
 
 /**

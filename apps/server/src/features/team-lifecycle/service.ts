@@ -16,8 +16,8 @@ import type { TeamRow, UserRow } from '../../db/schema.js';
 import { publishAll, toUsers } from '../../events/publish.js';
 import { badRequest, HttpError, notFound } from '../../http/errors.js';
 import { assertOwnLinkBases } from '../../http/link-base.js';
-import { verifyPassword } from '../../lib/passwords.js';
 import { teamDeletionMail, teamSuspensionMail } from '../../mail/templates.js';
+import { assertOwnPassword } from '../auth/service.js';
 import { consumeLink, createLink, killTeamLinks, peekLink } from '../links/service.js';
 import { authorizeTeam, denied } from '../teams/policy.js';
 import { deleteTeam, listMemberIds, updateTeam } from '../teams/queries.js';
@@ -95,8 +95,7 @@ export async function lockForDeletion(
 ): Promise<void> {
   const { team } = await authorizeTeam(ctx, actor, teamId, 'team.deleteLock');
   assertOwnLinkBases(ctx.config.publicUrl, { confirmPath: input.confirmPath, cancelPath: input.cancelPath });
-  if (!(await verifyPassword(actor.password_hash, input.password)))
-    throw badRequest(MSG.incorrectPassword, { password: MSG.incorrectPassword });
+  await assertOwnPassword(ctx, actor, input.password);
   await updateTeam(ctx.db, teamId, {
     status_id: TeamStatus.DeletionRequested,
     delete_requested_by: actor.id,

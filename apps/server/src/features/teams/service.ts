@@ -18,7 +18,7 @@ import type { AppContext } from '../../context.js';
 import type { UserRow } from '../../db/schema.js';
 import { type Outgoing, publishAll, toUsers } from '../../events/publish.js';
 import { badRequest, forbidden, HttpError, notFound } from '../../http/errors.js';
-import { verifyPassword } from '../../lib/passwords.js';
+import { assertOwnPassword } from '../auth/service.js';
 import { listPendingOfTeam } from '../invitations/queries.js';
 import {
   authorizeTeam,
@@ -216,8 +216,7 @@ export async function leaveTeam(
   const members = await listMemberIds(ctx.db, teamId);
   if (!mayLeaveTeam(access.memberRole, members.length, await countAdmins(ctx.db, teamId)))
     throw new HttpError(409, MSG_TEAMS.unableLeaveTitle);
-  if (!(await verifyPassword(actor.password_hash, password)))
-    throw badRequest(MSG.incorrectPassword, { password: MSG.incorrectPassword });
+  await assertOwnPassword(ctx, actor, password);
   const events: Outgoing[] = await ctx.db.transaction().execute(async (trx) => {
     // Re-checked inside the transaction: two admins leaving at once must not both succeed.
     if (
