@@ -6,7 +6,8 @@ import { AppModal } from './AppModal';
 
 /**
  * Password confirmation of delete account, delete team and leave team (spec §5): "Required field" when
- * empty; a 400 from the server (e.g. "Incorrect password") shows under the field and clears on edit.
+ * empty; a 400 from the server (e.g. "Incorrect password") or a 429 (too many wrong passwords) shows
+ * under the field and clears on edit.
  * Any other failure goes to `onFailure` (the caller decides: "Unable to leave the team"…).
  */
 export function PasswordConfirmModal({
@@ -51,7 +52,8 @@ export function PasswordConfirmModal({
       onClose();
     } catch (err) {
       setBusy(false);
-      if (isApiError(err) && err.status === 400) {
+      // 400 "Incorrect password", or 429 after too many wrong ones: said under the field, form kept.
+      if (isApiError(err) && (err.status === 400 || err.status === 429)) {
         setError(err.fieldErrors.password ?? err.body.message);
         return;
       }

@@ -141,6 +141,20 @@ describe('team settings: invite form', () => {
 });
 
 describe('team settings: password modals and suspension', () => {
+  it('too many wrong passwords (429): the message stays under the field, the modal open', async () => {
+    await open(10, {
+      routes: {
+        'POST /api/v1/teams/5/delete/lock': { status: 429, body: { message: MSG.tooManyRequests } },
+      },
+    });
+    await userEvent.click(screen.getByRole('button', { name: 'Delete team' }));
+    const dialog = await screen.findByRole('dialog');
+    await userEvent.type(within(dialog).getByLabelText('Password'), 'guess');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    expect(await within(dialog).findByText(MSG.tooManyRequests)).toBeInTheDocument();
+    expect(screen.getByRole('dialog')).toBeInTheDocument();
+  });
+
   it('delete team: "Required field", the server message under the field clearing on edit, then the mail', async () => {
     const server = await open(10, {
       routes: {
