@@ -1,4 +1,9 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { get as httpGet } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import {
   API,
   DICTIONARY_NAMES,
@@ -166,5 +171,63 @@ describe('without a built web app, and in production', () => {
       const r = await fetch(server.base + path, { headers: html });
       expect(r.status, path).toBe(404);
     }
+  });
+});
+
+describe('pre-compressed web app files', () => {
+  let server: TestServer;
+  const js = `console.log(${JSON.stringify('x'.repeat(4000))});\n`;
+
+  beforeAll(async () => {
+    const dist = mkdtempSync(join(tmpdir(), 'tlprt-web-'));
+    mkdirSync(join(dist, 'assets'));
+    const index = `<!doctype html><title>compressed-index</title>${'<!-- padding -->'.repeat(100)}`;
+    for (const [file, body] of [
+      ['index.html', index],
+      ['assets/app-1.js', js],
+    ] as const) {
+      writeFileSync(join(dist, file), body);
+      writeFileSync(join(dist, `${file}.gz`), gzipSync(body));
+      writeFileSync(join(dist, `${file}.br`), brotliCompressSync(body));
+    }
+    server = await startServer({ env: { WEB_DIST: dist } });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('answers the .br or .gz made by the build to a browser that accepts it, the plain file otherwise', async () => {
+    const get = (path: string, encoding: string, accept = '*/*') =>
+      new Promise<{ status: number; encoding?: string; vary?: string; body: Buffer }>((resolve, reject) => {
+        // node:http, not fetch: fetch would decompress and hide what was sent.
+        httpGet(`${server.base}${path}`, { headers: { 'accept-encoding': encoding, accept } }, (res) => {
+          const parts: Buffer[] = [];
+          res.on('data', (d: Buffer) => parts.push(d));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              encoding: res.headers['content-encoding'],
+              vary: res.headers.vary,
+              body: Buffer.concat(parts),
+            }),
+          );
+        }).on('error', reject);
+      });
+    const br = await get('/assets/app-1.js', 'gzip, deflate, br');
+    expect(br.status).toBe(200);
+    expect(br.encoding).toBe('br');
+    expect(brotliDecompressSync(br.body).toString()).toBe(js);
+    const gz = await get('/assets/app-1.js', 'gzip');
+    expect(gz.encoding).toBe('gzip');
+    expect(gunzipSync(gz.body).toString()).toBe(js);
+    const plain = await get('/assets/app-1.js', 'identity');
+    expect(plain.encoding).toBeUndefined();
+    expect(plain.body.toString()).toBe(js);
+    expect(br.vary ?? '').toMatch(/accept-encoding/i);
+    // The history fallback's index.html too.
+    const page = await get('/statistics', 'gzip', 'text/html');
+    expect(page.status).toBe(200);
+    expect(page.encoding).toBe('gzip');
+    expect(gunzipSync(page.body).toString()).toContain('compressed-index');
   });
 });

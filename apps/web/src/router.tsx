@@ -1,10 +1,8 @@
 import { WEB_PATHS } from '@tlprt/contract';
+import type { ComponentType } from 'react';
 import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
 import { setNavigator } from './api/navigation';
 import { LoaderLogo } from './components/LoaderLogo';
-import { DashboardLayout } from './features/layout/DashboardLayout';
-import AddDomainsRoute from './routes/addDomains';
-import BillingRoute from './routes/billing';
 import ChangeEmailRoute from './routes/changeEmail';
 import CreateAccountRoute from './routes/createAccount';
 import CreatePasswordRoute from './routes/createPassword';
@@ -14,18 +12,19 @@ import EmailEventHandlerRoute from './routes/emailEventHandler';
 import EmailInviteHandlerRoute from './routes/emailInviteHandler';
 import ForgotPasswordRoute from './routes/forgotPassword';
 import { hashLoader } from './routes/hashLoader';
-import IntegrationRoute from './routes/integration';
 import LoginRoute from './routes/login';
 import NotFoundRoute from './routes/notFound';
-import OriginsRoute from './routes/origins';
 import PasswordRecoveryRoute from './routes/passwordRecovery';
 import PendingRegistrationRoute from './routes/pendingRegistration';
 import RegisterRoute from './routes/register';
 import ResPasswordRoute from './routes/resPassword';
 import RouteErrorScreen from './routes/routeError';
-import SettingsRoute from './routes/settings';
-import StatisticsRoute from './routes/statistics';
-import TeamRoute from './routes/team';
+
+/** A screen loaded on its first visit, as its own chunk: the public pages (sign-in first) do not
+ *  download the dashboard, its charts and its date pickers. */
+const onDemand = (load: () => Promise<{ default: ComponentType }>) => async () => ({
+  Component: (await load()).default,
+});
 
 /** Every screen of spec §2, history mode. */
 export const routes: RouteObject[] = [
@@ -51,15 +50,17 @@ export const routes: RouteObject[] = [
       { path: `${WEB_PATHS.emailInviteHandler}/:type/:hash`, element: <EmailInviteHandlerRoute /> },
       // authenticated (shared layout; no token → /)
       {
-        element: <DashboardLayout />,
+        lazy: async () => ({
+          Component: (await import('./features/layout/DashboardLayout')).DashboardLayout,
+        }),
         children: [
-          { path: WEB_PATHS.statistics, element: <StatisticsRoute /> },
-          { path: WEB_PATHS.integration, element: <IntegrationRoute /> },
-          { path: WEB_PATHS.addDomains, element: <AddDomainsRoute /> },
-          { path: WEB_PATHS.origins, element: <OriginsRoute /> },
-          { path: WEB_PATHS.settings, element: <SettingsRoute /> },
-          { path: WEB_PATHS.team, element: <TeamRoute /> },
-          { path: WEB_PATHS.billing, element: <BillingRoute /> },
+          { path: WEB_PATHS.statistics, lazy: onDemand(() => import('./routes/statistics')) },
+          { path: WEB_PATHS.integration, lazy: onDemand(() => import('./routes/integration')) },
+          { path: WEB_PATHS.addDomains, lazy: onDemand(() => import('./routes/addDomains')) },
+          { path: WEB_PATHS.origins, lazy: onDemand(() => import('./routes/origins')) },
+          { path: WEB_PATHS.settings, lazy: onDemand(() => import('./routes/settings')) },
+          { path: WEB_PATHS.team, lazy: onDemand(() => import('./routes/team')) },
+          { path: WEB_PATHS.billing, lazy: onDemand(() => import('./routes/billing')) },
         ],
       },
       { path: '*', element: <NotFoundRoute /> },

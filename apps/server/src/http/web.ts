@@ -39,12 +39,16 @@ export async function registerWebApp(
       root: webDist,
       wildcard: true,
       index: 'index.html',
+      // The web build writes .br/.gz next to its text files (apps/web/precompress.ts).
+      preCompressed: true,
       // Hashed bundle names can be cached for good; index.html must always be revalidated.
       setHeaders: (res, path) => {
         res.setHeader(
           'Cache-Control',
           path.endsWith('.html') ? 'no-cache' : 'public, max-age=31536000, immutable',
         );
+        // The body depends on Accept-Encoding (preCompressed): caches on the way must keep them apart.
+        res.setHeader('Vary', 'Accept-Encoding');
       },
     });
   }
