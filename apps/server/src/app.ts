@@ -1,3 +1,5 @@
+import { constants as zlibConstants } from 'node:zlib';
+import compress from '@fastify/compress';
 import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
@@ -174,6 +176,18 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     },
     // Plain-HTTP deployments (the local default) must not tell browsers to insist on HTTPS.
     hsts: config.publicUrl.startsWith('https:'),
+  });
+  // JSON answers over 1 KiB go compressed to clients that accept it (a day of statistics is ~160 kB of
+  // JSON, ~25 kB compressed). Only JSON: the live stream, CSV downloads and the pre-compressed web app
+  // files are left alone; compressed request bodies are not accepted (no decompression bombs).
+  await app.register(compress, {
+    customTypes: /^application\/json/,
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    // Quality 2 and in-line (not through a zlib stream): under a millisecond for a day of statistics.
+    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 2 } },
+    syncThreshold: 1024 * 1024,
+    globalDecompression: false,
   });
   await registerDocs(app);
 

@@ -13,7 +13,7 @@ import {
   ZTimeZoneListResponse,
 } from '@tlprt/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { uniqueEmail } from './factories.js';
+import { buildUser, uniqueEmail } from './factories.js';
 import { Api } from './helpers/http.js';
 import { PUBLIC_URL, startServer, type TestServer } from './helpers/server.js';
 
@@ -174,6 +174,35 @@ describe('without a built web app, and in production', () => {
   });
 });
 
+/** A GET through node:http, not fetch: fetch would decompress and hide what was sent. Stops reading
+ *  after `maxMs` (for streams) and answers what came by then. */
+function rawGet(url: string, headers: Record<string, string>, maxMs = 5000) {
+  return new Promise<{ status: number; encoding?: string; vary?: string; body: Buffer }>(
+    (resolve, reject) => {
+      const req = httpGet(url, { headers }, (res) => {
+        const parts: Buffer[] = [];
+        const done = () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            encoding: res.headers['content-encoding'],
+            vary: res.headers.vary,
+            body: Buffer.concat(parts),
+          });
+        const timer = setTimeout(() => {
+          done();
+          req.destroy();
+        }, maxMs);
+        res.on('data', (d: Buffer) => parts.push(d));
+        res.on('end', () => {
+          clearTimeout(timer);
+          done();
+        });
+      });
+      req.on('error', (err) => (req.destroyed ? undefined : reject(err)));
+    },
+  );
+}
+
 describe('pre-compressed web app files', () => {
   let server: TestServer;
   const js = `console.log(${JSON.stringify('x'.repeat(4000))});\n`;
@@ -198,21 +227,7 @@ describe('pre-compressed web app files', () => {
 
   it('answers the .br or .gz made by the build to a browser that accepts it, the plain file otherwise', async () => {
     const get = (path: string, encoding: string, accept = '*/*') =>
-      new Promise<{ status: number; encoding?: string; vary?: string; body: Buffer }>((resolve, reject) => {
-        // node:http, not fetch: fetch would decompress and hide what was sent.
-        httpGet(`${server.base}${path}`, { headers: { 'accept-encoding': encoding, accept } }, (res) => {
-          const parts: Buffer[] = [];
-          res.on('data', (d: Buffer) => parts.push(d));
-          res.on('end', () =>
-            resolve({
-              status: res.statusCode ?? 0,
-              encoding: res.headers['content-encoding'],
-              vary: res.headers.vary,
-              body: Buffer.concat(parts),
-            }),
-          );
-        }).on('error', reject);
-      });
+      rawGet(`${server.base}${path}`, { 'accept-encoding': encoding, accept });
     const br = await get('/assets/app-1.js', 'gzip, deflate, br');
     expect(br.status).toBe(200);
     expect(br.encoding).toBe('br');
@@ -229,5 +244,43 @@ describe('pre-compressed web app files', () => {
     expect(page.status).toBe(200);
     expect(page.encoding).toBe('gzip');
     expect(gunzipSync(page.body).toString()).toContain('compressed-index');
+  });
+});
+
+describe('compressed JSON answers', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('sends JSON over 1 KiB as br or gzip when accepted, plain otherwise; small ones plain', async () => {
+    const url = `${server.base}${API.auth.timeZoneList}`;
+    const plain = await rawGet(url, { 'accept-encoding': 'identity' });
+    expect(plain.encoding).toBeUndefined();
+    const zones = ZTimeZoneListResponse.parse(JSON.parse(plain.body.toString()));
+    const br = await rawGet(url, { 'accept-encoding': 'gzip, br' });
+    expect(br.encoding).toBe('br');
+    expect(br.body.length).toBeLessThan(plain.body.length / 2);
+    expect(JSON.parse(brotliDecompressSync(br.body).toString())).toEqual(zones);
+    const gz = await rawGet(url, { 'accept-encoding': 'gzip' });
+    expect(gz.encoding).toBe('gzip');
+    expect(JSON.parse(gunzipSync(gz.body).toString())).toEqual(zones);
+    const small = await rawGet(`${server.base}${API.auth.serverTime}`, { 'accept-encoding': 'gzip, br' });
+    expect(small.encoding).toBeUndefined();
+  });
+
+  it('leaves the live stream uncompressed so each event goes out at once', async () => {
+    const u = await buildUser(server.app);
+    const r = await rawGet(
+      `${server.base}${API.auth.sse}`,
+      { authorization: `Bearer ${u.token}`, 'accept-encoding': 'gzip, br' },
+      500,
+    );
+    expect(r.status).toBe(200);
+    expect(r.encoding).toBeUndefined();
+    expect(r.body.toString()).toContain(': connected');
   });
 });
