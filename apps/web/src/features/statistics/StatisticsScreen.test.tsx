@@ -12,11 +12,15 @@ import { cancelPendingSaves, selectList } from './queries';
 // Only the canvas renderer is replaced: the option the page hands to ECharts is recorded.
 const charts = vi.hoisted(() => ({
   options: [] as Array<Record<string, unknown>>,
+  replaced: [] as boolean[],
   zoom: (_start: number, _end: number) => {},
 }));
 vi.mock('./echarts', () => ({
   createChart: () => ({
-    setOption: (o: Record<string, unknown>) => charts.options.push(o),
+    setOption: (o: Record<string, unknown>, replace: boolean) => {
+      charts.options.push(o);
+      charts.replaced.push(replace);
+    },
     onZoom: (handler: (start: number, end: number) => void) => {
       charts.zoom = handler;
     },
@@ -33,6 +37,7 @@ afterEach(async () => {
   cancelPendingSaves();
   selectList(0);
   charts.options.length = 0;
+  charts.replaced.length = 0;
   await api?.close();
   api = null;
 });
@@ -281,7 +286,7 @@ describe('statistics screen', () => {
     expect(statsCalls().length).toBe(total);
   });
 
-  it('keeps the zoom while live points arrive and resets it for another range', async () => {
+  it('keeps the zoom (and an open tooltip: merged, not replaced) while live points arrive; resets for another range', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'], shouldAdvanceTime: true });
     let n = 5;
     await open({ range: 0, routes: { 'POST /stats/v3/dashboard/live/5': (r) => statsReply(r, n++) } });
@@ -294,9 +299,11 @@ describe('statistics screen', () => {
     await act(async () => vi.advanceTimersByTime(3000));
     await waitFor(() => expect(charts.options.length).toBeGreaterThan(shown));
     expect(zoomOf()).toMatchObject({ start: 20, end: 60 });
+    expect(charts.replaced.at(-1)).toBe(false);
     await user().click(screen.getByLabelText('Day'));
     await waitFor(() => expect(statsCalls().at(-1)?.url).toBe('/stats/v3/dashboard/day'));
     await waitFor(() => expect(zoomOf()).toMatchObject({ start: 0, end: 100 }));
+    expect(charts.replaced.at(-1)).toBe(true);
   });
 
   it('without a verified domain shows the notice for the role', async () => {

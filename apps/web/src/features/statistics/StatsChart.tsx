@@ -42,7 +42,7 @@ export function StatsChart({
         zoom.current = [s, e];
         zoomRef.current(s, e);
       });
-      c.setOption(buildChartOption(inputRef.current, zoom.current));
+      c.setOption(buildChartOption(inputRef.current, zoom.current), true);
       ro = new ResizeObserver(() => c.resize());
       ro.observe(node);
     });
@@ -55,12 +55,13 @@ export function StatsChart({
   }, []);
 
   useEffect(() => {
-    if (shownView.current !== view) {
+    const newView = shownView.current !== view;
+    if (newView) {
       shownView.current = view;
       zoom.current = [0, 100];
       zoomRef.current(0, 100);
     }
-    chart.current?.setOption(buildChartOption(input, zoom.current));
+    chart.current?.setOption(buildChartOption(input, zoom.current), newView);
   }, [input, view]);
 
   return (

@@ -14,7 +14,9 @@ echarts.use([
 ]);
 
 export interface ChartHandle {
-  setOption: (option: echarts.EChartsCoreOption) => void;
+  /** `replace`: a new view (range, list, keys) starts over; otherwise new points are merged in, which
+   *  keeps an open tooltip where it was. */
+  setOption: (option: echarts.EChartsCoreOption, replace: boolean) => void;
   onZoom: (handler: (startPct: number, endPct: number) => void) => void;
   resize: () => void;
   dispose: () => void;
@@ -24,7 +26,7 @@ export interface ChartHandle {
 export function createChart(el: HTMLElement): ChartHandle {
   const chart = echarts.init(el, undefined, { renderer: 'canvas' });
   return {
-    setOption: (option) => chart.setOption(option, { notMerge: true }),
+    setOption: (option, replace) => chart.setOption(option, { notMerge: replace }),
     onZoom: (handler) => {
       chart.on('datazoom', () => {
         const dz = (chart.getOption() as { dataZoom?: { start?: number; end?: number }[] }).dataZoom?.[0];
