@@ -65,7 +65,8 @@ export default defineConfig({
         DATABASE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'e2e-db-')), 'dashboard.db')}`,
         SMTP_URL: `smtp://127.0.0.1:${E2E.smtpPort}`,
         SUPPORT_EMAIL: 'support@e2e.test',
-        SUPERVISOR_EMAILS: 'supervisor@e2e.test,supervisor2@e2e.test,supervisor3@e2e.test',
+        SUPERVISOR_EMAILS:
+          'supervisor@e2e.test,supervisor2@e2e.test,supervisor3@e2e.test,supervisor4@e2e.test',
         DNS_SERVERS: `127.0.0.1:${E2E.dnsPort}`,
         VERIFY_HTTP_PORT: String(E2E.sitePort),
         VERIFY_ALLOW_PRIVATE: 'true',

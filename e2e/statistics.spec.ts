@@ -1,38 +1,7 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { API, MSG_STATS, ZDomainListResponse } from '@tlprt/contract';
-import { signUpByApi } from './support/accounts';
+import { API, MSG_STATS } from '@tlprt/contract';
 import { uniqueEmail } from './support/mail';
-import { adminWithTeam, loginInBrowser } from './support/session';
-
-/** A team with one verified, promoted domain and one key, made through the real API. */
-async function teamWithKey(request: APIRequestContext, baseURL: string, email: string) {
-  const admin = await adminWithTeam(request, baseURL, email, 'stats-secret', 'Stats Team');
-  const superToken = await signUpByApi(request, baseURL, 'supervisor3@e2e.test', 'super-secret');
-  const host = `stats-${Date.now()}.e2e.test`;
-  const created = await request.post(API.domains.create(admin.teamId), {
-    headers: admin.auth,
-    data: { url: host },
-  });
-  expect(created.status()).toBe(201);
-  const domainId = ((await created.json()) as { data: { id: number } }).data.id;
-  const bypass = await request.put(API.domains.verify(admin.teamId, domainId), {
-    headers: { Authorization: `Bearer ${superToken}` },
-    data: { verificationMethod: 5 },
-  });
-  expect(bypass.status()).toBe(200);
-  expect(
-    (await request.get(API.domains.promote(admin.teamId, domainId), { headers: admin.auth })).status(),
-  ).toBe(200);
-  const key = await request.post(API.keys.create(admin.teamId, domainId), {
-    headers: admin.auth,
-    data: { name: 'Player' },
-  });
-  expect(key.status()).toBe(201);
-  const list = ZDomainListResponse.parse(
-    await (await request.post(API.domains.list(admin.teamId), { headers: admin.auth, data: {} })).json(),
-  );
-  return { ...admin, keyHash: list.verified[0]?.keys[0]?.keyHash as string };
-}
+import { loginInBrowser, teamWithKey } from './support/session';
 
 /** The range switch is a segmented control: its radio inputs are hidden behind their labels. */
 async function range(page: Page, name: 'Live' | 'Day' | 'Week' | 'Month') {
@@ -68,7 +37,7 @@ test('reports sent for a key appear on the chart; ranges, lists and key selectio
   baseURL,
 }) => {
   const email = uniqueEmail('stats');
-  const { keyHash } = await teamWithKey(request, baseURL as string, email);
+  const { keyHash } = await teamWithKey(request, baseURL as string, email, 'supervisor3@e2e.test');
   await ingest(request, keyHash, 2, 6000, 4000);
 
   await loginInBrowser(page, email, 'stats-secret');
@@ -107,9 +76,14 @@ test('reports sent for a key appear on the chart; ranges, lists and key selectio
   await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
   await expect(listTabs.getByRole('button', { name: 'Main site' })).toHaveCount(0);
 
-  // Live: new reports show up without a reload (the screen polls every 3 s).
+  // Live: new reports show up without a reload (the screen polls every 3 s), and a tooltip open on the
+  // chart stays open through the update, showing the new shares.
   await range(page, 'Live');
   await expect(share).toContainText('40');
+  await page.mouse.move(box.x + box.width - 60, box.y + box.height * 0.3);
+  await expect(page.getByText('(40.0%)').first()).toBeVisible();
   await ingest(request, keyHash, 2, 0, 20_000);
   await expect(share).not.toContainText('40', { timeout: 15_000 });
+  await expect(page.getByText('(40.0%)')).toHaveCount(0);
+  await expect(page.getByText(/\(\d+(\.\d)?%\)/).first()).toBeVisible();
 });

@@ -1,6 +1,6 @@
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { expect } from '@playwright/test';
-import { API, linkBases } from '@tlprt/contract';
+import { API, linkBases, ZDomainListResponse } from '@tlprt/contract';
 import { signUpByApi } from './accounts';
 import { linkIn, waitForMail } from './mail';
 
@@ -71,4 +71,40 @@ export async function chooseOption(page: Page, field: Locator, option: string) {
   }
   await field.click();
   await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+/** A team with one verified (by a supervisor's bypass), promoted domain and one key, made through the
+ *  real API. Each supervisor e-mail signs up once per run: one per spec. */
+export async function teamWithKey(
+  request: APIRequestContext,
+  baseURL: string,
+  email: string,
+  supervisorEmail: string,
+) {
+  const admin = await adminWithTeam(request, baseURL, email, 'stats-secret', 'Stats Team');
+  const superToken = await signUpByApi(request, baseURL, supervisorEmail, 'super-secret');
+  const host = `stats-${Date.now()}.e2e.test`;
+  const created = await request.post(API.domains.create(admin.teamId), {
+    headers: admin.auth,
+    data: { url: host },
+  });
+  expect(created.status()).toBe(201);
+  const domainId = ((await created.json()) as { data: { id: number } }).data.id;
+  const bypass = await request.put(API.domains.verify(admin.teamId, domainId), {
+    headers: { Authorization: `Bearer ${superToken}` },
+    data: { verificationMethod: 5 },
+  });
+  expect(bypass.status()).toBe(200);
+  expect(
+    (await request.get(API.domains.promote(admin.teamId, domainId), { headers: admin.auth })).status(),
+  ).toBe(200);
+  const key = await request.post(API.keys.create(admin.teamId, domainId), {
+    headers: admin.auth,
+    data: { name: 'Player' },
+  });
+  expect(key.status()).toBe(201);
+  const list = ZDomainListResponse.parse(
+    await (await request.post(API.domains.list(admin.teamId), { headers: admin.auth, data: {} })).json(),
+  );
+  return { ...admin, keyHash: list.verified[0]?.keys[0]?.keyHash as string };
 }

@@ -5,12 +5,12 @@ import { RouterProvider } from 'react-router';
 import { queryClient } from './api/queryClient';
 import { PopupHost } from './components/PopupHost';
 import { createAppRouter } from './router';
-import { theme } from './theme';
+import { cssVariablesResolver, theme } from './theme';
 
 export function App() {
   const [router] = useState(createAppRouter);
   return (
-    <MantineProvider theme={theme} defaultColorScheme="light">
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />
         <PopupHost />

@@ -7,7 +7,7 @@ import { PageBody, PageTitle } from '../components/Page';
 import { ProfileSettings } from '../features/profile/ProfileSettings';
 import { useSession } from '../features/session/SessionProvider';
 import { useRouteName } from '../features/session/useRouteName';
-import { SettingsTabs } from '../features/settings/SettingsTabs';
+import { SETTINGS_PANEL_ID, SettingsTabs } from '../features/settings/SettingsTabs';
 import { useSettingsTab } from '../features/settings/settingsTab';
 import { teamsApi } from '../features/teams/api';
 import { invalidateTeams } from '../features/teams/queries';
@@ -30,7 +30,14 @@ export default function SettingsRoute() {
       <Box hiddenFrom="sm" mb="md">
         <SettingsTabs variant="page" />
       </Box>
-      <Stack gap="lg">{showTeam ? <TeamSettings /> : <ProfileSettings />}</Stack>
+      <Stack
+        gap="lg"
+        id={SETTINGS_PANEL_ID}
+        role="tabpanel"
+        aria-label={showTeam ? 'Team settings' : 'Profile settings'}
+      >
+        {showTeam ? <TeamSettings /> : <ProfileSettings />}
+      </Stack>
     </PageBody>
   );
 }

@@ -125,7 +125,7 @@ function InvitationCard({
     >
       {outcome === 'confirmed' ? (
         <Stack gap="xs" align="flex-start">
-          <Group gap={6} c="teal.7">
+          <Group gap={6} c="teal.9">
             <IconCircleCheck size={20} />
             <Text fw={700}>{MSG_TEAMS.inviteCongratsTitle}</Text>
           </Group>
@@ -160,7 +160,7 @@ function InvitationCard({
         </Stack>
       ) : outcome === 'failed' ? (
         <Stack gap="xs" align="flex-start">
-          <Group gap={6} c="red.7">
+          <Group gap={6} c="red.9">
             <IconAlert size={20} />
             <Text fw={700}>{MSG_TEAMS.inviteFailedTitle}</Text>
           </Group>

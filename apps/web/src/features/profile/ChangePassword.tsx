@@ -77,7 +77,7 @@ export function ChangePassword({ locked, lockedReason }: { locked: boolean; lock
           </SimpleGrid>
           <FormError message={f.formError} />
           <Group justify="space-between">
-            <Text size="sm" c="teal.7" role="status">
+            <Text size="sm" c="teal.9" role="status">
               {done ? MSG.passwordSet : ''}
             </Text>
             <Button type="submit" loading={f.submitting} disabled={locked}>

@@ -2,6 +2,9 @@ import { Tabs } from '@mantine/core';
 import { useSession } from '../session/SessionProvider';
 import { useSettingsTab } from './settingsTab';
 
+/** The settings page's content: the tabs (in the header, or on the page on small screens) control it. */
+export const SETTINGS_PANEL_ID = 'settings-panel';
+
 /** "Profile settings" / "Team settings" (the latter only with teams; spec §2 Header). */
 export function SettingsTabs({ variant }: { variant: 'header' | 'page' }) {
   const { teams } = useSession();
@@ -23,8 +26,14 @@ export function SettingsTabs({ variant }: { variant: 'header' | 'page' }) {
       }
     >
       <Tabs.List style={variant === 'header' ? { borderBottom: 0 } : undefined}>
-        <Tabs.Tab value="0">Profile settings</Tabs.Tab>
-        {teams.length > 0 && <Tabs.Tab value="1">Team settings</Tabs.Tab>}
+        <Tabs.Tab value="0" aria-controls={SETTINGS_PANEL_ID}>
+          Profile settings
+        </Tabs.Tab>
+        {teams.length > 0 && (
+          <Tabs.Tab value="1" aria-controls={SETTINGS_PANEL_ID}>
+            Team settings
+          </Tabs.Tab>
+        )}
       </Tabs.List>
     </Tabs>
   );

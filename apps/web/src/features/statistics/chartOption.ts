@@ -1,5 +1,6 @@
 import type { TStatsPoint } from '@tlprt/contract';
 import { MIN_ZOOM_SPAN_S } from '@tlprt/contract';
+import { DIMMED_TEXT } from '../../theme';
 import { formatBits, formatCount, formatPercent, scale1024, utcLabel } from './format';
 
 export const SERIES_COLORS = { cdn: '#4c6ef5', p2p: '#12b886', nodr: '#fab005' } as const;
@@ -114,7 +115,7 @@ export function buildChartOption(input: ChartInput, zoom: readonly [number, numb
   const min = points[0] ? t(points[0]) : undefined;
   const max = points[points.length - 1] ? t(points[points.length - 1] as TStatsPoint) : undefined;
   const minSpan = minZoomSpanMs(step, points);
-  const axisLabel = { color: '#868e96', hideOverlap: true };
+  const axisLabel = { color: DIMMED_TEXT, hideOverlap: true };
   const splitLine = { lineStyle: { color: '#f1f3f5' } };
 
   return {
@@ -150,7 +151,7 @@ export function buildChartOption(input: ChartInput, zoom: readonly [number, numb
         name: utcLabel(utcOffset),
         nameLocation: 'start',
         nameGap: 14,
-        nameTextStyle: { color: '#868e96', fontWeight: 600, verticalAlign: 'top', padding: [12, 0, 0, 0] },
+        nameTextStyle: { color: DIMMED_TEXT, fontWeight: 600, verticalAlign: 'top', padding: [12, 0, 0, 0] },
       },
     ],
     yAxis: [

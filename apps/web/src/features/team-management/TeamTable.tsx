@@ -40,7 +40,7 @@ export function TeamTable({ teams }: { teams: TTeamListItem[] }) {
                           <Text
                             size="sm"
                             fw={500}
-                            c={suspended ? 'red.7' : undefined}
+                            c={suspended ? 'red.9' : undefined}
                             data-testid="team-name"
                           >
                             {cut}
@@ -54,7 +54,7 @@ export function TeamTable({ teams }: { teams: TTeamListItem[] }) {
                   <Text size="sm">{team.id}</Text>
                 </Table.Td>
                 <Table.Td>
-                  <Text size="sm" fw={suspended ? 600 : 400} c={suspended ? 'red.7' : undefined}>
+                  <Text size="sm" fw={suspended ? 600 : 400} c={suspended ? 'red.9' : undefined}>
                     {statusText(team)}
                   </Text>
                 </Table.Td>

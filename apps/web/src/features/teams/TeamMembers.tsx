@@ -327,7 +327,7 @@ export function InviteCard({ team }: { team: TTeamDetail }) {
         opened={result !== null}
         onClose={() => setResult(null)}
         title={result?.ok ? 'Invitation sent' : 'Invitation not sent'}
-        color={result?.ok ? 'teal.8' : 'red.7'}
+        color={result?.ok ? 'teal.9' : 'red.9'}
       >
         {result?.message ?? ''}
       </InfoModal>

@@ -1,0 +1,83 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, test } from '@playwright/test';
+import { MSG_TEAM_MANAGEMENT } from '@tlprt/contract';
+import { uniqueEmail } from './support/mail';
+import { loginInBrowser, teamWithKey } from './support/session';
+
+/** WCAG 2.1 A and AA rules of axe-core on what the page shows; each violation named with its nodes. */
+async function expectAccessible(page: Page, what: string) {
+  // A modal or panel still fading in has see-through text: measure contrast once transitions end.
+  // (Endless ones, like a spinner or the live dot, are not waited for.)
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every(
+        (a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Number.POSITIVE_INFINITY,
+      ),
+  );
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  const found = violations.map(
+    (v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+  );
+  expect(found, what).toEqual([]);
+}
+
+test('public screens meet WCAG 2.1 AA (axe), on a desktop and a phone', async ({ page }) => {
+  for (const size of [
+    { width: 1280, height: 800 },
+    { width: 390, height: 844 },
+  ]) {
+    await page.setViewportSize(size);
+    for (const path of [
+      '/',
+      '/register',
+      '/forgotPassword',
+      '/passwordRecovery',
+      '/pendingRegistration',
+      '/nope',
+    ]) {
+      await page.goto(path);
+      await expect(page.locator('main, form, h1').first()).toBeVisible();
+      await expectAccessible(page, `${path} at ${size.width}px`);
+    }
+  }
+});
+
+test('dashboard screens, a modal and the Team Management panel meet WCAG 2.1 AA (axe)', async ({
+  page,
+  request,
+  baseURL,
+}) => {
+  const email = uniqueEmail('a11y');
+  await teamWithKey(request, baseURL as string, email, 'supervisor4@e2e.test');
+  await loginInBrowser(page, email, 'stats-secret');
+  for (const size of [
+    { width: 1280, height: 800 },
+    { width: 390, height: 844 },
+  ]) {
+    await page.setViewportSize(size);
+    await page.goto('/statistics');
+    await expect(page.getByTestId('stats-chart')).toBeVisible();
+    await expectAccessible(page, `statistics at ${size.width}px`);
+    for (const path of ['/integration', '/addDomains', '/origins', '/settings']) {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await expect(page.locator('.mantine-Loader-root')).toHaveCount(0);
+      await expectAccessible(page, `${path} at ${size.width}px`);
+    }
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.getByRole('tab', { name: 'Team settings' }).first().click();
+  await page.getByRole('button', { name: 'Delete team' }).click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await expectAccessible(page, 'delete team modal');
+
+  await page.context().clearCookies();
+  await page.evaluate(() => localStorage.clear());
+  await loginInBrowser(page, 'supervisor4@e2e.test', 'super-secret');
+  await page.getByRole('button', { name: MSG_TEAM_MANAGEMENT.title }).click();
+  await expect(page.getByTestId('team-total')).toBeVisible();
+  await expectAccessible(page, 'Team Management panel');
+});
