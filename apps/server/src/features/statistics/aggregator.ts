@@ -29,6 +29,27 @@ function chunks<T>(xs: T[], n: number): T[][] {
   return out;
 }
 
+/** Each id's span (earliest to latest time it appears with), and the ids grouped by identical span:
+ *  one ranged statement per group instead of one per id. */
+function groupBySpan(pairs: ReadonlyArray<readonly [id: number, time: number]>) {
+  const span = new Map<number, { from: number; to: number }>();
+  for (const [id, t] of pairs) {
+    const s = span.get(id);
+    if (!s) span.set(id, { from: t, to: t });
+    else {
+      s.from = Math.min(s.from, t);
+      s.to = Math.max(s.to, t);
+    }
+  }
+  const groups = new Map<string, { ids: number[]; from: number; to: number }>();
+  for (const [id, s] of span) {
+    const g = groups.get(`${s.from}:${s.to}`) ?? { ids: [], ...s };
+    g.ids.push(id);
+    groups.set(`${s.from}:${s.to}`, g);
+  }
+  return [...groups.values()];
+}
+
 /** A PostgreSQL advisory lock id: flushes of every node are serialized, so each recount and rollup
  *  statement sees the other nodes' committed minutes. */
 const FLUSH_LOCK = 6_060_601;
@@ -261,26 +282,9 @@ export async function writeBatch(db: StatsDb, batch: MinuteAgg[]): Promise<void>
     }
     // Rollups of the touched buckets, recomputed from the minutes (sizes summed, users the peak).
     for (const { table, size } of ROLLUPS) {
-      const byKeys = new Map<string, { keys: number[]; from: number; to: number }>();
-      // Group by key: one ranged statement per key over its touched span.
-      const span = new Map<number, { from: number; to: number }>();
-      for (const a of batch) {
-        const b = a.minute - (a.minute % size);
-        const s = span.get(a.keyId);
-        if (!s) span.set(a.keyId, { from: b, to: b });
-        else {
-          s.from = Math.min(s.from, b);
-          s.to = Math.max(s.to, b);
-        }
-      }
-      for (const [keyId, s] of span) {
-        const k = `${s.from}:${s.to}`;
-        const g = byKeys.get(k) ?? { keys: [], from: s.from, to: s.to };
-        g.keys.push(keyId);
-        byKeys.set(k, g);
-      }
-      for (const g of byKeys.values()) {
-        for (const ids of chunks(g.keys, 1000)) {
+      // One ranged statement per group of keys with the same touched span of buckets.
+      for (const g of groupBySpan(batch.map((a) => [a.keyId, a.minute - (a.minute % size)]))) {
+        for (const ids of chunks(g.ids, 1000)) {
           await sql`
             insert into ${sql.table(table)} (key_id, bucket, cdn_bytes, p2p_bytes, nodr_bytes, cdn_users, p2p_users, nodr_users)
             select key_id, (minute / ${sql.lit(size)}) * ${sql.lit(size)} as b, sum(cdn_bytes), sum(p2p_bytes), sum(nodr_bytes),
@@ -338,24 +342,13 @@ async function refreshTouchedTeams(db: StatsDb, batch: MinuteAgg[]): Promise<voi
       teamOf.set(k.id, k.team_id);
     }
   }
-  const span = new Map<number, { from: number; to: number }>();
+  const touched: Array<[number, number]> = [];
   for (const a of batch) {
     const teamId = teamOf.get(a.keyId);
-    if (teamId === undefined) continue; // the key went with its team since the report came in
-    const s = span.get(teamId);
-    if (!s) span.set(teamId, { from: a.minute, to: a.minute });
-    else {
-      s.from = Math.min(s.from, a.minute);
-      s.to = Math.max(s.to, a.minute);
-    }
+    // A key missing here went with its team since the report came in.
+    if (teamId !== undefined) touched.push([teamId, a.minute]);
   }
-  const bySpan = new Map<string, { teams: number[]; from: number; to: number }>();
-  for (const [teamId, s] of span) {
-    const g = bySpan.get(`${s.from}:${s.to}`) ?? { teams: [], ...s };
-    g.teams.push(teamId);
-    bySpan.set(`${s.from}:${s.to}`, g);
-  }
-  for (const g of bySpan.values()) {
-    for (const teams of chunks(g.teams, 500)) await refreshTeamTotals(db, teams, g.from, g.to);
+  for (const g of groupBySpan(touched)) {
+    for (const teams of chunks(g.ids, 500)) await refreshTeamTotals(db, teams, g.from, g.to);
   }
 }
