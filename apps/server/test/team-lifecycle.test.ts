@@ -207,7 +207,10 @@ describe('team suspension', () => {
     // Only a supervisor confirms.
     expect((await api.as(owner.token).put(API.teams.suspendConfirm, { hash: third.hash })).status).toBe(403);
     expect((await api.as(sup.token).put(API.teams.suspendConfirm, { hash: third.hash })).status).toBe(200);
-    await s.viewer.waitFor(() => s.viewer.events().some((e) => e.new_status === 4032));
+    // Each member's own stream: wait for both (the events travel separately).
+    for (const stream of [s.owner, s.viewer]) {
+      await stream.waitFor(() => stream.events().some((e) => e.new_status === 4032));
+    }
     expect(
       s.owner
         .events()

@@ -108,6 +108,7 @@ describe('team settings', () => {
     expect((await api.as(sup.token).put(API.teams.setVersion(id), { version: 2 })).status).toBe(400);
 
     await s.member.waitFor(() => s.member.events().filter((e) => e.code === 10).length === 3);
+    await s.owner.waitFor(() => s.owner.events().some((e) => e.code === 10));
     await settle();
     expect(s.owner.events().filter((e) => e.code === 10)).toHaveLength(1); // the supervisor's change only
     expect(s.outsider.events()).toEqual([]);
