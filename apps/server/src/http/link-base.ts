@@ -14,9 +14,15 @@ export function assertOwnLinkBases(publicUrl: string, bases: Record<string, stri
   if (Object.keys(errors).length) throw new HttpError(400, MSG.foreignLinkBase, errors);
 }
 
-/** `<base>/<hash>`, keeping the base's query string (e.g. ?teamIdInvite=) after the hash. */
-export function linkWithHash(base: string, hash: string): string {
+/**
+ * A mailed link (DESIGN §4): `<base>/<segment>/.../<hash>` built from the parsed, normalized base, never
+ * from the raw client string (a mail client may read `http://us.example\@them.example/` as a link to
+ * them.example), with exactly one `/` before each segment whether or not the base ends with one. The
+ * base's query string (e.g. ?teamIdInvite=) stays after the path. Segments are placed as given: the
+ * caller encodes any that are not URL-safe.
+ */
+export function linkWithHash(base: string, ...segments: string[]): string {
   const u = new URL(base);
-  u.pathname = `${u.pathname.replace(/\/+$/, '')}/${hash}`;
+  u.pathname = [u.pathname.replace(/\/+$/, ''), ...segments].join('/');
   return u.toString();
 }

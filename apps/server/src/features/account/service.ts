@@ -15,7 +15,7 @@ import type { AppContext } from '../../context.js';
 import type { UserRow } from '../../db/schema.js';
 import { type Outgoing, publishAll, toUsers } from '../../events/publish.js';
 import { HttpError, notFound } from '../../http/errors.js';
-import { assertOwnLinkBases } from '../../http/link-base.js';
+import { assertOwnLinkBases, linkWithHash } from '../../http/link-base.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { accountDeletionMail, changeEmailMail } from '../../mail/templates.js';
 import { revokeOtherSessions, revokeUserSessions } from '../auth/queries.js';
@@ -77,7 +77,7 @@ async function mailEmailChange(
   const hash = await createLink(ctx, { kind: LinkKind.ChangeEmail, userId: actor.id, email: newEmail });
   await ctx.mailer.send(
     newEmail,
-    changeEmailMail({ supportEmail: ctx.config.supportEmail }, { newEmail, confirmLink: `${url}${hash}` }),
+    changeEmailMail({ supportEmail: ctx.config.supportEmail }, { newEmail, confirmLink: linkWithHash(url, hash) }),
   );
 }
 
@@ -163,7 +163,7 @@ async function mailDeletion(ctx: AppContext, actor: UserRow, url: string): Promi
   const hash = await createLink(ctx, { kind: LinkKind.DeleteUser, userId: actor.id, email: actor.email });
   await ctx.mailer.send(
     actor.email,
-    accountDeletionMail({ supportEmail: ctx.config.supportEmail }, { confirmLink: `${url}${hash}` }),
+    accountDeletionMail({ supportEmail: ctx.config.supportEmail }, { confirmLink: linkWithHash(url, hash) }),
   );
 }
 

@@ -16,7 +16,7 @@ import type { Db } from '../../db/index.js';
 import type { UserRow } from '../../db/schema.js';
 import { type Outgoing, publishAll, toUsers } from '../../events/publish.js';
 import { badRequest, HttpError, notFound, unauthorized } from '../../http/errors.js';
-import { assertOwnLinkBases } from '../../http/link-base.js';
+import { assertOwnLinkBases, linkWithHash } from '../../http/link-base.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { invitationExistingUserMail, invitationNewUserMail } from '../../mail/templates.js';
 import { openSession } from '../auth/service.js';
@@ -43,8 +43,12 @@ type LinkBases = Pick<
   'accept_new_user_url' | 'accept_url' | 'decline_url'
 >;
 
-/** `<base> + hash + "?teamIdInvite=" + teamId` */
-const inviteLink = (base: string, hash: string, teamId: number) => `${base}${hash}?teamIdInvite=${teamId}`;
+/** `<base>/<hash>?teamIdInvite=<teamId>` */
+function inviteLink(base: string, hash: string, teamId: number): string {
+  const u = new URL(linkWithHash(base, hash));
+  u.searchParams.set('teamIdInvite', String(teamId));
+  return u.toString();
+}
 
 /** Mints the invitation's link (7 days; other invitations of the same person stay alive) and mails it. */
 async function mintAndMail(

@@ -15,7 +15,7 @@ import type { AppContext } from '../../context.js';
 import type { TeamRow, UserRow } from '../../db/schema.js';
 import { publishAll, toUsers } from '../../events/publish.js';
 import { badRequest, HttpError, notFound } from '../../http/errors.js';
-import { assertOwnLinkBases } from '../../http/link-base.js';
+import { assertOwnLinkBases, linkWithHash } from '../../http/link-base.js';
 import { teamDeletionMail, teamSuspensionMail } from '../../mail/templates.js';
 import { assertOwnPassword } from '../auth/service.js';
 import { consumeLink, createLink, killTeamLinks, peekLink } from '../links/service.js';
@@ -29,11 +29,11 @@ import { deleteTeam, listMemberIds, updateTeam } from '../teams/queries.js';
 
 type Paths = z.output<typeof ZLinkPathsRequest>;
 
-/** `cancelPath + "<name>=<teamId>/" + hash` (the name URL-encoded: it may contain anything). */
+/** `confirmPath/hash` and `cancelPath/<name>=<teamId>/hash` (the name URL-encoded: it may contain anything). */
 export function teamLinks(paths: Paths, team: Pick<TeamRow, 'id' | 'name'>, hash: string) {
   return {
-    confirmLink: `${paths.confirmPath}${hash}`,
-    cancelLink: `${paths.cancelPath}${encodeURIComponent(team.name)}=${team.id}/${hash}`,
+    confirmLink: linkWithHash(paths.confirmPath, hash),
+    cancelLink: linkWithHash(paths.cancelPath, `${encodeURIComponent(team.name)}=${team.id}`, hash),
   };
 }
 
