@@ -77,7 +77,10 @@ async function mailEmailChange(
   const hash = await createLink(ctx, { kind: LinkKind.ChangeEmail, userId: actor.id, email: newEmail });
   await ctx.mailer.send(
     newEmail,
-    changeEmailMail({ supportEmail: ctx.config.supportEmail }, { newEmail, confirmLink: linkWithHash(url, hash) }),
+    changeEmailMail(
+      { supportEmail: ctx.config.supportEmail },
+      { newEmail, confirmLink: linkWithHash(url, hash) },
+    ),
   );
 }
 
