@@ -119,7 +119,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
           db,
           now,
           app.log,
-          config.nodeEnv === 'production' ? 'the mail_outbox table' : `${config.publicUrl}/mailbox`,
+          config.mailbox ? `${config.publicUrl}/mailbox` : 'the mail_outbox table',
         ));
   app.addHook('onClose', async () => mailer.close());
 
@@ -247,7 +247,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   await app.register(ingestRoutes(stats));
 
   await app.register(referenceRoutes(ctx));
-  if (config.nodeEnv !== 'production') await app.register(mailboxRoutes(ctx));
+  if (config.mailbox) await app.register(mailboxRoutes(ctx));
   await registerWebApp(app, config.webDist, { supportEmail: config.supportEmail });
 
   await applySupervisorEmails(ctx);

@@ -44,6 +44,7 @@ const ZEnv = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   TRUST_PROXY: boolFlag.default(false),
   RATE_LIMIT_GUEST_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).optional(),
+  MAILBOX: z.enum(['on', 'off']).optional(),
 });
 
 export type DatabaseTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
@@ -70,9 +71,24 @@ export interface Config {
   trustProxy: boolean;
   /** Overrides RATE_LIMITS.guestPerMinute (the browser tests all sign in from one address). */
   guestPerMinute: number | undefined;
+  /** Whether /mailbox is served: it lists every sign-in and reset link (DESIGN §3). */
+  mailbox: boolean;
 }
 
 export class ConfigError extends Error {}
+
+/** Names that only this machine can reach. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
+
+/** The outbox page shows every mailed link, so it is never served in production and, unless MAILBOX=on,
+ *  not when the server listens beyond loopback (HOST=0.0.0.0 on a shared host would publish them). */
+function mailboxEnabled(nodeEnv: Config['nodeEnv'], host: string, flag: 'on' | 'off' | undefined): boolean {
+  if (nodeEnv === 'production' || flag === 'off') return false;
+  return flag === 'on' || isLoopbackHost(host);
+}
 
 function databaseTarget(url: string): DatabaseTarget {
   if (!url.startsWith('sqlite:')) return { kind: 'postgres', url };
@@ -109,6 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     nodeEnv: e.NODE_ENV,
     trustProxy: e.TRUST_PROXY,
     guestPerMinute: e.RATE_LIMIT_GUEST_PER_MINUTE,
+    mailbox: mailboxEnabled(e.NODE_ENV, e.HOST, e.MAILBOX),
   };
 }
 

@@ -284,3 +284,33 @@ describe('compressed JSON answers', () => {
     expect(r.body.toString()).toContain(': connected');
   });
 });
+
+describe('the outbox page on an open interface (DESIGN §3)', () => {
+  const outboxStatus = async (env: Record<string, string>) => {
+    const server = await startServer({ env });
+    try {
+      const codes: number[] = [];
+      for (const path of ['/mailbox', '/mailbox.json']) {
+        codes.push((await fetch(server.base + path, { headers: html })).status);
+      }
+      return codes;
+    } finally {
+      await server.close();
+    }
+  };
+
+  it('is off when the server listens beyond loopback, unless MAILBOX=on', async () => {
+    expect(await outboxStatus({ HOST: '0.0.0.0' })).toEqual([404, 404]);
+    expect(await outboxStatus({ HOST: '::' })).toEqual([404, 404]);
+    expect(await outboxStatus({ HOST: '192.0.2.10' })).toEqual([404, 404]);
+    expect(await outboxStatus({ HOST: '0.0.0.0', MAILBOX: 'on' })).toEqual([200, 200]);
+  });
+
+  it('stays on loopback (npm start), and MAILBOX=off turns it off there too', async () => {
+    expect(await outboxStatus({ HOST: '127.0.0.1' })).toEqual([200, 200]);
+    expect(await outboxStatus({ HOST: 'localhost' })).toEqual([200, 200]);
+    expect(await outboxStatus({ HOST: '::1' })).toEqual([200, 200]);
+    expect(await outboxStatus({ HOST: '127.0.0.1', MAILBOX: 'off' })).toEqual([404, 404]);
+    expect(await outboxStatus({ NODE_ENV: 'production', MAILBOX: 'on' })).toEqual([404, 404]);
+  });
+});
