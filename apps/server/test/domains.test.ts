@@ -202,6 +202,45 @@ describe('list', () => {
   });
 });
 
+describe('the older form of spec §7 (POST /v1/cdn/ and /v1/cdn/{teamId}/create)', () => {
+  it('creates and lists as the current calls do, with the same rules', async () => {
+    const t = await team();
+    const host = unique('legacy');
+    const created = await t.as.post(API.domains.legacyCreate(t.id), {
+      url: `https://www.${host}/x`,
+      teamId: t.id,
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.data.id).toEqual(expect.any(Number));
+    const again = await t.as.post(API.domains.legacyCreate(t.id), { url: host });
+    expect(again.status).toBe(409);
+    expect((await t.as.post(API.domains.legacyCreate(t.id), {})).body.errors).toEqual({
+      url: expect.any(String),
+    });
+
+    const legacy = await t.as.post(API.domains.legacyList, { teamId: t.id });
+    expect(legacy.status).toBe(200);
+    expect(legacy.body).toEqual(await listOf(t.as, t.id));
+    expect(legacy.body.drafts.map((d: Json) => d.url)).toEqual([host]);
+    expect((await t.as.post(API.domains.legacyList.replace(/\/$/, ''), { teamId: t.id })).body).toEqual(
+      legacy.body,
+    );
+  });
+
+  it('keeps the team rules: 400 without teamId, 404 for a stranger, 401 without a token', async () => {
+    const t = await team();
+    const missing = await t.as.post(API.domains.legacyList, {});
+    expect(missing.status).toBe(400);
+    expect(missing.body.errors).toEqual({ teamId: expect.any(String) });
+    const stranger = await buildUser(server.app);
+    expect((await api.as(stranger.token).post(API.domains.legacyList, { teamId: t.id })).status).toBe(404);
+    expect(
+      (await api.as(stranger.token).post(API.domains.legacyCreate(t.id), { url: unique() })).status,
+    ).toBe(404);
+    expect((await api.post(API.domains.legacyList, { teamId: t.id })).status).toBe(401);
+  });
+});
+
 describe('promote, toggle, delete', () => {
   it('promotes only a verified draft (409 otherwise)', async () => {
     const t = await team();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envelope, optionalText, requiredText } from './common.js';
+import { envelope, optionalText, requiredText, ZId } from './common.js';
 import { LIMITS } from './constants.js';
 
 /** A status object as the spec shapes it: `{id, name}`. */
@@ -67,6 +67,8 @@ export const ZCreateDomainRequest = z.object({
   teamId: z.coerce.number().int().optional(),
 });
 export const ZCreateDomainResponse = envelope(z.object({ id: z.number().int() }));
+/** POST /v1/cdn/, the older form of the domain list (spec §7): the team comes in the body. */
+export const ZLegacyDomainListRequest = z.object({ teamId: ZId });
 
 /** PUT /v1/domains/verify/{teamId}/{id}: method 1 CNAME, 2 dnsTXT, 3 HTML, 4 META, 5 supervisor bypass;
  *  `inx` is the draft's index on the screen (echoed back). */

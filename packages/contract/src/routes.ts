@@ -149,6 +149,9 @@ export const API = {
     verify: (teamId: number, domainId: number) => `/api/v1/domains/verify/${teamId}/${domainId}`,
     instructions: (teamId: number, domainId: number) => `/api/v1/domains/instructions/${teamId}/${domainId}`,
     suspend: (teamId: number, domainId: number) => `/api/v1/domains/suspended/${teamId}/${domainId}`,
+    /** The older forms of list and create (spec §7), served as aliases: body {teamId} / {url, teamId}. */
+    legacyList: '/api/v1/cdn/',
+    legacyCreate: (teamId: number) => `/api/v1/cdn/${teamId}/create`,
   },
   keys: {
     /** domainId 0: a key for every domain of the team. */

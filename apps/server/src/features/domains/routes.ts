@@ -6,6 +6,7 @@ import {
   ZCreateDomainResponse,
   ZDomainListResponse,
   ZDomainResponse,
+  ZLegacyDomainListRequest,
   ZMessage,
   ZVerificationInstructionsResponse,
   ZVerifyDomainRequest,
@@ -13,6 +14,7 @@ import {
 } from '@tlprt/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.js';
+import type { UserRow } from '../../db/schema.js';
 import { caller } from '../../http/auth.js';
 import { bearerSecurity, errorResponses, ZTeamItemParams, ZTeamParams } from '../../http/schemas.js';
 import * as domains from './service.js';
@@ -22,32 +24,39 @@ const tags = ['domains'];
 /** Domain calls of docs/domains-and-keys.md (inside the authenticated scope). */
 export function domainRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
+    const listResponse = { 200: ZDomainListResponse, ...errorResponses(400, 401, 404) };
+    const list = async (user: UserRow, teamId: number) => ({
+      message: MSG.ok,
+      ...(await domains.listTeamDomains(ctx, user, teamId)),
+    });
     app.post('/api/v1/domains/:teamId', {
-      schema: {
-        tags,
-        security: bearerSecurity,
-        params: ZTeamParams,
-        response: { 200: ZDomainListResponse, ...errorResponses(400, 401, 404) },
-      },
-      handler: async (req) => ({
-        message: MSG.ok,
-        ...(await domains.listTeamDomains(ctx, caller(req).user, req.params.teamId)),
-      }),
+      schema: { tags, security: bearerSecurity, params: ZTeamParams, response: listResponse },
+      handler: async (req) => list(caller(req).user, req.params.teamId),
     });
+    // The older form of spec §7 (POST /v1/cdn/): the same list, the team in the body.
+    for (const url of ['/api/v1/cdn', '/api/v1/cdn/']) {
+      app.post(url, {
+        schema: { tags, security: bearerSecurity, body: ZLegacyDomainListRequest, response: listResponse },
+        handler: async (req) => list(caller(req).user, req.body.teamId),
+      });
+    }
 
-    app.post('/api/v1/domains/create/:teamId', {
-      schema: {
-        tags,
-        security: bearerSecurity,
-        params: ZTeamParams,
-        body: ZCreateDomainRequest,
-        response: { 201: ZCreateDomainResponse, ...errorResponses(400, 401, 403, 404, 406, 409) },
-      },
-      handler: async (req, reply) => {
-        const id = await domains.createDomain(ctx, caller(req).user, req.params.teamId, req.body.url);
-        return reply.code(201).send({ message: MSG.created, data: { id } });
-      },
-    });
+    // Today's path and the older form of spec §7 (POST /v1/cdn/{teamId}/create).
+    for (const url of ['/api/v1/domains/create/:teamId', '/api/v1/cdn/:teamId/create']) {
+      app.post(url, {
+        schema: {
+          tags,
+          security: bearerSecurity,
+          params: ZTeamParams,
+          body: ZCreateDomainRequest,
+          response: { 201: ZCreateDomainResponse, ...errorResponses(400, 401, 403, 404, 406, 409) },
+        },
+        handler: async (req, reply) => {
+          const id = await domains.createDomain(ctx, caller(req).user, req.params.teamId, req.body.url);
+          return reply.code(201).send({ message: MSG.created, data: { id } });
+        },
+      });
+    }
 
     app.get('/api/v1/domains/instructions/:teamId/:id', {
       schema: {
