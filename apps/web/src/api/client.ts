@@ -149,7 +149,9 @@ export const api = {
       auth: 'guest',
     }),
   timeZoneList: () => call({ path: API.auth.timeZoneList, schema: ZTimeZoneListResponse, auth: 'guest' }),
-  serverTime: () => call({ path: API.auth.serverTime, schema: ZServerTimeResponse, auth: 'guest' }),
+  /** No popup: the statistics fall back to the browser's clock when it fails. */
+  serverTime: (signal?: AbortSignal) =>
+    call({ path: API.auth.serverTime, schema: ZServerTimeResponse, auth: 'guest', popups: false, signal }),
 
   // ----- session -----
   check: () => call({ path: API.auth.check, schema: ZCheckResponse, auth: 'bearer' }),

@@ -19,6 +19,10 @@ export async function startApi(options: { user?: TUser; detail?: TTeamDetail | n
   const base: Routes = {
     'GET /auth/v1/check': () => ({ status: 200, body: { message: 'ok', data: state.user } }),
     'POST /api/v1/user/invitation/search': { status: 200, body: { message: 'ok', data: [] } },
+    'GET /auth/get_time_server': () => ({
+      status: 200,
+      body: { message: 'ok', data: { timestamp: Math.floor(Date.now() / 1000) } },
+    }),
     'GET /auth/time_zone_list': {
       status: 200,
       body: {

@@ -133,6 +133,25 @@ describe('statistics screen', () => {
     expect(screen.queryByText('Sample data')).toBeNull();
   });
 
+  it('ends every window at server time, not at the browser clock (offset asked once)', async () => {
+    const ahead = 3 * 3600;
+    await open({
+      routes: {
+        'GET /auth/get_time_server': () => ({
+          status: 200,
+          body: { message: 'ok', data: { timestamp: Math.floor(Date.now() / 1000) + ahead } },
+        }),
+      },
+    });
+    await screen.findByLabelText('P2P share');
+    const end = (i: number) => Number((statsCalls()[i]?.body as { endTimestamp: number }).endTimestamp);
+    expect(Math.abs(end(0) - (Date.now() / 1000 + ahead))).toBeLessThan(30);
+    await user().click(screen.getByLabelText('Week'));
+    await waitFor(() => expect(statsCalls().length).toBe(2));
+    expect(Math.abs(end(1) - (Date.now() / 1000 + ahead))).toBeLessThan(30);
+    expect(api?.requests.filter((r) => r.url === '/auth/get_time_server')).toHaveLength(1);
+  });
+
   it('switches ranges (stored 0..3), each with its window', async () => {
     await open({ range: 2 });
     await screen.findByLabelText('P2P share');
