@@ -144,7 +144,8 @@ describe('statistics screen', () => {
       },
     });
     await screen.findByLabelText('P2P share');
-    const end = (i: number) => Number((statsCalls()[i]?.body as { endTimestamp: number }).endTimestamp);
+    const end = (i: number) =>
+      Number((statsCalls()[i]?.body as { endTimestamp?: number } | undefined)?.endTimestamp);
     expect(Math.abs(end(0) - (Date.now() / 1000 + ahead))).toBeLessThan(30);
     await user().click(screen.getByLabelText('Week'));
     await waitFor(() => expect(statsCalls().length).toBe(2));
