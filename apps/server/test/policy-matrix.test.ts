@@ -335,8 +335,8 @@ const ROWS: Row[] = [
 ];
 
 // ----- issue 4: domains, keys, player settings, origins -----
-/** domains.manage / keys.manage: Admin, Key master, Supervisor; not in a suspended team. */
-const KEY_MANAGERS = 'ok   403  ok   403  ok   404  403  ok   ok   ok';
+/** domains.manage / keys.manage: every role but Viewer (spec §6), Supervisor; not in a suspended team. */
+const KEY_MANAGERS = 'ok   ok   ok   403  ok   404  403  ok   ok   ok';
 
 const draftDomain = async (c: Cell) => {
   c.extra.domainId = (await buildDomain(c.server.app, c.team.id)).id;

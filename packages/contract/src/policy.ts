@@ -33,9 +33,12 @@ type Predicate = (c: PolicyContext) => boolean;
 export const isMember: Predicate = (c) => c.role !== null;
 export const isSupervisorRole: Predicate = (c) => c.role === Role.Supervisor;
 export const isTeamAdmin: Predicate = (c) => c.role === Role.Admin || c.role === Role.Supervisor;
-export const isKeyManager: Predicate = (c) =>
+/** Spec §6: every role but Viewer adds, verifies, deactivates and deletes domains and manages keys
+ *  (Billing master included). */
+export const isDomainManager: Predicate = (c) => isMember(c) && c.role !== Role.Viewer;
+/** Spec §6: Admins and Key masters invite (a Key master only Viewers and Key masters). */
+export const isInviter: Predicate = (c) =>
   c.role === Role.Admin || c.role === Role.KeyMaster || c.role === Role.Supervisor;
-export const isInviter: Predicate = isKeyManager;
 /** A suspended team is view-only for everybody. */
 export const isNotSuspended: Predicate = (c) => c.team.suspended === 0;
 /** While deletion is requested nobody can edit settings, invite or change roles (spec §4). */
@@ -70,8 +73,8 @@ export const TEAM_POLICY = {
   'team.suspend': all(isSupervisorRole, isNotDeleting),
   'team.favourite': isMember,
   'team.tag': isSupervisorRole,
-  'keys.manage': all(isKeyManager, isNotSuspended),
-  'domains.manage': all(isKeyManager, isNotSuspended),
+  'keys.manage': all(isDomainManager, isNotSuspended),
+  'domains.manage': all(isDomainManager, isNotSuspended),
   /** Supervisor-only changes: suspend domains and keys, bypass verification, write supervisor settings. */
   'domains.supervise': all(isSupervisorRole, isNotSuspended),
   /** The supervisor settings table (read). */

@@ -134,6 +134,14 @@ describe('My domains: lists and keys', () => {
     expect(screen.getAllByRole('button', { name: MSG_DOMAINS.generateToken })).toHaveLength(1);
   });
 
+  it('a Billing master (20) manages domains and keys like a Key master (spec §6)', async () => {
+    await open([active], { role: 20 });
+    await expand('example.com');
+    expect(screen.getByRole('button', { name: MSG_DOMAINS.generateToken })).toBeEnabled();
+    const table = screen.getByRole('table', { name: 'Keys of example.com' });
+    expect(within(table).getByLabelText(`Key name ${key.keyHash}`)).toBeEnabled();
+  });
+
   it('"Open all tabs" is not shown with a single domain', async () => {
     await open([active]);
     await screen.findByRole('button', { name: 'Domain example.com' });
