@@ -187,7 +187,8 @@ describe('existing-user flow', () => {
     const s = await streamsOf(server.base, { guest, owner, stranger });
     const at = smtp.mails.length;
     expect((await invite(owner, id, guest.email)).status).toBe(201);
-    expect(await s.guest.waitForEvent(EventCode.Invited)).toEqual({ code: 80, invited_user: guest.id });
+    const invited = await s.guest.waitForEvent(EventCode.Invited);
+    expect(invited).toEqual({ code: 80, invited_user: guest.id, team_id: id, invite_id: expect.any(Number) });
     const { accept, hash } = await inviteMail(guest.email, at);
     expect(accept).toBe(`${links.inviteOld}${hash}?teamIdInvite=${id}`);
 

@@ -119,6 +119,9 @@ export const MSG_TEAMS = {
   evTeamDeletedText: 'You can no longer work with it',
   evRemovedTitle: "We are sorry, but your account has been signed off the team you've been working with",
   evRemovedText: 'You may no longer see it',
+  evInvitedTitle: 'You have been invited to a team',
+  evInvitedText: (inviter: string, team: string, role: string) =>
+    `${inviter} invited you to "${team}" as ${role}. Accept or decline the invitation in the Invitations block of your Profile settings.`,
   evRoleChangedTitle: 'Your role in this team has been changed',
   evRoleChangedText:
     'This may change the dashboard appearance for you Please check Team settings to see your new role',

@@ -1,4 +1,4 @@
-import { STORAGE_KEYS, type TTeamDetail, type TUser } from '@tlprt/contract';
+import { STORAGE_KEYS, type TInvitation, type TTeamDetail, type TUser } from '@tlprt/contract';
 import type { ReactElement } from 'react';
 import { SessionProvider } from '../features/session/SessionProvider';
 import { buildDetail, buildUser } from './fixtures';
@@ -13,12 +13,15 @@ export type Routes = Record<string, Reply | ((req: Recorded) => Reply)>;
  * time zones); `routes` ("METHOD /path") add or override replies.
  */
 export async function startApi(options: { user?: TUser; detail?: TTeamDetail | null; routes?: Routes } = {}) {
-  const state = { user: options.user ?? buildUser() };
+  const state = { user: options.user ?? buildUser(), invitations: [] as TInvitation[] };
   const team = state.user.TeamsRender[0];
   const detail = options.detail === undefined ? (team ? buildDetail(team) : null) : options.detail;
   const base: Routes = {
     'GET /auth/v1/check': () => ({ status: 200, body: { message: 'ok', data: state.user } }),
-    'POST /api/v1/user/invitation/search': { status: 200, body: { message: 'ok', data: [] } },
+    'POST /api/v1/user/invitation/search': () => ({
+      status: 200,
+      body: { message: 'ok', data: state.invitations },
+    }),
     'GET /auth/get_time_server': () => ({
       status: 200,
       body: { message: 'ok', data: { timestamp: Math.floor(Date.now() / 1000) } },

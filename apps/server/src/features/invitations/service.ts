@@ -121,7 +121,16 @@ export async function inviteMember(
     expiresAt,
   });
   await publishAll(ctx, [
-    ...(invited ? [toUsers([invited.id], { code: EventCode.Invited, invited_user: invited.id })] : []),
+    ...(invited
+      ? [
+          toUsers([invited.id], {
+            code: EventCode.Invited,
+            invited_user: invited.id,
+            team_id: teamId,
+            invite_id: id,
+          }),
+        ]
+      : []),
     toUsers(await listMemberIds(ctx.db, teamId), { code: EventCode.UserAdded, team_id: teamId }),
   ]);
   ctx.log.debug({ invitationId: id, teamId }, 'invitation sent');

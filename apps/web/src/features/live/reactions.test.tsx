@@ -4,7 +4,7 @@ import { MSG_TEAMS, STORAGE_KEYS } from '@tlprt/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setNavigator } from '../../api/navigation';
 import { dismissPopup } from '../../api/popups';
-import { buildTeam, buildUser } from '../../test/fixtures';
+import { buildInvitation, buildTeam, buildUser } from '../../test/fixtures';
 import { renderSignedIn, startApi } from '../../test/session';
 import { useMyInvitations } from '../invitations/queries';
 import { dispatchLive } from './bus';
@@ -85,13 +85,34 @@ describe('live-event reactions (spec §4)', () => {
 
   const searches = () => api?.requests.filter((r) => r.url === '/api/v1/user/invitation/search').length ?? 0;
 
-  it('80: the same popup (spec "40 and 80 in popups") and the invitations are searched again', async () => {
+  it('80: says who invited the user to which team (not the signed-off popup); OK opens Profile settings', async () => {
     await waitFor(() => expect(searches()).toBe(1));
-    fire({ code: 80, invited_user: 1 });
-    expect(await screen.findByText(MSG_TEAMS.evRemovedTitle)).toBeInTheDocument();
-    await waitFor(() => expect(searches()).toBe(2));
+    if (!api) throw new Error('no api');
+    api.state.invitations = [
+      buildInvitation({
+        id: 9,
+        role: 30,
+        team: { id: 77, name: 'Partner Labs' },
+        inviting_user: { id: 3, email: 'ann@partner.example', name: 'Ann' },
+      }),
+    ];
+    fire({ code: 80, invited_user: 1, team_id: 77, invite_id: 9 });
+    expect(await screen.findByText(MSG_TEAMS.evInvitedTitle)).toBeInTheDocument();
+    expect(
+      screen.getByText(MSG_TEAMS.evInvitedText('ann@partner.example', 'Partner Labs', 'Key master')),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(MSG_TEAMS.evRemovedTitle)).not.toBeInTheDocument();
+    expect(searches()).toBe(2);
     await ok();
-    expect(localStorage.getItem(STORAGE_KEYS.currentTeamId)).toBe('5'); // no team named: the current one stays
+    expect(navigate).toHaveBeenCalledWith('/settings');
+    expect(localStorage.getItem(STORAGE_KEYS.currentTeamId)).toBe('5');
+  });
+
+  it('80 for an invitation that is no longer pending: the list is refreshed, no popup', async () => {
+    await waitFor(() => expect(searches()).toBe(1));
+    fire({ code: 80, invited_user: 1, team_id: 77, invite_id: 404 });
+    await waitFor(() => expect(searches()).toBe(2));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 
   it('81: the invitations are searched again, no popup', async () => {

@@ -1,8 +1,17 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { EventCode, MSG_TEAMS, STORAGE_KEYS, type TLiveEvent, WEB_PATHS } from '@tlprt/contract';
+import {
+  EventCode,
+  InviteStatus,
+  MSG_TEAMS,
+  ROLE_NAMES,
+  STORAGE_KEYS,
+  type TLiveEvent,
+  WEB_PATHS,
+} from '@tlprt/contract';
 import { navigateTo, reloadPage } from '../../api/navigation';
 import { showPopup } from '../../api/popups';
 import { invalidateDomainsAndKeys } from '../domains/queries';
+import { invitationsApi } from '../invitations/api';
 import { invitationKeys } from '../invitations/queries';
 import { useSession } from '../session/SessionProvider';
 import { clearStoredTeam, writeRaw } from '../session/storage';
@@ -77,15 +86,38 @@ export function useLiveReactions(): void {
       });
   });
 
-  // Spec §4: "40 (and 80 in popups)": both show the signed-off popup; 80 also reloads the invitations.
-  useLiveEvent([EventCode.UserRemoved, EventCode.Invited], (event) => {
-    if (event.code === EventCode.Invited) refreshInvitations();
+  useLiveEvent(EventCode.UserRemoved, (event) =>
     showPopup({
       kind: 'notice',
       title: MSG_TEAMS.evRemovedTitle,
       text: MSG_TEAMS.evRemovedText,
-      onOk: event.code === EventCode.UserRemoved ? leaveTeam(event) : undefined,
-    });
+      onOk: leaveTeam(event),
+    }),
+  );
+
+  // Spec §4 "40 (and 80 in popups)": 80 gets a popup of its own, telling who invited the user to which
+  // team (docs/teams-and-accounts.md); the invitations are searched again for it.
+  useLiveEvent(EventCode.Invited, (event) => {
+    const inviteId = num(event.invite_id);
+    void queryClient
+      .fetchQuery({ queryKey: invitationKeys.mine(), queryFn: invitationsApi.mine, staleTime: 0 })
+      .then((r) => {
+        const invitation = r.data.find((i) => i.id === inviteId && i.status === InviteStatus.Pending);
+        if (!invitation) return;
+        showPopup({
+          kind: 'notice',
+          title: MSG_TEAMS.evInvitedTitle,
+          text: MSG_TEAMS.evInvitedText(
+            invitation.inviting_user.email,
+            invitation.team.name,
+            ROLE_NAMES[invitation.role] ?? String(invitation.role),
+          ),
+          onOk: () => {
+            setSettingsTab(0);
+            navigateTo(WEB_PATHS.settings);
+          },
+        });
+      }, refreshInvitations);
   });
 
   useLiveEvent(EventCode.InviteChanged, refreshInvitations);
