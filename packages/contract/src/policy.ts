@@ -19,6 +19,8 @@ export interface PolicyContext {
   actor: PolicyActor;
   /** The actor's effective role in the team (50 for the supervisor flag), or null for a non-member. */
   role: number | null;
+  /** The actor has a membership row in the team (a supervisor working in a picked team may not). */
+  member: boolean;
   team: PolicyTeam;
 }
 
@@ -39,6 +41,9 @@ export const isDomainManager: Predicate = (c) => isMember(c) && c.role !== Role.
 /** Spec §6: Admins and Key masters invite (a Key master only Viewers and Key masters). */
 export const isInviter: Predicate = (c) =>
   c.role === Role.Admin || c.role === Role.KeyMaster || c.role === Role.Supervisor;
+/** The member list is the members' own business: a supervisor working in a team they are not in sees
+ *  it read-only (no invitations, role changes or removals). */
+export const isInTeam: Predicate = (c) => c.member;
 /** A suspended team is view-only for everybody. */
 export const isNotSuspended: Predicate = (c) => c.team.suspended === 0;
 /** While deletion is requested nobody can edit settings, invite or change roles (spec §4). */
@@ -62,10 +67,10 @@ export const TEAM_POLICY = {
   'team.setTimeZone': all(isTeamAdmin, isTeamMutable),
   'team.setVersion': all(isSupervisorRole, isTeamMutable),
   'team.viewVersion': isSupervisorRole,
-  'team.invite': all(isInviter, isTeamMutable),
+  'team.invite': all(isInviter, isInTeam, isTeamMutable),
   'team.searchInvitations': all(isInviter),
-  'team.setRole': all(isTeamAdmin, isTeamMutable),
-  'team.removeMember': all(isTeamAdmin, isTeamMutable),
+  'team.setRole': all(isTeamAdmin, isInTeam, isTeamMutable),
+  'team.removeMember': all(isTeamAdmin, isInTeam, isTeamMutable),
   'team.leave': all(mayLeaveByRole, isNotSuspended),
   'team.deleteLock': all(isTeamAdmin, isNotSuspended, isNotDeleting),
   'team.deleteManage': all(isTeamAdmin, isDeleting),

@@ -19,10 +19,10 @@ import { TeamSettings } from '../features/teams/TeamSettings';
  */
 export default function SettingsRoute() {
   useRouteName(ROUTE_NAMES.settings);
-  const { teams } = useSession();
+  const { currentTeam } = useSession();
   const [tab] = useSettingsTab();
   useDeclineParams();
-  const showTeam = tab === 1 && teams.length > 0;
+  const showTeam = tab === 1 && currentTeam !== null;
   return (
     <PageBody>
       <PageTitle title={showTeam ? 'Team settings' : 'Profile settings'} />

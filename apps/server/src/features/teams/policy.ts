@@ -31,10 +31,16 @@ export interface TeamAccess {
   policy: PolicyContext;
 }
 
-export function policyContext(actor: UserRow, team: TeamRow, role: number | null): PolicyContext {
+export function policyContext(
+  actor: UserRow,
+  team: TeamRow,
+  role: number | null,
+  memberRole: number | null,
+): PolicyContext {
   return {
     actor: { id: actor.id, supervisor: actor.supervisor === 1, userStatusId: actor.user_status_id },
     role,
+    member: memberRole !== null,
     team: { statusId: team.status_id, suspended: team.suspended, suspendedProcess: team.suspended_process },
   };
 }
@@ -55,7 +61,7 @@ export async function authorizeTeam(
   const { member_role: memberRole, favourite, ...team } = row;
   const role = effectiveRole({ supervisor: actor.supervisor === 1 }, memberRole);
   if (role === null) throw notFound();
-  const policy = policyContext(actor, team, role);
+  const policy = policyContext(actor, team, role, memberRole);
   if (!can(action, policy)) throw denied();
   return { actor, team, memberRole, role, favourite: favourite === 1, policy };
 }

@@ -11,11 +11,12 @@ import { TeamSwitcher } from '../teams/TeamSwitcher';
 
 /** Sidebar of spec §2: team block, Statistics, Integration (My domains, Add domains, Origins), Settings, Logout. */
 export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
-  const { teams, currentTeam, role } = useSession();
+  const { currentTeam, role } = useSession();
   const { pathname } = useLocation();
   const [loggingOut, setLoggingOut] = useState(false);
   const at = (path: string) => pathname === path || pathname === `${path}/`;
-  const showStatistics = teams.length > 0;
+  // A supervisor working in a team picked in Team Management has no team of their own, but a current one.
+  const showStatistics = currentTeam !== null;
   const showIntegration = currentTeam !== null && role !== Role.Viewer;
   const inIntegration = at(WEB_PATHS.integration) || at(WEB_PATHS.addDomains) || at(WEB_PATHS.origins);
 

@@ -5,11 +5,12 @@ import { useSettingsTab } from './settingsTab';
 /** The settings page's content: the tabs (in the header, or on the page on small screens) control it. */
 export const SETTINGS_PANEL_ID = 'settings-panel';
 
-/** "Profile settings" / "Team settings" (the latter only with teams; spec §2 Header). */
+/** "Profile settings" / "Team settings" (the latter only with a current team, spec §2 Header: the user's
+ *  own or one a supervisor picked in Team Management). */
 export function SettingsTabs({ variant }: { variant: 'header' | 'page' }) {
-  const { teams } = useSession();
+  const { currentTeam } = useSession();
   const [tab, setTab] = useSettingsTab();
-  const value = teams.length > 0 ? String(tab) : '0';
+  const value = currentTeam ? String(tab) : '0';
   return (
     <Tabs
       value={value}
@@ -29,7 +30,7 @@ export function SettingsTabs({ variant }: { variant: 'header' | 'page' }) {
         <Tabs.Tab value="0" aria-controls={SETTINGS_PANEL_ID}>
           Profile settings
         </Tabs.Tab>
-        {teams.length > 0 && (
+        {currentTeam && (
           <Tabs.Tab value="1" aria-controls={SETTINGS_PANEL_ID}>
             Team settings
           </Tabs.Tab>

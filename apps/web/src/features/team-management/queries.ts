@@ -1,10 +1,12 @@
 import { type InfiniteData, type QueryClient, useInfiniteQuery } from '@tanstack/react-query';
-import type { TTeamListItem, ZTeamSearchResponse } from '@tlprt/contract';
+import type { TTeamListItem, ZTeamDetailResponse, ZTeamSearchResponse } from '@tlprt/contract';
 import type { z } from 'zod';
+import { teamKeys } from '../teams/queries';
 import { teamManagementApi } from './api';
 import { type Filters, searchRequest } from './filters';
 
 type Page = z.infer<typeof ZTeamSearchResponse>;
+type DetailResponse = z.infer<typeof ZTeamDetailResponse>;
 
 export const teamManagementKeys = {
   all: ['team-management'] as const,
@@ -39,4 +41,11 @@ export function patchTeam(queryClient: QueryClient, id: number, patch: Partial<T
         }
       : data,
   );
+  // The Team settings of that team (a supervisor working in it) show its tags too.
+  if (patch.tags) {
+    const tags = patch.tags;
+    queryClient.setQueryData<DetailResponse>(teamKeys.detail(id), (r) =>
+      r ? { ...r, data: { ...r.data, tags } } : r,
+    );
+  }
 }

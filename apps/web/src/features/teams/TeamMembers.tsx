@@ -42,6 +42,7 @@ type Pending = { kind: 'remove'; member: TTeamMember } | { kind: 'revoke'; membe
 
 /** Manage members (spec §2): members with their role, invited people with resend/revoke. */
 export function MembersCard({ team }: { team: TTeamDetail }) {
+  const policy = usePolicy(team);
   const [pending, setPending] = useState<Pending>(null);
   const remove = useRemoveMember(team.id);
   const revoke = useRevokeInvitation(team.id);
@@ -64,6 +65,11 @@ export function MembersCard({ team }: { team: TTeamDetail }) {
             {team.members} {team.members === 1 ? 'member' : 'members'}
             {invited.length > 0 ? ` · ${invited.length} invited` : ''}
           </Text>
+          {policy.ctx?.member === false && (
+            <Text size="sm" c="dimmed" mt={4} data-testid="members-read-only">
+              {MSG_TEAMS.membersReadOnly}
+            </Text>
+          )}
         </div>
         <Stack gap={0} component="ul" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Team members">
           {team.users.map((m, i) => (

@@ -3,8 +3,10 @@ import userEvent from '@testing-library/user-event';
 import { MSG, MSG_TEAMS, STORAGE_KEYS } from '@tlprt/contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dismissPopup } from '../../api/popups';
-import { buildDetail, buildTeam, buildUser } from '../../test/fixtures';
+import { buildDetail, buildMember, buildTeam, buildUser } from '../../test/fixtures';
 import { type Routes, renderSignedIn, startApi } from '../../test/session';
+import { Sidebar } from '../layout/Sidebar';
+import { SettingsTabs } from '../settings/SettingsTabs';
 import { TeamSettings } from './TeamSettings';
 
 type Api = Awaited<ReturnType<typeof startApi>>;
@@ -269,5 +271,43 @@ describe('team settings: password modals and suspension', () => {
     await waitFor(() => expect(server.requests.some((r) => r.url.endsWith('/set_role/30'))).toBe(true));
     await userEvent.selectOptions(screen.getByLabelText('Role of ada@example.com'), 'Viewer');
     expect(await screen.findByText(MSG.teamNeedsAdmin)).toBeInTheDocument();
+  });
+});
+
+describe('a supervisor working in a team picked in Team Management (no team of their own)', () => {
+  it('has the Team settings tab and Statistics; members read-only; suspension, version and tags', async () => {
+    const picked = buildTeam({ id: 42, name: 'Customer Co', role: 50 });
+    const detail = buildDetail(picked, {
+      users: [
+        buildMember({ id: 7, email: 'owner@customer.example', roles: 10 }),
+        buildMember({ id: 8, name: 'Grace', email: 'grace@example.com', roles: 40 }),
+      ],
+      tags: ['vip'],
+    });
+    api = await startApi({
+      user: buildUser({ supervisor: true, TeamsRender: [] }),
+      detail: null,
+      routes: { 'GET /api/v1/teams/42': { status: 200, body: { message: 'ok', data: detail } } },
+    });
+    renderSignedIn(
+      <>
+        <Sidebar onNavigate={() => {}} />
+        <SettingsTabs variant="page" />
+        <TeamSettings />
+      </>,
+      '/settings',
+      42,
+    );
+    await screen.findByText('Team info');
+    expect(screen.getByRole('tab', { name: 'Team settings' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Statistics' })).toBeInTheDocument();
+    expect(screen.getByTestId('members-read-only')).toHaveTextContent(MSG_TEAMS.membersReadOnly);
+    expect(screen.getByLabelText('Role of grace@example.com')).toBeDisabled();
+    expect(screen.queryByRole('button', { name: 'Remove grace@example.com' })).not.toBeInTheDocument();
+    expect(screen.queryByText('Invite a member')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Suspend team' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Version')).not.toBeDisabled();
+    expect(screen.getByText('vip')).toBeInTheDocument();
+    expect(screen.getByLabelText('Add a tag to Customer Co')).toBeInTheDocument();
   });
 });

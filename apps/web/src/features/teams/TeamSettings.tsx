@@ -24,6 +24,7 @@ import {
 import { IconAlert } from '../../components/icons';
 import { SaveOnBlurInput } from '../../components/SaveOnBlurInput';
 import { useSession } from '../session/SessionProvider';
+import { TeamTags } from '../team-management/TeamTags';
 import { useSetTimeZone, useSetVersion, useUpdateTeam } from './mutations';
 import { usePolicy } from './policy';
 import { useTeamDetail, useTimeZones } from './queries';
@@ -77,7 +78,7 @@ function TeamSettingsBody({ team }: { team: TTeamDetail }) {
       )}
       <TeamInfoCard team={team} />
       <MembersCard team={team} />
-      {policy.can('team.searchInvitations') && <InviteCard team={team} />}
+      {policy.can('team.searchInvitations') && policy.ctx?.member && <InviteCard team={team} />}
       <MyRoleCard team={team} />
       <LeaveTeamCard team={team} />
       {policy.can('team.deleteView') && <DeleteTeamCard team={team} />}
@@ -136,6 +137,14 @@ function TeamInfoCard({ team }: { team: TTeamDetail }) {
             />
           )}
         </SimpleGrid>
+        {policy.can('team.tag') && (
+          <Stack gap={6}>
+            <Text size="sm" fw={500}>
+              Tags
+            </Text>
+            <TeamTags team={{ ...team, members: team.users.length }} />
+          </Stack>
+        )}
       </Stack>
     </Card>
   );

@@ -7,14 +7,16 @@ import { useSession } from '../session/SessionProvider';
  * enforces, so a hidden or disabled control always matches a 403.
  */
 export function usePolicy(
-  team: Pick<TTeamSummary, 'role' | 'statusId' | 'suspended' | 'suspendedProcess'> | null,
+  team: Pick<TTeamSummary, 'id' | 'role' | 'statusId' | 'suspended' | 'suspendedProcess'> | null,
 ) {
-  const { user } = useSession();
+  const { user, teams } = useSession();
   return useMemo(() => {
     const ctx: PolicyContext | null = team
       ? {
           actor: { id: user.id, supervisor: user.supervisor, userStatusId: user.userStatusId },
           role: effectiveRole(user, team.role),
+          // TeamsRender lists the user's memberships; a team picked in Team Management may not be one.
+          member: teams.some((t) => t.id === team.id),
           team: {
             statusId: team.statusId,
             suspended: team.suspended,
@@ -23,5 +25,5 @@ export function usePolicy(
         }
       : null;
     return { ctx, can: (action: TeamAction) => (ctx ? can(action, ctx) : false) };
-  }, [team, user]);
+  }, [team, user, teams]);
 }
