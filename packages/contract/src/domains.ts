@@ -37,12 +37,14 @@ export const ZDomain = z.object({
 export type TDomain = z.infer<typeof ZDomain>;
 
 /** POST /v1/domains/{teamId}: `data` every live domain; `drafts` the drafts; `verified` the promoted
- *  domains (the Active and Inactive lists of My domains). */
+ *  domains (the Active and Inactive lists of My domains); `deleted` the domains with deleted keys whose
+ *  statistics are still kept, each with those keys (the Deleted group of the statistics list selector). */
 export const ZDomainListResponse = z.object({
   message: z.string(),
   data: z.array(ZDomain),
   drafts: z.array(ZDomain),
   verified: z.array(ZDomain),
+  deleted: z.array(ZDomain),
 });
 export type TDomainListResponse = z.infer<typeof ZDomainListResponse>;
 

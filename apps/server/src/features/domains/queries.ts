@@ -19,6 +19,19 @@ export function findDomain(db: Db, teamId: number, id: number): Promise<DomainRo
   return liveOfTeam(db, teamId).where('id', '=', id).executeTakeFirst();
 }
 
+/** Some domains of the team, deleted ones included, oldest first. */
+export function listDomainsById(db: Db, teamId: number, ids: number[]): Promise<DomainRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('domains')
+    .selectAll()
+    .where('team_id', '=', teamId)
+    .where('id', 'in', ids)
+    .orderBy('created_at', 'asc')
+    .orderBy('id', 'asc')
+    .execute();
+}
+
 /** The team's live domains, oldest first. */
 export function listDomains(db: Db, teamId: number): Promise<DomainRow[]> {
   return liveOfTeam(db, teamId).orderBy('created_at', 'asc').orderBy('id', 'asc').execute();

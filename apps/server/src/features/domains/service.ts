@@ -16,7 +16,12 @@ import type { Db } from '../../db/index.js';
 import type { DomainRow, UserRow } from '../../db/schema.js';
 import { type Outgoing, publishAll } from '../../events/publish.js';
 import { badRequest, HttpError, notFound } from '../../http/errors.js';
-import { deleteKeysOfDomain, listKeysOfDomains, setDomainKeysSuspended } from '../keys/queries.js';
+import {
+  deleteKeysOfDomain,
+  listDeletedKeysWithStatistics,
+  listKeysOfDomains,
+  setDomainKeysSuspended,
+} from '../keys/queries.js';
 import { authorizeTeam, denied, type TeamAccess } from '../teams/policy.js';
 import { toTeam } from './audience.js';
 import { isSuspended, mayPromote, mayToggle, mayUseMethod } from './policy.js';
@@ -27,6 +32,7 @@ import {
   findDomainsByHost,
   insertDomain,
   listDomains,
+  listDomainsById,
   lockTeam,
   updateDomain,
   verifiedByAnotherTeam,
@@ -87,7 +93,22 @@ export async function listTeamDomains(
     data,
     drafts: data.filter((d) => d.draft.id === 0),
     verified: data.filter((d) => d.draft.id === 1),
+    deleted: await deletedWithStatistics(ctx.db, teamId),
   };
+}
+
+/** Each domain that has deleted keys with statistics still kept, with those keys only (a deleted domain's
+ *  keys are all deleted with it; a live domain may have some). */
+async function deletedWithStatistics(db: Db, teamId: number): Promise<TDomain[]> {
+  const keys = await listDeletedKeysWithStatistics(db, teamId);
+  const domainIds = [...new Set(keys.flatMap((k) => (k.domain_id === null ? [] : [k.domain_id])))];
+  const domains = await listDomainsById(db, teamId, domainIds);
+  return domains.map((d) =>
+    presentDomain(
+      d,
+      keys.filter((k) => k.domain_id === d.id),
+    ),
+  );
 }
 
 /** POST /v1/domains/create/{teamId} {url}: a new draft with a fresh verification hash. */

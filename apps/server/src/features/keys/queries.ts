@@ -15,7 +15,7 @@ export const LISTED_KEY_STATUSES = [
 export type KeyView = KeyRow & { domain_status: number | null; domain_suspended: number | null };
 
 /** Every query for a key names its team (STYLE §5). */
-function keysOfTeam(db: Db, teamId: number) {
+function keysOfTeam(db: Db, teamId: number, statuses: readonly number[] = LISTED_KEY_STATUSES) {
   return db
     .selectFrom('keys')
     .leftJoin('domains', (j) =>
@@ -24,7 +24,7 @@ function keysOfTeam(db: Db, teamId: number) {
     .selectAll('keys')
     .select(['domains.status as domain_status', 'domains.suspended as domain_suspended'])
     .where('keys.team_id', '=', teamId)
-    .where('keys.status', 'in', LISTED_KEY_STATUSES);
+    .where('keys.status', 'in', statuses);
 }
 
 export function findKey(db: Db, teamId: number, id: number): Promise<KeyView | undefined> {
@@ -34,6 +34,16 @@ export function findKey(db: Db, teamId: number, id: number): Promise<KeyView | u
 /** The team's listed keys, oldest first. */
 export function listKeys(db: Db, teamId: number): Promise<KeyView[]> {
   return keysOfTeam(db, teamId).orderBy('keys.created_at', 'asc').orderBy('keys.id', 'asc').execute();
+}
+
+/** The team's deleted keys whose statistics are still kept (the hourly rows live longest, DESIGN §2):
+ *  the statistics list selector charts their past traffic from its Deleted group. */
+export function listDeletedKeysWithStatistics(db: Db, teamId: number): Promise<KeyView[]> {
+  return keysOfTeam(db, teamId, [KeyStatus.Deleted])
+    .where(sql<boolean>`exists (select 1 from stats_hour s where s.key_id = keys.id)`)
+    .orderBy('keys.created_at', 'asc')
+    .orderBy('keys.id', 'asc')
+    .execute();
 }
 
 /** The listed keys of some domains of the team (the domain list shows each domain's keys). */

@@ -82,6 +82,7 @@ const standard = [
 async function open(
   opts: {
     domains?: TDomain[];
+    deleted?: TDomain[];
     role?: number;
     version?: number;
     routes?: Routes;
@@ -94,7 +95,10 @@ async function open(
   api = await startApi({
     user: buildUser({ TeamsRender: [team] }),
     routes: {
-      'POST /api/v1/domains/5': () => ({ status: 200, body: domainList(opts.domains ?? standard) }),
+      'POST /api/v1/domains/5': () => ({
+        status: 200,
+        body: domainList(opts.domains ?? standard, opts.deleted ?? []),
+      }),
       'POST /api/v1/statistic/settings/get/user/1/team/5': {
         status: 200,
         body: { message: 'ok', data: { tabs } },
@@ -240,6 +244,29 @@ describe('statistics screen', () => {
       const last = api?.requests.filter((r) => r.url.includes('/settings/put/')).at(-1);
       expect(last?.body).toMatchObject({ save_json: JSON.stringify({ tabs: [] }) });
     });
+  });
+
+  it('lists deleted keys under Deleted; a new list can chart their past traffic', async () => {
+    const gone = buildKey({ id: 9, name: 'Retired player', status: 50, domainId: 14 });
+    await open({
+      deleted: [
+        buildDomain({
+          id: 14,
+          name: 'old-site.example.com',
+          status: { id: 50, name: 'Deleted' },
+          keys: [gone],
+        }),
+      ],
+    });
+    await screen.findByLabelText('P2P share');
+    const ue = user();
+    await ue.click(screen.getByRole('button', { name: 'Add list' }));
+    await ue.click(screen.getByRole('button', { name: /Deleted/ }));
+    await ue.click(screen.getByRole('button', { name: /old-site\.example\.com/ }));
+    const before = statsCalls().length;
+    await ue.click(screen.getByRole('checkbox', { name: 'Retired player' }));
+    await waitFor(() => expect(statsCalls().length).toBe(before + 1));
+    expect((statsCalls().at(-1)?.body as { apiKeys: string[] } | undefined)?.apiKeys).toEqual([gone.keyHash]);
   });
 
   it('loads saved lists and allows at most 8 in all', async () => {

@@ -15,7 +15,8 @@ export interface DomainGroups {
 
 const isVerified = (d: TDomain) => d.verification.id === 1 && d.draft.id === 1;
 
-/** The verified domains of the list response (My domains), in the selector's three groups. */
+/** The verified domains of the list response (My domains) in the selector's Active and Inactive groups;
+ *  Deleted holds the deleted keys whose statistics are still kept, under their domains. */
 export function groupDomains(list: TDomainListResponse | undefined): DomainGroups {
   const seen = new Set<number>();
   const all = [...(list?.verified ?? []), ...(list?.data ?? [])].filter((d) => {
@@ -25,11 +26,8 @@ export function groupDomains(list: TDomainListResponse | undefined): DomainGroup
   });
   return {
     active: all.filter((d) => d.status.id === DomainStatus.Active && d.suspended === 0),
-    inactive: all.filter(
-      (d) =>
-        d.status.id !== DomainStatus.Deleted && !(d.status.id === DomainStatus.Active && d.suspended === 0),
-    ),
-    deleted: all.filter((d) => d.status.id === DomainStatus.Deleted),
+    inactive: all.filter((d) => !(d.status.id === DomainStatus.Active && d.suspended === 0)),
+    deleted: list?.deleted ?? [],
   };
 }
 
