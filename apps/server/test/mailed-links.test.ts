@@ -1,4 +1,4 @@
-import { API, linkBases, Role } from '@tlprt/contract';
+import { API, LinkKind, linkBases, MSG, Role } from '@tlprt/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTeam, buildUser, uniqueEmail } from './factories.js';
 import { Api } from './helpers/http.js';
@@ -106,5 +106,57 @@ describe('mailed links', () => {
       .send('DELETE', API.users.remove(v.id), { password: v.password, url: tricky(withSlash.deleteUser) });
     expect(del.status).toBe(200);
     expectOwnLinks(await nextMail(v.email, at));
+  });
+});
+
+describe('check_hash knows every link kind (the link screens check first)', () => {
+  const kindOf = async (hash: string) => (await api.get(API.auth.checkHash(hash))).body;
+  const hashIn = (link: string, after: string) => (link.split(after)[1] ?? '').split(/[/?]/).pop() ?? '';
+
+  it('team deletion and suspension (confirm and cancel share the hash), e-mail change, account deletion', async () => {
+    const { id, owner } = await buildTeam(server.app);
+    let at = smtp.mails.length;
+    await api.as(owner.token).post(API.teams.deleteLock(id), {
+      confirmPath: withSlash.deleteTeamConfirm,
+      cancelPath: withSlash.deleteTeamCancel,
+      password: owner.password,
+    });
+    const deletion = await nextMail(owner.email, at);
+    const [confirm = ''] = deletion.links;
+    const teamHash = hashIn(confirm, '/delete-team-accept/');
+    expect(await kindOf(teamHash)).toEqual({ message: MSG.hashValid, data: { kind: LinkKind.DeleteTeam } });
+    expect((await api.as(owner.token).post(API.teams.deleteCancel(id), { hash: teamHash })).status).toBe(200);
+    expect(await kindOf(teamHash)).toEqual({ message: MSG.hashInvalid });
+
+    const sup = await buildUser(server.app, { supervisor: true });
+    const other = await buildTeam(server.app, { name: 'Suspend me' });
+    at = smtp.mails.length;
+    await api.as(sup.token).post(API.teams.suspend(other.id), {
+      name: 'Suspend me',
+      confirmPath: withSlash.suspendTeamConfirm,
+      cancelPath: withSlash.suspendTeamCancel,
+    });
+    const suspension = await nextMail(sup.email, at);
+    const suspendHash = hashIn(suspension.links[0] ?? '', '/suspended-team-accept/');
+    expect((await kindOf(suspendHash)).data).toEqual({ kind: LinkKind.SuspendTeam });
+
+    const u = await buildUser(server.app);
+    const fresh = uniqueEmail('kind');
+    at = smtp.mails.length;
+    await api
+      .as(u.token)
+      .post(API.users.changeEmail(u.id), { password: u.password, email: fresh, url: withSlash.changeEmail });
+    const change = await nextMail(fresh, at);
+    const changeHash = hashIn(change.links.find((l) => l.includes('/email/')) ?? '', '/email/');
+    expect((await kindOf(changeHash)).data).toEqual({ kind: LinkKind.ChangeEmail });
+
+    const v = await buildUser(server.app);
+    at = smtp.mails.length;
+    await api
+      .as(v.token)
+      .send('DELETE', API.users.remove(v.id), { password: v.password, url: withSlash.deleteUser });
+    const del = await nextMail(v.email, at);
+    const delHash = hashIn(del.links.find((l) => l.includes('/delete-user/')) ?? '', '/delete-user/');
+    expect((await kindOf(delHash)).data).toEqual({ kind: LinkKind.DeleteUser });
   });
 });

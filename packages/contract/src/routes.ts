@@ -1,3 +1,5 @@
+import { LinkKind, type LinkKindValue } from './constants.js';
+
 /** Route names of spec §2 (stored under tlprt_route_name) and the web paths. */
 export const ROUTE_NAMES = {
   login: 'login',
@@ -49,6 +51,20 @@ export const EMAIL_EVENT_TYPES = [
 export type TEmailEventType = (typeof EMAIL_EVENT_TYPES)[number];
 export const EMAIL_CANCEL_TYPES = ['cancel_team_deleting', 'cancel_team_suspended'] as const;
 export type TEmailCancelType = (typeof EMAIL_CANCEL_TYPES)[number];
+/** The link kind (check_hash's `data.kind`) each e-mail link screen expects: the screens check the hash
+ *  first, so a dead link says so before asking anybody to sign in. */
+export const EMAIL_EVENT_LINK_KINDS: Record<TEmailEventType, LinkKindValue> = {
+  email: LinkKind.ChangeEmail,
+  'delete-user': LinkKind.DeleteUser,
+  'delete-team-accept': LinkKind.DeleteTeam,
+  'suspended-team-accept': LinkKind.SuspendTeam,
+};
+export const EMAIL_CANCEL_LINK_KINDS: Record<TEmailCancelType, LinkKindValue> = {
+  cancel_team_deleting: LinkKind.DeleteTeam,
+  cancel_team_suspended: LinkKind.SuspendTeam,
+};
+/** /createPassword and /resPassword take either password link (sign-up or recovery). */
+export const PASSWORD_LINK_KINDS: readonly LinkKindValue[] = [LinkKind.Register, LinkKind.Recovery];
 export const INVITE_LINK_TYPES = ['old', 'new', 'decline'] as const;
 
 /** Link bases the web app sends; the server appends the hash (and `?teamIdInvite=` for invitations). */

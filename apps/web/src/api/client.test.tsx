@@ -112,14 +112,15 @@ describe('API client: status → popup mapping', () => {
     expect(getPopup()).toBeNull();
   });
 
-  it('check_hash: only "hash valid" is valid; a 404 is expired, without a popup', async () => {
+  it('check_hash: only "hash valid" of an expected kind is valid; a 404 is expired, without a popup', async () => {
     server = await startTestServer((r) =>
       r.url.endsWith('/good')
-        ? { status: 200, body: { message: MSG.hashValid } }
+        ? { status: 200, body: { message: MSG.hashValid, data: { kind: 'register' } } }
         : { status: 404, body: { message: MSG.hashInvalid } },
     );
-    await expect(api.checkHash('good')).resolves.toBe(true);
-    await expect(api.checkHash('bad')).resolves.toBe(false);
+    await expect(api.checkHash('good', ['register', 'recovery'])).resolves.toBe(true);
+    await expect(api.checkHash('good', ['delete-team'])).resolves.toBe(false);
+    await expect(api.checkHash('bad', ['register'])).resolves.toBe(false);
     expect(getPopup()).toBeNull();
   });
 });

@@ -123,8 +123,8 @@ export const api = {
     call({ method: 'POST', path: API.auth.register, body, schema: ZMessage, auth: 'guest' }),
   recoverPassword: (body: TRecoveryRequest) =>
     call({ method: 'POST', path: API.auth.recoveryPassword, body, schema: ZMessage, auth: 'guest' }),
-  /** true only for a live hash ("hash valid"); any failure means the link is expired. */
-  checkHash: async (hash: string, signal?: AbortSignal): Promise<boolean> => {
+  /** true only for a live hash ("hash valid") of one of `kinds`; any failure means the link is expired. */
+  checkHash: async (hash: string, kinds: readonly string[], signal?: AbortSignal): Promise<boolean> => {
     try {
       const res = await call({
         path: API.auth.checkHash(hash),
@@ -133,7 +133,7 @@ export const api = {
         popups: false,
         signal,
       });
-      return res.message === MSG.hashValid;
+      return res.message === MSG.hashValid && kinds.includes(res.data?.kind ?? '');
     } catch {
       return false;
     }

@@ -1,3 +1,4 @@
+import { PASSWORD_LINK_KINDS } from '@tlprt/contract';
 import type { LoaderFunctionArgs } from 'react-router';
 import { api } from '../api/client';
 
@@ -9,5 +10,5 @@ export interface HashCheck {
 /** Spec §2: /createPassword and /resPassword first check the hash ("hash valid" only). */
 export async function hashLoader({ params, request }: LoaderFunctionArgs): Promise<HashCheck> {
   const hash = params.hash ?? '';
-  return { hash, valid: hash !== '' && (await api.checkHash(hash, request.signal)) };
+  return { hash, valid: hash !== '' && (await api.checkHash(hash, PASSWORD_LINK_KINDS, request.signal)) };
 }

@@ -181,9 +181,10 @@ export function acceptRecovery(
   return setPasswordFromLink(ctx, input, [LinkKind.Recovery]);
 }
 
-/** GET /guest/check_hash/{hash}: which kind of live password link this is, if any. */
+/** GET /guest/check_hash/{hash}: which kind of live e-mail link this is, if any (every kind: each link
+ *  screen checks its hash before anything else and compares the kind with what it expects). */
 export async function checkHash(ctx: AppContext, hash: string): Promise<string | undefined> {
-  return (await peekLink(ctx, hash, PASSWORD_LINK_KINDS))?.kind;
+  return (await peekLink(ctx, hash, Object.values(LinkKind)))?.kind;
 }
 
 // ----- signed-in calls -----

@@ -1,6 +1,12 @@
-import { EMAIL_CANCEL_TYPES, WEB_PATHS } from '@tlprt/contract';
+import {
+  EMAIL_CANCEL_LINK_KINDS,
+  EMAIL_CANCEL_TYPES,
+  type TEmailCancelType,
+  WEB_PATHS,
+} from '@tlprt/contract';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { api } from '../../api/client';
 import { queryClient } from '../../api/queryClient';
 import { LinkExpired } from '../../components/LinkExpired';
 import NotFoundRoute from '../../routes/notFound';
@@ -17,8 +23,9 @@ export function teamIdOfSegment(segment: string | undefined): number | null {
 }
 
 /**
- * /email_cancel_handler/{type}/{name=teamId}/{hash}: cancel a team deletion or suspension. Needs login
- * (the same "Confirm action" form); success goes to /settings/, failure "Can't perform this action".
+ * /email_cancel_handler/{type}/{name=teamId}/{hash}: cancel a team deletion or suspension. Checks the
+ * hash first ("This link is expired"), then needs login (the same "Confirm action" form); success goes to
+ * /settings/, failure "Can't perform this action".
  */
 export function EmailCancelScreen({
   type,
@@ -31,8 +38,11 @@ export function EmailCancelScreen({
 }) {
   const navigate = useNavigate();
   const teamId = teamIdOfSegment(teamSegment);
-  const known = (EMAIL_CANCEL_TYPES as readonly string[]).includes(type ?? '') && teamId !== null;
-  const [state, setState] = useState<LinkOutcome | 'working'>(getToken() ? 'working' : 'login');
+  const cancelType = (EMAIL_CANCEL_TYPES as readonly string[]).includes(type ?? '')
+    ? (type as TEmailCancelType)
+    : null;
+  const known = cancelType !== null && teamId !== null;
+  const [state, setState] = useState<LinkOutcome | 'working'>('working');
   const started = useRef(false);
 
   const perform = useCallback(async () => {
@@ -50,11 +60,16 @@ export function EmailCancelScreen({
     }
   }, [known, teamId, type, hash, navigate]);
 
+  // The hash first: a dead link says so before asking anybody to sign in.
   useEffect(() => {
-    if (started.current || !known || !getToken()) return;
+    if (started.current || !cancelType || teamId === null) return;
     started.current = true;
-    void perform();
-  }, [known, perform]);
+    void api.checkHash(hash, [EMAIL_CANCEL_LINK_KINDS[cancelType]]).then((valid) => {
+      if (!valid) setState('expired');
+      else if (getToken()) void perform();
+      else setState('login');
+    });
+  }, [cancelType, teamId, hash, perform]);
 
   if (!known) return <NotFoundRoute />;
   if (state === 'login') return <ConfirmActionLogin onLoggedIn={() => void perform()} />;

@@ -1,5 +1,6 @@
-import { EMAIL_EVENT_TYPES, type TEmailEventType } from '@tlprt/contract';
+import { EMAIL_EVENT_LINK_KINDS, EMAIL_EVENT_TYPES, type TEmailEventType } from '@tlprt/contract';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { api } from '../../api/client';
 import { queryClient } from '../../api/queryClient';
 import { LinkExpired } from '../../components/LinkExpired';
 import NotFoundRoute from '../../routes/notFound';
@@ -13,8 +14,8 @@ export const isEventType = (t: string | undefined): t is TEmailEventType =>
 
 /**
  * /email_event_handler/{type}/{hash}, /changeEmail/{hash}, /deleteUserAccount/{hash} (spec §2).
- * The server's check_hash knows only the password-link kinds, so there is no pre-check: the action's
- * own 404 means the link is expired. Signed out → "Confirm action" login, then the action.
+ * Checks the hash first (a dead link says so without asking anybody to sign in); then, signed in, the
+ * action; signed out, the "Confirm action" login and then the action.
  */
 export function EmailEventScreen({
   type,
@@ -26,9 +27,10 @@ export function EmailEventScreen({
   /** /changeEmail and /deleteUserAccount know only success and "This link is expired". */
   failAsExpired?: boolean;
 }) {
-  const [state, setState] = useState<LinkOutcome | 'working'>(getToken() ? 'working' : 'login');
+  const [state, setState] = useState<LinkOutcome | 'working'>('working');
   const started = useRef(false);
   const action = isEventType(type) ? EVENT_ACTIONS[type] : null;
+  const kind = isEventType(type) ? EMAIL_EVENT_LINK_KINDS[type] : null;
 
   const perform = useCallback(async () => {
     if (!action) return;
@@ -52,10 +54,14 @@ export function EmailEventScreen({
   }, [action, hash, type, failAsExpired]);
 
   useEffect(() => {
-    if (started.current || !action || !getToken()) return;
+    if (started.current || !action || !kind) return;
     started.current = true;
-    void perform();
-  }, [action, perform]);
+    void api.checkHash(hash, [kind]).then((valid) => {
+      if (!valid) setState('expired');
+      else if (getToken()) void perform();
+      else setState('login');
+    });
+  }, [action, kind, hash, perform]);
 
   if (!action) return <NotFoundRoute />;
   switch (state) {

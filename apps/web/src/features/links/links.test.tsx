@@ -1,6 +1,13 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MSG, MSG_TEAMS, STORAGE_KEYS } from '@tlprt/contract';
+import {
+  EMAIL_EVENT_LINK_KINDS,
+  LinkKind,
+  MSG,
+  MSG_TEAMS,
+  STORAGE_KEYS,
+  type TEmailEventType,
+} from '@tlprt/contract';
 import { afterEach, describe, expect, it } from 'vitest';
 import ChangeEmailRoute from '../../routes/changeEmail';
 import DeleteUserAccountRoute from '../../routes/deleteUserAccount';
@@ -8,7 +15,7 @@ import EmailCancelHandlerRoute from '../../routes/emailCancelHandler';
 import EmailEventHandlerRoute from '../../routes/emailEventHandler';
 import EmailInviteHandlerRoute from '../../routes/emailInviteHandler';
 import { renderScreen } from '../../test/render';
-import { startTestServer } from '../../test/server';
+import { type Recorded, startTestServer } from '../../test/server';
 import { teamIdOfSegment } from './EmailCancelScreen';
 
 type Server = Awaited<ReturnType<typeof startTestServer>>;
@@ -28,6 +35,14 @@ const login = {
 };
 const signIn = () => localStorage.setItem(STORAGE_KEYS.token, 'tok');
 const EVENT = '/email_event_handler/:type/:hash';
+type Reply = { status: number; body?: unknown } | undefined;
+const isCheck = (r: Recorded) => r.url.startsWith('/auth/guest/check_hash/');
+/** The server's check_hash answering every hash as a live link of `kind`; the rest goes to `handler`. */
+const liveAs =
+  (kind: string, handler: (r: Recorded) => Reply) =>
+  (r: Recorded): Reply =>
+    isCheck(r) ? { status: 200, body: { message: MSG.hashValid, data: { kind } } } : handler(r);
+const actions = () => server?.requests.filter((r) => !isCheck(r)) ?? [];
 
 describe('/email_event_handler', () => {
   it.each([
@@ -38,13 +53,16 @@ describe('/email_event_handler', () => {
   ])(
     'signed in, %s: performs %s %s with the hash and shows the success text',
     async (type, method, path, text) => {
-      server = await startTestServer((r) =>
-        r.method === method && r.url === path ? { status: 200, body: { message: 'success' } } : undefined,
+      server = await startTestServer(
+        liveAs(EMAIL_EVENT_LINK_KINDS[type as TEmailEventType], (r) =>
+          r.method === method && r.url === path ? { status: 200, body: { message: 'success' } } : undefined,
+        ),
       );
       signIn();
       renderScreen(<EmailEventHandlerRoute />, `/email_event_handler/${type}/h4sh`, EVENT);
       expect(await screen.findByText(text)).toBeInTheDocument();
-      expect(server.requests[0]).toMatchObject({
+      expect(server.requests[0]?.url).toBe('/auth/guest/check_hash/h4sh');
+      expect(actions()[0]).toMatchObject({
         method,
         url: path,
         body: { hash: 'h4sh' },
@@ -54,31 +72,51 @@ describe('/email_event_handler', () => {
     },
   );
 
-  it('a dead hash (404) is "This link is expired"; another failure "Can\'t perform this action"', async () => {
-    server = await startTestServer((r) =>
-      r.url.includes('delete/confirm')
-        ? { status: 404, body: { message: 'Not found' } }
-        : { status: 409, body: { message: 'no' } },
+  it('a dead hash is "This link is expired" at once, signed in or not: no action, no sign-in asked', async () => {
+    server = await startTestServer(() => ({ status: 404, body: { message: MSG.hashInvalid } }));
+    renderScreen(<EmailEventHandlerRoute />, '/email_event_handler/delete-team-accept/dead', EVENT);
+    expect(await screen.findByText(MSG.linkExpiredTitle)).toBeInTheDocument();
+    expect(screen.queryByText(MSG_TEAMS.confirmAction)).not.toBeInTheDocument();
+    expect(actions()).toEqual([]);
+  });
+
+  it('a live hash of another kind is expired too', async () => {
+    server = await startTestServer(
+      liveAs(LinkKind.Recovery, () => ({ status: 200, body: { message: 'ok' } })),
     );
     signIn();
-    renderScreen(<EmailEventHandlerRoute />, '/email_event_handler/delete-team-accept/dead', EVENT);
+    renderScreen(<EmailEventHandlerRoute />, '/email_event_handler/email/other', EVENT);
+    expect(await screen.findByText(MSG.linkExpiredTitle)).toBeInTheDocument();
+    expect(actions()).toEqual([]);
+  });
+
+  it('an action failing on a 404 after the check is expired too', async () => {
+    server = await startTestServer(
+      liveAs(LinkKind.DeleteTeam, () => ({ status: 404, body: { message: 'Not found' } })),
+    );
+    signIn();
+    renderScreen(<EmailEventHandlerRoute />, '/email_event_handler/delete-team-accept/raced', EVENT);
     expect(await screen.findByText(MSG.linkExpiredTitle)).toBeInTheDocument();
   });
 
   it('"Can\'t perform this action" when the server refuses', async () => {
-    server = await startTestServer(() => ({ status: 409, body: { message: 'no' } }));
+    server = await startTestServer(
+      liveAs(LinkKind.SuspendTeam, () => ({ status: 409, body: { message: 'no' } })),
+    );
     signIn();
     renderScreen(<EmailEventHandlerRoute />, '/email_event_handler/suspended-team-accept/h', EVENT);
     expect(await screen.findByText(MSG.cantPerformTitle)).toBeInTheDocument();
   });
 
   it('signed out: "Confirm action" form, validated only on submit, then the action after login', async () => {
-    server = await startTestServer((r) => {
-      if (r.url === '/auth/guest/auth') return login;
-      if (r.url === '/api/v1/profile_settings/change_email/accept')
-        return { status: 200, body: { message: 'success' } };
-      return undefined;
-    });
+    server = await startTestServer(
+      liveAs(LinkKind.ChangeEmail, (r) => {
+        if (r.url === '/auth/guest/auth') return login;
+        if (r.url === '/api/v1/profile_settings/change_email/accept')
+          return { status: 200, body: { message: 'success' } };
+        return undefined;
+      }),
+    );
     renderScreen(<EmailEventHandlerRoute />, '/email_event_handler/email/h1', EVENT);
     expect(await screen.findByText(MSG_TEAMS.confirmAction)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Sign up' })).toHaveAttribute('href', '/register');
@@ -98,16 +136,20 @@ describe('/email_event_handler', () => {
   });
 
   it('/changeEmail/{hash} and /deleteUserAccount/{hash}: success or "This link is expired"', async () => {
-    server = await startTestServer((r) =>
-      r.url === '/api/v1/user/accept'
+    server = await startTestServer((r) => {
+      if (r.url === '/auth/guest/check_hash/abc')
+        return { status: 200, body: { message: MSG.hashValid, data: { kind: LinkKind.ChangeEmail } } };
+      if (r.url === '/auth/guest/check_hash/def')
+        return { status: 200, body: { message: MSG.hashValid, data: { kind: LinkKind.DeleteUser } } };
+      return r.url === '/api/v1/user/accept'
         ? { status: 200, body: { message: 'success' } }
-        : { status: 403, body: { message: 'x' } },
-    );
+        : { status: 403, body: { message: 'x' } };
+    });
     signIn();
     const first = renderScreen(<ChangeEmailRoute />, '/changeEmail/abc', '/changeEmail/:hash');
     expect(await screen.findByText(MSG.linkExpiredTitle)).toBeInTheDocument();
     first.unmount();
-    renderScreen(<DeleteUserAccountRoute />, '/deleteUserAccount/abc', '/deleteUserAccount/:hash');
+    renderScreen(<DeleteUserAccountRoute />, '/deleteUserAccount/def', '/deleteUserAccount/:hash');
     expect(await screen.findByText(MSG_TEAMS.accountDeleted)).toBeInTheDocument();
     expect(localStorage.getItem(STORAGE_KEYS.token)).toBeNull();
   });
@@ -121,8 +163,10 @@ describe('/email_cancel_handler', () => {
   });
 
   it('cancels the deletion with the hash and goes to /settings/', async () => {
-    server = await startTestServer((r) =>
-      r.url === '/api/v1/teams/12/delete/cancel' ? { status: 200, body: { message: 'ok' } } : undefined,
+    server = await startTestServer(
+      liveAs(LinkKind.DeleteTeam, (r) =>
+        r.url === '/api/v1/teams/12/delete/cancel' ? { status: 200, body: { message: 'ok' } } : undefined,
+      ),
     );
     signIn();
     renderScreen(
@@ -131,12 +175,25 @@ describe('/email_cancel_handler', () => {
       '/email_cancel_handler/:type/:teamId/:hash',
     );
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/settings/'));
-    expect(server.requests[0]?.body).toEqual({ hash: 'hh' });
+    expect(actions()[0]?.body).toEqual({ hash: 'hh' });
+  });
+
+  it('a dead hash is "This link is expired" before any sign-in', async () => {
+    server = await startTestServer(() => ({ status: 404, body: { message: MSG.hashInvalid } }));
+    renderScreen(
+      <EmailCancelHandlerRoute />,
+      '/email_cancel_handler/cancel_team_suspended/X=3/dead',
+      '/email_cancel_handler/:type/:teamId/:hash',
+    );
+    expect(await screen.findByText(MSG.linkExpiredTitle)).toBeInTheDocument();
+    expect(screen.queryByLabelText('E-mail')).not.toBeInTheDocument();
   });
 
   it('signed out asks for login; a refusal is "Can\'t perform this action"', async () => {
-    server = await startTestServer((r) =>
-      r.url === '/auth/guest/auth' ? login : { status: 409, body: { message: 'no' } },
+    server = await startTestServer(
+      liveAs(LinkKind.SuspendTeam, (r) =>
+        r.url === '/auth/guest/auth' ? login : { status: 409, body: { message: 'no' } },
+      ),
     );
     renderScreen(
       <EmailCancelHandlerRoute />,
