@@ -29,6 +29,7 @@ import { keySettingRoutes, publicKeySettingRoutes } from './features/key-setting
 import { keyRoutes } from './features/keys/routes.js';
 import { liveRoutes } from './features/live/routes.js';
 import { originRoutes } from './features/origins/routes.js';
+import type { BatchWriter } from './features/statistics/aggregator.js';
 import { createStats, ingestRoutes, statsRoutes } from './features/statistics/index.js';
 import { teamLifecycleRoutes } from './features/team-lifecycle/routes.js';
 import { teamRoutes } from './features/teams/routes.js';
@@ -54,6 +55,8 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
   /** A ready verifier, or options laid over the config's (tests shorten timeouts, set the https port). */
   verifier?: Verifier | Partial<VerifierOptions>;
+  /** How the statistics flush writes a batch (tests pass one that fails for chosen keys). */
+  statsWriter?: BatchWriter;
 }
 
 function buildVerifier(config: Config, given: AppDeps['verifier']): Verifier {
@@ -155,7 +158,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     verifier: buildVerifier(config, deps.verifier),
   };
   app.decorate('ctx', ctx);
-  const stats = createStats(app, ctx);
+  const stats = createStats(app, ctx, deps.statsWriter);
 
   await app.register(helmet, {
     contentSecurityPolicy: {

@@ -2,11 +2,18 @@ import { z } from 'zod';
 import { envelope } from './common.js';
 import { LIMITS } from './constants.js';
 
+/**
+ * The most bytes one report may count per series (DESIGN §7 Integrity): the plugin reports every 10 s,
+ * and 4 GiB in 10 s is over 3 Gbit/s for one viewer. The key hash is public, so a larger count is an
+ * attack on the team's statistics, not traffic.
+ */
+export const INGEST_MAX_BYTES = 2 ** 32;
 /** Ingest (DESIGN §7): what the player plugin or an edge aggregator sends. */
 const byteCount = z
   .number({ error: 'Must be a number' })
   .int('Must be a whole number')
-  .min(0, 'Must not be negative');
+  .min(0, 'Must not be negative')
+  .max(INGEST_MAX_BYTES, `Must be at most ${INGEST_MAX_BYTES} bytes per report`);
 export const ZIngestReport = z.object({
   apiKey: z.string().min(1).max(200),
   sessionId: z.string().min(1).max(200),

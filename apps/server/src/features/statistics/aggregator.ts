@@ -1,7 +1,15 @@
 import { createHash } from 'node:crypto';
-import { PostgresAdapter, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { Db } from '../../db/index.js';
-import { STATS_LEVELS, type StatsDb, statsDb } from './tables.js';
+import {
+  cappedAdd,
+  cappedSum,
+  isPostgres,
+  MINUTE_BYTES_CAP,
+  STATS_LEVELS,
+  type StatsDb,
+  statsDb,
+} from './tables.js';
 
 /** 0 cdn, 1 p2p, 2 nodr: the series of DESIGN §7. */
 export const SERIES = ['cdn', 'p2p', 'nodr'] as const;
@@ -17,7 +25,21 @@ export interface MinuteAgg {
   sessions: [Set<string>, Set<string>, Set<string>] | null;
   /** Pre-aggregated user counts (backfill); added to nothing, written as the minute's count. */
   users: [number, number, number];
+  /** Flushes this key-minute failed in while others were written (isolated, then dropped). */
+  failures?: number;
 }
+
+/** Writes key-minutes in one transaction (writeBatch; tests pass one that fails for chosen keys). */
+export type BatchWriter = (batch: MinuteAgg[]) => Promise<void>;
+/** What the aggregator reports when it gives up on a key-minute. */
+export interface FlushLog {
+  error(obj: object, msg: string): void;
+}
+/** A key-minute whose write fails while the rest of its flush succeeds is tried this many times. */
+const MAX_FAILURES = 3;
+
+/** Saturating addition of byte counts: see MINUTE_BYTES_CAP. */
+const addBytes = (a: number, b: number) => Math.min(a + b, MINUTE_BYTES_CAP);
 
 const aggKey = (keyId: number, minute: number) => `${keyId}:${minute}`;
 /** Session ids are stored hashed and short (ids may be up to 200 characters). */
@@ -57,23 +79,28 @@ const FLUSH_LOCK = 6_060_601;
 /**
  * In-memory per-(key, minute) aggregation of ingest reports, flushed into stats_minute (bytes added,
  * distinct users recounted from stats_minute_sessions) and the touched 20-minute and hourly rollups,
- * all in one transaction. A failed flush keeps its batch and merges it into the next one: nothing
- * was written, so nothing is counted twice.
+ * all in one transaction. A failed write keeps its key-minutes and merges them into the next flush:
+ * nothing of a failed transaction was written, so nothing is counted twice. When the database answers
+ * but the batch fails, the failing key-minutes are isolated (halves, down to one) so the rest is written;
+ * one that keeps failing is logged at error level and dropped, never retried forever (DESIGN §7).
  */
 export class StatsAggregator {
   private current = new Map<string, MinuteAgg>();
-  /** A batch whose write failed, retried with the next flush. */
+  /** Key-minutes whose write failed, retried with the next flush. */
   private failed = new Map<string, MinuteAgg>();
   /** Sessions already written per recent (key, minute, series): the live merge counts only new ones. */
   private written = new Map<string, [Set<string>, Set<string>, Set<string>]>();
   private chain: Promise<unknown> = Promise.resolve();
-  /** Test hook: makes the next writes fail (flush retry test). */
-  failNextWrites = 0;
+  private readonly write: BatchWriter;
 
   constructor(
     private readonly db: Db,
     private readonly nowMs: () => number,
-  ) {}
+    private readonly log: FlushLog,
+    write?: BatchWriter,
+  ) {
+    this.write = write ?? ((batch) => writeBatch(statsDb(db), batch));
+  }
 
   /** Adds one accepted report. */
   add(keyId: number, tsSec: number, sessionId: string, cdn: number, p2p: number, nodr: number): void {
@@ -84,9 +111,9 @@ export class StatsAggregator {
       a = { keyId, minute, bytes: [0, 0, 0], sessions: [new Set(), new Set(), new Set()], users: [0, 0, 0] };
       this.current.set(k, a);
     }
-    a.bytes[0] += cdn;
-    a.bytes[1] += p2p;
-    a.bytes[2] += nodr;
+    a.bytes[0] = addBytes(a.bytes[0], cdn);
+    a.bytes[1] = addBytes(a.bytes[1], p2p);
+    a.bytes[2] = addBytes(a.bytes[2], nodr);
     const s = a.sessions as [Set<string>, Set<string>, Set<string>];
     if (cdn > 0) s[0].add(sessionId);
     if (p2p > 0) s[1].add(sessionId);
@@ -99,11 +126,12 @@ export class StatsAggregator {
     const a = this.current.get(k);
     if (a) {
       for (const i of IDX) {
-        a.bytes[i] = (a.bytes[i] ?? 0) + bytes[i];
-        a.users[i] = Math.max(a.users[i] ?? 0, users[i]);
+        a.bytes[i] = addBytes(a.bytes[i], bytes[i]);
+        a.users[i] = Math.max(a.users[i], users[i]);
       }
     } else {
-      this.current.set(k, { keyId, minute, bytes: [...bytes], sessions: null, users: [...users] });
+      const capped = bytes.map((b) => Math.min(b, MINUTE_BYTES_CAP)) as [number, number, number];
+      this.current.set(k, { keyId, minute, bytes: capped, sessions: null, users: [...users] });
     }
   }
 
@@ -169,7 +197,7 @@ export class StatsAggregator {
         continue;
       }
       for (const i of IDX) {
-        b.bytes[i] += a.bytes[i];
+        b.bytes[i] = addBytes(b.bytes[i], a.bytes[i]);
         b.users[i] = Math.max(b.users[i], a.users[i]);
       }
       if (a.sessions) {
@@ -180,19 +208,64 @@ export class StatsAggregator {
     this.current = new Map();
     this.failed = batch;
     if (batch.size === 0) return;
-    // On failure the batch stays in this.failed and is retried by the next flush.
-    if (this.failNextWrites > 0) {
-      this.failNextWrites--;
-      throw new Error('simulated write failure');
+    const items = [...batch.values()];
+    try {
+      await this.write(items);
+    } catch (err) {
+      // The database itself failing (down, unreachable) is no reason to split the batch: it is kept whole
+      // for the next flush. Only a batch the database refuses while it answers is taken apart.
+      if (!(await this.databaseAnswers())) throw err;
+      this.failed = await this.writeIsolating(items);
+      return;
     }
-    await writeBatch(statsDb(this.db), [...batch.values()]);
     this.failed = new Map();
-    this.remember(batch);
+    this.remember(items);
   }
 
-  private remember(batch: Map<string, MinuteAgg>): void {
-    for (const [k, a] of batch) {
+  private async databaseAnswers(): Promise<boolean> {
+    try {
+      await sql`select 1`.execute(this.db);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Writes what it can in halves down to single key-minutes; answers the ones still to retry. */
+  private async writeIsolating(items: MinuteAgg[]): Promise<Map<string, MinuteAgg>> {
+    const retry = new Map<string, MinuteAgg>();
+    const attempt = async (part: MinuteAgg[]): Promise<void> => {
+      try {
+        await this.write(part);
+        this.remember(part);
+        return;
+      } catch (err) {
+        if (part.length > 1) {
+          const mid = part.length >> 1;
+          await attempt(part.slice(0, mid));
+          await attempt(part.slice(mid));
+          return;
+        }
+        const [a] = part as [MinuteAgg];
+        a.failures = (a.failures ?? 0) + 1;
+        if (a.failures < MAX_FAILURES) {
+          retry.set(aggKey(a.keyId, a.minute), a);
+          return;
+        }
+        this.log.error(
+          { err, keyId: a.keyId, minute: a.minute, bytes: a.bytes },
+          'statistics of one key-minute dropped: its write kept failing while the others were written',
+        );
+      }
+    };
+    await attempt(items);
+    return retry;
+  }
+
+  private remember(batch: Iterable<MinuteAgg>): void {
+    for (const a of batch) {
       if (!a.sessions) continue;
+      const k = aggKey(a.keyId, a.minute);
       let w = this.written.get(k);
       if (!w) {
         w = [new Set(), new Set(), new Set()];
@@ -218,7 +291,7 @@ const ROLLUPS = [
 export async function writeBatch(db: StatsDb, batch: MinuteAgg[]): Promise<void> {
   // A fixed order of row locks: concurrent nodes never deadlock on each other's rows.
   batch.sort((a, b) => a.keyId - b.keyId || a.minute - b.minute);
-  const isPg = db.getExecutor().adapter instanceof PostgresAdapter;
+  const isPg = isPostgres(db);
   await db.transaction().execute(async (trx) => {
     if (isPg) await sql`select pg_advisory_xact_lock(${FLUSH_LOCK})`.execute(trx);
     for (const part of chunks(batch, 1000)) {
@@ -238,9 +311,9 @@ export async function writeBatch(db: StatsDb, batch: MinuteAgg[]): Promise<void>
         )
         .onConflict((oc) =>
           oc.columns(['key_id', 'minute']).doUpdateSet({
-            cdn_bytes: sql`stats_minute.cdn_bytes + excluded.cdn_bytes`,
-            p2p_bytes: sql`stats_minute.p2p_bytes + excluded.p2p_bytes`,
-            nodr_bytes: sql`stats_minute.nodr_bytes + excluded.nodr_bytes`,
+            cdn_bytes: cappedAdd(isPg, sql`stats_minute.cdn_bytes`, sql`excluded.cdn_bytes`),
+            p2p_bytes: cappedAdd(isPg, sql`stats_minute.p2p_bytes`, sql`excluded.p2p_bytes`),
+            nodr_bytes: cappedAdd(isPg, sql`stats_minute.nodr_bytes`, sql`excluded.nodr_bytes`),
             cdn_users: sql`case when stats_minute.cdn_users > excluded.cdn_users then stats_minute.cdn_users else excluded.cdn_users end`,
             p2p_users: sql`case when stats_minute.p2p_users > excluded.p2p_users then stats_minute.p2p_users else excluded.p2p_users end`,
             nodr_users: sql`case when stats_minute.nodr_users > excluded.nodr_users then stats_minute.nodr_users else excluded.nodr_users end`,
@@ -316,10 +389,11 @@ export async function refreshTeamTotals(
   toMinute: number,
 ): Promise<void> {
   if (teamIds.length === 0) return;
+  const pg = isPostgres(db);
   for (const { team: table, key: of, time, size } of STATS_LEVELS) {
     await sql`
       insert into ${sql.table(table)} (team_id, ${sql.ref(time)}, cdn_bytes, p2p_bytes, nodr_bytes, cdn_users, p2p_users, nodr_users)
-      select k.team_id, s.${sql.ref(time)}, sum(s.cdn_bytes), sum(s.p2p_bytes), sum(s.nodr_bytes),
+      select k.team_id, s.${sql.ref(time)}, ${cappedSum(pg, sql`s.cdn_bytes`)}, ${cappedSum(pg, sql`s.p2p_bytes`)}, ${cappedSum(pg, sql`s.nodr_bytes`)},
              sum(s.cdn_users), sum(s.p2p_users), sum(s.nodr_users)
       from ${sql.table(of)} s join keys k on k.id = s.key_id
       where k.team_id in (${sql.join(teamIds)})

@@ -24,7 +24,9 @@ export async function backfillHistory(
   let minutes = 0;
   // A day at a time keeps memory flat.
   for (let dayStart = from; dayStart < to; dayStart += 86_400) {
-    const agg = new StatsAggregator(db, () => nowMs);
+    const agg = new StatsAggregator(db, () => nowMs, {
+      error: (obj, msg) => process.stderr.write(`${msg} ${JSON.stringify(obj)}\n`),
+    });
     for (const m of historyMinutes(keys, dayStart, Math.min(to, dayStart + 86_400), seed + dayStart)) {
       agg.addMinute(m.keyId, m.minute, m.bytes, m.users);
       minutes++;

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
+import type { BatchWriter } from './aggregator.js';
 import { StatsService } from './service.js';
 
 export { ingestRoutes, statsRoutes } from './routes.js';
@@ -13,8 +14,8 @@ declare module 'fastify' {
 }
 
 /** Creates the node's statistics service, starts its timers and flushes on close. */
-export function createStats(app: FastifyInstance, ctx: AppContext): StatsService {
-  const svc = new StatsService(ctx);
+export function createStats(app: FastifyInstance, ctx: AppContext, writer?: BatchWriter): StatsService {
+  const svc = new StatsService(ctx, writer);
   app.decorate('stats', svc);
   svc.start();
   // Registered after the database's onClose: runs before it (hooks close in reverse order).

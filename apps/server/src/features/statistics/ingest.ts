@@ -1,5 +1,6 @@
 import {
   INGEST_ERRORS,
+  INGEST_MAX_BYTES,
   INGEST_MAX_ERRORS,
   INGEST_MAX_SKEW_S,
   type TIngestResponse,
@@ -17,7 +18,8 @@ interface Report {
   nodrBytes?: number;
 }
 
-const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+const isCount = (v: unknown): v is number =>
+  typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= INGEST_MAX_BYTES;
 const isText = (v: unknown): v is string => typeof v === 'string' && v.length >= 1 && v.length <= 200;
 
 /** The common case checked by hand (fast); anything else goes through the contract's schema for its

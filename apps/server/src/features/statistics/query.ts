@@ -10,7 +10,7 @@ import { sql } from 'kysely';
 import type { UserRow } from '../../db/schema.js';
 import { authorizeTeam } from '../teams/policy.js';
 import type { StatsService } from './service.js';
-import { STATS_LEVELS, type StatsDb, statsDb } from './tables.js';
+import { cappedSum, isPostgres, STATS_LEVELS, type StatsDb, statsDb } from './tables.js';
 
 /** The window actually served: clamped to the range's window ending at server time, step-aligned. */
 export function clampWindow(range: TStatsRange, start: number, end: number, nowSec: number) {
@@ -122,14 +122,15 @@ async function readPoints(
   to: number,
 ): Promise<PointRow[]> {
   const level = STATS_LEVELS.find((l) => l.size === step) ?? STATS_LEVELS[0];
+  const pg = isPostgres(db);
   const time = sql.ref(level.time);
   // Grouped by `time + 0`, not the bare column: otherwise SQLite walks the time index (for its order)
   // through every key's rows instead of the (key, time) primary key through the asked keys' rows.
   if (leftOut.length >= keyIds.length) {
     return (
       await sql<PointRow>`
-        select ${time} + 0 as t, sum(cdn_bytes) as cb, sum(p2p_bytes) as pb, sum(nodr_bytes) as nb,
-               sum(cdn_users) as cu, sum(p2p_users) as pu, sum(nodr_users) as nu
+        select ${time} + 0 as t, ${cappedSum(pg, sql`cdn_bytes`)} as cb, ${cappedSum(pg, sql`p2p_bytes`)} as pb,
+               ${cappedSum(pg, sql`nodr_bytes`)} as nb, sum(cdn_users) as cu, sum(p2p_users) as pu, sum(nodr_users) as nu
         from ${sql.table(level.key)}
         where key_id in (${sql.join(keyIds)}) and ${time} >= ${from} and ${time} <= ${to}
         group by ${time} + 0`.execute(db)
@@ -143,7 +144,8 @@ async function readPoints(
   // The left-out keys' rows negated next to the totals, summed per point.
   return (
     await sql<PointRow>`
-      select t, sum(cb) as cb, sum(pb) as pb, sum(nb) as nb, sum(cu) as cu, sum(pu) as pu, sum(nu) as nu
+      select t, ${cappedSum(pg, sql`cb`)} as cb, ${cappedSum(pg, sql`pb`)} as pb, ${cappedSum(pg, sql`nb`)} as nb,
+             sum(cu) as cu, sum(pu) as pu, sum(nu) as nu
       from (
         ${total}
         union all

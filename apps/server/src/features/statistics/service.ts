@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.js';
-import { StatsAggregator } from './aggregator.js';
+import { type BatchWriter, StatsAggregator } from './aggregator.js';
 import { ingestReports } from './ingest.js';
 import { KeyCache } from './keys.js';
 import { pruneStats } from './retention.js';
@@ -12,8 +12,11 @@ export class StatsService {
   private retentionTimer: NodeJS.Timeout | undefined;
   private stoppers: Array<() => void> = [];
 
-  constructor(readonly ctx: AppContext) {
-    this.aggregator = new StatsAggregator(ctx.db, ctx.now);
+  constructor(
+    readonly ctx: AppContext,
+    writer?: BatchWriter,
+  ) {
+    this.aggregator = new StatsAggregator(ctx.db, ctx.now, ctx.log, writer);
     this.keys = new KeyCache(ctx.db, ctx.now);
   }
 
@@ -21,7 +24,8 @@ export class StatsService {
     return ingestReports(reports, this.keys, this.aggregator, this.ctx.now());
   }
 
-  /** Writes the in-memory aggregates now (tests, shutdown). A failure keeps them for the next flush. */
+  /** Writes the in-memory aggregates now (tests, shutdown). What the database refuses while it answers
+   *  is isolated (the rest is written); a database that does not answer keeps it all for the next flush. */
   flush(): Promise<void> {
     return this.aggregator.flush();
   }

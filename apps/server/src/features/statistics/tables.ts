@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, PostgresAdapter, type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
 
@@ -69,3 +69,32 @@ export const STATS_LEVELS = [
   { key: 'stats_20m', team: 'stats_team_20m', time: 'bucket', size: 1200 },
   { key: 'stats_hour', team: 'stats_team_hour', time: 'bucket', size: 3600 },
 ] as const;
+
+export const isPostgres = (db: { getExecutor(): { readonly adapter: unknown } }): boolean =>
+  db.getExecutor().adapter instanceof PostgresAdapter;
+
+/**
+ * The most one stored minute of one key holds per series: 2^50 bytes (about 150 Tbit/s for the whole
+ * minute), far above any real audience. In-memory and stored additions saturate here, so an hour of
+ * them (60 × 2^50 < 2^56) never overflows a 64-bit column, whatever a copied key hash sends.
+ */
+export const MINUTE_BYTES_CAP = 2 ** 50;
+/** Below the 64-bit limit (9.22e18): where sums over many keys saturate instead of failing. */
+const SUM_CAP = 9e18;
+
+/** `a + b`, at most MINUTE_BYTES_CAP (both operands are already at most that: the addition cannot
+ *  overflow). */
+export function cappedAdd(pg: boolean, a: RawBuilder<unknown>, b: RawBuilder<unknown>) {
+  return pg
+    ? sql<number>`least(${a} + ${b}, ${sql.lit(MINUTE_BYTES_CAP)})`
+    : sql<number>`min(${a} + ${b}, ${sql.lit(MINUTE_BYTES_CAP)})`;
+}
+
+/** `sum(column)` over any number of keys that saturates instead of failing: PostgreSQL sums bigint as
+ *  numeric (no overflow until the cast back), SQLite's sum() raises "integer overflow" where total()
+ *  does not (exact below 2^53). */
+export function cappedSum(pg: boolean, column: RawBuilder<unknown>) {
+  return pg
+    ? sql<number>`least(sum(${column}), ${sql.lit(SUM_CAP)})`
+    : sql<number>`cast(min(total(${column}), ${sql.lit(SUM_CAP)}) as integer)`;
+}
