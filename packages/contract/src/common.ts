@@ -15,14 +15,39 @@ export type TMessage = z.infer<typeof ZMessage>;
 /** `{message, data}` success envelope. */
 export const envelope = <T extends z.ZodTypeAny>(data: T) => z.object({ message: z.string(), data });
 
+/**
+ * C0 and C1 control characters, DEL and the line and paragraph separators: never part of a name, a
+ * search or any other single-line text (PostgreSQL refuses NUL in text; the others break pages, CSV
+ * exports and logs). Checked by code point, not a regular expression of control characters.
+ */
+export function hasControlChars(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || (c >= 0x7f && c <= 0x9f) || c === 0x2028 || c === 0x2029) return true;
+  }
+  return false;
+}
+/** A text field of the contract: trimmed (spec §5), then no control characters left (a 400 naming the
+ *  field). */
+export const text = (error: string = 'Must be text') =>
+  z
+    .string({ error })
+    .trim()
+    .refine((s) => !hasControlChars(s), MSG.controlChars);
+
 /** Trimmed, required text: "Required field" when empty. */
 export const requiredText = (max?: number) => {
-  const base = z.string({ error: MSG.required }).trim().min(1, MSG.required);
+  const base = text(MSG.required).min(1, MSG.required);
   return max ? base.max(max, MSG.tooLong(max)) : base;
 };
 /** Trimmed optional text with a maximum (empty allowed). */
-export const optionalText = (max: number) =>
-  z.string({ error: 'Must be text' }).trim().max(max, MSG.tooLong(max));
+export const optionalText = (max: number) => text().max(max, MSG.tooLong(max));
+/** A key hash as players send it: letters and digits only (they are 40 long; older ones may differ). */
+export const ZKeyHash = z
+  .string({ error: MSG.required })
+  .min(1, MSG.required)
+  .max(200, MSG.tooLong(200))
+  .regex(/^[A-Za-z0-9_-]+$/, 'Unknown key');
 
 export const ZEmail = z
   .string({ error: MSG.required })

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { envelope, optionalText, requiredText, ZId } from './common.js';
+import { envelope, optionalText, requiredText, text, ZId } from './common.js';
 import { LIMITS } from './constants.js';
+import { MSG } from './messages.js';
 
 /** A status object as the spec shapes it: `{id, name}`. */
 export const ZStatusRef = z.object({ id: z.number().int(), name: z.string() });
@@ -65,7 +66,7 @@ export const HOST_PATTERN =
   /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
 
 export const ZCreateDomainRequest = z.object({
-  url: z.string({ error: 'Required field' }).trim().min(1, 'Required field').max(2000),
+  url: text('Required field').min(1, 'Required field').max(2000, MSG.tooLong(2000)),
   teamId: z.coerce.number().int().optional(),
 });
 export const ZCreateDomainResponse = envelope(z.object({ id: z.number().int() }));

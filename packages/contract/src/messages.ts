@@ -9,6 +9,8 @@ export const MSG = {
   passwordsDoNotMatch: 'Passwords do not match',
   termsRequired: 'You must agree to the Terms of Service',
   tooLong: (max: number) => `Maximum ${max} symbols are allowed`,
+  controlChars: 'Must not contain control characters',
+  invalidData: 'The request holds a value that cannot be stored',
   incorrectLogin: 'Incorrect e-mail or password',
   incorrectPassword: 'Incorrect password',
   incorrectTeamName: 'incorrect team name',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envelope, ZEmail, ZLinkBase, ZPassword } from './common.js';
+import { envelope, text, ZEmail, ZLinkBase, ZPassword } from './common.js';
 import { MSG, MSG_TEAMS } from './messages.js';
 
 const currentPassword = z.string({ error: MSG.required }).min(1, MSG.required).max(1000);
@@ -61,7 +61,7 @@ export const ZUserRevokeRequest = z.object({ id: optionalId });
 
 /** POST /v1/user (search; supervisors). */
 export const ZUserSearchRequest = z.object({
-  general: z.string().trim().max(200).optional(),
+  general: text().max(200, MSG.tooLong(200)).optional(),
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });

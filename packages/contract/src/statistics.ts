@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envelope } from './common.js';
+import { envelope, text, ZId, ZKeyHash } from './common.js';
 import { LIMITS } from './constants.js';
 
 /**
@@ -15,7 +15,7 @@ const byteCount = z
   .min(0, 'Must not be negative')
   .max(INGEST_MAX_BYTES, `Must be at most ${INGEST_MAX_BYTES} bytes per report`);
 export const ZIngestReport = z.object({
-  apiKey: z.string().min(1).max(200),
+  apiKey: ZKeyHash,
   sessionId: z.string().min(1).max(200),
   ts: z.number().int(),
   cdnBytes: byteCount,
@@ -36,11 +36,11 @@ export const INGEST_MAX_SKEW_S = 600;
 
 /** POST /stats/v3/dashboard/day|week|month|live/{team_id} (spec §7). */
 export const ZStatsQuery = z.object({
-  apiKeys: z.array(z.string().max(200)).max(500),
+  apiKeys: z.array(ZKeyHash).max(500),
   startTimestamp: z.coerce.number().int().min(0),
   endTimestamp: z.coerce.number().int().min(0),
   clientId: z.coerce.number().int().optional(),
-  team_id: z.coerce.number().int(),
+  team_id: ZId,
 });
 export type TStatsQuery = z.infer<typeof ZStatsQuery>;
 
@@ -77,8 +77,8 @@ export const MIN_ZOOM_SPAN_S: Record<number, number> = { 60: 3600, 1200: 72_000,
 
 /** Saved statistics lists (spec §3 "Statistics tab"), stored as JSON text per user and team. */
 export const ZStatsTab = z.object({
-  nameTab: z.string().trim().max(30, 'Maximum 30 symbols are allowed'),
-  activeKeys: z.array(z.string().max(200)).max(500),
+  nameTab: text().max(30, 'Maximum 30 symbols are allowed'),
+  activeKeys: z.array(ZKeyHash).max(500),
 });
 export type TStatsTab = z.infer<typeof ZStatsTab>;
 export const ZStatsSettings = z.object({

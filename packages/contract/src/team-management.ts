@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envelope, optionalText, requiredText, ZFlag, ZHash, ZLinkBase } from './common.js';
+import { envelope, optionalText, requiredText, text, ZFlag, ZHash, ZLinkBase } from './common.js';
 import { LIMITS } from './constants.js';
 import { MSG } from './messages.js';
 import { ZTeamSummary } from './user.js';
@@ -59,7 +59,7 @@ export const ZTeamSearchRequest = z.object({
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   limit: z.coerce.number().int().min(1).max(100).default(20),
   scroll: ZFlag.optional(),
-  general: z.string().trim().max(200, MSG.tooLong(200)).optional(),
+  general: text().max(200, MSG.tooLong(200)).optional(),
   /** 2 = only favourites, 0 = all. */
   favourite: z.coerce.number().int().min(0).max(2).optional(),
   suspended: z.coerce.number().int().min(0).max(1).optional(),
@@ -85,7 +85,7 @@ export const ZDeleteLockRequest = ZLinkPathsRequest.extend({
 });
 /** Suspension starts with the team name typed (it must equal the team name, or the name is empty). */
 export const ZSuspendRequest = z.object({
-  name: z.string({ error: MSG.required }).trim().max(200).default(''),
+  name: text(MSG.required).max(200, MSG.tooLong(200)).default(''),
   confirmPath: ZLinkBase.optional(),
   cancelPath: ZLinkBase.optional(),
 });

@@ -1,6 +1,7 @@
 import { type FieldErrors, issuesToFieldErrors, MSG } from '@tlprt/contract';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { z } from 'zod';
+import { isDataException } from '../db/errors.js';
 
 /** An error a service throws on purpose: the status and body of spec §8 / DESIGN §4. */
 export class HttpError extends Error {
@@ -59,6 +60,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply
         .code(err.statusCode)
         .send(err.errors ? { message: err.message, errors: err.errors } : { message: err.message });
+    }
+    if (isDataException(err)) {
+      req.log.info({ code: (err as { code?: unknown }).code }, 'value the database cannot store');
+      return reply.code(400).send({ message: MSG.invalidData });
     }
     const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
     if (status >= 400 && status < 500) {

@@ -112,6 +112,7 @@ export function publicKeySettingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get('/api/v1/public/key_settings/:keyHash', {
       schema: {
         tags,
+        // Any text up to 200: a hash no key can have is "not usable" like any other (404, CDN only).
         params: z.object({ keyHash: z.string().min(1).max(200) }),
         response: { 200: ZPublicKeySettingsResponse, ...errorResponses(400, 404, 429) },
       },

@@ -5,6 +5,7 @@ import {
   MSG_DOMAIN_RULES,
   TeamStatus,
   type TSupervisorSettingRow,
+  ZKeyHash,
   type ZSetSupervisorSettingsRequest,
 } from '@tlprt/contract';
 import type { z } from 'zod';
@@ -164,7 +165,7 @@ export async function writeSupervisorSettings(
  * active, unsuspended, promoted domain (or a key of every domain) of an unsuspended team; else 404.
  */
 export async function publicKeySettings(ctx: AppContext, keyHash: string): Promise<Record<string, number>> {
-  const k = await findKeyByHash(ctx.db, keyHash);
+  const k = ZKeyHash.safeParse(keyHash).success ? await findKeyByHash(ctx.db, keyHash) : undefined;
   const usable =
     k !== undefined &&
     k.status === KeyStatus.Active &&

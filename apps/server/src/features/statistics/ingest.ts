@@ -21,6 +21,8 @@ interface Report {
 const isCount = (v: unknown): v is number =>
   typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= INGEST_MAX_BYTES;
 const isText = (v: unknown): v is string => typeof v === 'string' && v.length >= 1 && v.length <= 200;
+/** The contract's ZKeyHash, by hand: a hash with anything else is never looked up. */
+const KEY_HASH = /^[A-Za-z0-9_-]{1,200}$/;
 
 /** The common case checked by hand (fast); anything else goes through the contract's schema for its
  *  message. */
@@ -28,7 +30,8 @@ function quickValid(r: unknown): r is Report {
   if (typeof r !== 'object' || r === null) return false;
   const o = r as Record<string, unknown>;
   return (
-    isText(o.apiKey) &&
+    typeof o.apiKey === 'string' &&
+    KEY_HASH.test(o.apiKey) &&
     isText(o.sessionId) &&
     typeof o.ts === 'number' &&
     Number.isSafeInteger(o.ts) &&
