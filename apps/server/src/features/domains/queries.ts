@@ -102,15 +102,3 @@ export async function updateDomain(
     .executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
 }
-
-/**
- * Serializes the domain and key writes of one team (the five-domain limit, one draft per host):
- * a no-op update takes the team row's write lock on PostgreSQL and the database write lock on SQLite.
- */
-export async function lockTeam(db: Db, teamId: number): Promise<void> {
-  await db
-    .updateTable('teams')
-    .set((eb) => ({ status_id: eb.ref('status_id') }))
-    .where('id', '=', teamId)
-    .execute();
-}

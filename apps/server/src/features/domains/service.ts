@@ -13,6 +13,7 @@ import {
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Db } from '../../db/index.js';
+import { lockTeam } from '../../db/locks.js';
 import type { DomainRow, UserRow } from '../../db/schema.js';
 import { type Outgoing, publishAll } from '../../events/publish.js';
 import { badRequest, HttpError, notFound } from '../../http/errors.js';
@@ -33,7 +34,6 @@ import {
   insertDomain,
   listDomains,
   listDomainsById,
-  lockTeam,
   updateDomain,
   verifiedByAnotherTeam,
 } from './queries.js';

@@ -15,6 +15,7 @@ import {
 } from '@tlprt/contract';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
+import { lockTeam } from '../../db/locks.js';
 import type { UserRow } from '../../db/schema.js';
 import { type Outgoing, publishAll, toUsers } from '../../events/publish.js';
 import { badRequest, forbidden, HttpError, notFound } from '../../http/errors.js';
@@ -160,6 +161,8 @@ export async function removeTeamMember(
   if (isSelf(access, userId))
     throw badRequest(MSG_TEAMS.cannotRemoveSelf, { userId: MSG_TEAMS.cannotRemoveSelf });
   const events = await ctx.db.transaction().execute(async (trx) => {
+    // The admins are counted under the team's lock: two admins removing each other cannot both pass.
+    await lockTeam(trx, teamId);
     const target = await findMember(trx, teamId, userId);
     if (!target) throw notFound();
     if (leavesTeamWithoutAdmin(target.role, null, await countAdmins(trx, teamId)))
@@ -187,6 +190,8 @@ export async function setRole(
   if (!ASSIGNABLE_ROLES.includes(roleId))
     throw badRequest(MSG_TEAMS.roleNotAllowed, { role: MSG_TEAMS.roleNotAllowed });
   const events = await ctx.db.transaction().execute(async (trx) => {
+    // Under the team's lock: two admins demoting each other at once cannot both pass the count.
+    await lockTeam(trx, teamId);
     const target = await findMember(trx, teamId, userId);
     if (!target) throw notFound();
     if (leavesTeamWithoutAdmin(target.role, roleId, await countAdmins(trx, teamId)))
@@ -218,7 +223,8 @@ export async function leaveTeam(
     throw new HttpError(409, MSG_TEAMS.unableLeaveTitle);
   await assertOwnPassword(ctx, actor, password);
   const events: Outgoing[] = await ctx.db.transaction().execute(async (trx) => {
-    // Re-checked inside the transaction: two admins leaving at once must not both succeed.
+    // Re-checked under the team's lock: two admins leaving at once must not both succeed.
+    await lockTeam(trx, teamId);
     if (
       !mayLeaveTeam(
         access.memberRole,
