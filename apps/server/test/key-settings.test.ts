@@ -27,9 +27,9 @@ async function setup() {
 }
 
 const DEFAULTS = [
-  { id: 12, currentValue: null, defaultValue: 5 },
-  { id: 13, currentValue: null, defaultValue: 10 },
-  { id: 101, currentValue: null, defaultValue: 100 },
+  { id: 12, currentValue: null, defaultValue: 5, supervisorValue: null },
+  { id: 13, currentValue: null, defaultValue: 10, supervisorValue: null },
+  { id: 101, currentValue: null, defaultValue: 100, supervisorValue: null },
 ];
 
 describe('customer layer (get / set)', () => {
@@ -45,9 +45,9 @@ describe('customer layer (get / set)', () => {
     });
     expect(r.status).toBe(200);
     expect(r.body.data).toEqual([
-      { id: 12, currentValue: 8, defaultValue: 5 },
-      { id: 13, currentValue: null, defaultValue: 10 },
-      { id: 101, currentValue: 0, defaultValue: 100 },
+      { id: 12, currentValue: 8, defaultValue: 5, supervisorValue: null },
+      { id: 13, currentValue: null, defaultValue: 10, supervisorValue: null },
+      { id: 101, currentValue: 0, defaultValue: 100, supervisorValue: null },
     ]);
     expect((await get()).body.data).toEqual(r.body.data);
     // The path's domain 0 reads the same key.
@@ -120,6 +120,40 @@ describe('customer layer (get / set)', () => {
 const row = (rows: Json[], id: number) => rows.find((r) => r.param_id === id);
 
 describe('supervisor layers', () => {
+  it("a customer's key settings write, null included, never changes or lifts a supervisor's override", async () => {
+    const s = await setup();
+    const supervise = (value: number | null, settingOverwrite: number) =>
+      sup.post(API.keys.supervisorSet(s.teamId, 'key'), {
+        keyId: s.keyId,
+        settings: [{ id: 101, value, settingOverwrite }],
+      });
+    const customer = (value: number | null) =>
+      s.as.post(API.keys.settingsSet(s.teamId, s.domainId, s.keyId), { settings: [{ id: 101, value }] });
+    const inForce = async () =>
+      (await api.get(API.keys.publicSettings(s.keyHash))).body.data.settings['101'] as number;
+
+    expect((await supervise(0, 1)).status).toBe(200);
+    expect(await inForce()).toBe(0);
+    expect((await customer(80)).status).toBe(200);
+    expect(await inForce()).toBe(0);
+    expect((await customer(null)).status).toBe(200);
+    expect(await inForce()).toBe(0);
+    const seen = (await s.as.get(API.keys.settingsGet(s.teamId, s.domainId, s.keyId))).body.data;
+    expect(seen.find((x: Json) => x.id === 101)).toEqual({
+      id: 101,
+      currentValue: null,
+      defaultValue: 100,
+      supervisorValue: 0,
+    });
+    expect(
+      row((await sup.get(API.keys.supervisorGet(s.teamId, s.keyId, s.domainId))).body.data, 101),
+    ).toMatchObject({ param_api_key: 0, override_api_key: 1, prod_value: 0 });
+    // Lifted by a supervisor: the customer's own value applies again.
+    await customer(60);
+    expect((await supervise(null, 0)).status).toBe(200);
+    expect(await inForce()).toBe(60);
+  });
+
   it('applies default → team → domain → key, each only when it overrides', async () => {
     const s = await setup();
     const read = async () => {
@@ -170,11 +204,12 @@ describe('supervisor layers', () => {
     await write('key', 40, 1);
     expect(row(await read(), 12)).toMatchObject({ param_api_key: 40, override_api_key: 1, prod_value: 40 });
     expect(await publicValue()).toBe(40);
-    // The customer sees the key layer as its value and the layers below as the default.
+    // The customer sees the supervisor's value for the key beside its own and the layers below.
     expect((await s.as.get(API.keys.settingsGet(s.teamId, s.domainId, s.keyId))).body.data[0]).toEqual({
       id: 12,
-      currentValue: 40,
+      currentValue: null,
       defaultValue: 30,
+      supervisorValue: 40,
     });
     await write('key', 40, 0);
     expect(row(await read(), 12)).toMatchObject({ param_api_key: 40, override_api_key: 0, prod_value: 30 });

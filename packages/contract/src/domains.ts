@@ -98,12 +98,15 @@ export const ZKeyResponse = envelope(ZKey);
 export const ZCreateKeyRequest = z.object({ name: optionalText(LIMITS.nameMax).optional() });
 export const ZRenameKeyRequest = z.object({ name: optionalText(LIMITS.nameMax) });
 
-/** Key settings 12, 13, 101 (spec §3). */
+/** Key settings 12, 13, 101 (spec §3): the customer's own value, what the key inherits without one, and
+ *  a supervisor's value for this key, which wins over both until a supervisor lifts it (null: none). */
 export const ZKeySetting = z.object({
   id: z.number().int(),
   currentValue: z.number().nullable(),
   defaultValue: z.number(),
+  supervisorValue: z.number().nullable(),
 });
+export type TKeySetting = z.infer<typeof ZKeySetting>;
 export const ZKeySettingsResponse = envelope(z.array(ZKeySetting));
 /** Numeric text becomes a number, empty becomes null (spec §5). */
 export const ZSettingValue = z.preprocess(

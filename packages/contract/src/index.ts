@@ -6,6 +6,7 @@ export * from './dictionaries.js';
 export * from './domains.js';
 export * from './events.js';
 export * from './forms.js';
+export * from './guide.js';
 export * from './invitations.js';
 export * from './messages.js';
 export * from './policy.js';

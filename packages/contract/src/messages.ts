@@ -121,6 +121,7 @@ export const MSG_TEAMS = {
   evTeamDeletedText: 'You can no longer work with it',
   evRemovedTitle: "We are sorry, but your account has been signed off the team you've been working with",
   evRemovedText: 'You may no longer see it',
+  setBySupervisor: 'Set by a supervisor',
   membersReadOnly: 'You are not a member of this team: its member list is read-only for you.',
   evInvitedTitle: 'You have been invited to a team',
   evInvitedText: (inviter: string, team: string, role: string) =>

@@ -148,7 +148,10 @@ export interface KeysTable {
   created_at: number;
 }
 
-export type SettingLayer = 'team' | 'domain' | 'key';
+/** Layers of the player settings, lowest first. `key` is the customer's own value for a key;
+ *  `supervisor_key` is a supervisor's value for that key (set_supervisor_by_key), kept apart so a
+ *  customer's write can never change or lift it. `team` and `domain` are written by supervisors only. */
+export type SettingLayer = 'team' | 'domain' | 'key' | 'supervisor_key';
 
 /** One layer's value of one player setting. domain_id / key_id are 0 when the layer has no such owner. */
 export interface KeySettingValuesTable {

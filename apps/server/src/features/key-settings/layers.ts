@@ -33,14 +33,15 @@ const counts = (v: LayerValue | undefined): v is LayerValue & { value: number } 
   v !== undefined && v.override === 1 && v.value !== null;
 
 /**
- * The effective value: default → team → domain → key; each overriding layer replaces what is below.
- * `upTo` stops before a layer (what the customer's key inherits: upTo 'key').
+ * The effective value: default → team → domain → the customer's key value → the supervisor's key
+ * value; each overriding layer replaces what is below, so a supervisor's per-key override stands
+ * until a supervisor lifts it. `upTo` stops before a layer (what the customer's key inherits: 'key').
  */
 export function effectiveValue(table: LayerTable, settingId: number, upTo?: SettingLayer): number {
   const range = KEY_SETTING_RANGES[settingId];
   let value = range?.default ?? 0;
   const layers = table.get(settingId) ?? {};
-  for (const layer of ['team', 'domain', 'key'] as const) {
+  for (const layer of ['team', 'domain', 'key', 'supervisor_key'] as const) {
     if (layer === upTo) break;
     const v = layers[layer];
     if (counts(v)) value = v.value;
@@ -71,8 +72,8 @@ export function supervisorRows(
       override_client: l.team?.override ?? 0,
       param_domain: l.domain?.value ?? null,
       override_domain: l.domain?.override ?? 0,
-      param_api_key: l.key?.value ?? null,
-      override_api_key: l.key?.override ?? 0,
+      param_api_key: l.supervisor_key?.value ?? null,
+      override_api_key: l.supervisor_key?.override ?? 0,
       prod_value: prod,
       override_production: prod !== range.default ? 1 : 0,
       domain_id: domainId,

@@ -21,7 +21,9 @@ export function listLayerValues(
         ...(ctx.domainId !== null
           ? [eb.and([eb('layer', '=', 'domain'), eb('domain_id', '=', ctx.domainId)])]
           : []),
-        ...(ctx.keyId !== null ? [eb.and([eb('layer', '=', 'key'), eb('key_id', '=', ctx.keyId)])] : []),
+        ...(ctx.keyId !== null
+          ? [eb.and([eb('layer', 'in', ['key', 'supervisor_key']), eb('key_id', '=', ctx.keyId)])]
+          : []),
       ]),
     )
     .execute();

@@ -4,6 +4,7 @@ import {
   KeyStatus,
   MSG_DOMAIN_RULES,
   TeamStatus,
+  type TKeySetting,
   type TSupervisorSettingRow,
   ZKeyHash,
   type ZSetSupervisorSettingsRequest,
@@ -30,11 +31,7 @@ import {
 } from './layers.js';
 import { listLayerValues, upsertLayerValues } from './queries.js';
 
-export interface CustomerSetting {
-  id: number;
-  currentValue: number | null;
-  defaultValue: number;
-}
+export type CustomerSetting = TKeySetting;
 
 async function liveDomainId(db: Db, teamId: number, domainId: number): Promise<number> {
   const d = await findDomain(db, teamId, domainId);
@@ -67,12 +64,15 @@ async function customerView(
 ): Promise<CustomerSetting[]> {
   const table = tableOf(await listLayerValues(db, teamId, { domainId, keyId }));
   return SETTING_IDS.map((id) => {
-    const own = table.get(id)?.key;
+    const layers = table.get(id);
+    const own = layers?.key;
+    const fixed = layers?.supervisor_key;
     return {
       id,
       currentValue: own && own.override === 1 ? own.value : null,
       // What the key gets when it sets nothing: the default with the team's and domain's layers.
       defaultValue: effectiveValue(table, id, 'key'),
+      supervisorValue: fixed && fixed.override === 1 ? fixed.value : null,
     };
   });
 }
@@ -150,7 +150,7 @@ export async function writeSupervisorSettings(
     if (layer === 'key') {
       const keyId = body.keyId ?? 0;
       assertKeyChangeable(await keyOf(trx, teamId, keyId));
-      await upsertLayerValues(trx, teamId, { layer, domainId: 0, keyId }, input, ctx.now());
+      await upsertLayerValues(trx, teamId, { layer: 'supervisor_key', domainId: 0, keyId }, input, ctx.now());
       return [await toTeam(trx, access, { code: EventCode.KeyChanged, created_key: keyId })];
     }
     const domainId = layer === 'domain' ? await liveDomainId(trx, teamId, body.domainId ?? 0) : 0;

@@ -1,8 +1,10 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import {
+  KEY_SETTING_HELP,
   MSG_DOMAINS,
   MSG_TEAMS,
+  PLAYER_HELP,
   STORAGE_KEYS,
   type TDomain,
   type TSupervisorSettingRow,
@@ -355,8 +357,8 @@ describe('My domains: supervisor', () => {
           body: {
             message: 'ok',
             data: [
-              { id: 12, currentValue: 8, defaultValue: 5 },
-              { id: 101, currentValue: null, defaultValue: 100 },
+              { id: 12, currentValue: 8, defaultValue: 5, supervisorValue: null },
+              { id: 101, currentValue: 60, defaultValue: 100, supervisorValue: 0 },
             ],
           },
         },
@@ -368,6 +370,13 @@ describe('My domains: supervisor', () => {
     expect(await within(dialog).findByText('Download timeout, s')).toBeInTheDocument();
     expect(within(dialog).getAllByText(MSG_DOMAINS.soon)).toHaveLength(2);
     expect(within(dialog).getByText('8')).toBeInTheDocument();
+    // Help texts with units (spec §5), and a supervisor's value for the key in force over the customer's.
+    expect(within(dialog).getByText(KEY_SETTING_HELP[12] ?? '')).toBeInTheDocument();
+    expect(within(dialog).getByText(KEY_SETTING_HELP[101] ?? '')).toBeInTheDocument();
+    expect(within(dialog).getByText(PLAYER_HELP.segmentDuration)).toBeInTheDocument();
+    expect(within(dialog).getByText(PLAYER_HELP.downloadUpload)).toBeInTheDocument();
+    expect(within(dialog).getByText(MSG_TEAMS.setBySupervisor)).toBeInTheDocument();
+    expect(within(dialog).queryByText('60')).not.toBeInTheDocument();
   });
 });
 

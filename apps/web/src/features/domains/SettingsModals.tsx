@@ -12,8 +12,11 @@ import {
   TextInput,
 } from '@mantine/core';
 import {
+  KEY_SETTING_HELP,
   KEY_SETTING_RANGES,
   MSG_DOMAINS,
+  MSG_TEAMS,
+  PLAYER_HELP,
   type TDomain,
   type TKey,
   type TSupervisorSettingRow,
@@ -29,7 +32,8 @@ import { fromSettingValue, toSettingValue } from './format';
 const settingName = (id: number, fallback?: string) =>
   KEY_SETTING_RANGES[id]?.name ?? fallback ?? `Setting ${id}`;
 
-/** Key settings (spec §2, §9): the current and default values; the controls say "Soon...". */
+/** Key settings (spec §2, §5, §9): each setting with its help text and unit, the current and default
+ *  values (a supervisor's value for the key wins and says so); the controls say "Soon...". */
 export function KeySettingsModal({
   teamId,
   domain,
@@ -72,8 +76,24 @@ export function KeySettingsModal({
                     <Text size="sm" fw={500}>
                       {settingName(s.id)}
                     </Text>
+                    {KEY_SETTING_HELP[s.id] && (
+                      <Text size="xs" c="dimmed" maw={320}>
+                        {KEY_SETTING_HELP[s.id]}
+                      </Text>
+                    )}
                   </Table.Td>
-                  <Table.Td data-label="Current">{s.currentValue ?? '—'}</Table.Td>
+                  <Table.Td data-label="Current">
+                    {s.supervisorValue !== null ? (
+                      <Stack gap={2} align="flex-start">
+                        <Text size="sm">{s.supervisorValue}</Text>
+                        <Badge variant="light" color="orange" radius="sm" tt="none">
+                          {MSG_TEAMS.setBySupervisor}
+                        </Badge>
+                      </Stack>
+                    ) : (
+                      (s.currentValue ?? '—')
+                    )}
+                  </Table.Td>
                   <Table.Td data-label="Default">{s.defaultValue}</Table.Td>
                   <Table.Td data-label="Change">
                     <Badge variant="light" color="gray" radius="sm">
@@ -85,6 +105,14 @@ export function KeySettingsModal({
             </Table.Tbody>
           </Table>
         )}
+        <Stack gap={4}>
+          <Text size="xs" c="dimmed">
+            {PLAYER_HELP.segmentDuration}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {PLAYER_HELP.downloadUpload}
+          </Text>
+        </Stack>
         <Group justify="flex-end">
           <Button onClick={onClose} miw={100}>
             Ok
