@@ -13,6 +13,7 @@ import { type Db, migrateToLatest, openDatabase, pgClientConfig } from './db/ind
 import { type EventBus, InProcessBus, PgBus } from './events/bus.js';
 import { StreamHub } from './events/streams.js';
 import { accountRoutes } from './features/account/routes.js';
+import { liveSessionIds } from './features/auth/queries.js';
 import { guestAuthRoutes, sessionRoutes } from './features/auth/routes.js';
 import { lookupSession } from './features/auth/service.js';
 import { referenceRoutes } from './features/dictionaries/routes.js';
@@ -110,7 +111,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   const now = deps.now ?? systemClock;
   const bus = await createBus(db, config.database, app.log);
   app.addHook('onClose', async () => bus.close());
-  const hub = new StreamHub(bus, now, deps.heartbeatMs ?? TIMINGS.heartbeatMs);
+  const hub = new StreamHub(bus, now, deps.heartbeatMs ?? TIMINGS.heartbeatMs, (ids) =>
+    liveSessionIds(db, ids, now()),
+  );
   // Open streams would keep the HTTP server from closing: end them first.
   app.addHook('preClose', async () => hub.closeAll());
 

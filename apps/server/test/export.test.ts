@@ -210,3 +210,21 @@ describe('GET /api/v1/export/*.csv', () => {
     expect(users.filter((x) => x[1]?.startsWith('bulk-'))).toHaveLength(5000);
   });
 });
+
+describe('OpenAPI description', () => {
+  it('declares the 401 and 403 the CSV routes answer', async () => {
+    const doc = (await (await get('/api/docs/json')).json()) as {
+      paths: Record<string, { get: { responses: Record<string, unknown> } }>;
+    };
+    for (const path of [API.export.users, API.export.teams]) {
+      const responses = doc.paths[path]?.get.responses ?? {};
+      expect(Object.keys(responses), path).toEqual(expect.arrayContaining(['401', '403']));
+    }
+    // And they are what the routes answer.
+    expect((await get(API.export.users)).status).toBe(401);
+    const plain = await buildUser(server.app);
+    const r = await get(API.export.teams, plain.token);
+    expect(r.status).toBe(403);
+    expect(await r.json()).toEqual({ message: expect.any(String) });
+  });
+});

@@ -1,5 +1,6 @@
 import { API, EventCode, Role } from '@tlprt/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { revokeUserSessions } from '../src/features/auth/queries.js';
 import { buildSession, buildTeam, buildUser } from './factories.js';
 import { Api } from './helpers/http.js';
 import {
@@ -72,6 +73,23 @@ describe('GET /auth/v1/sse/handle', () => {
     await device2.waitFor((raw) => raw.includes(': ping'), 2000);
     expect(device2.events()).toEqual([]);
     device2.close();
+  });
+
+  it('ends the stream of a session revoked behind the bus (the CLI on SQLite) at the next heartbeat', async () => {
+    const u = await buildUser(server.app);
+    const other = await buildUser(server.app);
+    const s = await openStream(server.base, u.token);
+    const o = await openStream(server.base, other.token);
+    await s.waitFor((raw) => raw.includes(': connected'));
+    // Straight in the database, as another process would: no event reaches this node's bus.
+    await revokeUserSessions(server.app.ctx.db, u.id, Date.now());
+    await s.ended;
+    await server.app.ctx.bus.publish({ userIds: [u.id] }, { code: EventCode.UserAdded, team_id: 1 });
+    expect(s.events()).toEqual([]);
+    // Others keep their stream.
+    const pings = (o.raw().match(/: ping/g) ?? []).length;
+    await o.waitFor((raw) => (raw.match(/: ping/g) ?? []).length > pings + 1, 2000);
+    o.close();
   });
 
   it('closing the client removes the stream', async () => {

@@ -19,6 +19,9 @@ interface LiveStream extends StreamOwner {
  * The open event streams of this node. Subscribes to the bus and writes each message to the streams
  * it targets; forced-logout messages also end those streams.
  */
+/** Which of these session ids are still live. */
+export type LiveSessionCheck = (sessionIds: number[]) => Promise<Set<number>>;
+
 export class StreamHub {
   private readonly streams = new Set<LiveStream>();
   private readonly heartbeat: NodeJS.Timeout;
@@ -28,10 +31,11 @@ export class StreamHub {
     bus: EventBus,
     private readonly now: Clock,
     heartbeatMs: number,
+    private readonly liveSessions: LiveSessionCheck,
   ) {
     this.unsubscribe = bus.subscribe((m) => this.deliver(m));
     // One timer for every stream: keeps proxies from closing idle connections and drops dead sessions.
-    this.heartbeat = setInterval(() => this.ping(), heartbeatMs);
+    this.heartbeat = setInterval(() => void this.ping(), heartbeatMs);
     this.heartbeat.unref();
   }
 
@@ -65,10 +69,24 @@ export class StreamHub {
     }
   }
 
-  private ping(): void {
+  /** Heartbeat: ends the streams of expired or revoked sessions (one query for all), pings the rest. A
+   *  failed check pings anyway: a database hiccup must not sign everybody out. */
+  private async ping(): Promise<void> {
     const now = this.now();
-    for (const s of this.streams) {
-      if (s.expiresAt <= now) this.end(s);
+    const open = [...this.streams].filter((s) => {
+      if (s.expiresAt > now) return true;
+      this.end(s);
+      return false;
+    });
+    let live: Set<number> | null = null;
+    try {
+      live = await this.liveSessions([...new Set(open.map((s) => s.sessionId))]);
+    } catch {
+      live = null;
+    }
+    for (const s of open) {
+      if (!this.streams.has(s)) continue;
+      if (live && !live.has(s.sessionId)) this.end(s);
       else s.res.write(': ping\n\n');
     }
   }

@@ -31,6 +31,20 @@ export async function findLiveSession(
   return user && { sessionId: session.id, expiresAt: session.expires_at, user };
 }
 
+/** Which of these sessions are still live (not revoked, not expired): the live streams recheck theirs at
+ *  each heartbeat, so a revocation made by another process (the CLI on SQLite) ends them too. */
+export async function liveSessionIds(db: Db, ids: number[], now: number): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('sessions')
+    .select('id')
+    .where('id', 'in', ids)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .execute();
+  return new Set(rows.map((r) => r.id));
+}
+
 export async function revokeSession(db: Db, sessionId: number, now: number): Promise<void> {
   await db
     .updateTable('sessions')

@@ -3,7 +3,7 @@ import { API } from '@tlprt/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.js';
 import { caller } from '../../http/auth.js';
-import { bearerSecurity } from '../../http/schemas.js';
+import { bearerSecurity, errorResponses } from '../../http/schemas.js';
 import { type ExportKind, exportCsv, exportFileName } from './service.js';
 
 const tags = ['export'];
@@ -20,6 +20,7 @@ export function exportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           description:
             'text/csv attachment (RFC 4180, CRLF); 401 without a session, 403 for non-supervisors.',
           produces: ['text/csv'],
+          response: errorResponses(401, 403),
         },
         handler: async (req, reply) => {
           const chunks = exportCsv(ctx, caller(req).user, kind);
