@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { API } from '@tlprt/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { caller } from '../../http/auth.js';
 import { bearerSecurity, errorResponses } from '../../http/schemas.js';
@@ -20,7 +21,8 @@ export function exportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           description:
             'text/csv attachment (RFC 4180, CRLF); 401 without a session, 403 for non-supervisors.',
           produces: ['text/csv'],
-          response: errorResponses(401, 403),
+          // 200 is the CSV stream itself: described, not serialized.
+          response: { 200: z.unknown().describe('text/csv'), ...errorResponses(401, 403) },
         },
         handler: async (req, reply) => {
           const chunks = exportCsv(ctx, caller(req).user, kind);
