@@ -39,7 +39,7 @@ import { applySupervisorEmails } from './features/users/service.js';
 import { authenticate } from './http/auth.js';
 import { registerDocs } from './http/docs.js';
 import { HttpError, registerErrorHandler } from './http/errors.js';
-import { DEFAULT_RATE_LIMITS, FailureCounter, type RateLimitSettings } from './http/rate-limit.js';
+import { DEFAULT_RATE_LIMITS, loginFailures, type RateLimitSettings } from './http/rate-limit.js';
 import { validatorCompiler } from './http/validation.js';
 import { registerWebApp } from './http/web.js';
 import { type Clock, systemClock } from './lib/clock.js';
@@ -142,22 +142,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     hub,
     now,
     log: app.log,
-    loginFailures: {
-      perLogin: new FailureCounter(
-        db,
-        'login',
-        rateLimits.loginFailuresPerLogin,
-        rateLimits.failureWindowMs,
-        now,
-      ),
-      perAddress: new FailureCounter(
-        db,
-        'address',
-        rateLimits.loginFailuresPerAddress,
-        rateLimits.failureWindowMs,
-        now,
-      ),
-    },
+    loginFailures: loginFailures(db, rateLimits, now),
     verifier: buildVerifier(config, deps.verifier),
   };
   app.decorate('ctx', ctx);

@@ -4,7 +4,7 @@ import type { Db } from './db/index.js';
 import type { EventBus } from './events/bus.js';
 import type { StreamHub } from './events/streams.js';
 import type { Verifier } from './features/domains/verification/index.js';
-import type { FailureCounter } from './http/rate-limit.js';
+import type { LoginFailures } from './http/rate-limit.js';
 import type { Clock } from './lib/clock.js';
 import type { Mailer } from './mail/mailer.js';
 
@@ -17,7 +17,7 @@ export interface AppContext {
   hub: StreamHub;
   now: Clock;
   log: FastifyBaseLogger;
-  loginFailures: { perLogin: FailureCounter; perAddress: FailureCounter };
+  loginFailures: LoginFailures;
   /** Domain ownership checks (DESIGN §6), built once from the config. */
   verifier: Verifier;
 }

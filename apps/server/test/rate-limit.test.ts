@@ -1,75 +1,115 @@
+import { request as httpRequest } from 'node:http';
 import { API, MSG } from '@tlprt/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser, uniqueEmail } from './factories.js';
 import { Api } from './helpers/http.js';
 import { manualClock, startServer, type TestServer } from './helpers/server.js';
 
+/** POST /auth/guest/auth from a chosen loopback address (127.0.0.2, 127.0.0.3, ...): the server sees it. */
+function loginFrom(base: string, address: string, login: string, password: string) {
+  return new Promise<{ status: number; body: Record<string, unknown>; retryAfter?: string }>(
+    (resolve, reject) => {
+      const url = new URL(API.auth.login, base);
+      const req = httpRequest(
+        url,
+        { method: 'POST', localAddress: address, headers: { 'content-type': 'application/json' } },
+        (res) => {
+          let text = '';
+          res.on('data', (d: Buffer) => {
+            text += d.toString();
+          });
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              body: JSON.parse(text) as Record<string, unknown>,
+              retryAfter: res.headers['retry-after'] as string | undefined,
+            }),
+          );
+        },
+      );
+      req.on('error', reject);
+      req.end(JSON.stringify({ login, password }));
+    },
+  );
+}
+
 describe('failed sign-ins (lowered limits)', () => {
   const clock = manualClock();
   let server: TestServer;
-  let api: Api;
 
   beforeAll(async () => {
     server = await startServer({
       deps: {
         now: clock,
         rateLimits: {
-          loginFailuresPerLogin: 3,
+          loginFailuresPerLoginAndAddress: 3,
           loginFailuresPerAddress: 6,
+          loginSlowdownAfter: 3,
+          loginMaxDelayMs: 300,
           failureWindowMs: 60_000,
           guestPerMinute: 10_000,
         },
       },
     });
-    api = new Api(server.base);
   });
   afterAll(async () => {
     await server?.close();
   });
+  const login = (address: string, email: string, password: string) =>
+    loginFrom(server.base, address, email, password);
 
-  it('locks one login after repeated failures, even for the right password, until the window ends', async () => {
+  it('locks a login for the guessing address only: the owner signs in from another address', async () => {
     const u = await buildUser(server.app);
-    for (let i = 0; i < 3; i++) {
-      expect((await api.post(API.auth.login, { login: u.email, password: 'wrong-one' })).status).toBe(401);
-    }
-    const blocked = await api.post(API.auth.login, { login: u.email, password: u.password });
+    for (let i = 0; i < 3; i++) expect((await login('127.0.0.2', u.email, 'wrong-one')).status).toBe(401);
+    const blocked = await login('127.0.0.2', u.email, u.password);
     expect(blocked.status).toBe(429);
     expect(blocked.body).toEqual({ message: MSG.tooManyRequests });
-    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
-
+    expect(Number(blocked.retryAfter)).toBeGreaterThan(0);
+    // The real owner, elsewhere: slowed down (past loginSlowdownAfter), not refused.
+    expect((await login('127.0.0.3', u.email, u.password)).status).toBe(200);
     clock.advance(61_000);
-    expect((await api.post(API.auth.login, { login: u.email, password: u.password })).status).toBe(200);
+    expect((await login('127.0.0.2', u.email, u.password)).status).toBe(200);
   });
 
-  it('a success clears the count for that login', async () => {
+  it('failures spread over many addresses never lock the login; each address is locked on its own', async () => {
     const u = await buildUser(server.app);
-    // 2 + 2 failures would pass the per-login limit of 3 if the success in between did not reset it.
+    for (const last of [4, 5, 6, 7]) {
+      for (let i = 0; i < 3; i++) await login(`127.0.0.${last}`, u.email, 'wrong-one');
+      expect((await login(`127.0.0.${last}`, u.email, u.password)).status).toBe(429);
+    }
+    expect((await login('127.0.0.8', u.email, u.password)).status).toBe(200);
+    clock.advance(61_000);
+  });
+
+  it('a success clears the count for that login and address', async () => {
+    const u = await buildUser(server.app);
+    // 2 + 2 failures would pass the limit of 3 if the success in between did not reset it.
     for (let round = 0; round < 2; round++) {
-      for (let i = 0; i < 2; i++) await api.post(API.auth.login, { login: u.email, password: 'wrong-one' });
-      expect((await api.post(API.auth.login, { login: u.email, password: u.password })).status).toBe(200);
+      for (let i = 0; i < 2; i++) await login('127.0.0.9', u.email, 'wrong-one');
+      expect((await login('127.0.0.9', u.email, u.password)).status).toBe(200);
     }
     clock.advance(61_000);
   });
 
   it('locks one address after failures across many logins', async () => {
     for (let i = 0; i < 6; i++) {
-      expect((await api.post(API.auth.login, { login: uniqueEmail(), password: 'nope-nope' })).status).toBe(
-        401,
-      );
+      expect((await login('127.0.0.10', uniqueEmail(), 'nope-nope')).status).toBe(401);
     }
     const u = await buildUser(server.app);
-    const r = await api.post(API.auth.login, { login: u.email, password: u.password });
+    const r = await login('127.0.0.10', u.email, u.password);
     expect(r.status).toBe(429);
-    expect(r.headers.get('retry-after')).toBeTruthy();
+    expect(r.retryAfter).toBeTruthy();
+    expect((await login('127.0.0.11', u.email, u.password)).status).toBe(200);
     clock.advance(61_000);
-    expect((await api.post(API.auth.login, { login: u.email, password: u.password })).status).toBe(200);
+    expect((await login('127.0.0.10', u.email, u.password)).status).toBe(200);
   });
 });
 
 describe('failed sign-ins are counted in the database', () => {
   const clock = manualClock();
   const limits = {
-    loginFailuresPerLogin: 3,
+    loginFailuresPerLoginAndAddress: 3,
+    confirmFailuresPerUser: 3,
     loginFailuresPerAddress: 1000,
     failureWindowMs: 60_000,
     guestPerMinute: 10_000,
@@ -108,13 +148,25 @@ describe('failed sign-ins are counted in the database', () => {
     const api = new Api(one.base).as(u.token);
     const change = (password: string) =>
       api.post(API.users.changePassword(u.id), { password, new_password: 'brand-new', confirm: 'brand-new' });
-    for (let i = 0; i < 3; i++) expect((await change('guess-guess')).status).toBe(400);
-    // Locked now, the right password included, for the confirmation and for signing in alike.
+    // Outsiders failing to sign in as this account do not count against its confirmations.
+    for (let i = 0; i < 3; i++) {
+      await loginFrom(two.base, '127.0.0.20', u.email, 'outsider-guess');
+    }
+    expect((await change('guess-guess')).status).toBe(400);
+    for (let i = 0; i < 2; i++) expect((await change('guess-guess')).status).toBe(400);
+    // Locked now on every node, the right password included.
     const locked = await change(u.password);
     expect(locked.status).toBe(429);
     expect(locked.body).toEqual({ message: MSG.tooManyRequests });
+    const other = new Api(two.base).as(u.token);
     expect(
-      (await new Api(two.base).post(API.auth.login, { login: u.email, password: u.password })).status,
+      (
+        await other.post(API.users.changePassword(u.id), {
+          password: u.password,
+          new_password: 'x-new-1',
+          confirm: 'x-new-1',
+        })
+      ).status,
     ).toBe(429);
     clock.advance(61_000);
     expect((await change(u.password)).status).toBe(200);

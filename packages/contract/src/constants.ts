@@ -59,10 +59,18 @@ export const TIMINGS = {
 export const RATE_LIMITS = {
   /** Any guest call, per client address. */
   guestPerMinute: 60,
-  /** Failed sign-ins for one login inside the window before 429. */
-  loginFailuresPerLogin: 5,
+  /** Failed sign-ins for one login from one address inside the window before 429: the guesser is
+   *  stopped, the owner signing in from elsewhere is not (OWASP Authentication cheat sheet). */
+  loginFailuresPerLoginAndAddress: 5,
   /** Failed sign-ins from one address inside the window before 429. */
   loginFailuresPerAddress: 20,
+  /** Failed sign-ins of one login from anywhere after which each further attempt of that login waits
+   *  (250 ms, doubling, at most loginMaxDelayMs): slowed down, never locked. */
+  loginSlowdownAfter: 5,
+  loginMaxDelayMs: 4000,
+  /** Wrong passwords confirming a change (leave, delete, change password or e-mail), per account,
+   *  before 429: a stolen session cannot guess without limit, and outsiders' failures do not count. */
+  confirmFailuresPerUser: 5,
   failureWindowMs: 15 * 60 * 1000,
 } as const;
 

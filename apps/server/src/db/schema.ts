@@ -181,7 +181,8 @@ export interface OriginsTable {
 
 /** Failed sign-ins per hashed login or address in the current window (migration 0007). */
 export interface LoginFailuresTable {
-  scope: 'login' | 'address';
+  /** login (delay only), address, login-address (a login from one address), confirm (an account's confirmations). */
+  scope: 'login' | 'address' | 'login-address' | 'confirm';
   key_hash: string;
   count: number;
   started_at: number;

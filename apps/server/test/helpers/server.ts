@@ -73,7 +73,13 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
   });
   const app = await buildApp(config, {
     // Generous by default so ordinary tests never trip them; rate-limit tests pass lower ones.
-    rateLimits: { guestPerMinute: 10_000, loginFailuresPerLogin: 1000, loginFailuresPerAddress: 1000 },
+    rateLimits: {
+      guestPerMinute: 10_000,
+      loginFailuresPerLoginAndAddress: 1000,
+      loginFailuresPerAddress: 1000,
+      loginSlowdownAfter: 1000,
+      confirmFailuresPerUser: 1000,
+    },
     logger: false,
     ...opts.deps,
   });

@@ -57,34 +57,45 @@ export async function lookupSession(ctx: AppContext, tokenHash: string): Promise
 
 // ----- guest calls -----
 
-/** POST /guest/auth. Failures count per login and per address (RATE_LIMITS); past the limit → 429. */
+/**
+ * POST /guest/auth. Failures count per (login, address) and per address, each refused past its limit
+ * (429); per login from anywhere they only slow the next attempts down, so nobody can lock the owner
+ * out by failing on purpose from elsewhere (RATE_LIMITS; OWASP Authentication cheat sheet).
+ */
 export async function login(ctx: AppContext, input: TLoginRequest, ip: string): Promise<TLoginResponse> {
-  const { perLogin, perAddress } = ctx.loginFailures;
-  const wait = Math.max(await perLogin.retryAfter(input.login), await perAddress.retryAfter(ip));
+  const f = ctx.loginFailures;
+  const pair = `${input.login}\n${ip}`;
+  const wait = Math.max(await f.perLoginAndAddress.retryAfter(pair), await f.perAddress.retryAfter(ip));
   if (wait > 0) throw tooManyRequests(wait);
+  const delay = f.delayFor(await f.perLogin.count(input.login));
+  if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
   const user = await findUserByEmail(ctx.db, input.login);
   // verifyPassword hashes a dummy when there is no user or no password, so timing does not tell.
   const ok = await verifyPassword(user?.password_hash ?? null, input.password);
   if (!user || !ok) {
-    await perLogin.record(input.login);
-    await perAddress.record(ip);
+    await f.perLoginAndAddress.record(pair);
+    await f.perAddress.record(ip);
+    await f.perLogin.record(input.login);
     throw new HttpError(401, MSG.incorrectLogin);
   }
-  await perLogin.clear(input.login);
+  await f.perLoginAndAddress.clear(pair);
+  await f.perLogin.clear(input.login);
   return openSession(ctx.db, ctx.now(), user.id);
 }
 
 /**
  * A signed-in user's password asked again before a sensitive change (leave a team, delete a team or
- * the account, change the password or e-mail). Wrong ones count as failed sign-ins of that login, so a
- * stolen session cannot try passwords without limit either: 429 past the limit, else 400 when wrong.
+ * the account, change the password or e-mail). Wrong ones are counted per account, so a stolen session
+ * cannot try passwords without limit either (429 past the limit, else 400 when wrong); failed sign-ins
+ * of outsiders do not count here, so they cannot block the owner's confirmations.
  */
 export async function assertOwnPassword(ctx: AppContext, actor: UserRow, password: string): Promise<void> {
-  const { perLogin } = ctx.loginFailures;
-  const wait = await perLogin.retryAfter(actor.email);
+  const { perConfirm } = ctx.loginFailures;
+  const key = String(actor.id);
+  const wait = await perConfirm.retryAfter(key);
   if (wait > 0) throw tooManyRequests(wait);
   if (await verifyPassword(actor.password_hash, password)) return;
-  await perLogin.record(actor.email);
+  await perConfirm.record(key);
   throw badRequest(MSG.incorrectPassword, { password: MSG.incorrectPassword });
 }
 
