@@ -13,6 +13,7 @@ import { type Db, migrateToLatest, openDatabase, pgClientConfig } from './db/ind
 import { type EventBus, InProcessBus, PgBus } from './events/bus.js';
 import { StreamHub } from './events/streams.js';
 import { accountRoutes } from './features/account/routes.js';
+import { auditRoutes } from './features/audit/routes.js';
 import { liveSessionIds } from './features/auth/queries.js';
 import { guestAuthRoutes, sessionRoutes } from './features/auth/routes.js';
 import { lookupSession } from './features/auth/service.js';
@@ -225,6 +226,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     await authed.register(userRoutes(ctx));
     await authed.register(teamRoutes(ctx));
     await authed.register(exportRoutes(ctx));
+    await authed.register(auditRoutes(ctx));
     await authed.register(teamLifecycleRoutes(ctx));
     await authed.register(invitationRoutes(ctx));
     await authed.register(accountRoutes(ctx));

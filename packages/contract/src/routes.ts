@@ -213,6 +213,9 @@ export const API = {
     settingsPut: (userId: number, teamId: number) =>
       `/api/v1/statistic/settings/put/user/${userId}/team/${teamId}`,
   },
+  /** Supervisors: the audit log of DESIGN §12 (a team's history; without a team, every entry). */
+  audit: (teamId?: number, page = 1) =>
+    `/api/v1/supervisor/audit?${teamId === undefined ? '' : `team_id=${teamId}&`}page=${page}`,
   /** Supervisors: "Get CSV list of all Users or Teams" (streamed CSV). */
   export: {
     users: '/api/v1/export/users.csv',

@@ -1,5 +1,6 @@
-import { EventCode, ZLiveEvent } from '@tlprt/contract';
+import { AUDIT_ACTIONS, AUDIT_OPERATOR, EventCode, ZLiveEvent } from '@tlprt/contract';
 import { sql } from 'kysely';
+import { recordAudit } from '../audit/record.js';
 import { type Config, ensureDatabaseFolder, loadConfig } from '../config.js';
 import { migrateToLatest, openDatabase } from '../db/index.js';
 import { PG_CHANNEL } from '../events/bus.js';
@@ -11,6 +12,8 @@ import { findUserByEmail } from '../features/users/queries.js';
  * flag (besides SUPERVISOR_EMAILS at start-up). Opens the database of DATABASE_URL like the server,
  * runs pending migrations, and changes one account.
  */
+
+const OPERATOR = { id: null, email: AUDIT_OPERATOR };
 
 export const USAGE = 'Usage: npm run supervisor -- grant|revoke <email>';
 
@@ -50,13 +53,31 @@ export async function runSupervisorCli(
     if (action === 'grant') {
       if (user.supervisor === 1) out.push(`${email} is already a supervisor.`);
       else {
-        await db.updateTable('users').set({ supervisor: 1 }).where('id', '=', user.id).execute();
+        await db.transaction().execute(async (trx) => {
+          await trx.updateTable('users').set({ supervisor: 1 }).where('id', '=', user.id).execute();
+          await recordAudit(trx, OPERATOR, now(), {
+            teamId: null,
+            action: AUDIT_ACTIONS.supervisorGranted,
+            target: { type: 'user', id: user.id, label: user.email },
+            oldValue: 0,
+            newValue: 1,
+          });
+        });
         out.push(`${email} is now a supervisor (user id ${user.id}). It applies from the next request.`);
       }
       return { code: 0, out, err };
     }
     const sessions = await db.transaction().execute(async (trx) => {
       await trx.updateTable('users').set({ supervisor: 0 }).where('id', '=', user.id).execute();
+      if (user.supervisor === 1) {
+        await recordAudit(trx, OPERATOR, now(), {
+          teamId: null,
+          action: AUDIT_ACTIONS.supervisorRevoked,
+          target: { type: 'user', id: user.id, label: user.email },
+          oldValue: 1,
+          newValue: 0,
+        });
+      }
       return revokeUserSessions(trx, user.id, now());
     });
     out.push(

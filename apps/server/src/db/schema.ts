@@ -179,6 +179,21 @@ export interface OriginsTable {
   created_at: number;
 }
 
+/** One supervisor action (migration 0008, DESIGN §12). */
+export interface SupervisorAuditTable {
+  id: Generated<number>;
+  team_id: number | null;
+  actor_id: number | null;
+  actor_email: string;
+  action: string;
+  target_type: string;
+  target_id: number;
+  target_label: Defaulted<string>;
+  old_value: string | null;
+  new_value: string | null;
+  created_at: number;
+}
+
 /** Failed sign-ins per hashed login or address in the current window (migration 0007). */
 export interface LoginFailuresTable {
   /** login (delay only), address, login-address (a login from one address), confirm (an account's confirmations). */
@@ -203,6 +218,7 @@ export interface Database {
   key_setting_values: KeySettingValuesTable;
   origins: OriginsTable;
   login_failures: LoginFailuresTable;
+  supervisor_audit: SupervisorAuditTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

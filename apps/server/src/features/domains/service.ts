@@ -1,4 +1,5 @@
 import {
+  AUDIT_ACTIONS,
   bareHost,
   DomainStatus,
   EventCode,
@@ -10,6 +11,7 @@ import {
   type TDomainListResponse,
   VerificationMethod,
 } from '@tlprt/contract';
+import { recordAudit } from '../../audit/record.js';
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Db } from '../../db/index.js';
@@ -192,6 +194,15 @@ export async function verifyDomain(
       if (await verifiedByAnotherTeam(trx, teamId, d.host)) throw assignedToAnother();
       const patch = { verification: 1, status: DomainStatus.Active, verification_method: method };
       if (!(await updateDomain(trx, teamId, id, patch))) throw notFound();
+      if (method === VerificationMethod.SupervisorBypass) {
+        await recordAudit(trx, actor, ctx.now(), {
+          teamId,
+          action: AUDIT_ACTIONS.domainVerifiedBypass,
+          target: { type: 'domain', id, label: d.host },
+          oldValue: 'unverified',
+          newValue: 'verified',
+        });
+      }
       return [await toTeam(trx, access, statusEvent({ ...d, ...patch }))];
     });
   } catch (error) {
@@ -279,6 +290,13 @@ export async function toggleDomainSuspension(
     const suspend = !isSuspended(d);
     await updateDomain(trx, teamId, id, { suspended: suspend ? 1 : 0 });
     await setDomainKeysSuspended(trx, teamId, id, suspend);
+    await recordAudit(trx, actor, ctx.now(), {
+      teamId,
+      action: suspend ? AUDIT_ACTIONS.domainSuspended : AUDIT_ACTIONS.domainUnsuspended,
+      target: { type: 'domain', id, label: d.host },
+      oldValue: suspend ? 'active' : 'suspended',
+      newValue: suspend ? 'suspended' : 'active',
+    });
     return [await toTeam(trx, access, statusEvent({ ...d, suspended: suspend ? 1 : 0 }))];
   });
   await publishAll(ctx, events);

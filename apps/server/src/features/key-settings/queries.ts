@@ -29,6 +29,23 @@ export function listLayerValues(
     .execute();
 }
 
+/** One owner's stored values of one layer, by setting id (what an audit entry shows as the old value). */
+export async function ownerLayerValues(
+  db: Db,
+  teamId: number,
+  owner: { layer: SettingLayer; domainId: number; keyId: number },
+): Promise<Record<number, { value: number | null; override: number }>> {
+  const rows = await db
+    .selectFrom('key_setting_values')
+    .select(['setting_id', 'value', 'override'])
+    .where('team_id', '=', teamId)
+    .where('layer', '=', owner.layer)
+    .where('domain_id', '=', owner.domainId)
+    .where('key_id', '=', owner.keyId)
+    .execute();
+  return Object.fromEntries(rows.map((r) => [r.setting_id, { value: r.value, override: r.override }]));
+}
+
 /** Writes one layer's values (insert or replace per setting). */
 export async function upsertLayerValues(
   db: Db,

@@ -1,8 +1,10 @@
 import {
+  AUDIT_ACTIONS,
   DomainStatus,
   EventCode,
   KeyStatus,
   MSG_DOMAIN_RULES,
+  type TAuditAction,
   TeamStatus,
   type TKeySetting,
   type TSupervisorSettingRow,
@@ -10,6 +12,7 @@ import {
   type ZSetSupervisorSettingsRequest,
 } from '@tlprt/contract';
 import type { z } from 'zod';
+import { type AuditEntry, recordAudit } from '../../audit/record.js';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/index.js';
 import type { SettingLayer, UserRow } from '../../db/schema.js';
@@ -29,7 +32,7 @@ import {
   supervisorRows,
   tableOf,
 } from './layers.js';
-import { listLayerValues, upsertLayerValues } from './queries.js';
+import { listLayerValues, ownerLayerValues, upsertLayerValues } from './queries.js';
 
 export type CustomerSetting = TKeySetting;
 
@@ -147,14 +150,48 @@ export async function writeSupervisorSettings(
     throw badRequest(MSG_DOMAIN_RULES.domainIdRequired, { domainId: MSG_DOMAIN_RULES.domainIdRequired });
   assertValidSettings(input);
   const events = await ctx.db.transaction().execute(async (trx) => {
+    /** Writes the layer of `owner` and records it with the values it replaces. */
+    const write = async (
+      owner: { layer: SettingLayer; domainId: number; keyId: number },
+      target: AuditEntry['target'],
+      action: TAuditAction,
+    ) => {
+      const before = await ownerLayerValues(trx, teamId, owner);
+      await upsertLayerValues(trx, teamId, owner, input, ctx.now());
+      await recordAudit(trx, actor, ctx.now(), {
+        teamId,
+        action,
+        target,
+        oldValue: Object.fromEntries(input.map((s) => [s.id, before[s.id] ?? null])),
+        newValue: Object.fromEntries(input.map((s) => [s.id, { value: s.value, override: s.override }])),
+      });
+    };
     if (layer === 'key') {
       const keyId = body.keyId ?? 0;
-      assertKeyChangeable(await keyOf(trx, teamId, keyId));
-      await upsertLayerValues(trx, teamId, { layer: 'supervisor_key', domainId: 0, keyId }, input, ctx.now());
+      const k = await keyOf(trx, teamId, keyId);
+      assertKeyChangeable(k);
+      await write(
+        { layer: 'supervisor_key', domainId: 0, keyId },
+        { type: 'key', id: keyId, label: k.name || k.key_hash },
+        AUDIT_ACTIONS.settingsKey,
+      );
       return [await toTeam(trx, access, { code: EventCode.KeyChanged, created_key: keyId })];
     }
-    const domainId = layer === 'domain' ? await liveDomainId(trx, teamId, body.domainId ?? 0) : 0;
-    await upsertLayerValues(trx, teamId, { layer, domainId, keyId: 0 }, input, ctx.now());
+    if (layer === 'domain') {
+      const domainId = await liveDomainId(trx, teamId, body.domainId ?? 0);
+      const d = await findDomain(trx, teamId, domainId);
+      await write(
+        { layer, domainId, keyId: 0 },
+        { type: 'domain', id: domainId, label: d?.host ?? '' },
+        AUDIT_ACTIONS.settingsDomain,
+      );
+      return [];
+    }
+    await write(
+      { layer, domainId: 0, keyId: 0 },
+      { type: 'team', id: teamId, label: access.team.name },
+      AUDIT_ACTIONS.settingsTeam,
+    );
     return [];
   });
   await publishAll(ctx, events);

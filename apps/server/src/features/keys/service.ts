@@ -1,4 +1,12 @@
-import { EventCode, KeyStatus, MSG_DOMAIN_RULES, MSG_DOMAINS, type TKey } from '@tlprt/contract';
+import {
+  AUDIT_ACTIONS,
+  EventCode,
+  KeyStatus,
+  MSG_DOMAIN_RULES,
+  MSG_DOMAINS,
+  type TKey,
+} from '@tlprt/contract';
+import { recordAudit } from '../../audit/record.js';
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Db } from '../../db/index.js';
@@ -155,7 +163,15 @@ export async function toggleKeySuspension(
   const access = await authorizeTeam(ctx, actor, teamId, 'domains.supervise');
   await changeKey(ctx, access, id, async (db, k) => {
     assertKeyChangeable(k);
-    await setKeySuspended(db, teamId, id, k.suspended !== 1);
+    const suspend = k.suspended !== 1;
+    await setKeySuspended(db, teamId, id, suspend);
+    await recordAudit(db, actor, ctx.now(), {
+      teamId,
+      action: suspend ? AUDIT_ACTIONS.keySuspended : AUDIT_ACTIONS.keyUnsuspended,
+      target: { type: 'key', id, label: k.name || k.key_hash },
+      oldValue: suspend ? 'active' : 'suspended',
+      newValue: suspend ? 'suspended' : 'active',
+    });
   });
   return presentOne(ctx.db, teamId, id);
 }

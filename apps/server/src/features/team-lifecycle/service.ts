@@ -1,4 +1,5 @@
 import {
+  AUDIT_ACTIONS,
   can,
   EventCode,
   LinkKind,
@@ -11,6 +12,7 @@ import {
   type ZSuspendRequest,
 } from '@tlprt/contract';
 import type { z } from 'zod';
+import { recordAudit } from '../../audit/record.js';
 import type { AppContext } from '../../context.js';
 import type { TeamRow, UserRow } from '../../db/schema.js';
 import { publishAll, toUsers } from '../../events/publish.js';
@@ -161,7 +163,16 @@ export async function suspendOrUnsuspend(
 ): Promise<'unsuspended' | 'requested'> {
   const { team } = await authorizeTeam(ctx, actor, teamId, 'team.suspend');
   if (team.suspended === 1) {
-    await updateTeam(ctx.db, teamId, { suspended: 0, suspended_process: 0, suspend_requested_by: null });
+    await ctx.db.transaction().execute(async (trx) => {
+      await updateTeam(trx, teamId, { suspended: 0, suspended_process: 0, suspend_requested_by: null });
+      await recordAudit(trx, actor, ctx.now(), {
+        teamId,
+        action: AUDIT_ACTIONS.teamUnsuspended,
+        target: { type: 'team', id: teamId, label: team.name },
+        oldValue: 'suspended',
+        newValue: 'active',
+      });
+    });
     await teamStatusEvent(ctx, teamId, actor.id, EventCode.TeamReactivated);
     return 'unsuspended';
   }
@@ -219,7 +230,16 @@ export async function confirmSuspension(ctx: AppContext, actor: UserRow, hash: s
   const access = await authorizeTeam(ctx, actor, teamId, 'team.read');
   if (!can('team.suspend', access.policy) || access.team.suspended_process !== 1) throw denied();
   if (!(await consumeLink(ctx, hash, [LinkKind.SuspendTeam]))) throw notFound(MSG.linkExpiredTitle);
-  await updateTeam(ctx.db, teamId, { suspended: 1, suspended_process: 0 });
+  await ctx.db.transaction().execute(async (trx) => {
+    await updateTeam(trx, teamId, { suspended: 1, suspended_process: 0 });
+    await recordAudit(trx, actor, ctx.now(), {
+      teamId,
+      action: AUDIT_ACTIONS.teamSuspended,
+      target: { type: 'team', id: teamId, label: access.team.name },
+      oldValue: 'active',
+      newValue: 'suspended',
+    });
+  });
   await teamStatusEvent(ctx, teamId, actor.id, EventCode.TeamSuspended);
   return teamId;
 }

@@ -1,5 +1,6 @@
 import {
   ASSIGNABLE_ROLES,
+  AUDIT_ACTIONS,
   EventCode,
   findTimeZone,
   MSG,
@@ -14,6 +15,7 @@ import {
   type ZUpdateTeamRequest,
 } from '@tlprt/contract';
 import type { z } from 'zod';
+import { recordAudit } from '../../audit/record.js';
 import type { AppContext } from '../../context.js';
 import { lockTeam } from '../../db/locks.js';
 import type { UserRow } from '../../db/schema.js';
@@ -144,8 +146,19 @@ export async function setVersion(
   teamId: number,
   input: z.output<typeof ZSetVersionRequest>,
 ): Promise<TTeamDetail> {
-  await authorizeTeam(ctx, actor, teamId, 'team.setVersion');
-  await updateTeam(ctx.db, teamId, { version: input.version });
+  const { team } = await authorizeTeam(ctx, actor, teamId, 'team.setVersion');
+  await ctx.db.transaction().execute(async (trx) => {
+    await updateTeam(trx, teamId, { version: input.version });
+    if (team.version !== input.version) {
+      await recordAudit(trx, actor, ctx.now(), {
+        teamId,
+        action: AUDIT_ACTIONS.teamVersion,
+        target: { type: 'team', id: teamId, label: team.name },
+        oldValue: team.version,
+        newValue: input.version,
+      });
+    }
+  });
   await refreshOthers(ctx, teamId, actor.id);
   return detailOf(ctx, await authorizeTeam(ctx, actor, teamId, 'team.read'));
 }
@@ -258,9 +271,17 @@ export async function addTag(
   teamId: number,
   tag: string,
 ): Promise<string[]> {
-  await authorizeTeam(ctx, actor, teamId, 'team.tag');
-  if (!(await insertTag(ctx.db, teamId, tag, ctx.now())))
-    throw new HttpError(409, MSG_TEAMS.tagExists, { tag: MSG_TEAMS.tagExists });
+  const { team } = await authorizeTeam(ctx, actor, teamId, 'team.tag');
+  await ctx.db.transaction().execute(async (trx) => {
+    if (!(await insertTag(trx, teamId, tag, ctx.now())))
+      throw new HttpError(409, MSG_TEAMS.tagExists, { tag: MSG_TEAMS.tagExists });
+    await recordAudit(trx, actor, ctx.now(), {
+      teamId,
+      action: AUDIT_ACTIONS.tagAdded,
+      target: { type: 'team', id: teamId, label: team.name },
+      newValue: tag,
+    });
+  });
   return listTags(ctx.db, teamId);
 }
 
@@ -270,8 +291,16 @@ export async function removeTag(
   teamId: number,
   tag: string,
 ): Promise<string[]> {
-  await authorizeTeam(ctx, actor, teamId, 'team.tag');
-  if (!(await deleteTag(ctx.db, teamId, tag))) throw notFound(MSG_TEAMS.tagNotFound);
+  const { team } = await authorizeTeam(ctx, actor, teamId, 'team.tag');
+  await ctx.db.transaction().execute(async (trx) => {
+    if (!(await deleteTag(trx, teamId, tag))) throw notFound(MSG_TEAMS.tagNotFound);
+    await recordAudit(trx, actor, ctx.now(), {
+      teamId,
+      action: AUDIT_ACTIONS.tagRemoved,
+      target: { type: 'team', id: teamId, label: team.name },
+      oldValue: tag,
+    });
+  });
   return listTags(ctx.db, teamId);
 }
 

@@ -58,16 +58,29 @@ export async function setPasswordHash(db: Db, id: number, passwordHash: string, 
     .execute();
 }
 
-/** SUPERVISOR_EMAILS: the listed accounts get the flag. */
-export async function markSupervisors(db: Db, emails: readonly string[]): Promise<number> {
-  if (emails.length === 0) return 0;
-  const res = await db
-    .updateTable('users')
-    .set({ supervisor: 1 })
+/** SUPERVISOR_EMAILS: the listed accounts get the flag; answers those that did not have it. */
+export async function markSupervisors(
+  db: Db,
+  emails: readonly string[],
+): Promise<Array<{ id: number; email: string }>> {
+  if (emails.length === 0) return [];
+  const granted = await db
+    .selectFrom('users')
+    .select(['id', 'email'])
     .where('email', 'in', emails)
     .where('supervisor', '=', 0)
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows);
+    .execute();
+  if (granted.length === 0) return [];
+  await db
+    .updateTable('users')
+    .set({ supervisor: 1 })
+    .where(
+      'id',
+      'in',
+      granted.map((u) => u.id),
+    )
+    .execute();
+  return granted;
 }
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);

@@ -1,5 +1,12 @@
-import type { TUser, ZUpdateUserRequest, ZUserSearchRequest } from '@tlprt/contract';
+import {
+  AUDIT_ACTIONS,
+  AUDIT_OPERATOR,
+  type TUser,
+  type ZUpdateUserRequest,
+  type ZUserSearchRequest,
+} from '@tlprt/contract';
 import type { z } from 'zod';
+import { recordAudit } from '../../audit/record.js';
 import type { AppContext } from '../../context.js';
 import type { UserRow } from '../../db/schema.js';
 import { badRequest, forbidden, notFound } from '../../http/errors.js';
@@ -45,8 +52,20 @@ export async function updateUser(
 
 /** At start-up: the accounts of SUPERVISOR_EMAILS get the supervisor flag (new ones get it when they
  *  register). */
-export function applySupervisorEmails(ctx: AppContext): Promise<number> {
-  return markSupervisors(ctx.db, ctx.config.supervisorEmails);
+export async function applySupervisorEmails(ctx: AppContext): Promise<number> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const granted = await markSupervisors(trx, ctx.config.supervisorEmails);
+    for (const u of granted) {
+      await recordAudit(trx, { id: null, email: AUDIT_OPERATOR }, ctx.now(), {
+        teamId: null,
+        action: AUDIT_ACTIONS.supervisorGranted,
+        target: { type: 'user', id: u.id, label: u.email },
+        oldValue: 0,
+        newValue: 1,
+      });
+    }
+    return granted.length;
+  });
 }
 
 /** POST /v1/user: supervisors only. */
