@@ -66,7 +66,12 @@ export const AUDIT_PAGE_SIZE = 20;
  *  first, 20 a page. */
 export const ZAuditQuery = z.object({
   team_id: ZId.optional(),
-  page: z.coerce.number({ error: 'Must be a number' }).int('Must be a whole number').min(1).max(10_000).default(1),
+  page: z.coerce
+    .number({ error: 'Must be a number' })
+    .int('Must be a whole number')
+    .min(1)
+    .max(10_000)
+    .default(1),
 });
 export const ZAuditResponse = envelope(z.array(ZAuditEntry)).extend({
   pagination: z.object({ page: z.number().int(), limit: z.number().int(), total: z.number().int() }),
