@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { MSG_TEAM_MANAGEMENT, MSG_TEAMS } from '@tlprt/contract';
+import { AUDIT_ACTION_LABELS, MSG_TEAM_MANAGEMENT, MSG_TEAMS } from '@tlprt/contract';
 import { signUpByApi } from './support/accounts';
 import { linkIn, uniqueEmail, waitForMail } from './support/mail';
 import { adminWithTeam, loginInBrowser } from './support/session';
@@ -52,6 +52,29 @@ test('supervisor without teams: picked team settings, suspend by e-mail link, un
   await back.getByLabel('Team name').fill(name);
   await back.getByRole('button', { name: 'Confirm' }).click();
   await expect(page.getByTestId('suspended-banner')).toBeHidden();
+
+  // The team's history in Team Management says who suspended and unsuspended it (DESIGN §12).
+  await page.getByRole('button', { name: MSG_TEAM_MANAGEMENT.title }).click();
+  const again = page.getByRole('dialog', { name: MSG_TEAM_MANAGEMENT.title });
+  await again.getByPlaceholder(MSG_TEAM_MANAGEMENT.searchPlaceholder).fill(ownerEmail);
+  await expect(again.getByTestId('team-total')).toHaveText('1 team');
+  await again.getByRole('button', { name: `History of ${name}` }).click();
+  const history = page.getByRole('dialog', { name: `${MSG_TEAM_MANAGEMENT.history}: ${name}` });
+  await expect(history.getByText(AUDIT_ACTION_LABELS['team.unsuspended'], { exact: true })).toBeVisible();
+  await expect(history.getByText(AUDIT_ACTION_LABELS['team.suspended'], { exact: true })).toBeVisible();
+  await expect(history.getByText(supervisor).first()).toBeVisible();
+  if (process.env.SHOTS) {
+    for (const [w, h] of [
+      [1280, 800],
+      [390, 844],
+    ] as const) {
+      await page.setViewportSize({ width: w, height: h });
+      await page.screenshot({ path: `screenshots/team-history-${w}x${h}.png` });
+    }
+    await page.setViewportSize({ width: 1280, height: 720 });
+  }
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Escape');
 
   // Statistics of the picked team are in the sidebar and open.
   await page.getByRole('link', { name: 'Statistics' }).click();

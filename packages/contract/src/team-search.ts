@@ -20,6 +20,8 @@ export const TEAM_SEARCH = {
 } as const;
 
 export const MSG_TEAM_MANAGEMENT = {
+  history: 'History',
+  historyEmpty: 'No supervisor action has been recorded for this team yet.',
   title: 'Team management',
   searchPlaceholder: 'Search team by Name or ID or Tag or E-mail',
   clearFilters: 'clear filters',

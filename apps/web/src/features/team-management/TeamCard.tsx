@@ -3,6 +3,7 @@ import { isShownSuspended, type TTeamListItem } from '@tlprt/contract';
 import { IconBan } from '../../components/icons';
 import { WARNING_TEXT } from '../../theme';
 import { StarButton } from './StarButton';
+import { TeamHistoryButton } from './TeamHistory';
 import { TeamTags } from './TeamTags';
 import { createdText, makeCurrent, statusText, teamName } from './teamView';
 
@@ -27,6 +28,7 @@ export function TeamCard({ team }: { team: TTeamListItem }) {
             </Text>
           </Group>
         </UnstyledButton>
+        <TeamHistoryButton team={team} />
       </Group>
       <SimpleGrid cols={{ base: 2, xs: 4 }} spacing="xs" verticalSpacing={6} mt="xs">
         <Field label="Team ID" value={String(team.id)} />

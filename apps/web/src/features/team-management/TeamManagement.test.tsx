@@ -1,6 +1,14 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { STORAGE_KEYS, type TTeamListItem } from '@tlprt/contract';
+import {
+  AUDIT_ACTION_LABELS,
+  AUDIT_ACTIONS,
+  AUDIT_PAGE_SIZE,
+  MSG_TEAM_MANAGEMENT,
+  STORAGE_KEYS,
+  type TAuditEntry,
+  type TTeamListItem,
+} from '@tlprt/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { reloadPage } from '../../api/navigation';
 import { buildTeam, buildUser } from '../../test/fixtures';
@@ -24,9 +32,12 @@ function listItem(id: number, over: Partial<TTeamListItem> = {}): TTeamListItem 
 
 type Server = Awaited<ReturnType<typeof startTestServer>>;
 let server: Server | null = null;
+/** The supervisor history the local API answers, per team. */
+const history = new Map<number, TAuditEntry[]>();
 afterEach(async () => {
   await server?.close();
   server = null;
+  history.clear();
 });
 
 /** A real local API with `total` teams (ids 1..total), paginated as the server does. */
@@ -69,6 +80,19 @@ async function openPanel(opts: { total?: number; teams?: (id: number) => Partial
         team.tags = [...team.tags, tag];
       } else team.tags = team.tags.filter((t) => t !== tag);
       return { status: 200, body: { message: 'ok', data: { team_id: team.id, tags: team.tags } } };
+    }
+    const h = /^\/api\/v1\/supervisor\/audit\?team_id=(\d+)&page=(\d+)$/.exec(req.url);
+    if (h && req.method === 'GET') {
+      const entries = history.get(Number(h[1])) ?? [];
+      const page = Number(h[2]);
+      return {
+        status: 200,
+        body: {
+          message: 'ok',
+          data: entries.slice((page - 1) * AUDIT_PAGE_SIZE, page * AUDIT_PAGE_SIZE),
+          pagination: { page, limit: AUDIT_PAGE_SIZE, total: entries.length },
+        },
+      };
     }
     return undefined;
   });
@@ -200,6 +224,65 @@ describe('filters build the request', () => {
     await user.click(await screen.findByRole('button', { name: 'Cancel' }));
     expect(searches()).toHaveLength(count);
     expect(lastSearch()).toMatchObject({ start_time: new Date(2026, 5, 3).getTime() / 1000 });
+  });
+});
+
+describe("a team's history (DESIGN §12)", () => {
+  const entry = (id: number, over: Partial<TAuditEntry>): TAuditEntry => ({
+    id,
+    action: AUDIT_ACTIONS.tagAdded,
+    actorId: 9,
+    actorEmail: 'sue@ops.example',
+    teamId: 2,
+    targetType: 'team',
+    targetId: 2,
+    target: 'Team 2',
+    oldValue: null,
+    newValue: 'vip',
+    createdAt: '2026-06-15T09:30:00.000Z',
+    ...over,
+  });
+
+  it('opens from the card: who did what and when, old → new, newest first; older pages on demand', async () => {
+    history.set(2, [
+      entry(30, { action: AUDIT_ACTIONS.teamSuspended, oldValue: 'active', newValue: 'suspended' }),
+      entry(29, {
+        action: AUDIT_ACTIONS.settingsKey,
+        targetType: 'key',
+        target: 'Main player',
+        oldValue: '{"101":null}',
+        newValue: '{"101":{"value":0,"override":1}}',
+      }),
+      ...Array.from({ length: AUDIT_PAGE_SIZE }, (_, i) => entry(28 - i, {})),
+    ]);
+    await openPanel({ total: 2 });
+    const user = userEvent.setup();
+    await user.click(
+      within(screen.getByTestId('team-card-2')).getByRole('button', { name: 'History of Team 2' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: `${MSG_TEAM_MANAGEMENT.history}: Team 2` });
+    expect(await within(dialog).findByText(AUDIT_ACTION_LABELS['team.suspended'])).toBeInTheDocument();
+    expect(within(dialog).getByText('active → suspended')).toBeInTheDocument();
+    expect(within(dialog).getByText('101: inherited → 101: 0')).toBeInTheDocument();
+    expect(within(dialog).getByText(/key Main player/)).toBeInTheDocument();
+    expect(within(dialog).getAllByText(/sue@ops\.example/).length).toBeGreaterThan(0);
+    expect(within(dialog).getByText(`${AUDIT_PAGE_SIZE + 2} entries`)).toBeInTheDocument();
+    expect(within(dialog).getAllByText(AUDIT_ACTION_LABELS['team.tag_added'])).toHaveLength(
+      AUDIT_PAGE_SIZE - 2,
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Show older' }));
+    await waitFor(() =>
+      expect(within(dialog).getAllByText(AUDIT_ACTION_LABELS['team.tag_added'])).toHaveLength(
+        AUDIT_PAGE_SIZE,
+      ),
+    );
+    expect(within(dialog).queryByRole('button', { name: 'Show older' })).not.toBeInTheDocument();
+  });
+
+  it('says so when nothing was recorded', async () => {
+    await openPanel({ total: 1 });
+    await userEvent.click(screen.getByRole('button', { name: 'History of Team 1' }));
+    expect(await screen.findByText(MSG_TEAM_MANAGEMENT.historyEmpty)).toBeInTheDocument();
   });
 });
 

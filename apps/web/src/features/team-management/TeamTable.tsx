@@ -2,6 +2,7 @@ import { Group, Table, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { cutTeamName, isShownSuspended, type TTeamListItem } from '@tlprt/contract';
 import { IconBan } from '../../components/icons';
 import { StarButton } from './StarButton';
+import { TeamHistoryButton } from './TeamHistory';
 import { TeamTags } from './TeamTags';
 import { makeCurrent, statusText, teamName } from './teamView';
 
@@ -48,6 +49,7 @@ export function TeamTable({ teams }: { teams: TTeamListItem[] }) {
                         </Group>
                       </UnstyledButton>
                     </Tooltip>
+                    <TeamHistoryButton team={team} />
                   </Group>
                 </Table.Td>
                 <Table.Td>

@@ -1,6 +1,7 @@
 import {
   API,
   type TTeamSearchRequest,
+  ZAuditResponse,
   ZFavouriteResponse,
   ZTagsResponse,
   ZTeamSearchResponse,
@@ -12,6 +13,9 @@ import { getToken } from '../session/storage';
 
 /** Calls of the Team Management panel (spec §7 Teams: search, favourite, tags; the CSV exports). */
 export const teamManagementApi = {
+  /** A team's supervisor history (DESIGN §12), newest first. */
+  audit: (teamId: number, page: number, signal?: AbortSignal) =>
+    call({ path: API.audit(teamId, page), schema: ZAuditResponse, auth: 'bearer', signal }),
   search: (body: TTeamSearchRequest, signal?: AbortSignal) =>
     call({
       method: 'POST',

@@ -1,0 +1,160 @@
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Button,
+  Group,
+  Skeleton,
+  Stack,
+  Text,
+  Timeline,
+  Tooltip,
+} from '@mantine/core';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import {
+  AUDIT_ACTION_LABELS,
+  AUDIT_PAGE_SIZE,
+  MSG,
+  MSG_TEAM_MANAGEMENT,
+  type TAuditAction,
+  type TAuditEntry,
+  type TTeamListItem,
+} from '@tlprt/contract';
+import { useState } from 'react';
+import { AppModal } from '../../components/AppModal';
+import { IconAlert, IconClock } from '../../components/icons';
+import { teamManagementApi } from './api';
+import { teamManagementKeys } from './queries';
+import { teamName } from './teamView';
+
+const when = (iso: string) =>
+  new Date(iso).toLocaleString('en-GB', {
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
+
+/** A stored value as words: settings as "id: value", empty as "—". */
+function valueText(v: string | null): string {
+  if (v === null) return '—';
+  try {
+    const parsed: unknown = JSON.parse(v);
+    if (parsed && typeof parsed === 'object') {
+      return Object.entries(parsed as Record<string, { value?: unknown; override?: unknown } | null>)
+        .map(([id, s]) => `${id}: ${s && s.override === 1 ? String(s.value) : 'inherited'}`)
+        .join(', ');
+    }
+  } catch {
+    // plain text (a tag, a status)
+  }
+  return v;
+}
+
+function Entry({ e }: { e: TAuditEntry }) {
+  const label = AUDIT_ACTION_LABELS[e.action as TAuditAction] ?? e.action;
+  return (
+    <Stack gap={2}>
+      <Text size="sm" fw={600}>
+        {label}
+        {e.targetType !== 'team' && (
+          <Text span size="sm" fw={400}>
+            {' '}
+            · {e.targetType} {e.target}
+          </Text>
+        )}
+      </Text>
+      {(e.oldValue !== null || e.newValue !== null) && (
+        <Text size="sm">
+          {valueText(e.oldValue)} → {valueText(e.newValue)}
+        </Text>
+      )}
+      <Text size="xs" c="dimmed">
+        {e.actorEmail} · {when(e.createdAt)}
+      </Text>
+    </Stack>
+  );
+}
+
+/** The team's supervisor history (DESIGN §12): a button on each card and row, and its modal. */
+export function TeamHistoryButton({ team }: { team: TTeamListItem }) {
+  const [open, setOpen] = useState(false);
+  const name = teamName(team);
+  return (
+    <>
+      <Tooltip label={MSG_TEAM_MANAGEMENT.history} withArrow>
+        <ActionIcon
+          variant="subtle"
+          color="gray"
+          aria-label={`History of ${name}`}
+          onClick={() => setOpen(true)}
+        >
+          <IconClock size={16} />
+        </ActionIcon>
+      </Tooltip>
+      <AppModal
+        opened={open}
+        onClose={() => setOpen(false)}
+        title={`${MSG_TEAM_MANAGEMENT.history}: ${name}`}
+        size="lg"
+      >
+        {open && <HistoryList teamId={team.id} />}
+      </AppModal>
+    </>
+  );
+}
+
+function HistoryList({ teamId }: { teamId: number }) {
+  const history = useInfiniteQuery({
+    queryKey: [...teamManagementKeys.all, 'history', teamId],
+    queryFn: ({ pageParam, signal }) => teamManagementApi.audit(teamId, pageParam, signal),
+    initialPageParam: 1,
+    getNextPageParam: (last) =>
+      last.pagination.page * AUDIT_PAGE_SIZE < last.pagination.total ? last.pagination.page + 1 : undefined,
+    staleTime: 0,
+  });
+  if (history.isPending) {
+    return (
+      <Stack gap="sm" aria-busy="true" aria-label="Loading history">
+        <Skeleton h={48} />
+        <Skeleton h={48} />
+      </Stack>
+    );
+  }
+  if (history.isError) {
+    return (
+      <Alert color="red" variant="light" icon={<IconAlert />} title={MSG.serverErrorTitle}>
+        {MSG.serverErrorText}
+      </Alert>
+    );
+  }
+  const entries = history.data.pages.flatMap((p) => p.data);
+  if (entries.length === 0) return <Text c="dimmed">{MSG_TEAM_MANAGEMENT.historyEmpty}</Text>;
+  const total = history.data.pages[0]?.pagination.total ?? entries.length;
+  return (
+    <Stack gap="md">
+      <Badge variant="light" color="gray" radius="sm" tt="none" w="fit-content">
+        {total} {total === 1 ? 'entry' : 'entries'}
+      </Badge>
+      <Timeline bulletSize={14} lineWidth={2} aria-label="Team history">
+        {entries.map((e) => (
+          <Timeline.Item key={e.id}>
+            <Entry e={e} />
+          </Timeline.Item>
+        ))}
+      </Timeline>
+      {history.hasNextPage && (
+        <Group justify="center">
+          <Button
+            variant="light"
+            loading={history.isFetchingNextPage}
+            onClick={() => void history.fetchNextPage()}
+          >
+            Show older
+          </Button>
+        </Group>
+      )}
+    </Stack>
+  );
+}
