@@ -31,6 +31,7 @@ import { keySettingRoutes, publicKeySettingRoutes } from './features/key-setting
 import { keyRoutes } from './features/keys/routes.js';
 import { liveRoutes } from './features/live/routes.js';
 import { originRoutes } from './features/origins/routes.js';
+import { playerRoutes, startTracker } from './features/player/index.js';
 import type { BatchWriter } from './features/statistics/aggregator.js';
 import { createStats, ingestRoutes, statsRoutes } from './features/statistics/index.js';
 import { teamLifecycleRoutes } from './features/team-lifecycle/routes.js';
@@ -40,6 +41,7 @@ import { applySupervisorEmails } from './features/users/service.js';
 import { authenticate } from './http/auth.js';
 import { registerDocs } from './http/docs.js';
 import { HttpError, registerErrorHandler } from './http/errors.js';
+import { OriginGate } from './http/origin-gate.js';
 import { DEFAULT_RATE_LIMITS, loginFailures, type RateLimitSettings } from './http/rate-limit.js';
 import { validatorCompiler } from './http/validation.js';
 import { registerWebApp } from './http/web.js';
@@ -145,6 +147,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     log: app.log,
     loginFailures: loginFailures(db, rateLimits, now),
     verifier: buildVerifier(config, deps.verifier),
+    origins: new OriginGate(db, new URL(config.publicUrl).origin, now),
   };
   app.decorate('ctx', ctx);
   const stats = createStats(app, ctx, deps.statsWriter);
@@ -238,6 +241,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   });
   // Ingest: no token, its own body limit, no guest rate limit (players report often).
   await app.register(ingestRoutes(stats));
+
+  await app.register(playerRoutes(ctx));
+  startTracker(app, ctx);
 
   await app.register(referenceRoutes(ctx));
   if (config.mailbox) await app.register(mailboxRoutes(ctx));

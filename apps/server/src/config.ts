@@ -1,11 +1,17 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { TIceServer } from '@tlprt/contract';
 import { z } from 'zod';
 
 /** The built web app, found relative to this file so the server works from any working directory
  *  (src/ under vitest and dist/ when built both sit one level below apps/server). */
-const DEFAULT_WEB_DIST = resolve(dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+const here = dirname(fileURLToPath(import.meta.url));
+const DEFAULT_WEB_DIST = resolve(here, '../../web/dist');
+/** The player plugin's bundle (packages/player, `npm run build`). */
+const DEFAULT_PLAYER_DIST = resolve(here, '../../../packages/player/dist');
+/** The demo page's script and stream, kept in the repository (scripts/make-demo-stream.sh). */
+export const DEMO_ASSETS = resolve(here, '../assets');
 
 const boolFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
@@ -45,6 +51,10 @@ const ZEnv = z.object({
   TRUST_PROXY: boolFlag.default(false),
   RATE_LIMIT_GUEST_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).optional(),
   MAILBOX: z.enum(['on', 'off']).optional(),
+  ICE_SERVERS: commaList
+    .pipe(z.array(z.string().regex(/^(stun|stuns|turn|turns):\S+$/, 'stun: or turn: URL')))
+    .default([]),
+  PLAYER_DIST: z.string().min(1).default(DEFAULT_PLAYER_DIST),
 });
 
 export type DatabaseTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
@@ -73,6 +83,20 @@ export interface Config {
   guestPerMinute: number | undefined;
   /** Whether /mailbox is served: it lists every sign-in and reset link (DESIGN §3). */
   mailbox: boolean;
+  /** STUN/TURN servers handed to the player plugins (DESIGN §11); none: peers on one network only. */
+  iceServers: TIceServer[];
+  /** The folder of the built player plugin. */
+  playerDist: string;
+  /** The demo player page and stream (/demo/...): everywhere but production. */
+  demoPages: boolean;
+}
+
+/** `turn:user:secret@host:3478` → the URL without the credentials, and them apart (RTCIceServer). */
+export function iceServer(url: string): TIceServer {
+  const m = /^(turns?):([^:@/]+):([^@/]+)@(.+)$/.exec(url);
+  if (!m) return { urls: url };
+  const [, scheme, username, credential, rest] = m as unknown as [string, string, string, string, string];
+  return { urls: `${scheme}:${rest}`, username: decodeURIComponent(username), credential: decodeURIComponent(credential) };
 }
 
 export class ConfigError extends Error {}
@@ -126,6 +150,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     guestPerMinute: e.RATE_LIMIT_GUEST_PER_MINUTE,
     mailbox: mailboxEnabled(e.NODE_ENV, e.HOST, e.MAILBOX),
+    iceServers: e.ICE_SERVERS.map(iceServer),
+    playerDist: resolve(e.PLAYER_DIST),
+    demoPages: e.NODE_ENV !== 'production',
   };
 }
 

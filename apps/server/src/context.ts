@@ -4,6 +4,7 @@ import type { Db } from './db/index.js';
 import type { EventBus } from './events/bus.js';
 import type { StreamHub } from './events/streams.js';
 import type { Verifier } from './features/domains/verification/index.js';
+import type { OriginGate } from './http/origin-gate.js';
 import type { LoginFailures } from './http/rate-limit.js';
 import type { Clock } from './lib/clock.js';
 import type { Mailer } from './mail/mailer.js';
@@ -20,4 +21,6 @@ export interface AppContext {
   loginFailures: LoginFailures;
   /** Domain ownership checks (DESIGN §6), built once from the config. */
   verifier: Verifier;
+  /** Which browser origins may use a key (ingest, public settings, tracker: DESIGN §7, §11). */
+  origins: OriginGate;
 }

@@ -1,10 +1,10 @@
-import { PRODUCT_NAME } from '@tlprt/contract';
+import { PLAYER_PATHS, PRODUCT_NAME } from '@tlprt/contract';
 import { type App, buildApp } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
-import { DEMO_ACCOUNTS, seedDemo } from './demo/seed.js';
+import { DEMO_ACCOUNTS, DEMO_PLAYER_KEY, demoPlayerKeyHash, seedDemo } from './demo/seed.js';
 import { startDemoTraffic } from './features/statistics/demo.js';
 
-function banner(config: Config, app: App, url: string): string {
+function banner(config: Config, app: App, url: string, demoKey: string | undefined): string {
   const lines = [
     '',
     `  ${PRODUCT_NAME} is running`,
@@ -18,6 +18,9 @@ function banner(config: Config, app: App, url: string): string {
       `  Demo:       ${DEMO_ACCOUNTS.demo.email} / ${DEMO_ACCOUNTS.demo.password}`,
       `  Supervisor: ${DEMO_ACCOUNTS.supervisor.email} / ${DEMO_ACCOUNTS.supervisor.password}`,
     );
+    if (demoKey && config.demoPages) {
+      lines.push(`  Player:     ${url}${PLAYER_PATHS.demo}?key=${demoKey}  (open it in two tabs: real P2P)`);
+    }
   }
   return `${lines.join('\n')}\n`;
 }
@@ -37,7 +40,7 @@ async function main(): Promise<void> {
   const app = await buildApp(config);
   if (config.demoSeed) {
     await seedDemo(app.ctx);
-    await startDemoTraffic(app, DEMO_ACCOUNTS.demo.email, 'Demo Video Co');
+    await startDemoTraffic(app, DEMO_ACCOUNTS.demo.email, 'Demo Video Co', DEMO_PLAYER_KEY);
   }
 
   let closing = false;
@@ -62,7 +65,8 @@ async function main(): Promise<void> {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host === '0.0.0.0' || config.host === '127.0.0.1' ? 'localhost' : config.host;
-  process.stdout.write(banner(config, app, `http://${host}:${port}`));
+  const demoKey = config.demoSeed ? await demoPlayerKeyHash(app.ctx) : undefined;
+  process.stdout.write(banner(config, app, `http://${host}:${port}`, demoKey));
 }
 
 main().catch((err: unknown) => {

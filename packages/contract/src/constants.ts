@@ -136,3 +136,11 @@ export const LinkKind = {
   Invite: 'invite',
 } as const;
 export type LinkKindValue = (typeof LinkKind)[keyof typeof LinkKind];
+
+/** Setting limits for validation (spec §5 help texts). */
+export const KEY_SETTING_RANGES: Record<number, { min: number; max: number; default: number; name: string }> =
+  {
+    12: { min: 1, max: 120, default: 5, name: 'Download timeout, s' },
+    13: { min: 1, max: 600, default: 10, name: 'Min buffer size, s' },
+    101: { min: 0, max: 100, default: 100, name: 'Peering opening quota, %' },
+  };

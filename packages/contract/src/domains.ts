@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { envelope, optionalText, requiredText, text, ZId } from './common.js';
 import { LIMITS } from './constants.js';
 import { MSG } from './messages.js';
+import type { TIceServer } from './player.js';
 
 /** A status object as the spec shapes it: `{id, name}`. */
 export const ZStatusRef = z.object({ id: z.number().int(), name: z.string() });
@@ -153,18 +154,21 @@ export const ZSetSupervisorSettingsRequest = z.object({
     .min(1)
     .max(10),
 });
+/** One STUN/TURN server of ICE_SERVERS (TIceServer of player.ts). */
+export const ZIceServer = z.object({
+  urls: z.string(),
+  username: z.string().optional(),
+  credential: z.string().optional(),
+}) satisfies z.ZodType<TIceServer>;
 /** GET /api/v1/public/key_settings/{keyHash}: what the player plugin reads. */
 export const ZPublicKeySettingsResponse = envelope(
-  z.object({ keyHash: z.string(), settings: z.record(z.string(), z.number()) }),
+  z.object({
+    keyHash: z.string(),
+    settings: z.record(z.string(), z.number()),
+    /** The server's ICE_SERVERS (DESIGN §11): the only STUN/TURN servers the plugin uses. */
+    iceServers: z.array(ZIceServer),
+  }),
 );
-
-/** Setting limits for validation (spec §5 help texts). */
-export const KEY_SETTING_RANGES: Record<number, { min: number; max: number; default: number; name: string }> =
-  {
-    12: { min: 1, max: 120, default: 5, name: 'Download timeout, s' },
-    13: { min: 1, max: 600, default: 10, name: 'Min buffer size, s' },
-    101: { min: 0, max: 100, default: 100, name: 'Peering opening quota, %' },
-  };
 
 export const ZOrigin = z.object({
   id: z.number().int(),
@@ -191,9 +195,6 @@ export const PLAYERS = [
   'Other',
 ] as const;
 export type TPlayer = (typeof PLAYERS)[number];
-
-/** The one address of our P2P player plugin script (Add-domain step 2 snippets load it after the player). */
-export const PLAYER_PLUGIN_URL = 'https://cdn.jsdelivr.net/npm/@tlprt/p2p-plugin@1/dist/tlprt-p2p.min.js';
 
 /** One domain (promote, toggle, suspend answers). */
 export const ZDomainResponse = envelope(ZDomain);

@@ -10,6 +10,7 @@ export * from './forms.js';
 export * from './guide.js';
 export * from './invitations.js';
 export * from './messages.js';
+export * from './player.js';
 export * from './policy.js';
 export * from './routes.js';
 export * from './self-service.js';

@@ -1,4 +1,5 @@
 import { LinkKind, type LinkKindValue } from './constants.js';
+import { PLAYER_PATHS } from './player.js';
 
 /** Route names of spec §2 (stored under tlprt_route_name) and the web paths. */
 export const ROUTE_NAMES = {
@@ -185,7 +186,7 @@ export const API = {
       `/api/v1/key_settings/team/${teamId}/domain/key/${keyId}/get_supervisor?domainId=${domainId ?? ''}`,
     supervisorSet: (teamId: number, layer: 'key' | 'team' | 'domain') =>
       `/api/v1/key_settings/team/${teamId}/set_supervisor_by_${layer}`,
-    publicSettings: (keyHash: string) => `/api/v1/public/key_settings/${encodeURIComponent(keyHash)}`,
+    publicSettings: PLAYER_PATHS.settings,
   },
   origins: {
     /** GET list, POST create {name}. */
@@ -203,7 +204,7 @@ export const API = {
     guest: (hash: string) => `/auth/guest/invitation/${encodeURIComponent(hash)}`,
   },
   stats: {
-    ingest: '/stats/v1/ingest',
+    ingest: PLAYER_PATHS.ingest,
     day: '/stats/v3/dashboard/day',
     week: '/stats/v3/dashboard/week',
     month: '/stats/v3/dashboard/month',

@@ -21,6 +21,13 @@ export const ZIngestReport = z.object({
   cdnBytes: byteCount,
   p2pBytes: byteCount,
   nodrBytes: byteCount.optional(),
+  /** Increasing per session: a (key, sessionId, seq) already counted is accepted, not counted again. */
+  seq: z
+    .number({ error: 'Must be a number' })
+    .int('Must be a whole number')
+    .min(0)
+    .max(Number.MAX_SAFE_INTEGER)
+    .optional(),
 });
 export type TIngestReport = z.infer<typeof ZIngestReport>;
 /** The batch is checked loosely: each report is validated on its own and rejected alone. */
@@ -101,6 +108,7 @@ export const INGEST_ERRORS = {
   domainInactive: 'Domain of the key is not active',
   teamSuspended: 'Team of the key is suspended',
   skew: `ts is more than ${INGEST_MAX_SKEW_S} s from server time`,
+  origin: 'Origin is not a domain of the key',
 } as const;
 /** How many rejected reports an ingest answer describes (the rest are only counted). */
 export const INGEST_MAX_ERRORS = 10;

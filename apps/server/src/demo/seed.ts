@@ -23,6 +23,10 @@ export const DEMO_ACCOUNTS = {
   supervisor: { email: 'supervisor@tlprt.local', password: 'supervisor-password' },
 } as const;
 
+/** The demo team's key of the demo player page: only real players report on it (no simulated viewers),
+ *  so two tabs of the page show their own P2P bytes on the Live chart. */
+export const DEMO_PLAYER_KEY = 'Demo player (real P2P)';
+
 const PARTNER_OWNER = 'partner@tlprt.local';
 const DEMO_KEY_MASTER = 'keymaster@tlprt.local';
 const DEMO_VIEWER = 'viewer@tlprt.local';
@@ -132,7 +136,12 @@ const DEMO_DOMAINS: ReadonlyArray<{
   {
     host: 'demo-video.example',
     state: 'active',
-    keys: [{ name: 'Web player' }, { name: 'Mobile app' }, { name: 'Smart TV', status: KeyStatus.Inactive }],
+    keys: [
+      { name: 'Web player' },
+      { name: 'Mobile app' },
+      { name: 'Smart TV', status: KeyStatus.Inactive },
+      { name: DEMO_PLAYER_KEY },
+    ],
   },
   {
     host: 'live.demo-video.example',
@@ -185,4 +194,16 @@ async function seedDemoIntegration(ctx: AppContext, teamId: number): Promise<voi
   if ((await listOrigins(ctx.db, teamId)).length === 0) {
     await createOriginRow(ctx, teamId, 'Main storage');
   }
+}
+
+/** The hash of the demo player page's key (printed at start with the page's address). */
+export async function demoPlayerKeyHash(ctx: AppContext): Promise<string | undefined> {
+  const row = await ctx.db
+    .selectFrom('keys')
+    .select('key_hash')
+    .where('name', '=', DEMO_PLAYER_KEY)
+    .where('status', '=', KeyStatus.Active)
+    .orderBy('id')
+    .executeTakeFirst();
+  return row?.key_hash;
 }

@@ -13,6 +13,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { caller } from '../../http/auth.js';
+import { allowOrigin } from '../../http/cors.js';
+import { notFound } from '../../http/errors.js';
 import { bearerSecurity, errorResponses } from '../../http/schemas.js';
 import { ZIdOrZero } from '../keys/routes.js';
 import * as settings from './service.js';
@@ -116,13 +118,20 @@ export function publicKeySettingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         params: z.object({ keyHash: z.string().min(1).max(200) }),
         response: { 200: ZPublicKeySettingsResponse, ...errorResponses(400, 404, 429) },
       },
-      handler: async (req) => ({
-        message: MSG.ok,
-        data: {
-          keyHash: req.params.keyHash,
-          settings: await settings.publicKeySettings(ctx, req.params.keyHash),
-        },
-      }),
+      handler: async (req, reply) => {
+        const origin = req.headers.origin;
+        // A page that is not on one of the key's domains is told what any unusable key gets (DESIGN §11).
+        if (!(await ctx.origins.forKey(req.params.keyHash, origin))) throw notFound();
+        allowOrigin(reply, origin);
+        return {
+          message: MSG.ok,
+          data: {
+            keyHash: req.params.keyHash,
+            settings: await settings.publicKeySettings(ctx, req.params.keyHash),
+            iceServers: ctx.config.iceServers,
+          },
+        };
+      },
     });
   };
 }

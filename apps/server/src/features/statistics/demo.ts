@@ -15,6 +15,8 @@ export async function startDemoTraffic(
   app: FastifyInstance,
   demoEmail: string,
   teamName: string,
+  /** A key left to real players (the demo page's). */
+  excludedKeyName: string,
 ): Promise<void> {
   const { db, now, log } = app.ctx;
   const team = await db
@@ -31,6 +33,7 @@ export async function startDemoTraffic(
     .select(['id', 'key_hash'])
     .where('team_id', '=', team.id)
     .where('status', '=', KeyStatus.Active)
+    .where('name', '!=', excludedKeyName)
     .orderBy('id')
     .execute();
   const verdicts = await app.stats.keys.resolve(keys.map((k) => k.key_hash));

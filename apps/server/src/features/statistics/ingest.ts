@@ -6,8 +6,17 @@ import {
   type TIngestResponse,
   ZIngestReport,
 } from '@tlprt/contract';
+import type { OriginGate } from '../../http/origin-gate.js';
 import type { StatsAggregator } from './aggregator.js';
 import type { KeyCache } from './keys.js';
+import type { SeenReports } from './seen-reports.js';
+
+/** Where a batch came from: the browser's Origin (undefined for server-side reporters). */
+export interface IngestSource {
+  origin: string | undefined;
+  gate: OriginGate;
+  seen: SeenReports;
+}
 
 interface Report {
   apiKey: string;
@@ -16,6 +25,7 @@ interface Report {
   cdnBytes: number;
   p2pBytes: number;
   nodrBytes?: number;
+  seq?: number;
 }
 
 const isCount = (v: unknown): v is number =>
@@ -37,7 +47,8 @@ function quickValid(r: unknown): r is Report {
     Number.isSafeInteger(o.ts) &&
     isCount(o.cdnBytes) &&
     isCount(o.p2pBytes) &&
-    (o.nodrBytes === undefined || isCount(o.nodrBytes))
+    (o.nodrBytes === undefined || isCount(o.nodrBytes)) &&
+    (o.seq === undefined || (Number.isSafeInteger(o.seq) && (o.seq as number) >= 0))
   );
 }
 
@@ -55,6 +66,7 @@ export async function ingestReports(
   keys: KeyCache,
   agg: StatsAggregator,
   nowMs: number,
+  source: IngestSource,
 ): Promise<TIngestResponse> {
   const now = Math.floor(nowMs / 1000);
   const errors: TIngestResponse['errors'] = [];
@@ -79,6 +91,13 @@ export async function ingestReports(
     hashes.add(r.apiKey);
   }
   const verdicts = await keys.resolve(hashes);
+  // DESIGN §7: a browser's report counts only from a page of one of the key's domains.
+  const fromElsewhere = new Set<string>();
+  if (source.origin !== undefined) {
+    for (const h of hashes) {
+      if (verdicts.get(h)?.ok && !(await source.gate.forKey(h, source.origin))) fromElsewhere.add(h);
+    }
+  }
   let accepted = 0;
   for (const [i, r] of valid) {
     const v = verdicts.get(r.apiKey);
@@ -86,8 +105,13 @@ export async function ingestReports(
       reject(i, v ? v.message : INGEST_ERRORS.unknownKey);
       continue;
     }
-    agg.add(v.keyId, r.ts, r.sessionId, r.cdnBytes, r.p2pBytes, r.nodrBytes ?? 0);
+    if (fromElsewhere.has(r.apiKey)) {
+      reject(i, INGEST_ERRORS.origin);
+      continue;
+    }
     accepted++;
+    if (r.seq !== undefined && !source.seen.firstTime(v.keyId, r.sessionId, r.seq, nowMs)) continue;
+    agg.add(v.keyId, r.ts, r.sessionId, r.cdnBytes, r.p2pBytes, r.nodrBytes ?? 0);
   }
   errors.sort((a, b) => a.index - b.index);
   return { accepted, rejected, errors };

@@ -1,6 +1,8 @@
 import {
+  INGEST_ERRORS,
   LIMITS,
   MSG,
+  type TIngestResponse,
   type TStatsRange,
   ZId,
   ZIngestRequest,
@@ -10,9 +12,10 @@ import {
   ZStatsSettingsPut,
   ZStatsSettingsResponse,
 } from '@tlprt/contract';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { type FastifyPluginAsyncZod, serializerCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { caller } from '../../http/auth.js';
+import { allowOrigin, preflight } from '../../http/cors.js';
 import { bearerSecurity, errorResponses } from '../../http/schemas.js';
 import { queryStats } from './query.js';
 import type { StatsService } from './service.js';
@@ -20,17 +23,46 @@ import { getSettings, putSettings } from './settings.js';
 
 const tags = ['statistics'];
 
+/** The 202 answer written directly: the handler builds exactly ZIngestResponse's shape, so checking
+ *  it again with zod for every report a player sends buys nothing. */
+const ingestAnswer = (r: TIngestResponse): string =>
+  `{"accepted":${r.accepted},"rejected":${r.rejected},"errors":${JSON.stringify(r.errors)}}`;
+
 /** POST /stats/v1/ingest: no token (the key hash in each report is the credential); 1 MiB bodies. */
 export function ingestRoutes(svc: StatsService): FastifyPluginAsyncZod {
   return async (app) => {
     app.post('/stats/v1/ingest', {
       bodyLimit: LIMITS.ingestBodyBytes,
+      // Every viewer posts a report every 10 s: an access log line each would cost more than the report
+      // itself (the service counts them). Warnings and errors are still logged.
+      logLevel: 'warn',
+      // Answers are a few hundred bytes at most (errors are capped): compression never applies.
+      compress: false,
+      // The security headers are for the dashboard's pages; an answer to a player's fetch needs none
+      // of them but nosniff (set below).
+      helmet: false,
       schema: {
         tags,
         body: ZIngestRequest,
         response: { 202: ZIngestResponse, ...errorResponses(400, 413) },
       },
-      handler: async (req, reply) => reply.code(202).send(await svc.ingest(req.body.reports)),
+      // Fastify hands the compiler one status's schema at a time, not the route's whole schema.
+      serializerCompiler: (route) =>
+        String(route.httpStatus) === '202'
+          ? ingestAnswer
+          : serializerCompiler(route as unknown as Parameters<typeof serializerCompiler>[0]),
+      handler: async (req, reply) => {
+        const origin = req.headers.origin;
+        if (await svc.ctx.origins.forAnyKey(origin)) allowOrigin(reply, origin);
+        reply.header('X-Content-Type-Options', 'nosniff');
+        return reply.code(202).send(await svc.ingest(req.body.reports, origin));
+      },
+    });
+    // CORS preflight of players on customers' pages (DESIGN §7): only for origins that may report.
+    app.options('/stats/v1/ingest', { schema: { hide: true } }, async (req, reply) => {
+      const origin = req.headers.origin;
+      if (origin && (await svc.ctx.origins.forAnyKey(origin))) return preflight(reply, origin, 'POST');
+      return reply.code(403).send({ message: INGEST_ERRORS.origin });
     });
   };
 }

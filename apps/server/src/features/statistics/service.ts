@@ -3,11 +3,15 @@ import { type BatchWriter, StatsAggregator } from './aggregator.js';
 import { ingestReports } from './ingest.js';
 import { KeyCache } from './keys.js';
 import { pruneStats } from './retention.js';
+import { SeenReports } from './seen-reports.js';
 
 /** The statistics feature's state of one server node: aggregator, key cache, flush and retention timers. */
 export class StatsService {
   readonly aggregator: StatsAggregator;
   readonly keys: KeyCache;
+  readonly seen = new SeenReports();
+  /** Reports received by this node since start (counted, not logged one by one). */
+  reportsReceived = 0;
   private flushTimer: NodeJS.Timeout | undefined;
   private retentionTimer: NodeJS.Timeout | undefined;
   private stoppers: Array<() => void> = [];
@@ -20,8 +24,13 @@ export class StatsService {
     this.keys = new KeyCache(ctx.db, ctx.now);
   }
 
-  ingest(reports: unknown[]) {
-    return ingestReports(reports, this.keys, this.aggregator, this.ctx.now());
+  ingest(reports: unknown[], origin?: string) {
+    this.reportsReceived += reports.length;
+    return ingestReports(reports, this.keys, this.aggregator, this.ctx.now(), {
+      origin,
+      gate: this.ctx.origins,
+      seen: this.seen,
+    });
   }
 
   /** Writes the in-memory aggregates now (tests, shutdown). What the database refuses while it answers
@@ -36,6 +45,7 @@ export class StatsService {
 
   start(): void {
     this.flushTimer = setInterval(() => {
+      this.seen.sweep(this.ctx.now());
       this.flush().catch((err: unknown) => this.ctx.log.warn({ err }, 'statistics flush failed; retrying'));
     }, this.ctx.config.statsIngestFlushMs);
     this.flushTimer.unref();

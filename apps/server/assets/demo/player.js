@@ -1,0 +1,64 @@
+// The demo page: hls.js with the P2P plugin on the demo stream, for the key given as ?key=.
+(() => {
+  const key = new URLSearchParams(location.search).get('key') || '';
+  const video = document.getElementById('video');
+  const state = document.getElementById('state');
+  const show = (id, text) => {
+    document.querySelector(`[data-testid="${id}"]`).textContent = text;
+  };
+  const bytes = (n) => {
+    const units = ['B', 'kB', 'MB', 'GB'];
+    let i = 0;
+    while (n >= 1000 && i < units.length - 1) {
+      n /= 1000;
+      i++;
+    }
+    return `${i === 0 ? n : n.toFixed(2)} ${units[i]}`;
+  };
+  document.getElementById('key').textContent = key || '(none)';
+  if (!key) {
+    state.textContent = 'No key: open this page as /demo/player?key=<key hash>.';
+    state.className = 'off';
+    return;
+  }
+  TlprtP2P.attach({
+    key,
+    player: 'hls.js',
+    instance: Hls,
+    src: new URL('/demo/stream/index.m3u8', location.href).href,
+    video,
+  }).then(
+    (p2p) => {
+      window.demoP2P = p2p;
+      p2p.hls.on(Hls.Events.ERROR, (_event, data) => {
+        if (data.fatal) {
+          state.textContent = `Playback stopped: ${data.type} ${data.details}`;
+          state.className = 'off';
+        }
+        console.warn('hls.js', data.type, data.details, data.fatal ? 'fatal' : '', data.reason || (data.error && data.error.message) || '', data.frag ? data.frag.sn : '');
+      });
+      document.getElementById('session').textContent = p2p.sessionId;
+      if (!p2p.active) {
+        state.textContent = 'This key is not usable (inactive, suspended or deleted): CDN only, nothing is reported.';
+        state.className = 'off';
+      } else {
+        state.textContent = p2p.peering
+          ? 'Key active: sharing segments with other viewers, reporting every 10 s.'
+          : "Key active, peering off for this viewer (the key's peering quota): CDN only, reporting every 10 s.";
+      }
+      p2p.onUpdate((c) => {
+        show('cdn', bytes(c.cdnBytes));
+        show('p2p', bytes(c.p2pBytes));
+        show('uploaded', bytes(c.uploadedBytes));
+        show('peers', String(c.peers));
+        const all = c.cdnBytes + c.p2pBytes;
+        show('share', `${all ? Math.round((c.p2pBytes / all) * 100) : 0}%`);
+      });
+      video.play().catch(() => {});
+    },
+    (err) => {
+      state.textContent = `The plugin could not start: ${err.message}`;
+      state.className = 'off';
+    },
+  );
+})();

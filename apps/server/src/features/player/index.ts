@@ -1,0 +1,2 @@
+export { playerRoutes } from './routes.js';
+export { startTracker } from './tracker.js';

@@ -1,0 +1,102 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+import fastifyStatic from '@fastify/static';
+import { MSG_PLAYER, PLAYER_PATHS } from '@tlprt/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DEMO_ASSETS } from '../../config.js';
+import type { AppContext } from '../../context.js';
+import { HttpError } from '../../http/errors.js';
+
+/** A file served as it is, compressed once at start, revalidated by its ETag (the URL stays the same
+ *  across releases, so it may be cached for an hour, not for good). */
+interface Asset {
+  type: string;
+  etag: string;
+  raw: Buffer;
+  br: Buffer;
+  gzip: Buffer;
+}
+
+function asset(body: Buffer, type: string): Asset {
+  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
+  return { type, etag, raw: body, br: brotliCompressSync(body), gzip: gzipSync(body) };
+}
+
+function send(req: FastifyRequest, reply: FastifyReply, a: Asset, maxAgeS: number): FastifyReply {
+  reply
+    .type(a.type)
+    .header('ETag', a.etag)
+    .header('Cache-Control', `public, max-age=${maxAgeS}`)
+    .header('Vary', 'Accept-Encoding');
+  if (req.headers['if-none-match'] === a.etag) return reply.code(304).send();
+  const accepts = String(req.headers['accept-encoding'] ?? '');
+  if (/\bbr\b/.test(accepts)) return reply.header('Content-Encoding', 'br').send(a.br);
+  if (/\bgzip\b/.test(accepts)) return reply.header('Content-Encoding', 'gzip').send(a.gzip);
+  return reply.send(a.raw);
+}
+
+/** The demo page plays a stream through MSE (blob: media, hls.js's blob: worker) and talks to this server. */
+const DEMO_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "media-src 'self' blob:",
+  "worker-src 'self' blob:",
+  "connect-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'self'",
+  "form-action 'none'",
+].join('; ');
+
+const JS = 'text/javascript; charset=utf-8';
+
+/**
+ * GET /player/v1/tlprt-p2p.min.js (the plugin, for every customer page: loadable cross-origin) and,
+ * outside production, the demo page with its stream (DESIGN §11).
+ */
+export function playerRoutes(ctx: AppContext) {
+  return async (app: FastifyInstance) => {
+    const bundlePath = join(ctx.config.playerDist, 'tlprt-p2p.min.js');
+    const bundle = existsSync(bundlePath) ? asset(readFileSync(bundlePath), JS) : undefined;
+    if (!bundle) ctx.log.warn({ bundlePath }, 'the player plugin is not built (npm run build)');
+    app.get(PLAYER_PATHS.bundle, { schema: { hide: true } }, async (req, reply) => {
+      if (!bundle) throw new HttpError(503, MSG_PLAYER.notBuilt);
+      // Customers' pages load it with a <script> tag from their own origin.
+      reply.header('Cross-Origin-Resource-Policy', 'cross-origin').header('Access-Control-Allow-Origin', '*');
+      return send(req, reply, bundle, 3600);
+    });
+
+    if (!ctx.config.demoPages) return;
+    const demo = (file: string, type: string) => asset(readFileSync(join(DEMO_ASSETS, 'demo', file)), type);
+    const page = demo('player.html', 'text/html; charset=utf-8');
+    const files: Record<string, Asset> = {
+      'player.js': demo('player.js', JS),
+      'player.css': demo('player.css', 'text/css; charset=utf-8'),
+      // The demo's hls.js comes from the server's own dependency, not from a public CDN.
+      'hls.min.js': asset(readFileSync(createRequire(import.meta.url).resolve('hls.js/dist/hls.min.js')), JS),
+    };
+    app.get(PLAYER_PATHS.demo, { schema: { hide: true } }, async (req, reply) => {
+      reply.header('Content-Security-Policy', DEMO_CSP);
+      return send(req, reply, page, 0);
+    });
+    app.get('/demo/:file', { schema: { hide: true } }, async (req, reply) => {
+      const a = files[(req.params as { file: string }).file];
+      if (!a) throw new HttpError(404, MSG_PLAYER.noSuchDemoFile);
+      return send(req, reply, a, 300);
+    });
+    await app.register(fastifyStatic, {
+      root: join(DEMO_ASSETS, 'demo-stream'),
+      prefix: '/demo/stream/',
+      decorateReply: false,
+      wildcard: false,
+      setHeaders: (res, path) => {
+        res.setHeader('Cache-Control', path.endsWith('.m3u8') ? 'no-cache' : 'public, max-age=3600');
+        res.setHeader('Access-Control-Allow-Origin', '*');
+      },
+    });
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * The player plugin and what the server serves for it (DESIGN §11). The plugin's server is the origin
+ * the plugin was loaded from, so every other path here is taken relative to it.
+ */
+export const PLAYER_PATHS = {
+  /** The plugin bundle (global `TlprtP2P`). */
+  bundle: '/player/v1/tlprt-p2p.min.js',
+  /** WebTorrent tracker (WebSocket upgrade on the server's own port). */
+  tracker: '/tracker',
+  /** Demo page (not in production): `?key=<keyHash>`. */
+  demo: '/demo/player',
+  /** The demo HLS stream. */
+  demoStream: '/demo/stream/index.m3u8',
+  /** The integration guide (the "Documentation" links). */
+  guide: '/docs',
+  /** What the plugin reads at attach (404: the key is not usable here). */
+  settings: (keyHash: string) => `/api/v1/public/key_settings/${encodeURIComponent(keyHash)}`,
+  /** Where it reports (DESIGN §7). */
+  ingest: '/stats/v1/ingest',
+} as const;
+
+/**
+ * The `player` names of `TlprtP2P.attach`, and how the plugin works with each: `p2p` (hls.js and Shaka:
+ * the plugin loads the stream with P2P), `hosted-hlsjs` (players built on hls.js: the plugin hands out
+ * an hls.js config and binds to their hls.js), `cdn-only` (no P2P integration: the CDN bytes the page
+ * can see are reported, nothing is shared).
+ */
+export const PLAYER_INTEGRATION = {
+  'hls.js': 'p2p',
+  shaka: 'p2p',
+  clappr: 'hosted-hlsjs',
+  flowplayer: 'hosted-hlsjs',
+  videojs: 'cdn-only',
+  bitmovin: 'cdn-only',
+  uppod: 'cdn-only',
+  generic: 'cdn-only',
+} as const;
+export type TPlayerName = keyof typeof PLAYER_INTEGRATION;
+
+/** How often the plugin reports (and on page hide). */
+export const PLAYER_REPORT_INTERVAL_MS = 10_000;
+/** Unacknowledged reports a plugin keeps for its next send (older ones are dropped with their bytes). */
+export const PLAYER_MAX_PENDING_REPORTS = 30;
+
+/** One ICE server handed to the plugins (ICE_SERVERS: stun:/turn: URLs, turn: with user:secret@). */
+export interface TIceServer {
+  urls: string;
+  username?: string;
+  credential?: string;
+}
+
+/** What the plugin reads of `GET /api/v1/public/key_settings/{keyHash}` (ZPublicKeySettingsResponse). */
+export interface TPlayerSettingsBody {
+  data: { keyHash: string; settings: Record<string, number>; iceServers: TIceServer[] };
+}
+
+const isIceServer = (v: unknown): v is TIceServer => {
+  if (typeof v !== 'object' || v === null) return false;
+  const o = v as Record<string, unknown>;
+  return (
+    typeof o.urls === 'string' &&
+    (o.username === undefined || typeof o.username === 'string') &&
+    (o.credential === undefined || typeof o.credential === 'string')
+  );
+};
+
+/**
+ * ZPublicKeySettingsResponse checked without zod: the plugin runs in customers' pages, where zod would
+ * triple its size. contract.test.ts holds this guard and the schema to the same answers.
+ */
+export function isPlayerSettingsBody(v: unknown): v is TPlayerSettingsBody {
+  if (typeof v !== 'object' || v === null) return false;
+  const d = (v as { data?: unknown }).data;
+  if (typeof d !== 'object' || d === null) return false;
+  const o = d as Record<string, unknown>;
+  if (typeof o.keyHash !== 'string' || !Array.isArray(o.iceServers) || !o.iceServers.every(isIceServer))
+    return false;
+  const s = o.settings;
+  return (
+    typeof s === 'object' &&
+    s !== null &&
+    !Array.isArray(s) &&
+    Object.values(s).every((x) => typeof x === 'number')
+  );
+}
+
+/** Messages of the plugin's routes. */
+export const MSG_PLAYER = {
+  notBuilt: 'The player plugin is not built on this server (npm run build)',
+  noSuchDemoFile: 'No such file of the demo page',
+} as const;

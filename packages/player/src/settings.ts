@@ -1,0 +1,80 @@
+import { KEY_SETTING_RANGES, KeySettingId, type TIceServer } from '@tlprt/contract';
+
+/** A key's effective settings as the plugin uses them (the guide's "Key settings" table). */
+export interface PlayerSettings {
+  /** 12, seconds. */
+  downloadTimeoutS: number;
+  /** 13, seconds. */
+  minBufferS: number;
+  /** 101, percent of viewers that open peering (0: none). */
+  peeringQuota: number;
+  iceServers: TIceServer[];
+}
+
+function setting(values: Record<string, number>, id: number): number {
+  const range = KEY_SETTING_RANGES[id];
+  if (!range) throw new Error(`unknown setting ${id}`);
+  const v = values[String(id)];
+  // A value outside its range (an older server, a hand-edited row) falls back to the default.
+  return typeof v === 'number' && Number.isFinite(v) && v >= range.min && v <= range.max ? v : range.default;
+}
+
+export function readSettings(values: Record<string, number>, iceServers: TIceServer[]): PlayerSettings {
+  return {
+    downloadTimeoutS: setting(values, KeySettingId.DownloadTimeout),
+    minBufferS: setting(values, KeySettingId.MinBufferSize),
+    peeringQuota: setting(values, KeySettingId.PeeringOpeningQuota),
+    iceServers,
+  };
+}
+
+/** Whether this viewer opens peering: the quota is the share of viewers that do (drawn once per attach). */
+export function opensPeering(quota: number, random: () => number = Math.random): boolean {
+  return quota > 0 && random() * 100 < quota;
+}
+
+/** The part of p2p-media-loader's core configuration the plugin sets (the rest keeps its defaults). */
+export interface CoreSettings {
+  announceTrackers: string[];
+  rtcConfig: { iceServers: TIceServer[] };
+  swarmId: string;
+  isP2PDisabled: boolean;
+  isP2PUploadDisabled: boolean;
+  highDemandTimeWindow: number;
+  httpDownloadTimeWindow: number;
+  p2pDownloadTimeWindow: number;
+  p2pNotReceivingBytesTimeoutMs: number;
+  httpDownloadInitialTimeoutMs: number;
+  simultaneousP2PDownloads: number;
+}
+
+/**
+ * The mapping of DESIGN §11 and the guide:
+ * - 13 min buffer size → `highDemandTimeWindow`: what plays within it is fetched at once (from the CDN
+ *   when no peer has it); the engine also caps hls.js's forward buffer to it.
+ * - HTTP prefetch beyond that window is limited to the same window, so segments further ahead are left
+ *   to peers (the library's default lets HTTP prefetch 3000 s ahead, which is why its share was ~30%).
+ * - 12 download timeout → `p2pNotReceivingBytesTimeoutMs`: a peer that sends nothing for that long loses
+ *   the segment to the CDN; the first segments also wait up to that long (at most 2 s) for peers.
+ * - 101 peering quota → `isP2PDisabled` (and no upload) for viewers outside the quota.
+ * The swarm is the key and the stream together: two customers' viewers never meet, nor two streams.
+ */
+export function coreSettings(
+  s: PlayerSettings,
+  where: { trackerUrl: string; key: string; streamUrl: string },
+  peering: boolean,
+): CoreSettings {
+  return {
+    announceTrackers: [where.trackerUrl],
+    rtcConfig: { iceServers: s.iceServers },
+    swarmId: `${where.key}:${where.streamUrl.split('?')[0]}`,
+    isP2PDisabled: !peering,
+    isP2PUploadDisabled: !peering,
+    highDemandTimeWindow: s.minBufferS,
+    httpDownloadTimeWindow: s.minBufferS * 2,
+    p2pDownloadTimeWindow: Math.max(60, s.minBufferS * 6),
+    p2pNotReceivingBytesTimeoutMs: s.downloadTimeoutS * 1000,
+    httpDownloadInitialTimeoutMs: Math.min(2000, s.downloadTimeoutS * 1000),
+    simultaneousP2PDownloads: 3,
+  };
+}

@@ -1,0 +1,17 @@
+#!/bin/sh
+# Makes the demo HLS stream kept in apps/server/assets/demo-stream (served at /demo/stream/ outside
+# production). Run once by hand (needs ffmpeg); neither `npm start` nor `npm test` needs it.
+# 40 s of a test pattern with a tone: H.264 baseline 300 kbit/s, AAC 64 kbit/s, 2 s segments (20).
+set -eu
+out="$(dirname "$0")/../apps/server/assets/demo-stream"
+mkdir -p "$out"
+rm -f "$out"/*.ts "$out"/*.m3u8
+ffmpeg -hide_banner -loglevel error \
+  -f lavfi -i testsrc=size=640x360:rate=25:duration=40 \
+  -f lavfi -i sine=frequency=440:sample_rate=44100:duration=40 \
+  -c:v libx264 -profile:v baseline -level 3.0 -pix_fmt yuv420p -b:v 300k -maxrate 300k -bufsize 600k \
+  -g 50 -keyint_min 50 -sc_threshold 0 \
+  -c:a aac -b:a 64k -ac 2 \
+  -f hls -hls_time 2 -hls_list_size 0 -hls_playlist_type vod \
+  -hls_segment_filename "$out/segment-%02d.ts" "$out/index.m3u8"
+du -sh "$out"
