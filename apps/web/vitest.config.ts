@@ -9,5 +9,7 @@ export default defineConfig({
     setupFiles: ['src/test/setup.ts'],
     css: false,
     restoreMocks: true,
+    // A screen test walks many user steps in jsdom; 5 s is not enough on a loaded two-core machine.
+    testTimeout: 20_000,
   },
 });

@@ -290,7 +290,7 @@ describe('public read for the player plugin (no token)', () => {
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
       message: 'ok',
-      data: { keyHash: s.keyHash, settings: { 12: 5, 13: 10, 101: 100 } },
+      data: { keyHash: s.keyHash, settings: { 12: 5, 13: 10, 101: 100 }, iceServers: [] },
     });
     const teamKey = await buildKey(server.app, s.teamId, null);
     expect((await api.get(API.keys.publicSettings(teamKey.keyHash))).status).toBe(200);
