@@ -39,16 +39,12 @@ async function vitest(name, dir, env = {}) {
   record(name, r.numPassedTests, failed, r.numPendingTests + r.numTodoTests);
 }
 
-async function playwright(name) {
+/** A Playwright suite; `wrap` runs it through another command (the P2P test's network namespace). */
+async function playwright(name, config, wrap = []) {
   if (only.length && !only.includes(name)) return;
   const out = join(mkdtempSync(join(tmpdir(), 'pw-')), 'report.json');
-  const code = await run(
-    'npx',
-    ['playwright', 'test', '--config', 'e2e/playwright.config.ts', '--reporter=list,json'],
-    {
-      PLAYWRIGHT_JSON_OUTPUT_NAME: out,
-    },
-  );
+  const [cmd, ...args] = [...wrap, 'npx', 'playwright', 'test', '--config', config, '--reporter=list,json'];
+  const code = await run(cmd, args, { PLAYWRIGHT_JSON_OUTPUT_NAME: out });
   if (!existsSync(out)) return record(name, 0, 1);
   const s = JSON.parse(readFileSync(out, 'utf8')).stats;
   const failed = s.unexpected + (code !== 0 && s.unexpected === 0 ? 1 : 0);
@@ -105,6 +101,7 @@ if (buildCode !== 0) {
   await check('typecheck', 'npm', ['run', 'typecheck']);
   await check('lint', 'npx', ['biome', 'check', '.']);
   await vitest('contract', 'packages/contract');
+  await vitest('player', 'packages/player');
   await vitest('server-sqlite', 'apps/server');
   if (!only.length || only.includes('server-postgres')) {
     const pg = startPostgres();
@@ -122,7 +119,9 @@ if (buildCode !== 0) {
     }
   }
   await vitest('web', 'apps/web');
-  await playwright('e2e');
+  await playwright('e2e', 'e2e/playwright.config.ts');
+  // Two real browsers exchanging segments over WebRTC need a network of their own (DESIGN §11).
+  await playwright('p2p', 'e2e/p2p/playwright.config.ts', ['sh', 'scripts/netns.sh']);
 }
 
 console.log('\nsuite            passed  failed  skipped');

@@ -1,0 +1,310 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { PLAYER_PATHS, PLAYER_REPORT_INTERVAL_MS, type TIngestReport } from '@tlprt/contract';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { attach } from '../src/attach.js';
+
+/**
+ * attach() against a real local HTTP server standing in for ours. The P2P engines are fakes: the real
+ * ones open WebRTC and a tracker connection, which a unit test must not do; what attach hands them is
+ * what is checked.
+ */
+const engines = vi.hoisted(() => {
+  type Listener = (...args: unknown[]) => void;
+  class FakeHlsJsP2PEngine {
+    static made: FakeHlsJsP2PEngine[] = [];
+    listeners = new Map<string, Listener>();
+    bound: unknown[] = [];
+    destroyed = false;
+    constructor(readonly config: { core: Record<string, unknown> }) {
+      FakeHlsJsP2PEngine.made.push(this);
+    }
+    addEventListener(name: string, l: Listener) {
+      this.listeners.set(name, l);
+    }
+    emit(name: string, ...args: unknown[]) {
+      this.listeners.get(name)?.(...args);
+    }
+    getConfigForHlsJs() {
+      return { fLoader: class {}, pLoader: class {} };
+    }
+    bindHls(hls: unknown) {
+      this.bound.push(hls);
+    }
+    destroy() {
+      this.destroyed = true;
+    }
+  }
+  return { FakeHlsJsP2PEngine };
+});
+vi.mock('p2p-media-loader-hlsjs', () => ({ HlsJsP2PEngine: engines.FakeHlsJsP2PEngine }));
+vi.mock('p2p-media-loader-shaka', () => ({ ShakaP2PEngine: class {} }));
+
+class FakeHls {
+  static made: FakeHls[] = [];
+  loaded: string[] = [];
+  media: unknown[] = [];
+  destroyed = false;
+  constructor(readonly config: Record<string, unknown> = {}) {
+    FakeHls.made.push(this);
+  }
+  loadSource(src: string) {
+    this.loaded.push(src);
+  }
+  attachMedia(m: unknown) {
+    this.media.push(m);
+  }
+  destroy() {
+    this.destroyed = true;
+  }
+}
+
+const KEY = 'AbCdEf0123456789';
+const SRC = 'https://cdn.customer.example/live/index.m3u8';
+
+interface Seen {
+  method: string;
+  path: string;
+  body: string;
+}
+let server: Server;
+let base: string;
+let seen: Seen[];
+let settingsStatus: number;
+let settings: Record<string, number>;
+
+const ingests = () => seen.filter((s) => s.path === PLAYER_PATHS.ingest);
+const reportsSent = () =>
+  ingests().flatMap((s) => (JSON.parse(s.body) as { reports: TIngestReport[] }).reports);
+
+/** What the server counts: each seq once (a keepalive send may repeat a report still unacknowledged),
+ *  as [seq, cdnBytes, p2pBytes]; a seq sent twice with other bytes fails the test. */
+function countedOnce(): Array<[number, number, number]> {
+  const bySeq = new Map<number, [number, number, number]>();
+  for (const r of reportsSent()) {
+    const row: [number, number, number] = [r.seq ?? -1, r.cdnBytes, r.p2pBytes];
+    const before = bySeq.get(row[0]);
+    if (before) expect(before).toEqual(row);
+    bySeq.set(row[0], row);
+  }
+  return [...bySeq.values()].sort((a, b) => a[0] - b[0]);
+}
+
+/** Real time passes for the local server's answers: only intervals are faked. */
+const settle = (ms = 50) => new Promise((r) => setTimeout(r, ms));
+async function until(what: () => boolean, ms = 2000) {
+  const end = Date.now() + ms;
+  while (!what()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await settle(5);
+  }
+}
+
+beforeEach(async () => {
+  seen = [];
+  settingsStatus = 200;
+  settings = { 12: 5, 13: 10, 101: 100 };
+  engines.FakeHlsJsP2PEngine.made = [];
+  FakeHls.made = [];
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => {
+      body += c.toString();
+    });
+    req.on('end', () => {
+      const path = (req.url ?? '').split('?')[0] ?? '';
+      seen.push({ method: req.method ?? '', path, body });
+      res.setHeader('Content-Type', 'application/json');
+      if (path === PLAYER_PATHS.settings(KEY)) {
+        res.statusCode = settingsStatus;
+        res.end(
+          settingsStatus === 200
+            ? JSON.stringify({
+                message: 'ok',
+                data: { keyHash: KEY, settings, iceServers: [{ urls: 'stun:stun.customer.example:3478' }] },
+              })
+            : JSON.stringify({ message: 'Not found' }),
+        );
+      } else if (path === PLAYER_PATHS.ingest) {
+        res.statusCode = 202;
+        res.end(JSON.stringify({ accepted: 1, rejected: 0, errors: [] }));
+      } else {
+        res.statusCode = 404;
+        res.end('{}');
+      }
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+  // The page around the player: attach listens for page hide and resolves the stream against it.
+  vi.stubGlobal('document', Object.assign(new EventTarget(), { visibilityState: 'visible' }));
+  vi.stubGlobal('window', new EventTarget());
+  vi.stubGlobal('location', new URL('https://customer.example/watch'));
+});
+
+afterEach(async () => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  await new Promise((r) => server.close(r));
+});
+
+describe('attach: a key the server does not serve (404) → CDN only', () => {
+  it('plays without P2P, reports nothing, not even on page hide or detach', async () => {
+    settingsStatus = 404;
+    const video = {} as HTMLMediaElement;
+    const handle = await attach({
+      key: KEY,
+      player: 'hls.js',
+      instance: FakeHls,
+      src: SRC,
+      video,
+      server: base,
+    });
+    expect(handle.active).toBe(false);
+    expect(handle.peering).toBe(false);
+    expect(engines.FakeHlsJsP2PEngine.made).toHaveLength(0);
+    const hls = FakeHls.made[0];
+    expect(hls?.loaded).toEqual([SRC]);
+    expect(hls?.media).toEqual([video]);
+    expect(hls?.config).toEqual({});
+
+    handle.addCdnBytes(123_456);
+    expect(handle.counters().cdnBytes).toBe(123_456);
+    vi.advanceTimersByTime(PLAYER_REPORT_INTERVAL_MS * 3);
+    window.dispatchEvent(new Event('pagehide'));
+    handle.detach();
+    await settle(100);
+    expect(hls?.destroyed).toBe(true);
+    expect(seen.map((s) => s.path)).toEqual([PLAYER_PATHS.settings(KEY)]);
+    expect(ingests()).toEqual([]);
+  });
+
+  it('treats an unreachable server or an answer of another shape like a 404', async () => {
+    const gone = createServer();
+    await new Promise<void>((r) => gone.listen(0, '127.0.0.1', r));
+    const closedPort = (gone.address() as AddressInfo).port;
+    await new Promise((r) => gone.close(r));
+    const down = await attach({
+      key: KEY,
+      player: 'hls.js',
+      instance: FakeHls,
+      src: SRC,
+      server: `http://127.0.0.1:${closedPort}`,
+    });
+    expect(down.active).toBe(false);
+    down.detach();
+
+    settings = { 12: 'five' } as unknown as Record<string, number>;
+    const odd = await attach({ key: KEY, player: 'hls.js', instance: FakeHls, src: SRC, server: base });
+    expect(odd.active).toBe(false);
+    expect(seen.map((x) => x.path)).toEqual([PLAYER_PATHS.settings(KEY)]);
+    odd.addCdnBytes(10);
+    odd.detach();
+    await settle(100);
+    expect(ingests()).toEqual([]);
+  });
+});
+
+describe('attach: a usable key (200)', () => {
+  it('applies the settings to the P2P engine, reports the bytes every 10 s, and the rest at detach', async () => {
+    const video = {} as HTMLMediaElement;
+    const handle = await attach({
+      key: KEY,
+      player: 'hls.js',
+      instance: FakeHls,
+      src: SRC,
+      video,
+      server: `${base}/`,
+      hlsConfig: { maxBufferLength: 30 },
+    });
+    expect(handle.active).toBe(true);
+    expect(handle.peering).toBe(true);
+    const engine = engines.FakeHlsJsP2PEngine.made[0];
+    if (!engine) throw new Error('no P2P engine');
+    expect(engine.config.core).toMatchObject({
+      announceTrackers: [`${base.replace(/^http/, 'ws')}${PLAYER_PATHS.tracker}`],
+      rtcConfig: { iceServers: [{ urls: 'stun:stun.customer.example:3478' }] },
+      swarmId: `${KEY}:${SRC}`,
+      isP2PDisabled: false,
+      highDemandTimeWindow: 10,
+      p2pNotReceivingBytesTimeoutMs: 5000,
+    });
+    const hls = FakeHls.made[0];
+    expect(hls?.config).toMatchObject({ maxBufferLength: 30 });
+    expect(hls?.config.fLoader).toBeTypeOf('function');
+    expect(engine.bound).toEqual([hls]);
+
+    engine.emit('onChunkDownloaded', 1000, 'http', undefined);
+    engine.emit('onChunkDownloaded', 400, 'p2p', 'peer-1');
+    expect(handle.counters()).toMatchObject({ cdnBytes: 1000, p2pBytes: 400 });
+    // Nothing goes out before the report interval.
+    vi.advanceTimersByTime(PLAYER_REPORT_INTERVAL_MS - 1);
+    await settle();
+    expect(ingests()).toEqual([]);
+    vi.advanceTimersByTime(1);
+    await until(() => ingests().length === 1);
+    expect(reportsSent()).toEqual([
+      {
+        apiKey: KEY,
+        sessionId: handle.sessionId,
+        ts: expect.any(Number),
+        cdnBytes: 1000,
+        p2pBytes: 400,
+        seq: 0,
+      },
+    ]);
+
+    // Detached at once, maybe before the first answer is back: the rest still goes out.
+    engine.emit('onChunkDownloaded', 77, 'http', undefined);
+    handle.detach();
+    await until(() => ingests().length === 2);
+    expect(countedOnce()).toEqual([
+      [0, 1000, 400],
+      [1, 77, 0],
+    ]);
+    expect(engine.destroyed).toBe(true);
+    expect(hls?.destroyed).toBe(true);
+
+    // Detached: the interval is gone.
+    vi.advanceTimersByTime(PLAYER_REPORT_INTERVAL_MS * 3);
+    await settle();
+    expect(ingests()).toHaveLength(2);
+  });
+
+  it('sends what it has when the page is hidden', async () => {
+    const handle = await attach({ key: KEY, player: 'hls.js', instance: FakeHls, src: SRC, server: base });
+    handle.addCdnBytes(5000);
+    Object.assign(document, { visibilityState: 'hidden' });
+    document.dispatchEvent(new Event('visibilitychange'));
+    await until(() => ingests().length === 1);
+    expect(reportsSent()).toEqual([expect.objectContaining({ cdnBytes: 5000, seq: 0 })]);
+    handle.detach();
+  });
+
+  it('quota 0: active and reporting, but no peering', async () => {
+    settings = { 12: 5, 13: 10, 101: 0 };
+    const handle = await attach({ key: KEY, player: 'hls.js', instance: FakeHls, src: SRC, server: base });
+    expect(handle.active).toBe(true);
+    expect(handle.peering).toBe(false);
+    expect(engines.FakeHlsJsP2PEngine.made[0]?.config.core).toMatchObject({
+      isP2PDisabled: true,
+      isP2PUploadDisabled: true,
+    });
+    handle.addCdnBytes(10);
+    handle.detach();
+    await until(() => ingests().length === 1);
+  });
+
+  it('players without P2P integration are active but never peer', async () => {
+    const handle = await attach({ key: KEY, player: 'videojs', server: base });
+    expect(handle.active).toBe(true);
+    expect(handle.peering).toBe(false);
+    expect(engines.FakeHlsJsP2PEngine.made).toHaveLength(0);
+    handle.addCdnBytes(42);
+    handle.detach();
+    await until(() => ingests().length === 1);
+    expect(reportsSent()).toEqual([expect.objectContaining({ cdnBytes: 42, p2pBytes: 0 })]);
+  });
+});

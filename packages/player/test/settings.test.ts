@@ -1,0 +1,120 @@
+import { KEY_SETTING_RANGES } from '@tlprt/contract';
+import { describe, expect, it } from 'vitest';
+import { coreSettings, opensPeering, type PlayerSettings, readSettings } from '../src/settings.js';
+
+const defaults = {
+  downloadTimeoutS: KEY_SETTING_RANGES[12]?.default,
+  minBufferS: KEY_SETTING_RANGES[13]?.default,
+  peeringQuota: KEY_SETTING_RANGES[101]?.default,
+};
+const ice = [{ urls: 'turn:turn.example.net:3478', username: 'u', credential: 'c' }];
+const where = {
+  trackerUrl: 'wss://p2p.example.net/tracker',
+  key: 'KEY1',
+  streamUrl: 'https://cdn.example.net/a.m3u8',
+};
+
+describe('readSettings', () => {
+  it('takes the defaults of the key settings table for missing values, and keeps the ICE servers', () => {
+    expect(readSettings({}, ice)).toEqual({ ...defaults, iceServers: ice });
+    expect(defaults).toEqual({ downloadTimeoutS: 5, minBufferS: 10, peeringQuota: 100 });
+  });
+
+  it('keeps values inside their ranges, the bounds included', () => {
+    expect(readSettings({ 12: 30, 13: 60, 101: 50 }, [])).toMatchObject({
+      downloadTimeoutS: 30,
+      minBufferS: 60,
+      peeringQuota: 50,
+    });
+    expect(readSettings({ 12: 1, 13: 600, 101: 0 }, [])).toMatchObject({
+      downloadTimeoutS: 1,
+      minBufferS: 600,
+      peeringQuota: 0,
+    });
+    expect(readSettings({ 12: 120, 13: 1, 101: 100 }, [])).toMatchObject({
+      downloadTimeoutS: 120,
+      minBufferS: 1,
+    });
+  });
+
+  it('falls back to the default for a value outside its range or not a finite number', () => {
+    const bad: Array<Record<string, number>> = [
+      { 12: 0, 13: 0, 101: -1 },
+      { 12: 121, 13: 601, 101: 101 },
+      { 12: Number.NaN, 13: Number.POSITIVE_INFINITY, 101: Number.NEGATIVE_INFINITY },
+      { 12: '7', 13: null, 101: '50' } as unknown as Record<string, number>,
+    ];
+    for (const values of bad)
+      expect(readSettings(values, []), JSON.stringify(values)).toMatchObject(defaults);
+  });
+});
+
+describe('opensPeering', () => {
+  it('draws the share of viewers the quota names, with the random source given', () => {
+    expect(opensPeering(30, () => 0.29)).toBe(true);
+    expect(opensPeering(30, () => 0.3)).toBe(false);
+    expect(opensPeering(100, () => 0.999_999)).toBe(true);
+    expect(opensPeering(1, () => 0)).toBe(true);
+  });
+
+  it('never opens peering at quota 0', () => {
+    expect(opensPeering(0, () => 0)).toBe(false);
+  });
+});
+
+describe('coreSettings', () => {
+  const s: PlayerSettings = { downloadTimeoutS: 7, minBufferS: 25, peeringQuota: 100, iceServers: ice };
+
+  it('maps 13 min buffer size to the high-demand window and 12 download timeout to the peer timeout', () => {
+    const c = coreSettings(s, where, true);
+    expect(c.highDemandTimeWindow).toBe(25);
+    expect(c.p2pNotReceivingBytesTimeoutMs).toBe(7000);
+    // The first segments wait for peers no longer than the download timeout, and never over 2 s.
+    expect(c.httpDownloadInitialTimeoutMs).toBe(2000);
+    expect(coreSettings({ ...s, downloadTimeoutS: 1 }, where, true).httpDownloadInitialTimeoutMs).toBe(1000);
+    // HTTP prefetch is bounded (not the library's 3000 s), and peers get the segments further ahead.
+    for (const minBufferS of [1, 10, 25, 600]) {
+      const w = coreSettings({ ...s, minBufferS }, where, true);
+      expect(w.httpDownloadTimeWindow, String(minBufferS)).toBeGreaterThanOrEqual(w.highDemandTimeWindow);
+      expect(w.httpDownloadTimeWindow, String(minBufferS)).toBeLessThan(3000);
+      expect(w.p2pDownloadTimeWindow, String(minBufferS)).toBeGreaterThan(w.httpDownloadTimeWindow);
+    }
+  });
+
+  it("uses only our tracker and the server's ICE servers", () => {
+    const c = coreSettings(s, where, true);
+    expect(c.announceTrackers).toEqual([where.trackerUrl]);
+    expect(c.rtcConfig).toEqual({ iceServers: ice });
+    expect(coreSettings({ ...s, iceServers: [] }, where, true).rtcConfig).toEqual({ iceServers: [] });
+  });
+
+  it('101: a viewer outside the quota neither downloads from nor uploads to peers', () => {
+    expect(coreSettings(s, where, true)).toMatchObject({ isP2PDisabled: false, isP2PUploadDisabled: false });
+    expect(coreSettings(s, where, false)).toMatchObject({ isP2PDisabled: true, isP2PUploadDisabled: true });
+  });
+
+  it('quota 0 → P2P disabled for every viewer, whatever the draw', () => {
+    const zero = readSettings({ 101: 0 }, []);
+    for (const r of [0, 0.5, 0.999]) {
+      const c = coreSettings(
+        zero,
+        where,
+        opensPeering(zero.peeringQuota, () => r),
+      );
+      expect(c.isP2PDisabled).toBe(true);
+      expect(c.isP2PUploadDisabled).toBe(true);
+    }
+  });
+
+  it('names the swarm by key and stream: other keys or streams never share it', () => {
+    const id = (key: string, streamUrl: string) =>
+      coreSettings(s, { ...where, key, streamUrl }, true).swarmId;
+    const base = id('KEY1', 'https://cdn.example.net/a.m3u8');
+    expect(id('KEY2', 'https://cdn.example.net/a.m3u8')).not.toBe(base);
+    expect(id('KEY1', 'https://cdn.example.net/b.m3u8')).not.toBe(base);
+    expect(id('KEY1', 'https://cdn.example.net/a.m3u8')).toBe(base);
+    // Per-viewer query strings (signed URLs) do not split one stream's viewers into swarms of one.
+    expect(id('KEY1', 'https://cdn.example.net/a.m3u8?token=abc')).toBe(base);
+    expect(base).toContain('KEY1');
+  });
+});
