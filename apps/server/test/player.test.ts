@@ -345,12 +345,14 @@ describe('tracker (WebSocket on /tracker)', () => {
   const url = () => `${server.base.replace(/^http/, 'ws')}${PLAYER_PATHS.tracker}`;
   const binary20 = () => randomBytes(20).toString('latin1');
 
-  it('refuses the upgrade with 403 and closes the socket without an Origin or from a foreign one', async () => {
+  it('refuses the upgrade with 403 and closes the socket without an Origin, from a foreign one or a domain without an active key', async () => {
     for (const origin of [
       undefined,
       'https://elsewhere.example.net',
       `https://evil-${SITE}`,
       `https://${UNVERIFIED_SITE}`,
+      // Verified and active, but no active key serves it: no player there may join a swarm.
+      `https://${OTHER_TEAM_SITE}`,
       'null',
     ]) {
       const r = (await connectWs(url(), origin)) as Refused;

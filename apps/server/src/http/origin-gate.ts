@@ -23,8 +23,9 @@ function hostAndParents(host: string): string[] {
 /**
  * The Origin rule of DESIGN §7 and §11, shared by the ingest, the public settings read and the tracker:
  * a browser's request is accepted when its Origin is the dashboard's own origin (PUBLIC_URL: the demo
- * page) or a verified, active, promoted domain (or a subdomain of it) of an unsuspended team, and, for
- * a given key, a domain that key serves (its own domain, or any of its team's for a team-wide key).
+ * page) or a verified, active, promoted domain (or a subdomain of it) of an unsuspended team that an
+ * active key serves, and, for a given key, a domain that very key serves (its own domain, or any of its
+ * team's for a team-wide key).
  * Answers are cached briefly: a player sends many requests, a domain switched off is refused seconds later.
  */
 export class OriginGate {
@@ -50,36 +51,28 @@ export class OriginGate {
     if (t !== undefined) return t;
     return this.cached(`k\0${keyHash}\0${origin}`, async () => {
       const hosts = hostAndParents(originHost(origin as string) as string);
-      const row = await this.usableDomains(hosts)
-        .innerJoin('keys as k', (j) =>
-          j.on((eb) =>
-            eb.or([
-              eb('k.domain_id', '=', eb.ref('d.id')),
-              eb.and([eb('k.domain_id', 'is', null), eb('k.team_id', '=', eb.ref('d.team_id'))]),
-            ]),
-          ),
-        )
+      const row = await this.usableKeysOf(hosts)
         .where('k.key_hash', '=', keyHash)
-        .where('k.status', '=', KeyStatus.Active)
-        .where('k.suspended', '=', 0)
         .select(sql<number>`1`.as('one'))
         .executeTakeFirst();
       return row !== undefined;
     });
   }
 
-  /** Is `origin` a page of any customer's usable domain (CORS preflight, tracker connections)? */
+  /** Is `origin` a page of a usable domain with an active key of any customer (CORS preflight, tracker
+   *  connections, which name no key)? */
   async forAnyKey(origin: string | undefined): Promise<boolean> {
     const t = this.trivially(origin);
     if (t !== undefined) return t;
     return this.cached(`a\0${origin}`, async () => {
       const hosts = hostAndParents(originHost(origin as string) as string);
-      const row = await this.usableDomains(hosts).select(sql<number>`1`.as('one')).executeTakeFirst();
+      const row = await this.usableKeysOf(hosts).select(sql<number>`1`.as('one')).executeTakeFirst();
       return row !== undefined;
     });
   }
 
-  private usableDomains(hosts: string[]) {
+  /** Active, unsuspended keys serving one of `hosts`: the domain's own keys and its team's team-wide ones. */
+  private usableKeysOf(hosts: string[]) {
     return this.db
       .selectFrom('domains as d')
       .innerJoin('teams as t', 't.id', 'd.team_id')
@@ -89,7 +82,17 @@ export class OriginGate {
       .where('d.draft', '=', 1)
       .where('d.suspended', '=', 0)
       .where('t.suspended', '=', 0)
-      .where('t.status_id', 'not in', [TeamStatus.Disabled, TeamStatus.Suspended]);
+      .where('t.status_id', 'not in', [TeamStatus.Disabled, TeamStatus.Suspended])
+      .innerJoin('keys as k', (j) =>
+        j.on((eb) =>
+          eb.or([
+            eb('k.domain_id', '=', eb.ref('d.id')),
+            eb.and([eb('k.domain_id', 'is', null), eb('k.team_id', '=', eb.ref('d.team_id'))]),
+          ]),
+        ),
+      )
+      .where('k.status', '=', KeyStatus.Active)
+      .where('k.suspended', '=', 0);
   }
 
   private async cached(id: string, compute: () => Promise<boolean>): Promise<boolean> {
