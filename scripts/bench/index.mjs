@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run bench`: runs every bench file of this folder (each a separate Node process), prints each
 // one's JSON result and then one table of every figure. A bench prints its result as the last line of
-// its stdout: {"bench": "<name>", "env": {...}, "results": [{"case", "n", "p50", "p95", "max", "unit"}]}.
+// its stdout: {"bench": "<name>", "env": {...}, "results": [{"case", "n", "p50", "p95", "max", "unit"}]}
+// (optionally also "min", "p99", "target" and "ok": whether the run met the target).
 // `npm run bench -- team-search` runs only the named benches. Needs the built server (npm run build).
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
@@ -60,9 +61,22 @@ for (const file of files) {
   for (const r of result.results ?? []) rows.push({ bench: result.bench, ...r });
 }
 
-const cols = ['bench', 'case', 'n', 'p50', 'p95', 'max', 'unit'];
+// Optional columns appear when a bench gives them: min (throughput rounds), p99 (latency targets), and
+// a target with whether this run met it.
+const optional = new Set(['min', 'p99', 'target', 'ok']);
+const cols = ['bench', 'case', 'n', 'min', 'p50', 'p95', 'p99', 'max', 'unit', 'target', 'ok'].filter(
+  (c) => !optional.has(c) || rows.some((r) => r[c] !== undefined),
+);
 const cell = (v) =>
-  typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toFixed(1)) : String(v ?? '');
+  typeof v === 'boolean'
+    ? v
+      ? 'yes'
+      : 'NO'
+    : typeof v === 'number'
+      ? Number.isInteger(v)
+        ? String(v)
+        : v.toFixed(1)
+      : String(v ?? '');
 const widths = cols.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
 const line = (vals) => vals.map((v, i) => v.padEnd(widths[i] ?? 0)).join('  ');
 process.stdout.write(`\n${line(cols)}\n${line(widths.map((w) => '-'.repeat(w)))}\n`);

@@ -29,3 +29,40 @@ export async function freshPg(url) {
     },
   };
 }
+
+/** The machine's load averages (1, 5, 15 min): the benches share their CPUs, figures depend on it. */
+export const loadAverage = async () => {
+  const { loadavg } = await import('node:os');
+  return loadavg().map((x) => round(x));
+};
+
+/**
+ * One of lib/bench-server.mjs's servers in its own process ('app': the built server on a throwaway
+ * SQLite database, `keys` keys seeded; 'bare': the Fastify ceiling). Resolves when it listens:
+ * {port, origin, keys, stats(), stop()}; stats() → {rss, cpuUs (the process's CPU time so far), ...}.
+ */
+export async function startServer(mode, { keys = 10 } = {}) {
+  const { fork } = await import('node:child_process');
+  const script = new URL('./bench-server.mjs', import.meta.url);
+  const child = fork(script, [mode, String(keys)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const first = await new Promise((resolve, reject) => {
+    child.once('message', resolve);
+    child.once('exit', (code) => reject(new Error(`bench server (${mode}) exited with ${code}`)));
+  });
+  const ask = () =>
+    new Promise((resolve) => {
+      child.once('message', resolve);
+      child.send('rss');
+    });
+  return {
+    ...first,
+    pid: child.pid,
+    stats: ask,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.send('stop');
+      }),
+  };
+}

@@ -33,6 +33,8 @@ export function startTracker(app: FastifyInstance, ctx: AppContext): TrackerServ
   tracker.on('error', (err: unknown) => ctx.log.debug({ err }, 'tracker error'));
   tracker.on('warning', (err: unknown) => ctx.log.debug({ err }, 'tracker warning'));
 
+  // The library's WebSocket server keeps no client list (clientTracking: false): closing needs one.
+  const open = new Set<{ terminate(): void }>();
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = (req.url ?? '').split('?')[0];
     if (path !== PLAYER_PATHS.tracker) return refuse(socket, '404 Not Found');
@@ -42,7 +44,11 @@ export function startTracker(app: FastifyInstance, ctx: AppContext): TrackerServ
     ctx.origins.forAnyKey(origin).then(
       (ok) => {
         if (!ok || socket.destroyed) return refuse(socket, '403 Forbidden');
-        tracker.ws.handleUpgrade(req, socket, head, (ws) => tracker.ws.emit('connection', ws, req));
+        tracker.ws.handleUpgrade(req, socket, head, (ws) => {
+          open.add(ws);
+          socket.once('close', () => open.delete(ws));
+          tracker.ws.emit('connection', ws, req);
+        });
       },
       (err: unknown) => {
         ctx.log.error({ err }, 'tracker: origin check failed');
@@ -53,7 +59,7 @@ export function startTracker(app: FastifyInstance, ctx: AppContext): TrackerServ
   app.server.on('upgrade', onUpgrade);
   app.addHook('preClose', async () => {
     app.server.off('upgrade', onUpgrade);
-    for (const ws of tracker.ws.clients) ws.terminate();
+    for (const ws of open) ws.terminate();
     await new Promise<void>((resolve) => tracker.close(() => resolve()));
   });
   return tracker;

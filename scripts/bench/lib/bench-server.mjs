@@ -1,0 +1,89 @@
+// A server for the HTTP benches, run as its own process (a child of the bench) so that the load
+// generator and the bench's bookkeeping never share its CPU or heap. `node bench-server.mjs app` builds
+// the real server from apps/server/dist on a throwaway SQLite database, as `npm run serve` does (the
+// production logger included: its lines go to the child's stdout, which the bench discards), with keys
+// seeded by the app's own code; `node bench-server.mjs bare` is the ceiling: a Fastify 5 app with one
+// POST route that parses JSON and answers 202 `{}`, no logging. Either tells its parent
+// {ready, port, origin, keys} over IPC and then answers {rss, cpuUs, ...} to 'rss' until it is sent 'stop'.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const mode = process.argv[2];
+const keyCount = Number(process.argv[3] ?? 10);
+const PUBLIC_URL = 'http://bench.test';
+
+async function bare() {
+  const { default: Fastify } = await import('fastify');
+  const app = Fastify({ logger: false });
+  app.post('/stats/v1/ingest', async (_req, reply) => reply.code(202).send({}));
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return { app, keys: [], cleanup: () => {} };
+}
+
+async function real() {
+  const dist = new URL('../../../apps/server/dist/', import.meta.url);
+  const { buildApp } = await import(new URL('app.js', dist).href);
+  const { loadConfig } = await import(new URL('config.js', dist).href);
+  const { insertTeamWithMember } = await import(new URL('features/teams/queries.js', dist).href);
+  const { insertUserIfAbsent, findUserByEmail } = await import(
+    new URL('features/users/queries.js', dist).href
+  );
+  const { insertKey } = await import(new URL('features/keys/queries.js', dist).href);
+  const { newKeyHash } = await import(new URL('features/keys/hash.js', dist).href);
+  const dir = mkdtempSync(join(tmpdir(), 'tlprt-bench-server-'));
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    DATABASE_URL: `sqlite:${join(dir, 'bench.db')}`,
+    PUBLIC_URL,
+    WEB_DIST: join(tmpdir(), 'tlprt-bench-no-web'),
+  });
+  const app = await buildApp(config);
+  const { db } = app.ctx;
+  const now = Date.now();
+  await insertUserIfAbsent(db, {
+    email: 'bench@example.test',
+    passwordHash: null,
+    supervisor: false,
+    subscription: false,
+    createdAt: now,
+    name: 'Bench',
+    surname: 'User',
+  });
+  const user = await findUserByEmail(db, 'bench@example.test');
+  const teamId = await insertTeamWithMember(
+    db,
+    { name: 'Bench', createdAt: now },
+    { userId: user.id, role: 10 },
+  );
+  const keys = [];
+  for (let i = 0; i < keyCount; i++) {
+    const keyHash = newKeyHash();
+    await insertKey(db, { teamId, domainId: null, keyHash, name: `k${i}`, createdAt: now });
+    keys.push(keyHash);
+  }
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    app,
+    keys,
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+    extra: () => ({ reportsReceived: app.stats.reportsReceived }),
+  };
+}
+
+const { app, keys, cleanup, extra } = mode === 'bare' ? await bare() : await real();
+process.on('message', async (m) => {
+  if (m === 'rss') {
+    const cpu = process.cpuUsage();
+    process.send({ rss: process.memoryUsage().rss, cpuUs: cpu.user + cpu.system, ...(extra ? extra() : {}) });
+  } else if (m === 'stop') {
+    await app.close();
+    cleanup();
+    process.exit(0);
+  }
+});
+process.on('disconnect', () => {
+  cleanup();
+  process.exit(0);
+});
+process.send({ ready: true, port: app.server.address().port, origin: PUBLIC_URL, keys });
