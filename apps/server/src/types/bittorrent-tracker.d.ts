@@ -8,7 +8,6 @@ declare module 'bittorrent-tracker/server' {
     terminate(): void;
   }
   interface TrackerWebSocketServer extends EventEmitter {
-    clients: Set<TrackerWebSocket>;
     handleUpgrade(
       req: IncomingMessage,
       socket: Duplex,
