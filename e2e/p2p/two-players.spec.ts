@@ -101,7 +101,7 @@ test('two players on the demo page exchange segments over WebRTC; the statistics
         return {
           cdn: points.some((p) => p.cdnDwSize > 0),
           p2p: points.some((p) => p.p2pDwSize > 0),
-          viewers: Math.max(...points.map((p) => Math.max(p.cdnUsersCount, p.p2pUsersCount))),
+          viewers: Math.max(...points.map((p) => p.usersCount)),
         };
       },
       { timeout: 60_000, intervals: [3000] },

@@ -5,6 +5,7 @@ import { type Db, migrateToLatest, openDatabase } from '../src/db/index.js';
 import { migrations } from '../src/db/migrations/index.js';
 import { newKeyHash } from '../src/features/keys/hash.js';
 import { insertKey } from '../src/features/keys/queries.js';
+import { sessionHash, writeBatch } from '../src/features/statistics/aggregator.js';
 import { statsDb } from '../src/features/statistics/tables.js';
 import { insertTeamWithMember } from '../src/features/teams/queries.js';
 import { insertUserIfAbsent } from '../src/features/users/queries.js';
@@ -17,6 +18,24 @@ afterAll(async () => {
     await dropDatabase(url);
   }
 });
+
+/** A user owning teams made by `teamWithKeys`. */
+async function owner(db: Db, now: number): Promise<number> {
+  const userId = await insertUserIfAbsent(db, {
+    email: 'm@example.test',
+    supervisor: false,
+    subscription: false,
+    createdAt: now,
+  });
+  if (userId === undefined) throw new Error('no user');
+  return userId;
+}
+async function teamWithKeys(db: Db, userId: number, name: string, now: number) {
+  const teamId = await insertTeamWithMember(db, { name, createdAt: now }, { userId, role: 10 });
+  const key = () =>
+    insertKey(db, { teamId, domainId: null, keyHash: newKeyHash(), name: '', createdAt: now });
+  return { teamId, keyIds: [await key(), await key()] as const };
+}
 
 /** A database migrated up to and including `last`. */
 async function databaseAt(last: string): Promise<Db> {
@@ -33,21 +52,9 @@ describe('0006_stats_team_totals', () => {
   it('fills the team totals from the per-key rows stored before it', async () => {
     const db = await databaseAt('0005_statistics');
     const now = Date.now();
-    const userId = await insertUserIfAbsent(db, {
-      email: 'm@example.test',
-      supervisor: false,
-      subscription: false,
-      createdAt: now,
-    });
-    if (userId === undefined) throw new Error('no user');
-    const teamWithTwoKeys = async (name: string) => {
-      const teamId = await insertTeamWithMember(db, { name, createdAt: now }, { userId, role: 10 });
-      const key = () =>
-        insertKey(db, { teamId, domainId: null, keyHash: newKeyHash(), name: '', createdAt: now });
-      return { teamId, keyIds: [await key(), await key()] as const };
-    };
-    const a = await teamWithTwoKeys('A');
-    const b = await teamWithTwoKeys('B');
+    const userId = await owner(db, now);
+    const a = await teamWithKeys(db, userId, 'A', now);
+    const b = await teamWithKeys(db, userId, 'B', now);
     const s = statsDb(db);
     const row = (k: number) => ({
       cdn_bytes: 100 * k,
@@ -80,14 +87,152 @@ describe('0006_stats_team_totals', () => {
       .orderBy('team_id')
       .orderBy('minute')
       .execute();
+    // `users` (0009): the keys' largest series (p2p, 2k here), summed.
     expect(minutes).toEqual([
-      { team_id: a.teamId, minute: 600, ...row(3) },
-      { team_id: a.teamId, minute: 660, ...row(3) },
-      { team_id: b.teamId, minute: 600, ...row(5) },
+      { team_id: a.teamId, minute: 600, ...row(3), users: 6 },
+      { team_id: a.teamId, minute: 660, ...row(3), users: 6 },
+      { team_id: b.teamId, minute: 600, ...row(5), users: 10 },
     ]);
     expect(await s.selectFrom('stats_team_hour').selectAll().execute()).toEqual([
-      { team_id: a.teamId, bucket: 3600, ...row(10) },
+      { team_id: a.teamId, bucket: 3600, ...row(10), users: 20 },
     ]);
     expect(await s.selectFrom('stats_team_20m').selectAll().execute()).toEqual([]);
+  });
+});
+
+describe('0009_stats_viewers', () => {
+  it('counts the kept sessions exactly, takes the largest series elsewhere, and keeps team totals sums', async () => {
+    const db = await databaseAt('0008_supervisor_audit');
+    const now = Date.now();
+    const { teamId, keyIds } = await teamWithKeys(db, await owner(db, now), 'A', now);
+    const [k1, k2] = keyIds;
+    const s = statsDb(db);
+    const H = 7200;
+    const m1 = H + 60; // session ids kept: 3 viewers, 2 in each series
+    const m2 = H + 1800; // pre-aggregated (no session ids): its largest series
+    const series = (cdn: number, p2p: number, nodr = 0) => ({
+      cdn_bytes: 10,
+      p2p_bytes: 10,
+      nodr_bytes: 0,
+      cdn_users: cdn,
+      p2p_users: p2p,
+      nodr_users: nodr,
+    });
+    await s
+      .insertInto('stats_minute')
+      .values([
+        { key_id: k1, minute: m1, ...series(2, 2) },
+        { key_id: k1, minute: m2, ...series(4, 5, 1) },
+        { key_id: k2, minute: m1, ...series(1, 0) },
+      ])
+      .execute();
+    const kept = (keyId: number, minute: number, sets: string[][]) =>
+      sets.flatMap((ids, i) =>
+        ids.map((id) => ({ key_id: keyId, minute, series: i, session_hash: sessionHash(id) })),
+      );
+    await s
+      .insertInto('stats_minute_sessions')
+      .values([...kept(k1, m1, [['s1', 's2'], ['s2', 's3'], []]), ...kept(k2, m1, [['s1']])])
+      .execute();
+    await s
+      .insertInto('stats_20m')
+      .values([
+        { key_id: k1, bucket: H, ...series(2, 2) },
+        { key_id: k1, bucket: H + 1200, ...series(4, 5, 1) },
+        { key_id: k2, bucket: H, ...series(1, 0) },
+      ])
+      .execute();
+    await s
+      .insertInto('stats_hour')
+      .values([
+        { key_id: k1, bucket: H, ...series(4, 5, 1) },
+        { key_id: k1, bucket: 0, ...series(7, 3) }, // long gone from the minutes
+        { key_id: k2, bucket: H, ...series(1, 0) },
+      ])
+      .execute();
+    await s
+      .insertInto('stats_team_minute')
+      .values([
+        { team_id: teamId, minute: m1, ...series(3, 2) },
+        { team_id: teamId, minute: m2, ...series(4, 5, 1) },
+      ])
+      .execute();
+    await s
+      .insertInto('stats_team_hour')
+      .values([
+        { team_id: teamId, bucket: H, ...series(5, 5, 1) },
+        { team_id: teamId, bucket: 0, ...series(7, 3) },
+      ])
+      .execute();
+    await migrateToLatest(db);
+
+    const users = async (
+      table: 'stats_minute' | 'stats_20m' | 'stats_hour',
+      time: 'minute' | 'bucket',
+    ): Promise<Array<[number, number, number]>> =>
+      (await s.selectFrom(table).selectAll().orderBy('key_id').execute()).map((r) => [
+        r.key_id,
+        Number((r as unknown as Record<string, number>)[time]),
+        r.users,
+      ]);
+    expect((await users('stats_minute', 'minute')).sort()).toEqual(
+      [
+        [k1, m1, 3],
+        [k1, m2, 5],
+        [k2, m1, 1],
+      ].sort(),
+    );
+    expect((await users('stats_20m', 'bucket')).sort()).toEqual(
+      [
+        [k1, H, 3],
+        [k1, H + 1200, 5],
+        [k2, H, 1],
+      ].sort(),
+    );
+    expect((await users('stats_hour', 'bucket')).sort()).toEqual(
+      [
+        [k1, 0, 7],
+        [k1, H, 5],
+        [k2, H, 1],
+      ].sort(),
+    );
+    const team = async () =>
+      (await s.selectFrom('stats_team_minute').select(['minute', 'users']).orderBy('minute').execute()).map(
+        (r) => [Number(r.minute), r.users],
+      );
+    // The sum of the keys' rows (3 + 1), not the team row's largest series (3).
+    expect(await team()).toEqual([
+      [m1, 4],
+      [m2, 5],
+    ]);
+    expect(
+      (await s.selectFrom('stats_team_hour').select(['bucket', 'users']).orderBy('bucket').execute()).map(
+        (r) => [Number(r.bucket), r.users],
+      ),
+    ).toEqual([
+      [0, 7],
+      [H, 6],
+    ]);
+
+    // A later report of the same minute is counted against the sessions kept before the migration.
+    await writeBatch(s, [
+      {
+        keyId: k1,
+        minute: m1,
+        bytes: [1, 0, 0],
+        sessions: [new Set(['s1', 's4']), new Set(), new Set(), new Set(['s1', 's4'])],
+        users: [0, 0, 0, 0],
+      },
+    ]);
+    expect((await users('stats_minute', 'minute')).find((r) => r[0] === k1 && r[1] === m1)).toEqual([
+      k1,
+      m1,
+      4,
+    ]);
+    expect((await users('stats_20m', 'bucket')).find((r) => r[0] === k1 && r[1] === H)).toEqual([k1, H, 4]);
+    expect(await team()).toEqual([
+      [m1, 5],
+      [m2, 5],
+    ]);
   });
 });

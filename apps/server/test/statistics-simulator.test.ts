@@ -83,5 +83,13 @@ describe('traffic simulator', () => {
       .executeTakeFirstOrThrow();
     expect(Number(peak.u)).toBeGreaterThan(50);
     expect(Number(peak.p)).toBeGreaterThan(0);
+    // The simulator's own audience is the viewers: each of them in the CDN series, some also in P2P.
+    const rows = await db
+      .selectFrom('stats_minute')
+      .select(['cdn_users', 'p2p_users', 'users'])
+      .where('key_id', '=', key.id)
+      .execute();
+    expect(rows.every((r) => r.users === r.cdn_users && r.users >= r.p2p_users)).toBe(true);
+    expect(rows.some((r) => r.users < r.cdn_users + r.p2p_users)).toBe(true);
   });
 });

@@ -191,6 +191,7 @@ describe('query', () => {
       cdnUsersCount: 2,
       p2pDwSize: 50,
       p2pUsersCount: 1,
+      usersCount: 2,
     });
     expect(at(r.body, M - 60)).toEqual({
       datePoint: M - 60,
@@ -198,6 +199,7 @@ describe('query', () => {
       cdnUsersCount: 1,
       p2pDwSize: 3,
       p2pUsersCount: 1,
+      usersCount: 1,
     });
     expect(at(r.body, M - 120)).toEqual({
       datePoint: M - 120,
@@ -205,6 +207,7 @@ describe('query', () => {
       cdnUsersCount: 0,
       p2pDwSize: 0,
       p2pUsersCount: 0,
+      usersCount: 0,
     });
 
     // A later flush: the same session is not counted again; a new one is.
@@ -216,6 +219,7 @@ describe('query', () => {
       cdnUsersCount: 3,
       p2pDwSize: 52,
       p2pUsersCount: 2,
+      usersCount: 3,
     });
 
     // Version-1 teams get the nodr series.
@@ -229,6 +233,7 @@ describe('query', () => {
       p2pUsersCount: 1,
       nodrDwSize: 4,
       nodrUsersCount: 1,
+      usersCount: 1,
     });
     expect(at(v1.body, M)).toMatchObject({ nodrDwSize: 0, nodrUsersCount: 0 });
   });
@@ -254,6 +259,7 @@ describe('query', () => {
       cdnUsersCount: 5,
       p2pDwSize: 3,
       p2pUsersCount: 3,
+      usersCount: 5,
     });
     expect(at(week.body, b20)).toEqual({
       datePoint: b20,
@@ -261,6 +267,7 @@ describe('query', () => {
       cdnUsersCount: 5,
       p2pDwSize: 10,
       p2pUsersCount: 5,
+      usersCount: 5,
     });
     expect(at(week.body, b20 - 1200)).toMatchObject({ cdnDwSize: 0, cdnUsersCount: 0 });
     const month = await query(s.as, 'month', s.team.id, both);
@@ -271,6 +278,7 @@ describe('query', () => {
       cdnUsersCount: 7,
       p2pDwSize: 13,
       p2pUsersCount: 5,
+      usersCount: 7,
     });
     // One key: the peak minute of the bucket exactly.
     const week1 = await query(s.as, 'week', s.team.id, [s.key.keyHash]);
@@ -280,6 +288,7 @@ describe('query', () => {
       cdnUsersCount: 3,
       p2pDwSize: 3,
       p2pUsersCount: 3,
+      usersCount: 3,
     });
     const month1 = await query(s.as, 'month', s.team.id, [s.key.keyHash]);
     expect(at(month1.body, HOUR)).toEqual({
@@ -288,10 +297,11 @@ describe('query', () => {
       cdnUsersCount: 5,
       p2pDwSize: 13,
       p2pUsersCount: 5,
+      usersCount: 5,
     });
     const day = await query(s.as, 'day', s.team.id, both);
-    expect(at(day.body, b40 + 60)).toMatchObject({ cdnDwSize: 30, cdnUsersCount: 3 });
-    expect(at(day.body, b40 + 180)).toMatchObject({ cdnDwSize: 20, cdnUsersCount: 2 });
+    expect(at(day.body, b40 + 60)).toMatchObject({ cdnDwSize: 30, cdnUsersCount: 3, usersCount: 3 });
+    expect(at(day.body, b40 + 180)).toMatchObject({ cdnDwSize: 20, cdnUsersCount: 2, usersCount: 2 });
   });
 
   it("most of a team's keys (read as the team total less the rest) give the sums of each key alone", async () => {
@@ -334,6 +344,7 @@ describe('query', () => {
             cdnUsersCount: sum('cdnUsersCount'),
             p2pDwSize: sum('p2pDwSize'),
             p2pUsersCount: sum('p2pUsersCount'),
+            usersCount: sum('usersCount'),
           };
         });
       // All five (team total), four (total less one), three (total less two), two and one (summed).
@@ -346,7 +357,7 @@ describe('query', () => {
         expect(r.body.data).toEqual(expected(idx));
       }
       // Something was counted in each range, so the comparison is not between zeros.
-      expect(expected([0, 1, 2, 3, 4]).some((p: Json) => p.cdnUsersCount > 0 && p.p2pDwSize > 0)).toBe(true);
+      expect(expected([0, 1, 2, 3, 4]).some((p: Json) => p.usersCount > 0 && p.p2pDwSize > 0)).toBe(true);
     }
   });
 
@@ -422,6 +433,7 @@ describe('query', () => {
       cdnUsersCount: 2,
       p2pDwSize: 7,
       p2pUsersCount: 1,
+      usersCount: 2,
     });
     // The day range merges the open minute too; after the flush the same numbers come from the table.
     expect(at((await query(s.as, 'day', s.team.id, [s.key.keyHash], NOW - 600, NOW)).body, M)).toMatchObject({
@@ -450,6 +462,7 @@ describe('query', () => {
       cdnUsersCount: 2,
       p2pDwSize: 11,
       p2pUsersCount: 1,
+      usersCount: 2,
     });
   });
 
@@ -494,9 +507,10 @@ describe('two nodes on one PostgreSQL', () => {
           cdnUsersCount: 9,
           p2pDwSize: 30,
           p2pUsersCount: 6,
+          usersCount: 9,
         });
         const w = await query(node.as(s.team.owner.token), 'week', s.team.id, [s.key.keyHash]);
-        expect(at(w.body, HOUR + 2400)).toMatchObject({ cdnDwSize: 122, cdnUsersCount: 9 });
+        expect(at(w.body, HOUR + 2400)).toMatchObject({ cdnDwSize: 122, cdnUsersCount: 9, usersCount: 9 });
       }
     } finally {
       await other.app.close();
@@ -533,6 +547,7 @@ describe('graceful shutdown', () => {
           cdnUsersCount: 2,
           p2pDwSize: 30,
           p2pUsersCount: 1,
+          usersCount: 2,
         });
       } finally {
         await second.app.close();

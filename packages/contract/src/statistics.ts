@@ -60,6 +60,9 @@ export const ZStatsPoint = z.object({
   p2pUsersCount: z.number().int(),
   nodrDwSize: z.number().optional(),
   nodrUsersCount: z.number().int().optional(),
+  /** The audience (DESIGN §7): a session fed by both the CDN and peers is in both series above but
+   *  counts once here, so the series must not be added up to get it. */
+  usersCount: z.number().int(),
 });
 export type TStatsPoint = z.infer<typeof ZStatsPoint>;
 export const ZStatsResponse = z.object({

@@ -1,5 +1,5 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 
 // jsdom lacks these browser APIs that Mantine reads; they are environment, not behaviour.
@@ -25,6 +25,9 @@ if (!('ResizeObserver' in window)) {
   Object.assign(window, { ResizeObserver });
 }
 Element.prototype.scrollIntoView ??= () => {};
+
+// findBy* waits 1 s by default: a screen rendering charts in jsdom needs longer on a loaded machine.
+configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => {
   cleanup();

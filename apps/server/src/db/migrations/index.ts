@@ -7,6 +7,7 @@ import * as m0005 from './0005_statistics.js';
 import * as m0006 from './0006_stats_team_totals.js';
 import * as m0007 from './0007_login_failures.js';
 import * as m0008 from './0008_supervisor_audit.js';
+import * as m0009 from './0009_stats_viewers.js';
 
 /** Every migration in order. Listed by hand (not read from the folder) so the same list works from
  *  src/ under the test runner and from dist/ when built. Names sort in the order they must run. */
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '0006_stats_team_totals': m0006,
   '0007_login_failures': m0007,
   '0008_supervisor_audit': m0008,
+  '0009_stats_viewers': m0009,
 };

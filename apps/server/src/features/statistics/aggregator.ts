@@ -15,16 +15,23 @@ import {
 export const SERIES = ['cdn', 'p2p', 'nodr'] as const;
 /** The series' indexes, typed so tuple access needs no assertion. */
 export const IDX = [0, 1, 2] as const;
+/** The session sets of a key-minute: the three series, then 3, the sessions with any bytes (the
+ *  audience, `usersCount`). Stored under these numbers in stats_minute_sessions. */
+export const SESSION_SETS = [0, 1, 2, 3] as const;
+const ANY = 3;
+
+type Quad<T> = [T, T, T, T];
+const emptySets = (): Quad<Set<string>> => [new Set(), new Set(), new Set(), new Set()];
 
 /** One (key, minute) of not-yet-written traffic. */
 export interface MinuteAgg {
   keyId: number;
   minute: number;
   bytes: [number, number, number];
-  /** Distinct sessions per series with bytes > 0 (ingest), or null for pre-aggregated minutes. */
-  sessions: [Set<string>, Set<string>, Set<string>] | null;
-  /** Pre-aggregated user counts (backfill); added to nothing, written as the minute's count. */
-  users: [number, number, number];
+  /** Distinct sessions per SESSION_SETS entry (ingest), or null for pre-aggregated minutes. */
+  sessions: Quad<Set<string>> | null;
+  /** Pre-aggregated user counts per SESSION_SETS entry (backfill); written as the minute's counts. */
+  users: Quad<number>;
   /** Flushes this key-minute failed in while others were written (isolated, then dropped). */
   failures?: number;
 }
@@ -89,7 +96,7 @@ export class StatsAggregator {
   /** Key-minutes whose write failed, retried with the next flush. */
   private failed = new Map<string, MinuteAgg>();
   /** Sessions already written per recent (key, minute, series): the live merge counts only new ones. */
-  private written = new Map<string, [Set<string>, Set<string>, Set<string>]>();
+  private written = new Map<string, Quad<Set<string>>>();
   private chain: Promise<unknown> = Promise.resolve();
   private readonly write: BatchWriter;
 
@@ -108,30 +115,37 @@ export class StatsAggregator {
     const k = aggKey(keyId, minute);
     let a = this.current.get(k);
     if (!a) {
-      a = { keyId, minute, bytes: [0, 0, 0], sessions: [new Set(), new Set(), new Set()], users: [0, 0, 0] };
+      a = { keyId, minute, bytes: [0, 0, 0], sessions: emptySets(), users: [0, 0, 0, 0] };
       this.current.set(k, a);
     }
     a.bytes[0] = addBytes(a.bytes[0], cdn);
     a.bytes[1] = addBytes(a.bytes[1], p2p);
     a.bytes[2] = addBytes(a.bytes[2], nodr);
-    const s = a.sessions as [Set<string>, Set<string>, Set<string>];
+    const s = a.sessions as Quad<Set<string>>;
     if (cdn > 0) s[0].add(sessionId);
     if (p2p > 0) s[1].add(sessionId);
     if (nodr > 0) s[2].add(sessionId);
+    if (cdn > 0 || p2p > 0 || nodr > 0) s[ANY].add(sessionId);
   }
 
-  /** Adds a pre-aggregated minute (backfill: sizes and distinct users already known). */
-  addMinute(keyId: number, minute: number, bytes: [number, number, number], users: [number, number, number]) {
+  /** Adds a pre-aggregated minute (backfill: sizes, distinct users per series and distinct `viewers`,
+   *  the sessions with any bytes, already known). */
+  addMinute(
+    keyId: number,
+    minute: number,
+    bytes: [number, number, number],
+    users: [number, number, number],
+    viewers: number,
+  ) {
     const k = aggKey(keyId, minute);
     const a = this.current.get(k);
+    const counts: Quad<number> = [users[0], users[1], users[2], viewers];
     if (a) {
-      for (const i of IDX) {
-        a.bytes[i] = addBytes(a.bytes[i], bytes[i]);
-        a.users[i] = Math.max(a.users[i], users[i]);
-      }
+      for (const i of IDX) a.bytes[i] = addBytes(a.bytes[i], bytes[i]);
+      for (const i of SESSION_SETS) a.users[i] = Math.max(a.users[i], counts[i]);
     } else {
       const capped = bytes.map((b) => Math.min(b, MINUTE_BYTES_CAP)) as [number, number, number];
-      this.current.set(k, { keyId, minute, bytes: capped, sessions: null, users: [...users] });
+      this.current.set(k, { keyId, minute, bytes: capped, sessions: null, users: counts });
     }
   }
 
@@ -144,30 +158,29 @@ export class StatsAggregator {
    * sessions not yet written by this node (the database count plus these is the minute's count).
    */
   unflushed(keyIds: ReadonlySet<number>, fromSec: number, toSec: number) {
-    type Triple = [number, number, number];
-    const out = new Map<number, { bytes: Triple; users: Triple }>();
-    const newUsers = new Map<string, [Set<string>, Set<string>, Set<string>]>();
+    const out = new Map<number, { bytes: [number, number, number]; users: Quad<number> }>();
+    const newUsers = new Map<string, Quad<Set<string>>>();
     for (const src of [this.failed, this.current]) {
       for (const a of src.values()) {
         if (!keyIds.has(a.keyId) || a.minute < fromSec || a.minute > toSec) continue;
         let p = out.get(a.minute);
         if (!p) {
-          p = { bytes: [0, 0, 0], users: [0, 0, 0] };
+          p = { bytes: [0, 0, 0], users: [0, 0, 0, 0] };
           out.set(a.minute, p);
         }
         for (const i of IDX) p.bytes[i] += a.bytes[i];
         if (!a.sessions) {
-          for (const i of IDX) p.users[i] += a.users[i];
+          for (const i of SESSION_SETS) p.users[i] += a.users[i];
           continue;
         }
         const k = aggKey(a.keyId, a.minute);
         const w = this.written.get(k);
         let n = newUsers.get(k);
         if (!n) {
-          n = [new Set(), new Set(), new Set()];
+          n = emptySets();
           newUsers.set(k, n);
         }
-        for (const i of IDX) {
+        for (const i of SESSION_SETS) {
           for (const s of a.sessions[i]) if (!w?.[i]?.has(s)) n[i].add(s);
         }
       }
@@ -175,7 +188,7 @@ export class StatsAggregator {
     for (const [k, n] of newUsers) {
       const minute = Number(k.slice(k.indexOf(':') + 1));
       const p = out.get(minute);
-      if (p) for (const i of IDX) p.users[i] += n[i].size;
+      if (p) for (const i of SESSION_SETS) p.users[i] += n[i].size;
     }
     return out;
   }
@@ -196,13 +209,11 @@ export class StatsAggregator {
         batch.set(k, a);
         continue;
       }
-      for (const i of IDX) {
-        b.bytes[i] = addBytes(b.bytes[i], a.bytes[i]);
-        b.users[i] = Math.max(b.users[i], a.users[i]);
-      }
+      for (const i of IDX) b.bytes[i] = addBytes(b.bytes[i], a.bytes[i]);
+      for (const i of SESSION_SETS) b.users[i] = Math.max(b.users[i], a.users[i]);
       if (a.sessions) {
-        if (!b.sessions) b.sessions = [new Set(), new Set(), new Set()];
-        for (const i of IDX) for (const s of a.sessions[i]) b.sessions[i].add(s);
+        if (!b.sessions) b.sessions = emptySets();
+        for (const i of SESSION_SETS) for (const s of a.sessions[i]) b.sessions[i].add(s);
       }
     }
     this.current = new Map();
@@ -268,10 +279,10 @@ export class StatsAggregator {
       const k = aggKey(a.keyId, a.minute);
       let w = this.written.get(k);
       if (!w) {
-        w = [new Set(), new Set(), new Set()];
+        w = emptySets();
         this.written.set(k, w);
       }
-      for (const i of IDX) for (const s of a.sessions[i]) w[i].add(s);
+      for (const i of SESSION_SETS) for (const s of a.sessions[i]) w[i].add(s);
     }
     // Reports are accepted up to 10 minutes late: older written sets are no longer needed.
     const oldest = Math.floor(this.nowMs() / 1000) - 15 * 60;
@@ -307,6 +318,7 @@ export async function writeBatch(db: StatsDb, batch: MinuteAgg[]): Promise<void>
             cdn_users: a.sessions ? 0 : a.users[0],
             p2p_users: a.sessions ? 0 : a.users[1],
             nodr_users: a.sessions ? 0 : a.users[2],
+            users: a.sessions ? 0 : a.users[ANY],
           })),
         )
         .onConflict((oc) =>
@@ -317,6 +329,7 @@ export async function writeBatch(db: StatsDb, batch: MinuteAgg[]): Promise<void>
             cdn_users: sql`case when stats_minute.cdn_users > excluded.cdn_users then stats_minute.cdn_users else excluded.cdn_users end`,
             p2p_users: sql`case when stats_minute.p2p_users > excluded.p2p_users then stats_minute.p2p_users else excluded.p2p_users end`,
             nodr_users: sql`case when stats_minute.nodr_users > excluded.nodr_users then stats_minute.nodr_users else excluded.nodr_users end`,
+            users: sql`case when stats_minute.users > excluded.users then stats_minute.users else excluded.users end`,
           }),
         )
         .execute();
@@ -325,7 +338,7 @@ export async function writeBatch(db: StatsDb, batch: MinuteAgg[]): Promise<void>
     const recount = new Map<number, number[]>();
     for (const a of batch) {
       if (!a.sessions) continue;
-      for (const i of IDX) {
+      for (const i of SESSION_SETS) {
         for (const s of a.sessions[i]) {
           sessionRows.push({ key_id: a.keyId, minute: a.minute, series: i, session_hash: sessionHash(s) });
         }
@@ -347,7 +360,7 @@ export async function writeBatch(db: StatsDb, batch: MinuteAgg[]): Promise<void>
       for (const ids of chunks(keyIds, 1000)) {
         await trx
           .updateTable('stats_minute')
-          .set({ cdn_users: count(0), p2p_users: count(1), nodr_users: count(2) })
+          .set({ cdn_users: count(0), p2p_users: count(1), nodr_users: count(2), users: count(ANY) })
           .where('minute', '=', minute)
           .where('key_id', 'in', ids)
           .execute();
@@ -359,17 +372,16 @@ export async function writeBatch(db: StatsDb, batch: MinuteAgg[]): Promise<void>
       for (const g of groupBySpan(batch.map((a) => [a.keyId, a.minute - (a.minute % size)]))) {
         for (const ids of chunks(g.ids, 1000)) {
           await sql`
-            insert into ${sql.table(table)} (key_id, bucket, cdn_bytes, p2p_bytes, nodr_bytes, cdn_users, p2p_users, nodr_users)
+            insert into ${sql.table(table)} (key_id, bucket, cdn_bytes, p2p_bytes, nodr_bytes, cdn_users, p2p_users, nodr_users, users)
             select key_id, (minute / ${sql.lit(size)}) * ${sql.lit(size)} as b, sum(cdn_bytes), sum(p2p_bytes), sum(nodr_bytes),
-                   max(cdn_users), max(p2p_users), max(nodr_users)
+                   max(cdn_users), max(p2p_users), max(nodr_users), max(users)
             from stats_minute
             where key_id in (${sql.join(ids)}) and minute >= ${g.from} and minute < ${g.to + size}
             group by key_id, (minute / ${sql.lit(size)}) * ${sql.lit(size)}
             on conflict (key_id, bucket) do update set
               cdn_bytes = excluded.cdn_bytes, p2p_bytes = excluded.p2p_bytes, nodr_bytes = excluded.nodr_bytes,
-              cdn_users = excluded.cdn_users, p2p_users = excluded.p2p_users, nodr_users = excluded.nodr_users`.execute(
-            trx,
-          );
+              cdn_users = excluded.cdn_users, p2p_users = excluded.p2p_users, nodr_users = excluded.nodr_users,
+              users = excluded.users`.execute(trx);
         }
       }
     }
@@ -392,18 +404,17 @@ export async function refreshTeamTotals(
   const pg = isPostgres(db);
   for (const { team: table, key: of, time, size } of STATS_LEVELS) {
     await sql`
-      insert into ${sql.table(table)} (team_id, ${sql.ref(time)}, cdn_bytes, p2p_bytes, nodr_bytes, cdn_users, p2p_users, nodr_users)
+      insert into ${sql.table(table)} (team_id, ${sql.ref(time)}, cdn_bytes, p2p_bytes, nodr_bytes, cdn_users, p2p_users, nodr_users, users)
       select k.team_id, s.${sql.ref(time)}, ${cappedSum(pg, sql`s.cdn_bytes`)}, ${cappedSum(pg, sql`s.p2p_bytes`)}, ${cappedSum(pg, sql`s.nodr_bytes`)},
-             sum(s.cdn_users), sum(s.p2p_users), sum(s.nodr_users)
+             sum(s.cdn_users), sum(s.p2p_users), sum(s.nodr_users), sum(s.users)
       from ${sql.table(of)} s join keys k on k.id = s.key_id
       where k.team_id in (${sql.join(teamIds)})
         and s.${sql.ref(time)} >= ${fromMinute - (fromMinute % size)} and s.${sql.ref(time)} <= ${toMinute}
       group by k.team_id, s.${sql.ref(time)}
       on conflict (team_id, ${sql.ref(time)}) do update set
         cdn_bytes = excluded.cdn_bytes, p2p_bytes = excluded.p2p_bytes, nodr_bytes = excluded.nodr_bytes,
-        cdn_users = excluded.cdn_users, p2p_users = excluded.p2p_users, nodr_users = excluded.nodr_users`.execute(
-      db,
-    );
+        cdn_users = excluded.cdn_users, p2p_users = excluded.p2p_users, nodr_users = excluded.nodr_users,
+        users = excluded.users`.execute(db);
   }
 }
 

@@ -33,9 +33,10 @@ export async function queryStats(
   const nowSec = Math.floor(ctx.now() / 1000);
   const { step, from, to } = clampWindow(range, q.startTimestamp, q.endTimestamp, nowSec);
   const nodr = access.team.version === 1;
-  type Six = [number, number, number, number, number, number];
-  const points = new Map<number, Six>();
-  if (from <= to) for (let t = from; t <= to; t += step) points.set(t, [0, 0, 0, 0, 0, 0]);
+  /** cdn, p2p, nodr bytes; cdn, p2p, nodr users; the distinct viewers. */
+  type Seven = [number, number, number, number, number, number, number];
+  const points = new Map<number, Seven>();
+  if (from <= to) for (let t = from; t <= to; t += step) points.set(t, [0, 0, 0, 0, 0, 0, 0]);
 
   // The team's keys split into the asked ones and the rest; hashes of other teams match nothing.
   const keyIds: number[] = [];
@@ -62,6 +63,7 @@ export async function queryStats(
       p[3] += Number(r.cu);
       p[4] += Number(r.pu);
       p[5] += Number(r.nu);
+      p[6] += Number(r.u);
     }
     // Minute ranges include what this node has not written yet (the current, open minute).
     if (step === 60) {
@@ -74,6 +76,7 @@ export async function queryStats(
         p[3] += u.users[0];
         p[4] += u.users[1];
         p[5] += u.users[2];
+        p[6] += u.users[3];
       }
     }
   }
@@ -86,6 +89,7 @@ export async function queryStats(
       cdnUsersCount: p[3],
       p2pDwSize: p[1],
       p2pUsersCount: p[4],
+      usersCount: p[6],
     };
     if (nodr) {
       point.nodrDwSize = p[2];
@@ -104,6 +108,7 @@ interface PointRow {
   cu: number;
   pu: number;
   nu: number;
+  u: number;
 }
 
 /**
@@ -130,14 +135,16 @@ async function readPoints(
     return (
       await sql<PointRow>`
         select ${time} + 0 as t, ${cappedSum(pg, sql`cdn_bytes`)} as cb, ${cappedSum(pg, sql`p2p_bytes`)} as pb,
-               ${cappedSum(pg, sql`nodr_bytes`)} as nb, sum(cdn_users) as cu, sum(p2p_users) as pu, sum(nodr_users) as nu
+               ${cappedSum(pg, sql`nodr_bytes`)} as nb, sum(cdn_users) as cu, sum(p2p_users) as pu, sum(nodr_users) as nu,
+               sum(users) as u
         from ${sql.table(level.key)}
         where key_id in (${sql.join(keyIds)}) and ${time} >= ${from} and ${time} <= ${to}
         group by ${time} + 0`.execute(db)
     ).rows;
   }
   const total = sql`
-    select ${time} as t, cdn_bytes as cb, p2p_bytes as pb, nodr_bytes as nb, cdn_users as cu, p2p_users as pu, nodr_users as nu
+    select ${time} as t, cdn_bytes as cb, p2p_bytes as pb, nodr_bytes as nb, cdn_users as cu, p2p_users as pu, nodr_users as nu,
+           users as u
     from ${sql.table(level.team)}
     where team_id = ${teamId} and ${time} >= ${from} and ${time} <= ${to}`;
   if (leftOut.length === 0) return (await sql<PointRow>`${total}`.execute(db)).rows;
@@ -145,11 +152,11 @@ async function readPoints(
   return (
     await sql<PointRow>`
       select t, ${cappedSum(pg, sql`cb`)} as cb, ${cappedSum(pg, sql`pb`)} as pb, ${cappedSum(pg, sql`nb`)} as nb,
-             sum(cu) as cu, sum(pu) as pu, sum(nu) as nu
+             sum(cu) as cu, sum(pu) as pu, sum(nu) as nu, sum(u) as u
       from (
         ${total}
         union all
-        select ${time}, -cdn_bytes, -p2p_bytes, -nodr_bytes, -cdn_users, -p2p_users, -nodr_users
+        select ${time}, -cdn_bytes, -p2p_bytes, -nodr_bytes, -cdn_users, -p2p_users, -nodr_users, -users
         from ${sql.table(level.key)}
         where key_id in (${sql.join(leftOut)}) and ${time} >= ${from} and ${time} <= ${to}
       ) u

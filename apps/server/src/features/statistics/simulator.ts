@@ -30,11 +30,15 @@ export const MEAN_BYTES_PER_S = 375_000;
 export interface MinuteTraffic {
   bytes: [number, number, number];
   users: [number, number, number];
+  /** The distinct sessions with any bytes: a viewer fed by both the CDN and peers is in both `users`
+   *  series but one viewer here. */
+  viewers: number;
 }
 
-/** One minute of one key's audience, aggregated (backfill): sizes and distinct viewers per series. */
+/** One minute of one key's audience, aggregated (backfill): sizes, distinct viewers per series and in
+ *  all. */
 export function minuteTraffic(viewers: number, rnd: () => number, nodr = true): MinuteTraffic {
-  if (viewers <= 0) return { bytes: [0, 0, 0], users: [0, 0, 0] };
+  if (viewers <= 0) return { bytes: [0, 0, 0], users: [0, 0, 0], viewers: 0 };
   const total = viewers * 60 * MEAN_BYTES_PER_S * (0.85 + 0.3 * rnd());
   const share = p2pShare(viewers) * (0.95 + 0.1 * rnd());
   const nodrBytes = nodr ? Math.round(total * 0.03) : 0;
@@ -44,6 +48,7 @@ export function minuteTraffic(viewers: number, rnd: () => number, nodr = true): 
   return {
     bytes: [cdn, p2p, nodrBytes],
     users: [viewers, p2pUsers, nodr ? Math.max(1, Math.round(viewers * 0.05)) : 0],
+    viewers,
   };
 }
 
@@ -63,7 +68,7 @@ export function* historyMinutes(
   for (let m = start; m < toSec; m += 60) {
     for (const k of keys) {
       const t = minuteTraffic(audienceAt(k.peak, m, rnd), rnd);
-      if (t.users[0] > 0) yield { keyId: k.id, minute: m, ...t };
+      if (t.viewers > 0) yield { keyId: k.id, minute: m, ...t };
     }
   }
 }

@@ -1,8 +1,9 @@
-import { type Kysely, PostgresAdapter, type RawBuilder, sql } from 'kysely';
+import { type Generated, type Kysely, PostgresAdapter, type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
 
-/** The statistics tables (migrations 0005 and 0006). Sizes are bigint: read back as numbers (db/index.ts). */
+/** The statistics tables (migrations 0005, 0006 and 0009). Sizes are bigint: read back as numbers
+ *  (db/index.ts). */
 export interface SeriesColumns {
   cdn_bytes: number;
   p2p_bytes: number;
@@ -10,6 +11,9 @@ export interface SeriesColumns {
   cdn_users: number;
   p2p_users: number;
   nodr_users: number;
+  /** Distinct sessions with any bytes (0009): not the sum of the series' users, which count a session
+   *  fed by both the CDN and peers twice. Defaults to 0, so rows written before 0009 still insert. */
+  users: Generated<number>;
 }
 export interface StatsMinuteTable extends SeriesColumns {
   key_id: number;
@@ -31,6 +35,7 @@ export interface StatsTeamBucketTable extends SeriesColumns {
 export interface StatsMinuteSessionsTable {
   key_id: number;
   minute: number;
+  /** 0 cdn, 1 p2p, 2 nodr, 3 any bytes (SESSION_SETS). */
   series: number;
   session_hash: string;
 }

@@ -42,13 +42,15 @@ afterEach(async () => {
   api = null;
 });
 
+// 4 viewers: 3 on the CDN, 2 from peers, so 1 fed by both (not 3, the largest series, nor 5, both added).
 const points = (n: number, step = 60): TStatsPoint[] =>
   Array.from({ length: n }, (_, i) => ({
     datePoint: 1_700_000_000 + i * step,
     cdnDwSize: 3000,
     cdnUsersCount: 3,
     p2pDwSize: 1000,
-    p2pUsersCount: 1,
+    p2pUsersCount: 2,
+    usersCount: 4,
   }));
 const statsReply = (req: Recorded, n = 5) => {
   const b = req.body as { startTimestamp: number; endTimestamp: number };
@@ -123,7 +125,7 @@ describe('statistics screen', () => {
     await screen.findByLabelText('P2P share');
     expect(screen.getByLabelText('P2P share')).toHaveTextContent('25.0%');
     expect(screen.getByTestId('figure-total-traffic')).toHaveTextContent('19.5 KB');
-    expect(screen.getByTestId('figure-peak-viewers')).toHaveTextContent('3');
+    expect(screen.getByTestId('figure-peak-viewers')).toHaveTextContent(/^4$/);
     const [call] = statsCalls();
     expect(call?.url).toBe('/stats/v3/dashboard/day');
     const body = call?.body as Record<string, number | string[]>;
@@ -133,7 +135,18 @@ describe('statistics screen', () => {
     expect(Number(body.endTimestamp) - Number(body.startTimestamp)).toBe(86_400);
     expect(Math.abs(Number(body.endTimestamp) - Date.now() / 1000)).toBeLessThan(30);
     expect(screen.getByTestId('stats-chart')).toBeInTheDocument();
-    expect(charts.options.at(-1)?.series).toHaveLength(4);
+    const series = charts.options.at(-1)?.series as Array<Record<string, unknown> & { data: unknown[][] }>;
+    expect(series.map((s) => `${s.type}:${s.name}`)).toEqual([
+      'line:CDN',
+      'line:P2P',
+      'bar:CDN',
+      'bar:P2P',
+      'line:Viewers',
+    ]);
+    // The viewer panel draws each series beside the other (a stack would reach 5) and the audience.
+    const viewerPanel = series.filter((s) => s.yAxisIndex === 1);
+    expect(viewerPanel.map((s) => s.stack)).toEqual([undefined, undefined, undefined]);
+    expect(viewerPanel.map((s) => s.data[0]?.[1])).toEqual([3, 2, 4]);
     expect(screen.queryByText('Sample data')).toBeNull();
   });
 
@@ -312,7 +325,7 @@ describe('statistics screen', () => {
   it('shows NODR for version-1 teams', async () => {
     await open({ version: 1 });
     await screen.findByLabelText('P2P share');
-    expect((charts.options.at(-1)?.series as unknown[] | undefined)?.length).toBe(6);
+    expect((charts.options.at(-1)?.series as unknown[] | undefined)?.length).toBe(7);
   });
 
   it('polls every 3 seconds in Live only', async () => {

@@ -4,6 +4,9 @@ import { DIMMED_TEXT } from '../../theme';
 import { formatBits, formatCount, formatPercent, scale1024, utcLabel } from './format';
 
 export const SERIES_COLORS = { cdn: '#4c6ef5', p2p: '#12b886', nodr: '#fab005' } as const;
+/** The audience line (usersCount), dark over the series' bars. */
+export const VIEWERS_COLOR = '#343a40';
+export const VIEWERS = 'Viewers';
 export const CHART_HEIGHT = 550;
 
 export interface ChartInput {
@@ -49,14 +52,17 @@ function rows(p: TStatsPoint, nodr: boolean, kind: 'size' | 'users'): Row[] {
   return r;
 }
 
-/** The lines of the tooltip of one point, as plain data (tested; rendered to HTML below). */
+/**
+ * The lines of the tooltip of one point, as plain data (tested; rendered to HTML below). Bandwidth
+ * shares split the bytes; a session fed by both the CDN and peers is in both viewer series, so their
+ * shares are of the audience (usersCount, the first line) and may add up to more than 100 %.
+ */
 export function tooltipLines(input: ChartInput, index: number) {
   const p = input.points[index];
   if (!p) return null;
   const size = rows(p, input.nodr, 'size');
   const users = rows(p, input.nodr, 'users');
   const sizeTotal = size.reduce((a, r) => a + r.value, 0);
-  const usersTotal = users.reduce((a, r) => a + r.value, 0);
   return {
     time: `${formatAxisTime(axisTime(p.datePoint, input.utcOffset))} ${utcLabel(input.utcOffset)}`,
     bandwidth: size.map((r) => ({
@@ -65,12 +71,15 @@ export function tooltipLines(input: ChartInput, index: number) {
       value: formatBits(bitsPerSecond(r.value, input.step)),
       share: formatPercent(share(r.value, sizeTotal)),
     })),
-    viewers: users.map((r) => ({
-      name: r.name,
-      color: r.color,
-      value: formatCount(r.value),
-      share: formatPercent(share(r.value, usersTotal)),
-    })),
+    viewers: [
+      { name: VIEWERS, color: VIEWERS_COLOR, value: formatCount(p.usersCount), share: '' },
+      ...users.map((r) => ({
+        name: r.name,
+        color: r.color,
+        value: formatCount(r.value),
+        share: formatPercent(share(r.value, p.usersCount)),
+      })),
+    ],
   };
 }
 
@@ -83,7 +92,7 @@ export function tooltipHtml(input: ChartInput, index: number): string {
     `<div style="margin-top:6px;font-weight:600">${title}</div>${list
       .map(
         (r) =>
-          `<div style="display:flex;gap:12px;justify-content:space-between"><span><span style="display:inline-block;width:8px;height:8px;border-radius:50%;background:${r.color};margin-right:6px"></span>${esc(r.name)}</span><span><b>${esc(r.value)}</b> (${esc(r.share)})</span></div>`,
+          `<div style="display:flex;gap:12px;justify-content:space-between"><span><span style="display:inline-block;width:8px;height:8px;border-radius:50%;background:${r.color};margin-right:6px"></span>${esc(r.name)}</span><span><b>${esc(r.value)}</b>${r.share ? ` (${esc(r.share)})` : ''}</span></div>`,
       )
       .join('')}`;
   return `<div style="min-width:200px"><div>${esc(t.time)}</div>${section('Bandwidth', t.bandwidth)}${section('Viewers', t.viewers)}</div>`;
@@ -98,8 +107,10 @@ export function minZoomSpanMs(step: number, points: readonly TStatsPoint[]): num
 }
 
 /**
- * The ECharts option of the statistics chart: Bandwidth (stacked areas, bits/s) above, Viewers
- * (stacked stepped bars) below, one zoom slider for both, tooltip with values and shares. Pure.
+ * The ECharts option of the statistics chart: Bandwidth (stacked areas, bits/s) above, Viewers below:
+ * each series' viewers as bars side by side, never stacked (a session fed by both the CDN and peers is
+ * in both, so a stack would count it twice), and the audience (usersCount) as a stepped line over
+ * them. One zoom slider for both, tooltip with values and shares. Pure.
  */
 /** The chart's option; `zoom` is the visible part in percent of the whole range (start, end). */
 export function buildChartOption(input: ChartInput, zoom: readonly [number, number] = [0, 100]) {
@@ -121,8 +132,8 @@ export function buildChartOption(input: ChartInput, zoom: readonly [number, numb
   return {
     useUTC: true,
     animation: false,
-    color: names.map(colorOf),
-    legend: { top: 0, left: 64, data: names, icon: 'roundRect', itemWidth: 12, itemHeight: 8 },
+    color: [...names.map(colorOf), VIEWERS_COLOR],
+    legend: { top: 0, left: 64, data: [...names, VIEWERS], icon: 'roundRect', itemWidth: 12, itemHeight: 8 },
     grid: [
       // Both panels share one x extent: the axis name/labels must not shrink one grid (ECharts 6).
       { left: 72, right: 24, top: 56, height: 216, outerBoundsMode: 'none' as const },
@@ -222,12 +233,23 @@ export function buildChartOption(input: ChartInput, zoom: readonly [number, numb
         type: 'bar' as const,
         xAxisIndex: 1,
         yAxisIndex: 1,
-        stack: 'viewers',
-        barCategoryGap: '0%',
-        barWidth: '100%',
+        barGap: '0%',
+        barCategoryGap: '10%',
         itemStyle: { color: colorOf(n) },
         data: points.map((p) => [t(p), usersOf(p, n)]),
       })),
+      {
+        name: VIEWERS,
+        type: 'line' as const,
+        xAxisIndex: 1,
+        yAxisIndex: 1,
+        step: 'middle' as const,
+        showSymbol: false,
+        z: 3,
+        lineStyle: { width: 2, color: VIEWERS_COLOR },
+        itemStyle: { color: VIEWERS_COLOR },
+        data: points.map((p) => [t(p), p.usersCount]),
+      },
     ],
   };
 }

@@ -52,8 +52,8 @@ export interface StatsSummary {
   cdnBytes: number;
   p2pBytes: number;
   nodrBytes: number;
-  /** The most viewers at one point: its largest series. A session served by both the CDN and peers
-   *  counts in both series, so adding them would count it twice; the largest is the honest figure. */
+  /** The most viewers at one point: its distinct audience (usersCount). A session served by both the
+   *  CDN and peers counts in both series, so neither their sum nor the largest of them is the audience. */
   peakViewers: number;
 }
 
@@ -71,7 +71,7 @@ export function summarize(points: readonly TStatsPoint[], from = 0, to = points.
     cdn += p.cdnDwSize;
     p2p += p.p2pDwSize;
     nodr += p.nodrDwSize ?? 0;
-    peak = Math.max(peak, p.cdnUsersCount, p.p2pUsersCount, p.nodrUsersCount ?? 0);
+    peak = Math.max(peak, p.usersCount);
   }
   const total = cdn + p2p + nodr;
   return {
@@ -120,6 +120,8 @@ export function sampleStats(endS: number, withNodr = false): TStatsPoint[] {
       cdnUsersCount: cdnUsers,
       p2pDwSize: p2pBytes,
       p2pUsersCount: p2pUsers,
+      // Most peers also fetch from the CDN: the audience is about the larger series.
+      usersCount: Math.max(cdnUsers, p2pUsers),
     };
     if (withNodr) {
       point.nodrDwSize = Math.round(cdnBytes * 0.1);

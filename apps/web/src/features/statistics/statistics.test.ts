@@ -11,7 +11,16 @@ import {
 import { buildStatsQuery, SAMPLE_POINTS, sampleStats, summarize } from './data';
 import { formatBits, formatBytes, formatCount, formatPercent, utcLabel } from './format';
 
-const pt = (datePoint: number, cdn: number, p2p: number, cu: number, pu: number, nodr?: [number, number]) =>
+/** A point; its audience (usersCount) is `u`, by default everyone in one series (the largest). */
+const pt = (
+  datePoint: number,
+  cdn: number,
+  p2p: number,
+  cu: number,
+  pu: number,
+  nodr?: [number, number],
+  u = Math.max(cu, pu, nodr?.[1] ?? 0),
+) =>
   ({
     datePoint,
     cdnDwSize: cdn,
@@ -19,6 +28,7 @@ const pt = (datePoint: number, cdn: number, p2p: number, cu: number, pu: number,
     cdnUsersCount: cu,
     p2pUsersCount: pu,
     ...(nodr ? { nodrDwSize: nodr[0], nodrUsersCount: nodr[1] } : {}),
+    usersCount: u,
   }) as TStatsPoint;
 
 describe('units (spec §9)', () => {
@@ -58,12 +68,12 @@ describe('units (spec §9)', () => {
 });
 
 describe('offload (P2P share)', () => {
-  const points = [pt(0, 300, 100, 3, 1), pt(60, 100, 500, 2, 8), pt(120, 0, 0, 0, 0)];
+  const points = [pt(0, 300, 100, 3, 1), pt(60, 100, 500, 2, 8, undefined, 9), pt(120, 0, 0, 0, 0)];
   it('is p2p bytes over all bytes of the range, with total and peak viewers', () => {
     const s = summarize(points);
     expect(s.p2pShare).toBeCloseTo(600 / 1000);
     expect(s.totalBytes).toBe(1000);
-    expect(s.peakViewers).toBe(8);
+    expect(s.peakViewers).toBe(9);
   });
   it('follows the zoomed range', () => {
     expect(summarize(points, 0, 0).p2pShare).toBeCloseTo(0.25);
@@ -71,10 +81,14 @@ describe('offload (P2P share)', () => {
     expect(zoomIndexes(3, 0, 50)).toEqual([0, 1]);
     expect(zoomIndexes(101, 10, 20)).toEqual([10, 20]);
   });
+  it('peak viewers are the distinct audience (usersCount): neither the largest series nor their sum', () => {
+    // 4 viewers: 3 on the CDN, 2 from peers, 1 of them on both.
+    expect(summarize([pt(0, 100, 100, 3, 2, undefined, 4), pt(60, 0, 0, 0, 0)]).peakViewers).toBe(4);
+  });
   it('counts NODR bytes in the total', () => {
-    const s = summarize([pt(0, 100, 100, 1, 1, [200, 5])]);
+    const s = summarize([pt(0, 100, 100, 1, 1, [200, 5], 6)]);
     expect(s.p2pShare).toBeCloseTo(0.25);
-    expect(s.peakViewers).toBe(5);
+    expect(s.peakViewers).toBe(6);
   });
 });
 
@@ -94,6 +108,8 @@ describe('sample statistics (spec §9)', () => {
       expect(p.cdnUsersCount).toBeLessThanOrEqual(20_000);
       expect(p.p2pUsersCount).toBeLessThanOrEqual(26_000);
       expect(p.nodrDwSize).toBeUndefined();
+      expect(p.usersCount).toBeGreaterThanOrEqual(Math.max(p.cdnUsersCount, p.p2pUsersCount));
+      expect(p.usersCount).toBeLessThanOrEqual(p.cdnUsersCount + p.p2pUsersCount);
     }
     const peers = a.map((p) => p.p2pUsersCount);
     expect(Math.min(...peers)).toBeGreaterThanOrEqual(2400);
@@ -120,9 +136,10 @@ describe('request bodies', () => {
 });
 
 describe('chart option', () => {
-  const points = [pt(3600, 750, 250, 30, 10), pt(3660, 0, 0, 0, 0)];
+  // 35 viewers: 30 on the CDN, 10 from peers (5 of them on both).
+  const points = [pt(3600, 750, 250, 30, 10, undefined, 35), pt(3660, 0, 0, 0, 0)];
   const input = { points, step: 60, nodr: false, utcOffset: 2 };
-  it('has stacked bandwidth areas and viewer bars in two panels, in the team offset', () => {
+  it('has stacked bandwidth areas, side-by-side viewer bars and the audience line, in the team offset', () => {
     const o = buildChartOption(input);
     expect(o.useUTC).toBe(true);
     expect(o.series.map((s) => `${s.type}:${s.name}`)).toEqual([
@@ -130,19 +147,29 @@ describe('chart option', () => {
       'line:P2P',
       'bar:CDN',
       'bar:P2P',
+      'line:Viewers',
     ]);
-    expect(o.series[0]?.stack).toBe('bandwidth');
-    expect(o.series[2]?.stack).toBe('viewers');
-    expect(o.series[2]?.yAxisIndex).toBe(1);
+    const [cdnSize, p2pSize, cdnUsers, p2pUsers, audience] = o.series;
+    expect(cdnSize && 'stack' in cdnSize ? cdnSize.stack : null).toBe('bandwidth');
+    expect(p2pSize && 'stack' in p2pSize ? p2pSize.stack : null).toBe('bandwidth');
+    // A stack would count a viewer fed by both twice: 40 bars high for 35 viewers.
+    const viewerPanel = o.series.filter((s) => s.yAxisIndex === 1);
+    expect(viewerPanel).toHaveLength(3);
+    for (const s of viewerPanel) expect('stack' in s ? s.stack : undefined).toBeUndefined();
+    expect(cdnUsers && 'barGap' in cdnUsers ? cdnUsers.barGap : null).toBe('0%');
+    expect(audience && 'step' in audience ? audience.step : null).toBe('middle');
     // 750 bytes in 60 s = 100 bits/s; x = (t + 2 h) ms.
-    expect(o.series[0]?.data[0]).toEqual([(3600 + 7200) * 1000, 100]);
-    expect(o.series[3]?.data[0]).toEqual([(3600 + 7200) * 1000, 10]);
+    expect(cdnSize?.data[0]).toEqual([(3600 + 7200) * 1000, 100]);
+    expect(cdnUsers?.data[0]).toEqual([(3600 + 7200) * 1000, 30]);
+    expect(p2pUsers?.data[0]).toEqual([(3600 + 7200) * 1000, 10]);
+    expect(audience?.data[0]).toEqual([(3600 + 7200) * 1000, 35]);
+    expect(o.legend.data).toEqual(['CDN', 'P2P', 'Viewers']);
     expect(o.xAxis[1]?.name).toBe('UTC+2');
     expect(o.grid).toHaveLength(2);
   });
   it('adds NODR for version-1 teams', () => {
     const o = buildChartOption({ ...input, nodr: true, points: [pt(0, 1, 1, 1, 1, [1, 1])] });
-    expect(o.series.map((s) => s.name)).toEqual(['CDN', 'P2P', 'NODR', 'CDN', 'P2P', 'NODR']);
+    expect(o.series.map((s) => s.name)).toEqual(['CDN', 'P2P', 'NODR', 'CDN', 'P2P', 'NODR', 'Viewers']);
   });
   it('limits zooming to the minimum spans of spec §9', () => {
     const day = Array.from({ length: 1440 }, (_, i) => pt(i * 60, 1, 1, 1, 1));
@@ -163,12 +190,18 @@ describe('chart option', () => {
       { name: 'CDN', color: expect.any(String), value: '100 bps', share: '75.0%' },
       { name: 'P2P', color: expect.any(String), value: '33.3 bps', share: '25.0%' },
     ]);
-    expect(t.viewers.map((r) => `${r.name} ${r.value} ${r.share}`)).toEqual(['CDN 30 75.0%', 'P2P 10 25.0%']);
+    // Viewer shares are of the audience: one viewer may be in both series.
+    expect(t.viewers.map((r) => `${r.name} ${r.value} ${r.share}`.trim())).toEqual([
+      'Viewers 35',
+      'CDN 30 85.7%',
+      'P2P 10 28.6%',
+    ]);
     const html = buildChartOption(input).tooltip.formatter([{ dataIndex: 0 }]);
     expect(html).toBe(tooltipHtml(input, 0));
     expect(html).toContain('Bandwidth');
     expect(html).toContain('Viewers');
     expect(html).toContain('<b>100 bps</b> (75.0%)');
+    expect(html).toContain('<b>35</b></span>');
     expect(tooltipLines(input, 1)?.bandwidth[0]?.share).toBe('0%');
   });
 });
