@@ -1,4 +1,5 @@
 /** Product-wide constants of the web build. The support contact is read here and nowhere else. */
+import { PLAYER_PATHS } from '@tlprt/contract';
 
 declare global {
   interface Window {
@@ -8,7 +9,10 @@ declare global {
 }
 
 export { PRODUCT_NAME } from '@tlprt/contract';
-export const DOCS_URL = '/api/docs';
+/** The integration guide (the "Documentation" links): a public screen of this app. */
+export const GUIDE_URL = PLAYER_PATHS.guide;
+/** The HTTP API reference (OpenAPI), served by the server. */
+export const API_DOCS_URL = '/api/docs';
 
 const DEFAULT_SUPPORT_EMAIL = 'support@localhost';
 
@@ -16,4 +20,13 @@ const DEFAULT_SUPPORT_EMAIL = 'support@localhost';
 export function supportEmail(): string {
   const injected = typeof window !== 'undefined' ? window.__TLPRT__?.supportEmail : undefined;
   return injected || import.meta.env.VITE_SUPPORT_EMAIL || DEFAULT_SUPPORT_EMAIL;
+}
+
+/**
+ * The plugin's address for snippets. The server serves the dashboard on PUBLIC_URL and the plugin
+ * beside it, so the page's own origin is PUBLIC_URL here; the plugin then takes every other path
+ * (settings, tracker, ingest) from the origin it was loaded from.
+ */
+export function pluginUrl(): string {
+  return new URL(PLAYER_PATHS.bundle, window.location.origin).href;
 }

@@ -1,4 +1,4 @@
-import { WEB_PATHS } from '@tlprt/contract';
+import { PLAYER_PATHS, WEB_PATHS } from '@tlprt/contract';
 import type { ComponentType } from 'react';
 import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
 import { setNavigator } from './api/navigation';
@@ -48,6 +48,8 @@ export const routes: RouteObject[] = [
       { path: `${WEB_PATHS.emailEventHandler}/:type/:hash`, element: <EmailEventHandlerRoute /> },
       { path: `${WEB_PATHS.emailCancelHandler}/:type/:teamId/:hash`, element: <EmailCancelHandlerRoute /> },
       { path: `${WEB_PATHS.emailInviteHandler}/:type/:hash`, element: <EmailInviteHandlerRoute /> },
+      // the integration guide ("Documentation"): public, its own chunk
+      { path: PLAYER_PATHS.guide, lazy: onDemand(() => import('./routes/docs')) },
       // authenticated (shared layout; no token → /)
       {
         lazy: async () => ({

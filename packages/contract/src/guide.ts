@@ -1,4 +1,6 @@
 import { KeySettingId } from './constants.js';
+import type { TPlayer } from './domains.js';
+import type { PLAYER_INTEGRATION, TPlayerName } from './player.js';
 
 /**
  * Help texts of the key settings (spec §5: "Help text for settings"), shown in the key settings modals
@@ -21,3 +23,48 @@ export const PLAYER_HELP = {
   downloadUpload:
     'Download and upload on/off: a viewer both downloads from and uploads to peers while peering is on for its key; a peering opening quota of 0 turns both off.',
 } as const;
+
+/**
+ * What the plugin does with each key setting (the guide's "Key settings" table). The numbers are
+ * those of coreSettings() in packages/player/src/settings.ts: change one, change both.
+ */
+export const KEY_SETTING_LOADER: Record<number, string> = {
+  [KeySettingId.DownloadTimeout]:
+    'Becomes the P2P loader’s p2pNotReceivingBytesTimeoutMs (the value × 1000): a peer that sends nothing for that long loses the segment to the CDN. The first segments of a session also wait that long, at most 2 s, for a peer before they are taken over HTTP.',
+  [KeySettingId.MinBufferSize]:
+    'Becomes highDemandTimeWindow: what plays within this many seconds is fetched at once, from the CDN when no peer has it, and players built on hls.js keep about this much buffered. HTTP prefetch reaches twice as far (httpDownloadTimeWindow); peers are asked for segments up to six times as far, at least 60 s (p2pDownloadTimeWindow). A larger value leaves more time for peers and raises the P2P share.',
+  [KeySettingId.PeeringOpeningQuota]:
+    'Each viewer draws once, at attach, whether it opens peering: with 30, about 30 % of viewers download from and upload to peers, the others use only the CDN (isP2PDisabled and isP2PUploadDisabled). 0 turns P2P off for the key; every viewer is still counted as CDN traffic.',
+};
+
+/** A key the plugin cannot use: what the guide and the modals say about it. */
+export const KEY_NOT_USABLE_HELP =
+  'A key that is inactive, suspended or deleted, or whose domain or team is, answers 404 to the plugin: the player then plays from the CDN only and the plugin reports nothing for it.';
+
+/** How the plugin works with each kind of player (PLAYER_INTEGRATION): the badge beside each snippet. */
+export const PLAYER_INTEGRATION_LABEL: Record<(typeof PLAYER_INTEGRATION)[TPlayerName], string> = {
+  p2p: 'P2P',
+  'hosted-hlsjs': 'P2P via the player’s hls.js',
+  'cdn-only': 'CDN only',
+};
+
+/** The line of text beside each snippet (Add domain step 2 and the guide). */
+export const PLAYER_INTEGRATION_HELP: Record<(typeof PLAYER_INTEGRATION)[TPlayerName], string> = {
+  p2p: 'The plugin loads the stream into this player itself: segments come from other viewers when they have them and from your CDN otherwise, and both are reported.',
+  'hosted-hlsjs':
+    'The player keeps its own hls.js: the snippet hands it the plugin’s hls.js settings and lets the plugin follow that hls.js, so segments come from other viewers when they have them.',
+  'cdn-only':
+    'This player has no P2P integration: every viewer loads the whole stream from your CDN, and the plugin only reports those CDN bytes to your statistics.',
+};
+
+/** The `player` name of TlprtP2P.attach for each player tab of Add domain step 2 and of the guide. */
+export const PLAYER_ATTACH_NAME: Record<TPlayer, TPlayerName> = {
+  'HLS.js': 'hls.js',
+  Shaka: 'shaka',
+  Clappr: 'clappr',
+  Bitmovin: 'bitmovin',
+  'Video.js': 'videojs',
+  Uppod: 'uppod',
+  Flowplayer: 'flowplayer',
+  Other: 'generic',
+};

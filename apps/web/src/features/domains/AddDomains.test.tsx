@@ -1,6 +1,14 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MSG, MSG_DOMAINS, MSG_TEAMS, STORAGE_KEYS, type TDomain } from '@tlprt/contract';
+import {
+  MSG,
+  MSG_DOMAINS,
+  MSG_TEAMS,
+  PLAYER_INTEGRATION_HELP,
+  PLAYER_PATHS,
+  STORAGE_KEYS,
+  type TDomain,
+} from '@tlprt/contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dismissPopup } from '../../api/popups';
 import AddDomainsRoute from '../../routes/addDomains';
@@ -313,5 +321,45 @@ describe('Add domain: step 2', () => {
     );
     await userEvent.click(await screen.findByRole('button', { name: MSG_DOMAINS.generateToken }));
     await waitFor(() => expect(calls('POST', '/api/v1/keys/create/5/0')).toHaveLength(1));
+  });
+  it('the snippet loads the plugin from this dashboard and attaches it; CDN-only players say so beside it', async () => {
+    const withKey = { ...a, keys: [buildKey({ id: 5, domainId: 21 })] };
+    await open({ domains: [withKey] });
+    const hash = buildKey({ id: 5 }).keyHash;
+    const plugin = `${window.location.origin}${PLAYER_PATHS.bundle}`;
+    const snippet = () =>
+      screen.getByText(
+        (_, el) => el?.classList.contains('code-block') === true && /TlprtP2P/.test(el.textContent ?? ''),
+      );
+
+    await screen.findByRole('tab', { name: 'HLS.js' });
+    expect(snippet().textContent).toContain(`<script src="${plugin}"></script>`);
+    expect(snippet().textContent).toContain(`var KEY = '${hash}';`);
+    expect(snippet().textContent).toMatch(
+      /TlprtP2P\.attach\(\{\s+key: KEY,\s+player: 'hls\.js',\s+instance: Hls,\s+src: SRC,/,
+    );
+    expect(screen.getByTestId('snippet-integration')).toHaveTextContent(PLAYER_INTEGRATION_HELP.p2p);
+    expect(screen.getByRole('button', { name: 'Copy HLS.js snippet' })).toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('tab', { name: 'Video.js' }));
+    expect(snippet().textContent).toContain(`<script src="${plugin}"></script>`);
+    expect(snippet().textContent).toContain("TlprtP2P.attach({ key: KEY, player: 'videojs' });");
+    expect(snippet().textContent).toContain('// CDN only: Video.js has no P2P integration');
+    expect(screen.getByTestId('snippet-integration')).toHaveTextContent('CDN only');
+    expect(screen.getByTestId('snippet-integration')).toHaveTextContent(PLAYER_INTEGRATION_HELP['cdn-only']);
+
+    await userEvent.click(screen.getByRole('tab', { name: 'Clappr' }));
+    expect(snippet().textContent).toContain('playback: { hlsjsConfig: p2p.hlsConfig }');
+    expect(snippet().textContent).toContain('p2p.bindHls(');
+    expect(screen.getByTestId('snippet-integration')).toHaveTextContent(
+      PLAYER_INTEGRATION_HELP['hosted-hlsjs'],
+    );
+  });
+
+  it('"Documentation" leads to the integration guide, not the API reference', async () => {
+    await open({ domains: [a] });
+    const links = await screen.findAllByRole('link', { name: /documentation|integration guide/i });
+    expect(links.length).toBeGreaterThanOrEqual(2);
+    for (const l of links) expect(l.getAttribute('href')).toMatch(new RegExp(`^${PLAYER_PATHS.guide}(#|$)`));
   });
 });

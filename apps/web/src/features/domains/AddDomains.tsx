@@ -23,6 +23,8 @@ import {
   MSG,
   MSG_DOMAINS,
   MSG_TEAMS,
+  PLAYER_INTEGRATION_HELP,
+  PLAYER_INTEGRATION_LABEL,
   PLAYERS,
   Role,
   type TDomain,
@@ -43,7 +45,7 @@ import {
   IconX,
 } from '../../components/icons';
 import { EmptyState } from '../../components/Page';
-import { DOCS_URL } from '../../config';
+import { GUIDE_URL, pluginUrl } from '../../config';
 import { useCreateKey } from '../keys/mutations';
 import { useKeys } from '../keys/queries';
 import { useSession } from '../session/SessionProvider';
@@ -54,7 +56,7 @@ import { DraftNav } from './DraftNav';
 import { currentDraft, isVerifiedDraft, selectDraft, useDraftSelection } from './draftStore';
 import { useCreateDomain, usePromoteDomain, useVerifyDomain } from './mutations';
 import { useDictionaries, useDomains, useInstructions } from './queries';
-import { playerSnippet } from './snippets';
+import { integrationOf, playerSnippet } from './snippets';
 
 /** Verification state of each draft (spec §4: tracked per draft). */
 type VerifyState = { status: 'verifying' } | { status: 'success' } | { status: 'error'; message: string };
@@ -497,6 +499,7 @@ function PlayerStep({ draft }: { draft: TDomain }) {
   const teamWide = keys.data?.find((k) => k.domainId === null && k.status === KeyStatus.Active);
   const key = own ?? teamWide ?? null;
   const domainId = draft.draft.id === 1 ? draft.id : 0;
+  const plugin = pluginUrl();
 
   return (
     <Card withBorder p={cardPadding} component="section" aria-labelledby="player-title">
@@ -506,7 +509,12 @@ function PlayerStep({ draft }: { draft: TDomain }) {
             Step 2. Add the P2P plugin to your player
           </Title>
           <Text size="sm" c="dimmed">
-            Copy the snippet for your player into the page that plays video on {draft.url}.
+            Copy the snippet for your player into the page that plays video on {draft.url}, and put your
+            stream's address in SRC. The{' '}
+            <Anchor href={`${GUIDE_URL}#players`} target="_blank" rel="noreferrer" inherit>
+              integration guide
+            </Anchor>{' '}
+            explains each player and the key settings.
           </Text>
         </div>
         <Group
@@ -547,11 +555,32 @@ function PlayerStep({ draft }: { draft: TDomain }) {
               </Tabs.Tab>
             ))}
           </Tabs.List>
-          {PLAYERS.map((p) => (
-            <Tabs.Panel key={p} value={p} pt="md">
-              <CopyBlock label={`${p} snippet`} value={playerSnippet(p, key?.keyHash ?? null)} multiline />
-            </Tabs.Panel>
-          ))}
+          {PLAYERS.map((p) => {
+            const integration = integrationOf(p);
+            return (
+              <Tabs.Panel key={p} value={p} pt="md">
+                <Stack gap="sm">
+                  <Group gap="xs" wrap="nowrap" align="flex-start" data-testid="snippet-integration">
+                    <Badge
+                      color={integration === 'cdn-only' ? 'orange' : 'teal'}
+                      variant="light"
+                      radius="sm"
+                      style={{ flexShrink: 0 }}
+                      mt={1}
+                    >
+                      {PLAYER_INTEGRATION_LABEL[integration]}
+                    </Badge>
+                    <Text size="sm">{PLAYER_INTEGRATION_HELP[integration]}</Text>
+                  </Group>
+                  <CopyBlock
+                    label={`${p} snippet`}
+                    value={playerSnippet(p, key?.keyHash ?? null, plugin)}
+                    multiline
+                  />
+                </Stack>
+              </Tabs.Panel>
+            );
+          })}
         </Tabs>
       </Stack>
     </Card>
@@ -561,7 +590,7 @@ function PlayerStep({ draft }: { draft: TDomain }) {
 function Links() {
   return (
     <Group gap="lg">
-      <Anchor href={DOCS_URL} target="_blank" rel="noreferrer" size="sm">
+      <Anchor href={GUIDE_URL} target="_blank" rel="noreferrer" size="sm">
         <Group gap={6} component="span">
           <IconBook size={16} />
           Documentation

@@ -39,7 +39,7 @@ import {
 } from '../../components/icons';
 import { EmptyState } from '../../components/Page';
 import { SupportContact } from '../../components/SupportContact';
-import { DOCS_URL } from '../../config';
+import { GUIDE_URL } from '../../config';
 import { useCreateKey } from '../keys/mutations';
 import { useSession } from '../session/SessionProvider';
 import { usePolicy } from '../teams/policy';
@@ -166,7 +166,7 @@ function NoDomains({ viewer }: { viewer: boolean }) {
       </Button>
       <Text size="sm" c="dimmed" mt="sm">
         See the{' '}
-        <Anchor href={DOCS_URL} target="_blank" rel="noreferrer" inherit>
+        <Anchor href={GUIDE_URL} target="_blank" rel="noreferrer" inherit>
           documentation
         </Anchor>{' '}
         for how to integrate the player.

@@ -1,61 +1,202 @@
-import { PLAYER_PLUGIN_URL, PLAYERS } from '@tlprt/contract';
-import { describe, expect, it } from 'vitest';
-import { KEY_PLACEHOLDER, PLAYER_BUNDLES, playerSnippet } from './snippets';
+import { PLAYER_ATTACH_NAME, PLAYER_INTEGRATION, PLAYER_PATHS, PLAYERS, type TPlayer } from '@tlprt/contract';
+import { describe, expect, it, vi } from 'vitest';
+import { pluginUrl } from '../../config';
+import { isCdnOnly, KEY_PLACEHOLDER, PLAYER_BUNDLES, playerSnippet, STREAM_PLACEHOLDER } from './snippets';
 
 const KEY = 'AbCdEfGhIjKlMnOpQrStUvWxYz0123456789AbCd';
+const PLUGIN = `https://dashboard.example${PLAYER_PATHS.bundle}`;
+
+/** The `src` of every external script, in page order. */
+const scriptSources = (s: string) => [...s.matchAll(/<script src="([^"]+)"><\/script>/g)].map((m) => m[1]);
+/** The body of the inline script (the one the customer's page runs). */
+const inlineScript = (s: string) => /<script>\n([\s\S]*?)<\/script>/.exec(s)?.[1] ?? '';
+
+/** What a fake Handle hands back, so a test can see what the snippet does with it. */
+const HLS_CONFIG = { fLoader: 'p2p-fragment-loader', pLoader: 'p2p-playlist-loader' };
+
+/**
+ * Runs a snippet's inline script against fake players and a fake `TlprtP2P`, like a browser would after
+ * loading the scripts, and records every attach call, player made and hls.js bound.
+ */
+async function run(player: TPlayer) {
+  const video = { tagName: 'VIDEO' };
+  const element = { tagName: 'DIV' };
+  const document = { getElementById: (id: string) => (id === 'video' ? video : element) };
+  const bound: unknown[] = [];
+  const handle = { hlsConfig: HLS_CONFIG, bindHls: (h: unknown) => bound.push(h) };
+  const attach = vi.fn(async (_options: Record<string, unknown>) => handle);
+  const made: Record<string, unknown> = {};
+
+  class Hls {}
+  const clapprHls = { clappr: 'hls.js' };
+  const Clappr = {
+    Player: vi.fn(function (this: Record<string, unknown>, options: unknown) {
+      made.clappr = options;
+      this.core = { getCurrentPlayback: () => ({ _hls: clapprHls }) };
+    }),
+  };
+  const flowplayerHls = { flowplayer: 'hls.js' };
+  const flowplayer = vi.fn((selector: string, options: unknown) => {
+    made.flowplayer = { selector, options };
+    return { hls: flowplayerHls };
+  });
+  const shakaPlayer = {
+    attach: vi.fn(async (el: unknown) => {
+      made.shakaAttached = el;
+    }),
+    load: vi.fn(),
+  };
+  // Declarations, not arrows: the snippets call these players with `new`.
+  function ShakaPlayer() {
+    return shakaPlayer;
+  }
+  function BitmovinPlayer() {
+    return { load: (s: unknown) => (made.bitmovinSrc = s) };
+  }
+  function Uppod(options: unknown) {
+    made.uppod = options;
+  }
+  const shaka = { polyfill: { installAll: vi.fn() }, Player: ShakaPlayer };
+  const videojs = vi.fn(() => ({ src: vi.fn((s: unknown) => (made.videojsSrc = s)) }));
+  const bitmovin = { player: { Player: BitmovinPlayer } };
+
+  const globals = {
+    document,
+    TlprtP2P: { attach },
+    Hls,
+    Clappr,
+    flowplayer,
+    shaka,
+    videojs,
+    bitmovin,
+    Uppod,
+  };
+  const body = inlineScript(playerSnippet(player, KEY, PLUGIN));
+  new Function(...Object.keys(globals), body)(...Object.values(globals));
+  // Let the promise chains of the snippet (attach → player) run.
+  for (let i = 0; i < 5; i += 1) await Promise.resolve();
+  return { attach, bound, made, video, element, Hls, shakaPlayer, clapprHls, flowplayerHls };
+}
 
 describe('player snippets (Add-domain step 2)', () => {
-  it.each(PLAYERS.filter((p) => p !== 'Other'))(
-    '%s loads its CDN bundle, then the plugin, with the key',
-    (p) => {
-      const s = playerSnippet(p, KEY);
-      const bundle = PLAYER_BUNDLES[p].scripts[0] as string;
-      expect(bundle).toMatch(/^https:\/\//);
-      expect(s).toContain(`<script src="${bundle}"></script>`);
-      expect(s).toContain(`<script src="${PLAYER_PLUGIN_URL}"></script>`);
-      expect(s.indexOf(bundle)).toBeLessThan(s.indexOf(PLAYER_PLUGIN_URL));
-      expect(s).toContain(`var KEY = '${KEY}';`);
-      expect(s).toContain('TlprtP2P.attach({ key: KEY');
-    },
-  );
-
-  it('HLS.js comes from jsdelivr and attaches before loading the source', () => {
-    const s = playerSnippet('HLS.js', KEY);
-    expect(s).toContain('https://cdn.jsdelivr.net/npm/hls.js@1/dist/hls.min.js');
-    expect(s).toContain("player: 'hls.js', instance: hls");
-    expect(s.indexOf('TlprtP2P.attach')).toBeLessThan(s.indexOf('hls.loadSource'));
+  it('the plugin comes from this dashboard: its origin and PLAYER_PATHS.bundle', () => {
+    expect(pluginUrl()).toBe(`${window.location.origin}${PLAYER_PATHS.bundle}`);
   });
 
-  it('Video.js and Flowplayer also link their stylesheets', () => {
-    expect(playerSnippet('Video.js', KEY)).toContain('<link rel="stylesheet" href="https://vjs.zencdn.net/');
-    expect(playerSnippet('Flowplayer', KEY)).toContain(
-      '<link rel="stylesheet" href="https://cdn.flowplayer.com/',
+  it.each(PLAYERS)('%s: player bundle(s), then the plugin from the given URL, then the key', (p) => {
+    const s = playerSnippet(p, KEY, PLUGIN);
+    const sources = scriptSources(s);
+    expect(sources).toEqual([...PLAYER_BUNDLES[p].scripts, PLUGIN]);
+    for (const src of PLAYER_BUNDLES[p].scripts) expect(src).toMatch(/^https:\/\//);
+    expect(s.indexOf(PLUGIN)).toBeLessThan(s.indexOf('<script>\n'));
+    expect(s).toContain(`var KEY = '${KEY}';`);
+    expect(s).toContain(`var SRC = '${STREAM_PLACEHOLDER}';`);
+  });
+
+  it.each(PLAYERS)('%s calls TlprtP2P.attach once with its key and its player name', async (p) => {
+    const { attach } = await run(p);
+    expect(attach).toHaveBeenCalledTimes(1);
+    const options = attach.mock.calls[0]?.[0] ?? {};
+    expect(options.key).toBe(KEY);
+    expect(options.player).toBe(PLAYER_ATTACH_NAME[p]);
+    expect(Object.keys(PLAYER_INTEGRATION)).toContain(options.player);
+  });
+
+  it('HLS.js hands the plugin the Hls class, the stream and the video element, and loads nothing itself', async () => {
+    const { attach, Hls, video } = await run('HLS.js');
+    expect(attach.mock.calls[0]?.[0]).toEqual({
+      key: KEY,
+      player: 'hls.js',
+      instance: Hls,
+      src: STREAM_PLACEHOLDER,
+      video,
+    });
+    expect(playerSnippet('HLS.js', KEY, PLUGIN)).not.toMatch(/new Hls\(|loadSource|attachMedia/);
+  });
+
+  it('Shaka attaches the player to the video, then hands it and the stream to the plugin, which loads it', async () => {
+    const { attach, shakaPlayer, made, video } = await run('Shaka');
+    expect(made.shakaAttached).toBe(video);
+    expect(attach.mock.calls[0]?.[0]).toEqual({
+      key: KEY,
+      player: 'shaka',
+      instance: shakaPlayer,
+      src: STREAM_PLACEHOLDER,
+    });
+    expect(shakaPlayer.load).not.toHaveBeenCalled();
+  });
+
+  it("Clappr gets the handle's hlsConfig as its hls.js config, and the plugin binds Clappr's hls.js", async () => {
+    const { attach, made, bound, clapprHls } = await run('Clappr');
+    expect(attach.mock.calls[0]?.[0]).toEqual({ key: KEY, player: 'clappr', src: STREAM_PLACEHOLDER });
+    expect(made.clappr).toMatchObject({ source: STREAM_PLACEHOLDER, playback: { hlsjsConfig: HLS_CONFIG } });
+    expect(bound).toHaveLength(1);
+    expect((bound[0] as () => unknown)()).toBe(clapprHls);
+  });
+
+  it("Flowplayer gets the handle's hlsConfig as its hls options, and the plugin binds Flowplayer's hls.js", async () => {
+    const { attach, made, bound, flowplayerHls } = await run('Flowplayer');
+    expect(attach.mock.calls[0]?.[0]).toEqual({ key: KEY, player: 'flowplayer', src: STREAM_PLACEHOLDER });
+    expect(made.flowplayer).toMatchObject({
+      selector: '#player',
+      options: { src: STREAM_PLACEHOLDER, hls: HLS_CONFIG },
+    });
+    expect((bound[0] as () => unknown)()).toBe(flowplayerHls);
+    expect(scriptSources(playerSnippet('Flowplayer', KEY, PLUGIN))).toContain(
+      'https://cdn.flowplayer.com/releases/native/3/stable/plugins/hls.min.js',
     );
   });
 
-  it('Other: only the plugin, for any player', () => {
-    const s = playerSnippet('Other', KEY);
-    expect(s.match(/<script src=/g)).toHaveLength(1);
-    expect(s).toContain("player: 'generic'");
+  it.each(['Video.js', 'Bitmovin', 'Uppod', 'Other'] as const)(
+    '%s is CDN only and its snippet says so; the player still plays the stream',
+    async (p) => {
+      expect(isCdnOnly(p)).toBe(true);
+      const s = playerSnippet(p, KEY, PLUGIN);
+      expect(s).toMatch(/\/\/ CDN only: .* has no P2P integration/);
+      const { attach, made } = await run(p);
+      expect(attach.mock.calls[0]?.[0]).toEqual({ key: KEY, player: PLAYER_ATTACH_NAME[p] });
+      if (p === 'Video.js') expect(made.videojsSrc).toMatchObject({ src: STREAM_PLACEHOLDER });
+      if (p === 'Bitmovin') expect(made.bitmovinSrc).toEqual({ hls: STREAM_PLACEHOLDER });
+      if (p === 'Uppod') expect(made.uppod).toMatchObject({ file: STREAM_PLACEHOLDER });
+    },
+  );
+
+  it.each(['HLS.js', 'Shaka', 'Clappr', 'Flowplayer'] as const)('%s is not CDN only', (p) => {
+    expect(isCdnOnly(p)).toBe(false);
+    expect(playerSnippet(p, KEY, PLUGIN)).not.toContain('CDN only');
+  });
+
+  it('Video.js and Flowplayer also link their stylesheets; Uppod says where its own script goes', () => {
+    expect(playerSnippet('Video.js', KEY, PLUGIN)).toContain(
+      '<link rel="stylesheet" href="https://vjs.zencdn.net/',
+    );
+    expect(playerSnippet('Flowplayer', KEY, PLUGIN)).toContain(
+      '<link rel="stylesheet" href="https://cdn.flowplayer.com/',
+    );
+    expect(playerSnippet('Uppod', KEY, PLUGIN)).toContain('<!-- Load your copy of uppod.js here');
   });
 
   it('without a key the placeholder is used', () => {
-    expect(playerSnippet('Shaka', null)).toContain(`var KEY = '${KEY_PLACEHOLDER}';`);
+    expect(playerSnippet('Shaka', null, PLUGIN)).toContain(`var KEY = '${KEY_PLACEHOLDER}';`);
   });
 
   it('is stable (snapshot of the HLS.js snippet)', () => {
-    expect(playerSnippet('HLS.js', 'k')).toMatchInlineSnapshot(`
+    expect(playerSnippet('HLS.js', 'k', PLUGIN)).toMatchInlineSnapshot(`
       "<script src="https://cdn.jsdelivr.net/npm/hls.js@1/dist/hls.min.js"></script>
-      <script src="https://cdn.jsdelivr.net/npm/@tlprt/p2p-plugin@1/dist/tlprt-p2p.min.js"></script>
+      <script src="https://dashboard.example/player/v1/tlprt-p2p.min.js"></script>
 
       <video id="video" controls playsinline></video>
       <script>
         var KEY = 'k';
-        var video = document.getElementById('video');
-        var hls = new Hls();
-        TlprtP2P.attach({ key: KEY, player: 'hls.js', instance: hls });
-        hls.loadSource('https://example.com/stream/master.m3u8');
-        hls.attachMedia(video);
+        var SRC = 'https://example.com/stream/master.m3u8'; // your stream
+        // The plugin makes the hls.js player itself, with P2P wired in, and plays SRC in the video.
+        TlprtP2P.attach({
+          key: KEY,
+          player: 'hls.js',
+          instance: Hls,
+          src: SRC,
+          video: document.getElementById('video'),
+        });
       </script>"
     `);
   });

@@ -1,7 +1,10 @@
-import { PLAYER_PLUGIN_URL, PLAYERS, type TPlayer } from '@tlprt/contract';
+import { PLAYER_ATTACH_NAME, PLAYER_INTEGRATION, PLAYERS, type TPlayer } from '@tlprt/contract';
 
-/** Each player's bundle on its provider's CDN (Add-domain step 2). */
-export const PLAYER_BUNDLES: Record<TPlayer, { scripts: string[]; styles: string[] }> = {
+/**
+ * Each player's bundle on its provider's CDN (Add-domain step 2). Uppod has no public address: each
+ * site gets its own build of uppod.js, so its snippet says where to load it instead.
+ */
+export const PLAYER_BUNDLES: Record<TPlayer, { scripts: string[]; styles: string[]; note?: string }> = {
   'HLS.js': { scripts: ['https://cdn.jsdelivr.net/npm/hls.js@1/dist/hls.min.js'], styles: [] },
   Shaka: {
     scripts: ['https://cdn.jsdelivr.net/npm/shaka-player@4/dist/shaka-player.compiled.js'],
@@ -13,100 +16,161 @@ export const PLAYER_BUNDLES: Record<TPlayer, { scripts: string[]; styles: string
     scripts: ['https://vjs.zencdn.net/8.10.0/video.min.js'],
     styles: ['https://vjs.zencdn.net/8.10.0/video-js.css'],
   },
-  Uppod: { scripts: ['https://uppod.ru/player/html5/uppod.js'], styles: [] },
+  Uppod: {
+    scripts: [],
+    styles: [],
+    note: '<!-- Load your copy of uppod.js here (Uppod builds it for your site). -->',
+  },
   Flowplayer: {
-    scripts: ['https://cdn.flowplayer.com/releases/native/3/stable/flowplayer.min.js'],
+    // Flowplayer plays HLS through hls.js only with its HLS plugin.
+    scripts: [
+      'https://cdn.flowplayer.com/releases/native/3/stable/flowplayer.min.js',
+      'https://cdn.flowplayer.com/releases/native/3/stable/plugins/hls.min.js',
+    ],
     styles: ['https://cdn.flowplayer.com/releases/native/3/stable/style/flowplayer.css'],
   },
   Other: { scripts: [], styles: [] },
 };
 
-/** The key placeholder shown while the domain has no active key. */
+/** The key placeholder shown while the domain has no active key (and in the public guide). */
 export const KEY_PLACEHOLDER = 'YOUR_SERVICE_KEY';
-const STREAM = 'https://example.com/stream/master.m3u8';
+/** The stream placeholder of every snippet. */
+export const STREAM_PLACEHOLDER = 'https://example.com/stream/master.m3u8';
 
-/** Player set-up lines, then the plugin call on that player instance. */
+/** How the plugin works with a player tab: `p2p`, `hosted-hlsjs` or `cdn-only`. */
+export function integrationOf(player: TPlayer) {
+  return PLAYER_INTEGRATION[PLAYER_ATTACH_NAME[player]];
+}
+export const isCdnOnly = (player: TPlayer) => integrationOf(player) === 'cdn-only';
+
+/** The comment every CDN-only snippet opens with: the customer reads it in their own page too. */
+function cdnOnlyComment(player: TPlayer): string[] {
+  const who = player === 'Other' ? 'Your player' : player;
+  return [
+    `// CDN only: ${who} has no P2P integration, so every viewer loads the whole stream from your CDN.`,
+    "// The plugin reports the CDN bytes of this page's segment requests to your statistics; segments",
+    '// from another origin count only when their server sends Timing-Allow-Origin.',
+  ];
+}
+
+/** The page element, then the script that starts the player and the plugin. */
 const SETUP: Record<TPlayer, { html: string; init: string[] }> = {
   'HLS.js': {
     html: '<video id="video" controls playsinline></video>',
     init: [
-      "var video = document.getElementById('video');",
-      'var hls = new Hls();',
-      "TlprtP2P.attach({ key: KEY, player: 'hls.js', instance: hls });",
-      `hls.loadSource('${STREAM}');`,
-      'hls.attachMedia(video);',
+      '// The plugin makes the hls.js player itself, with P2P wired in, and plays SRC in the video.',
+      'TlprtP2P.attach({',
+      '  key: KEY,',
+      "  player: 'hls.js',",
+      '  instance: Hls,',
+      '  src: SRC,',
+      "  video: document.getElementById('video'),",
+      '});',
     ],
   },
   Shaka: {
     html: '<video id="video" controls playsinline></video>',
     init: [
-      "var player = new shaka.Player(document.getElementById('video'));",
-      "TlprtP2P.attach({ key: KEY, player: 'shaka', instance: player });",
-      `player.load('${STREAM}');`,
+      'shaka.polyfill.installAll();',
+      'var player = new shaka.Player();',
+      "player.attach(document.getElementById('video')).then(function () {",
+      '  // The plugin loads SRC itself, once its P2P engine is bound to the player.',
+      "  return TlprtP2P.attach({ key: KEY, player: 'shaka', instance: player, src: SRC });",
+      '});',
     ],
   },
   Clappr: {
     html: '<div id="player"></div>',
     init: [
-      `var player = new Clappr.Player({ source: '${STREAM}', parentId: '#player' });`,
-      "TlprtP2P.attach({ key: KEY, player: 'clappr', instance: player });",
+      '// Clappr makes its hls.js when it starts, so it needs the P2P settings for it first.',
+      "TlprtP2P.attach({ key: KEY, player: 'clappr', src: SRC }).then(function (p2p) {",
+      '  var player = new Clappr.Player({',
+      '    source: SRC,',
+      "    parentId: '#player',",
+      '    playback: { hlsjsConfig: p2p.hlsConfig },',
+      '  });',
+      "  // Clappr's HLS playback keeps its hls.js as _hls.",
+      '  p2p.bindHls(function () {',
+      '    var playback = player.core.getCurrentPlayback();',
+      '    return playback && playback._hls;',
+      '  });',
+      '});',
     ],
   },
   Bitmovin: {
     html: '<div id="player"></div>',
     init: [
-      "var player = new bitmovin.player.Player(document.getElementById('player'), { key: 'BITMOVIN_LICENSE_KEY' });",
-      "TlprtP2P.attach({ key: KEY, player: 'bitmovin', instance: player });",
-      `player.load({ hls: '${STREAM}' });`,
+      ...cdnOnlyComment('Bitmovin'),
+      "TlprtP2P.attach({ key: KEY, player: 'bitmovin' });",
+      "var player = new bitmovin.player.Player(document.getElementById('player'), {",
+      "  key: 'BITMOVIN_LICENSE_KEY',",
+      '});',
+      'player.load({ hls: SRC });',
     ],
   },
   'Video.js': {
     html: '<video id="video" class="video-js" controls playsinline></video>',
     init: [
+      ...cdnOnlyComment('Video.js'),
+      "TlprtP2P.attach({ key: KEY, player: 'videojs' });",
       "var player = videojs('video');",
-      "TlprtP2P.attach({ key: KEY, player: 'videojs', instance: player });",
-      `player.src({ src: '${STREAM}', type: 'application/x-mpegURL' });`,
+      "player.src({ src: SRC, type: 'application/x-mpegURL' });",
     ],
   },
   Uppod: {
     html: '<div id="player"></div>',
     init: [
-      `var player = new Uppod({ m: 'video', uid: 'player', file: '${STREAM}' });`,
-      "TlprtP2P.attach({ key: KEY, player: 'uppod', instance: player });",
+      ...cdnOnlyComment('Uppod'),
+      "TlprtP2P.attach({ key: KEY, player: 'uppod' });",
+      "var player = new Uppod({ m: 'video', uid: 'player', file: SRC });",
     ],
   },
   Flowplayer: {
     html: '<div id="player"></div>',
     init: [
-      `var player = flowplayer('#player', { src: '${STREAM}' });`,
-      "TlprtP2P.attach({ key: KEY, player: 'flowplayer', instance: player });",
+      '// Flowplayer makes its hls.js when it starts, so it needs the P2P settings for it first.',
+      "TlprtP2P.attach({ key: KEY, player: 'flowplayer', src: SRC }).then(function (p2p) {",
+      "  // Flowplayer's HLS plugin passes its `hls` options on to the hls.js it makes.",
+      "  var player = flowplayer('#player', {",
+      '    src: SRC,',
+      "    token: 'FLOWPLAYER_TOKEN',",
+      '    hls: p2p.hlsConfig,',
+      '  });',
+      '  p2p.bindHls(function () {',
+      '    return player.hls;',
+      '  });',
+      '});',
     ],
   },
   Other: {
     html: '<!-- your player -->',
     init: [
-      '// Call attach() with your player instance once it is created.',
-      "TlprtP2P.attach({ key: KEY, player: 'generic', instance: yourPlayer });",
+      ...cdnOnlyComment('Other'),
+      "TlprtP2P.attach({ key: KEY, player: 'generic' });",
+      '// Start your player with SRC here.',
     ],
   },
 };
 
 /**
- * The copy-to-clipboard snippet of one player tab: the player's CDN bundle, our P2P plugin
- * (PLAYER_PLUGIN_URL) and the set-up that hands the team's service key to the plugin.
+ * The copy-to-clipboard snippet of one player tab: the player's CDN bundle, our plugin from
+ * `pluginSrc` (this dashboard's own origin, see config.pluginUrl) and the set-up that hands the team's
+ * service key and the stream to `TlprtP2P.attach`.
  */
-export function playerSnippet(player: TPlayer, keyHash: string | null): string {
+export function playerSnippet(player: TPlayer, keyHash: string | null, pluginSrc: string): string {
   const bundle = PLAYER_BUNDLES[player];
   const setup = SETUP[player];
-  const key = JSON.stringify(keyHash || KEY_PLACEHOLDER).replace(/"/g, "'");
+  const quote = (s: string) => JSON.stringify(s).replace(/"/g, "'");
   return [
     ...bundle.styles.map((href) => `<link rel="stylesheet" href="${href}">`),
+    ...(bundle.note ? [bundle.note] : []),
     ...bundle.scripts.map((src) => `<script src="${src}"></script>`),
-    `<script src="${PLAYER_PLUGIN_URL}"></script>`,
+    `<script src="${pluginSrc}"></script>`,
     '',
     setup.html,
     '<script>',
-    `  var KEY = ${key};`,
+    `  var KEY = ${quote(keyHash || KEY_PLACEHOLDER)};`,
+    `  var SRC = ${quote(STREAM_PLACEHOLDER)}; // your stream`,
     ...setup.init.map((l) => `  ${l}`),
     '</script>',
   ].join('\n');

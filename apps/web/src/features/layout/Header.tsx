@@ -4,7 +4,7 @@ import { Role, WEB_PATHS } from '@tlprt/contract';
 import { Link, useLocation } from 'react-router';
 import { IconBook } from '../../components/icons';
 import { Logo, LogoMark } from '../../components/Logo';
-import { DOCS_URL } from '../../config';
+import { GUIDE_URL } from '../../config';
 import { DraftNav } from '../domains/DraftNav';
 import { ProfileAvatar } from '../profile/avatars';
 import { useSession } from '../session/SessionProvider';
@@ -66,7 +66,7 @@ export function Header({ navOpened, toggleNav }: { navOpened: boolean; toggleNav
         <Tooltip label="Documentation">
           <ActionIcon
             component="a"
-            href={DOCS_URL}
+            href={GUIDE_URL}
             target="_blank"
             rel="noreferrer"
             variant="subtle"

@@ -1,0 +1,137 @@
+import { MantineProvider } from '@mantine/core';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, within } from '@testing-library/react';
+import {
+  INGEST_MAX_BYTES,
+  KEY_NOT_USABLE_HELP,
+  KEY_SETTING_HELP,
+  KEY_SETTING_LOADER,
+  KeySettingId,
+  PLAYER_INTEGRATION_HELP,
+  PLAYER_PATHS,
+  PLAYERS,
+} from '@tlprt/contract';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import { queryClient } from '../../api/queryClient';
+import { API_DOCS_URL } from '../../config';
+import { routes } from '../../router';
+import { renderScreen } from '../../test/render';
+import { theme } from '../../theme';
+import { isCdnOnly } from '../domains/snippets';
+import { GUIDE_SECTIONS, IntegrationGuide, playerSectionId } from './IntegrationGuide';
+
+const plugin = `${window.location.origin}${PLAYER_PATHS.bundle}`;
+const open = () => renderScreen(<IntegrationGuide />, PLAYER_PATHS.guide);
+
+// A long page: the DOM queries here take a while in jsdom on a busy machine.
+describe('integration guide', { timeout: 30_000 }, () => {
+  it('is a public route of the app at PLAYER_PATHS.guide: it renders without a session', async () => {
+    const router = createMemoryRouter(routes, { initialEntries: [PLAYER_PATHS.guide] });
+    render(
+      <MantineProvider theme={theme}>
+        <QueryClientProvider client={queryClient}>
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </MantineProvider>,
+    );
+    // The guide is its own chunk: give the lazy route time to load on a busy machine.
+    expect(
+      await screen.findByText('Integration guide', { selector: 'h1' }, { timeout: 15_000 }),
+    ).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe(PLAYER_PATHS.guide);
+    expect(screen.getByText('Log in').closest('a')).toHaveAttribute('href', '/');
+  });
+
+  it('has a table of contents whose links lead to headings with those ids', () => {
+    open();
+    const toc = document.querySelector('nav[aria-label="On this page"]') as HTMLElement;
+    const links = [...toc.querySelectorAll('a')];
+    expect(links.map((l) => l.getAttribute('href'))).toEqual(GUIDE_SECTIONS.map((s) => `#${s.id}`));
+    for (const s of GUIDE_SECTIONS) {
+      const heading = document.getElementById(s.id);
+      expect(heading?.tagName).toBe('H2');
+      expect(heading).toHaveTextContent(s.title);
+      expect(heading?.closest('section')).toHaveAttribute('aria-labelledby', s.id);
+    }
+  });
+
+  it('has one section per player with its integration and a copyable snippet of the real attach API', () => {
+    open();
+    const players = document.querySelector('ul[aria-label="Players"]') as HTMLElement;
+    expect([...players.querySelectorAll('a')].map((l) => l.getAttribute('href'))).toEqual(
+      PLAYERS.map((p) => `#${playerSectionId(p)}`),
+    );
+    for (const p of PLAYERS) {
+      const heading = document.getElementById(playerSectionId(p));
+      expect(heading?.tagName).toBe('H3');
+      expect(heading).toHaveTextContent(p);
+      const article = heading?.closest('article') as HTMLElement;
+      expect(article).toHaveTextContent(
+        PLAYER_INTEGRATION_HELP[
+          isCdnOnly(p) ? 'cdn-only' : p === 'Clappr' || p === 'Flowplayer' ? 'hosted-hlsjs' : 'p2p'
+        ],
+      );
+      expect(article.querySelector(`button[aria-label="Copy ${p} snippet"]`)).not.toBeNull();
+      const code = article.querySelector('.code-block')?.textContent ?? '';
+      expect(code).toContain(`<script src="${plugin}"></script>`);
+      expect(code).toContain("var KEY = 'YOUR_SERVICE_KEY';");
+      expect(code).toContain('TlprtP2P.attach(');
+      if (isCdnOnly(p)) expect(code).toContain('// CDN only:');
+    }
+    const hls = document.getElementById(playerSectionId('HLS.js'))?.closest('article') as HTMLElement;
+    expect(hls.querySelector('.code-block')?.textContent).toMatch(/instance: Hls,\s+src: SRC,/);
+  });
+
+  it('explains each key setting with its help text and its mapping onto the loader', () => {
+    open();
+    const table = document.querySelector('table[aria-label="Key settings"]') as HTMLElement;
+    for (const id of [
+      KeySettingId.DownloadTimeout,
+      KeySettingId.MinBufferSize,
+      KeySettingId.PeeringOpeningQuota,
+    ]) {
+      expect(within(table).getByText(KEY_SETTING_HELP[id] as string)).toBeInTheDocument();
+      expect(within(table).getByText(KEY_SETTING_LOADER[id] as string)).toBeInTheDocument();
+    }
+    expect(KEY_SETTING_LOADER[KeySettingId.DownloadTimeout]).toContain('p2pNotReceivingBytesTimeoutMs');
+    expect(KEY_SETTING_LOADER[KeySettingId.MinBufferSize]).toContain('highDemandTimeWindow');
+    expect(screen.getByText(KEY_NOT_USABLE_HELP)).toBeInTheDocument();
+    expect(document.getElementById('ice-servers')?.closest('section')).toHaveTextContent('ICE_SERVERS');
+  });
+
+  it('documents the report format: path, body, answer, seq, Origin and the per-report ceiling', () => {
+    open();
+    const reports = document.getElementById('reports')?.closest('section') as HTMLElement;
+    expect(reports).toHaveTextContent(`POST ${window.location.origin}${PLAYER_PATHS.ingest}`);
+    expect(reports).toHaveTextContent('"apiKey"');
+    expect(reports).toHaveTextContent('"seq"');
+    expect(reports).toHaveTextContent('202 Accepted');
+    expect(reports).toHaveTextContent(INGEST_MAX_BYTES.toLocaleString('en-US'));
+    expect(reports).toHaveTextContent('Origin');
+    expect(reports).toHaveTextContent('10 s');
+  });
+
+  it('says what each number of the statistics screen means, with the steps of each range', () => {
+    open();
+    const numbers = document.querySelector('table[aria-label="Statistics numbers"]') as HTMLElement;
+    for (const n of [
+      'CDN (bandwidth)',
+      'P2P (bandwidth)',
+      'P2P share',
+      'Viewers per series',
+      'Distinct viewers',
+      'Peak viewers',
+    ])
+      expect(within(numbers).getByText(n)).toBeInTheDocument();
+    const ranges = document.querySelector('table[aria-label="Time ranges"]') as HTMLElement;
+    for (const step of ['60 s', '1200 s', '3600 s'])
+      expect(within(ranges).getAllByText(step).length).toBeGreaterThan(0);
+    expect(ranges).toHaveTextContent('peak minute');
+  });
+
+  it('links to the API reference', () => {
+    open();
+    expect(screen.getByText('Open the API reference').closest('a')).toHaveAttribute('href', API_DOCS_URL);
+  });
+});

@@ -1,0 +1,703 @@
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Box,
+  Button,
+  Card,
+  Code,
+  Container,
+  Grid,
+  Group,
+  List,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
+import {
+  INGEST_ERRORS,
+  INGEST_MAX_BYTES,
+  INGEST_MAX_ERRORS,
+  INGEST_MAX_SKEW_S,
+  KEY_NOT_USABLE_HELP,
+  KEY_SETTING_HELP,
+  KEY_SETTING_LOADER,
+  KEY_SETTING_RANGES,
+  KeySettingId,
+  LIMITS,
+  PLAYER_ATTACH_NAME,
+  PLAYER_HELP,
+  PLAYER_INTEGRATION,
+  PLAYER_INTEGRATION_HELP,
+  PLAYER_INTEGRATION_LABEL,
+  PLAYER_PATHS,
+  PLAYER_REPORT_INTERVAL_MS,
+  PLAYERS,
+  PRODUCT_NAME,
+  STATS_RANGES,
+  type TPlayer,
+  WEB_PATHS,
+} from '@tlprt/contract';
+import { type ReactNode, useEffect } from 'react';
+import { Link, useLocation } from 'react-router';
+import { IconAlert, IconBook } from '../../components/icons';
+import { Logo } from '../../components/Logo';
+import { API_DOCS_URL, pluginUrl } from '../../config';
+import { CopyBlock } from '../domains/CopyBlock';
+import { playerSnippet } from '../domains/snippets';
+import { getToken } from '../session/storage';
+
+/** The in-page table of contents: each id is the id of its section's heading. */
+export const GUIDE_SECTIONS = [
+  { id: 'how-it-works', title: 'How it works' },
+  { id: 'players', title: 'Add the plugin to your player' },
+  { id: 'attach', title: 'TlprtP2P.attach' },
+  { id: 'settings', title: 'Key settings' },
+  { id: 'ice-servers', title: 'ICE servers' },
+  { id: 'reports', title: 'Reports from custom players' },
+  { id: 'statistics', title: 'The statistics screen' },
+  { id: 'api', title: 'API reference' },
+] as const;
+
+/** The settings path with a readable placeholder (the real path encodes the key). */
+const SETTINGS_PATH = `${PLAYER_PATHS.settings('')}{key}`;
+
+/** "HLS.js" → "player-hls-js": the id of a player's section. */
+export const playerSectionId = (p: TPlayer) => `player-${p.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
+
+const ORDERED_SETTINGS = [
+  KeySettingId.DownloadTimeout,
+  KeySettingId.MinBufferSize,
+  KeySettingId.PeeringOpeningQuota,
+] as const;
+
+/** What each player's section adds to its snippet: the parts of its API the snippet relies on. */
+const PLAYER_NOTES: Record<TPlayer, ReactNode> = {
+  'HLS.js': (
+    <>
+      Pass the <Code>Hls</Code> class, not an instance: the plugin creates the hls.js player with its P2P
+      loaders, loads <Code>src</Code> and attaches it to <Code>video</Code>. The promise resolves to a handle
+      whose <Code>hls</Code> is that player, for your own event listeners; your own hls.js settings go in{' '}
+      <Code>hlsConfig</Code>.
+    </>
+  ),
+  Shaka: (
+    <>
+      Create the <Code>shaka.Player</Code> and attach it to the video element, then hand it to the plugin with{' '}
+      <Code>src</Code>: the plugin binds its P2P engine to the player and calls <Code>player.load(src)</Code>{' '}
+      itself, so do not load the stream before it. When shaka is not the global <Code>shaka</Code>, pass its
+      namespace as <Code>shaka</Code>.
+    </>
+  ),
+  Clappr: (
+    <>
+      Clappr creates its hls.js when it starts, so the snippet waits for <Code>attach</Code> and passes the
+      handle's <Code>hlsConfig</Code> as Clappr's <Code>playback.hlsjsConfig</Code>. Then <Code>bindHls</Code>{' '}
+      gets a function that returns the hls.js of Clappr's current playback (<Code>_hls</Code>): the plugin
+      asks for it when the first segment loads.
+    </>
+  ),
+  Flowplayer: (
+    <>
+      Flowplayer plays HLS through hls.js with its HLS plugin (loaded in the snippet). The handle's{' '}
+      <Code>hlsConfig</Code> goes into Flowplayer's <Code>hls</Code> options, which Flowplayer passes on to
+      its hls.js; <Code>bindHls</Code> gets a function that returns <Code>player.hls</Code>. Replace{' '}
+      <Code>FLOWPLAYER_TOKEN</Code> with your Flowplayer token.
+    </>
+  ),
+  'Video.js': (
+    <>
+      The plugin counts the bytes of the page's segment requests with the browser's resource timing. Segments
+      served from another origin than the page count only when their server sends a{' '}
+      <Code>Timing-Allow-Origin</Code> header that names your site (or <Code>*</Code>); without it the browser
+      hides their size and they count as 0.
+    </>
+  ),
+  Bitmovin: (
+    <>
+      Like Video.js: the page's segment requests are counted; a CDN on another origin needs{' '}
+      <Code>Timing-Allow-Origin</Code>. Replace <Code>BITMOVIN_LICENSE_KEY</Code> with your Bitmovin key.
+    </>
+  ),
+  Uppod: (
+    <>
+      Uppod builds <Code>uppod.js</Code> for each site, so load your copy where the snippet says. Its segment
+      requests are counted like those of Video.js (mind <Code>Timing-Allow-Origin</Code>).
+    </>
+  ),
+  Other: (
+    <>
+      Any player: the plugin counts the page's segment requests. Bytes it cannot see (a player that loads
+      segments in a worker or from a cache) can be added with <Code>handle.addCdnBytes(n)</Code>. A player
+      with its own reporting can also post reports itself: see{' '}
+      <Anchor href="#reports" inherit>
+        Reports from custom players
+      </Anchor>
+      .
+    </>
+  ),
+};
+
+/** A section of the guide: its heading carries the id the table of contents links to. */
+function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <Card withBorder component="section" aria-labelledby={id} p={{ base: 'md', sm: 'xl' }}>
+      <Stack gap="md">
+        <Title order={2} fz={{ base: 20, sm: 22 }} id={id} style={{ scrollMarginTop: 16 }}>
+          {title}
+        </Title>
+        {children}
+      </Stack>
+    </Card>
+  );
+}
+
+function P({ children }: { children: ReactNode }) {
+  return (
+    <Text size="sm" lh={1.65}>
+      {children}
+    </Text>
+  );
+}
+
+/** A table that becomes stacked cards on phones (styles.css .stack-table): each cell shows its column. */
+function DataTable({ label, head, rows }: { label: string; head: string[]; rows: ReactNode[][] }) {
+  return (
+    <Table
+      className="stack-table"
+      aria-label={label}
+      verticalSpacing="sm"
+      withTableBorder
+      fz="sm"
+      style={{ verticalAlign: 'top' }}
+    >
+      <Table.Thead>
+        <Table.Tr>
+          {head.map((h) => (
+            <Table.Th key={h}>{h}</Table.Th>
+          ))}
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {rows.map((r, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: fixed rows of static content
+          <Table.Tr key={i}>
+            {r.map((cell, j) => (
+              <Table.Td key={head[j]} data-label={head[j]} style={{ verticalAlign: 'top' }}>
+                {cell}
+              </Table.Td>
+            ))}
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+function Toc() {
+  return (
+    <Box component="nav" aria-label="On this page">
+      <Text size="xs" fw={700} c="dimmed" tt="uppercase" mb="xs" style={{ letterSpacing: '0.04em' }}>
+        On this page
+      </Text>
+      <Stack gap={4} component="ul" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
+        {GUIDE_SECTIONS.map((s) => (
+          <li key={s.id}>
+            <Anchor href={`#${s.id}`} size="sm" c="dark.6">
+              {s.title}
+            </Anchor>
+          </li>
+        ))}
+      </Stack>
+    </Box>
+  );
+}
+
+const json = (v: unknown) => JSON.stringify(v, null, 2);
+const seconds = (s: number) => (s % 3600 === 0 ? `${s / 3600} h` : s % 60 === 0 ? `${s / 60} min` : `${s} s`);
+const days = (s: number) => (s >= 86_400 ? `${s / 86_400} days` : seconds(s));
+
+/** The integration guide (DESIGN §11): public, at PLAYER_PATHS.guide; the "Documentation" links. */
+export function IntegrationGuide() {
+  const { hash } = useLocation();
+  const plugin = pluginUrl();
+  const origin = window.location.origin;
+  const signedIn = getToken() !== null;
+
+  // The guide renders after the page loaded, so the browser found no element for the address's #id.
+  useEffect(() => {
+    const id = decodeURIComponent(hash.slice(1));
+    if (id) document.getElementById(id)?.scrollIntoView();
+  }, [hash]);
+
+  const ts = 1_767_225_600;
+  const ingestBody = {
+    reports: [
+      {
+        apiKey: 'YOUR_SERVICE_KEY',
+        sessionId: '9f1c2a7e44b04d0c',
+        ts,
+        cdnBytes: 1_572_864,
+        p2pBytes: 524_288,
+        seq: 7,
+      },
+      {
+        apiKey: 'YOUR_SERVICE_KEY',
+        sessionId: '51aa03e8d2c94e11',
+        ts,
+        cdnBytes: 2_097_152,
+        p2pBytes: 0,
+        seq: 3,
+      },
+    ],
+  };
+  const ingestAnswer = {
+    accepted: 1,
+    rejected: 1,
+    errors: [{ index: 1, message: INGEST_ERRORS.skew }],
+  };
+  const settingsAnswer = {
+    message: 'ok',
+    data: {
+      keyHash: 'YOUR_SERVICE_KEY',
+      settings: Object.fromEntries(
+        ORDERED_SETTINGS.map((id) => [String(id), KEY_SETTING_RANGES[id]?.default]),
+      ),
+      iceServers: [{ urls: 'stun:stun.example.com:3478' }],
+    },
+  };
+
+  return (
+    <Box className="auth-bg" mih="100dvh">
+      <Box
+        component="header"
+        py="sm"
+        px="md"
+        bg="white"
+        style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}
+      >
+        <Group justify="space-between" wrap="nowrap" maw={1200} mx="auto" gap="sm">
+          <Anchor component={Link} to="/" aria-label={`${PRODUCT_NAME} home`} underline="never">
+            <Logo size={28} />
+          </Anchor>
+          <Group gap="xs" wrap="nowrap">
+            <Button component="a" href={API_DOCS_URL} variant="subtle" size="xs" visibleFrom="xs">
+              API reference
+            </Button>
+            <Button component={Link} to={signedIn ? WEB_PATHS.settings : '/'} variant="light" size="xs">
+              {signedIn ? 'Dashboard' : 'Log in'}
+            </Button>
+          </Group>
+        </Group>
+      </Box>
+
+      <Container size={1200} px="md" py={{ base: 'md', sm: 'xl' }} component="main">
+        <Stack gap={6} mb="lg">
+          <Group gap="xs" c="brand.8">
+            <IconBook size={20} />
+            <Text size="sm" fw={600}>
+              Documentation
+            </Text>
+          </Group>
+          <Title order={1} fz={{ base: 26, sm: 32 }}>
+            Integration guide
+          </Title>
+          <Text c="dimmed" maw={760}>
+            How to add the {PRODUCT_NAME} P2P plugin to your player, what each key setting does, how reports
+            reach the statistics, and what the statistics screen shows.
+          </Text>
+        </Stack>
+
+        <Grid gutter="lg">
+          <Grid.Col span={{ base: 12, md: 3 }}>
+            <Card withBorder p="md" style={{ position: 'sticky', top: 16 }}>
+              <Toc />
+            </Card>
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, md: 9 }}>
+            <Stack gap="lg" miw={0}>
+              <Section id="how-it-works" title="How it works">
+                <P>
+                  The plugin is one script, served by this dashboard at <Code>{plugin}</Code>. It defines the
+                  global <Code>TlprtP2P</Code>. Your page calls <Code>TlprtP2P.attach(options)</Code> with the
+                  service key of your domain (My domains, or step 2 of Add domain) and your player; the call
+                  returns a promise of a handle.
+                </P>
+                <List size="sm" spacing={6}>
+                  <List.Item>
+                    At attach the plugin reads the key's settings from <Code>{SETTINGS_PATH}</Code> on the
+                    origin it was loaded from.
+                  </List.Item>
+                  <List.Item>
+                    Viewers of the same key and the same stream find each other through the tracker at{' '}
+                    <Code>{PLAYER_PATHS.tracker}</Code> and exchange segments over WebRTC. Two keys never
+                    share a swarm, nor two streams.
+                  </List.Item>
+                  <List.Item>
+                    Every {PLAYER_REPORT_INTERVAL_MS / 1000} s, and when the page is hidden, it reports the
+                    bytes each viewer got from your CDN and from peers to <Code>{PLAYER_PATHS.ingest}</Code>:
+                    they are the numbers of the statistics screen.
+                  </List.Item>
+                </List>
+                <P>
+                  Try it on the demo page: <Code>{`${origin}${PLAYER_PATHS.demo}?key=YOUR_SERVICE_KEY`}</Code>
+                  . Two browser tabs on it exchange segments, and the Live chart shows both.
+                </P>
+              </Section>
+
+              <Section id="players" title="Add the plugin to your player">
+                <P>
+                  Load your player's script, then the plugin, then start both. Each snippet below works as it
+                  is once you put your service key in <Code>KEY</Code> and your stream in <Code>SRC</Code>
+                  (step 2 of Add domain fills in the key for you). hls.js and Shaka get P2P from the plugin,
+                  Clappr and Flowplayer hand the plugin their own hls.js, and the other players get CDN-only
+                  reporting.
+                </P>
+                <Group
+                  gap="xs"
+                  component="ul"
+                  style={{ listStyle: 'none', padding: 0, margin: 0 }}
+                  aria-label="Players"
+                >
+                  {PLAYERS.map((p) => (
+                    <li key={p}>
+                      <Button
+                        component="a"
+                        href={`#${playerSectionId(p)}`}
+                        variant="default"
+                        size="xs"
+                        radius="xl"
+                      >
+                        {p}
+                      </Button>
+                    </li>
+                  ))}
+                </Group>
+                {PLAYERS.map((p) => {
+                  const integration = PLAYER_INTEGRATION[PLAYER_ATTACH_NAME[p]];
+                  return (
+                    <Stack key={p} gap="sm" component="article" aria-labelledby={playerSectionId(p)} pt="sm">
+                      <Group gap="sm" align="center">
+                        <Title order={3} fz="lg" id={playerSectionId(p)} style={{ scrollMarginTop: 16 }}>
+                          {p}
+                        </Title>
+                        <Badge
+                          color={integration === 'cdn-only' ? 'orange' : 'teal'}
+                          variant="light"
+                          radius="sm"
+                        >
+                          {PLAYER_INTEGRATION_LABEL[integration]}
+                        </Badge>
+                      </Group>
+                      <P>{PLAYER_INTEGRATION_HELP[integration]}</P>
+                      <P>{PLAYER_NOTES[p]}</P>
+                      <CopyBlock label={`${p} snippet`} value={playerSnippet(p, null, plugin)} multiline />
+                    </Stack>
+                  );
+                })}
+              </Section>
+
+              <Section id="attach" title="TlprtP2P.attach">
+                <P>
+                  <Code>TlprtP2P.attach(options)</Code> returns a promise of a handle. It never fails because
+                  of the network: when the settings cannot be read the player plays from the CDN and nothing
+                  is reported. It throws a <Code>TypeError</Code> when an option is missing or wrong.
+                </P>
+                <DataTable
+                  label="attach options"
+                  head={['Option', 'Meaning']}
+                  rows={[
+                    [<Code key="k">key</Code>, 'The service key (key hash) of your domain.'],
+                    [
+                      <Code key="p">player</Code>,
+                      <>
+                        One of{' '}
+                        {Object.keys(PLAYER_INTEGRATION).map((n, i) => (
+                          <span key={n}>
+                            {i > 0 && ', '}
+                            <Code>{n}</Code>
+                          </span>
+                        ))}
+                        .
+                      </>,
+                    ],
+                    [
+                      <Code key="i">instance</Code>,
+                      <>
+                        hls.js: the <Code>Hls</Code> class. Shaka: the <Code>shaka.Player</Code>. Not needed
+                        by the others.
+                      </>,
+                    ],
+                    [
+                      <Code key="s">src</Code>,
+                      'The stream’s URL; needed by hls.js, Shaka, Clappr and Flowplayer (the swarm is the key and this stream).',
+                    ],
+                    [<Code key="v">video</Code>, 'hls.js: the video element to play in.'],
+                    [<Code key="h">hlsConfig</Code>, 'hls.js: your own hls.js settings, kept.'],
+                    [<Code key="sh">shaka</Code>, 'Shaka: its namespace, when it is not the global shaka.'],
+                    [
+                      <Code key="sv">server</Code>,
+                      'This dashboard’s origin, only when the plugin is not loaded from it (a copy on your own CDN).',
+                    ],
+                  ]}
+                />
+                <DataTable
+                  label="attach handle"
+                  head={['Handle', 'Meaning']}
+                  rows={[
+                    [
+                      <Code key="a">active</Code>,
+                      'The key is usable: its settings apply and bytes are reported.',
+                    ],
+                    [
+                      <Code key="p">peering</Code>,
+                      'This viewer shares segments with others (the peering quota drew it).',
+                    ],
+                    [<Code key="s">sessionId</Code>, 'The random id of this viewer session in the reports.'],
+                    [<Code key="h">hls</Code>, 'hls.js: the player the plugin made.'],
+                    [
+                      <Code key="c">hlsConfig</Code>,
+                      'Clappr, Flowplayer: settings for their hls.js (empty when the key is not usable).',
+                    ],
+                    [
+                      <Code key="b">bindHls(hls)</Code>,
+                      'Clappr, Flowplayer: their hls.js, or a function that returns it.',
+                    ],
+                    [
+                      <Code key="n">addCdnBytes(n)</Code>,
+                      'Bytes the plugin cannot see, reported as CDN bytes.',
+                    ],
+                    [
+                      <Code key="u">counters(), onUpdate(fn)</Code>,
+                      'CDN, P2P and uploaded bytes and connected peers of this viewer, now or on each change.',
+                    ],
+                    [
+                      <Code key="d">detach()</Code>,
+                      'Sends what is left, stops reporting and sharing; hls.js: destroys its player.',
+                    ],
+                  ]}
+                />
+              </Section>
+
+              <Section id="settings" title="Key settings">
+                <P>
+                  Settings are set per team, domain or key on My domains (a key's own value wins over its
+                  domain's, which wins over the team's). The plugin reads the key's effective settings once,
+                  at attach: a change applies to viewers who start after it.
+                </P>
+                <DataTable
+                  label="Key settings"
+                  head={['Setting', 'Range and default', 'What it does', 'In the P2P loader']}
+                  rows={ORDERED_SETTINGS.map((id) => {
+                    const r = KEY_SETTING_RANGES[id];
+                    return [
+                      <Text key="n" size="sm" fw={600}>
+                        {r?.name}{' '}
+                        <Text span c="dimmed" size="xs">
+                          (id {id})
+                        </Text>
+                      </Text>,
+                      r ? `${r.min} to ${r.max}, default ${r.default}` : '',
+                      KEY_SETTING_HELP[id],
+                      KEY_SETTING_LOADER[id],
+                    ];
+                  })}
+                />
+                <P>{PLAYER_HELP.segmentDuration}</P>
+                <P>{PLAYER_HELP.downloadUpload}</P>
+                <Alert variant="light" color="orange" icon={<IconAlert size={18} />}>
+                  {KEY_NOT_USABLE_HELP}
+                </Alert>
+                <P>
+                  What the plugin reads at attach, <Code>{`GET ${SETTINGS_PATH}`}</Code>: the settings by id,
+                  and the ICE servers.
+                </P>
+                <CopyBlock label="Answer" value={json(settingsAnswer)} multiline />
+              </Section>
+
+              <Section id="ice-servers" title="ICE servers">
+                <P>
+                  Viewers connect to each other over WebRTC. The STUN and TURN servers they use come only from
+                  the server's <Code>ICE_SERVERS</Code> setting, handed to the plugin with the key's settings
+                  as <Code>iceServers</Code>; no public STUN server or public tracker is ever used behind your
+                  back.
+                </P>
+                <List size="sm" spacing={6}>
+                  <List.Item>
+                    <Code>ICE_SERVERS</Code> is a comma list of <Code>stun:</Code>, <Code>stuns:</Code>,{' '}
+                    <Code>turn:</Code> and <Code>turns:</Code> URLs; a TURN server's user and secret are
+                    written as <Code>turn:user:secret@host:port</Code>.
+                  </List.Item>
+                  <List.Item>
+                    Empty (the default): peers connect only where a direct connection works, such as viewers
+                    on the same network. A STUN server lets most home connections meet; a TURN server relays
+                    the rest, at the cost of its own traffic.
+                  </List.Item>
+                </List>
+                <CopyBlock
+                  label="Example"
+                  value="ICE_SERVERS=stun:stun.example.com:3478,turn:user:secret@turn.example.com:3478"
+                />
+              </Section>
+
+              <Section id="reports" title="Reports from custom players">
+                <P>
+                  A player of your own, or an edge server, can report without the plugin. Each report counts
+                  the bytes one viewer session received since its previous report. The plugin sends one every{' '}
+                  {PLAYER_REPORT_INTERVAL_MS / 1000} s and when the page is hidden (<Code>fetch</Code> with{' '}
+                  <Code>keepalive</Code>); do the same, and keep bytes whose report failed for the next one.
+                </P>
+                <P>
+                  Send <Code>{`POST ${origin}${PLAYER_PATHS.ingest}`}</Code> with{' '}
+                  <Code>Content-Type: application/json</Code>:
+                </P>
+                <CopyBlock label="Request body" value={json(ingestBody)} multiline />
+                <DataTable
+                  label="Report fields"
+                  head={['Field', 'Meaning']}
+                  rows={[
+                    [<Code key="a">apiKey</Code>, 'The service key (key hash).'],
+                    [
+                      <Code key="s">sessionId</Code>,
+                      'One viewer session: 1 to 200 characters, random (the plugin uses 128 random bits).',
+                    ],
+                    [
+                      <Code key="t">ts</Code>,
+                      `Unix time in seconds; at most ${INGEST_MAX_SKEW_S / 60} minutes from the server's clock.`,
+                    ],
+                    [
+                      <Code key="c">cdnBytes, p2pBytes</Code>,
+                      `Whole bytes since this session's previous report, from the CDN and from peers: 0 to ${INGEST_MAX_BYTES.toLocaleString('en-US')} (4 GiB) each.`,
+                    ],
+                    [<Code key="n">nodrBytes</Code>, 'Optional, the same for the NODR series.'],
+                    [
+                      <Code key="q">seq</Code>,
+                      'Optional whole number, increasing per session. A report whose key, session and seq were already counted is accepted but not counted again.',
+                    ],
+                  ]}
+                />
+                <P>
+                  The answer is 202, with one verdict per report (the rest of a batch is kept when one is
+                  rejected):
+                </P>
+                <CopyBlock label="202 Accepted" value={json(ingestAnswer)} multiline />
+                <List size="sm" spacing={6}>
+                  <List.Item>
+                    <Code>errors</Code> describes the first {INGEST_MAX_ERRORS} rejected reports by index.
+                    Reasons:{' '}
+                    {Object.values(INGEST_ERRORS).map((m, i) => (
+                      <span key={m}>
+                        {i > 0 && '; '}“{m}”
+                      </span>
+                    ))}
+                    ; and a field out of its range.
+                  </List.Item>
+                  <List.Item>
+                    Retries: keep a report, with its <Code>seq</Code>, until a 202 answers it, and send it
+                    again with the next ones. The server counts it once, so a retry after a lost answer never
+                    counts twice.
+                  </List.Item>
+                  <List.Item>
+                    A body that is not <Code>{'{"reports": [...]}'}</Code> answers 400; a body over{' '}
+                    {LIMITS.ingestBodyBytes / 1024 / 1024} MiB answers 413.
+                  </List.Item>
+                  <List.Item>
+                    Origin: a browser's report is counted only when its page is on the key's domain (or a
+                    subdomain of it) or on this dashboard (the demo page); others are rejected. The ingest
+                    answers CORS, preflight included, for exactly those origins, so players on your site can
+                    post to it. Reports without an <Code>Origin</Code> header (server-side reporters) are
+                    accepted.
+                  </List.Item>
+                </List>
+                <CopyBlock
+                  label="From a server"
+                  value={`curl -X POST ${origin}${PLAYER_PATHS.ingest} \\\n  -H 'Content-Type: application/json' \\\n  -d '${JSON.stringify({ reports: [{ ...ingestBody.reports[0], ts: 1767225600 }] })}'`}
+                  multiline
+                />
+              </Section>
+
+              <Section id="statistics" title="The statistics screen">
+                <P>
+                  The chart adds up the reports of the keys ticked in the list, per point of time: Bandwidth
+                  above, Viewers below. Times are shown in your profile's time zone.
+                </P>
+                <DataTable
+                  label="Statistics numbers"
+                  head={['Number', 'What it is']}
+                  rows={[
+                    [
+                      'CDN (bandwidth)',
+                      'The cdnBytes of all reports in the point, shown as an average rate: bytes × 8 ÷ the step in seconds.',
+                    ],
+                    [
+                      'P2P (bandwidth)',
+                      'The same for p2pBytes: what viewers got from each other instead of your CDN.',
+                    ],
+                    ['NODR', 'Shown for teams of version 1 only: the nodrBytes series.'],
+                    [
+                      'P2P share',
+                      'P2P bytes ÷ all bytes over the visible range (zoom changes it). The higher, the less your CDN served.',
+                    ],
+                    ['Total traffic', 'All bytes over the visible range: CDN + P2P (+ NODR).'],
+                    [
+                      'Viewers per series',
+                      'CDN viewers: distinct sessions that got CDN bytes in the minute; P2P viewers: those that got bytes from peers. A session fed by both counts in both.',
+                    ],
+                    [
+                      'Distinct viewers',
+                      'Sessions with any bytes in the minute, each counted once: the audience, drawn as the Viewers line over the bars. It is never more than CDN viewers + P2P viewers, nor less than the larger of the two.',
+                    ],
+                    [
+                      'Peak viewers',
+                      'The most distinct viewers at one point of the visible range: the audience at its peak, each session counted once.',
+                    ],
+                  ]}
+                />
+                <DataTable
+                  label="Time ranges"
+                  head={['Range', 'Window', 'Step', 'A point holds']}
+                  rows={(['live', 'day', 'week', 'month'] as const).map((r) => {
+                    const { step, window: w } = STATS_RANGES[r];
+                    return [
+                      r[0]?.toUpperCase() + r.slice(1),
+                      r === 'live' ? `last ${seconds(w)}, refreshed every 3 s` : `last ${days(w)}`,
+                      `${step} s`,
+                      step === 60
+                        ? r === 'live'
+                          ? 'One minute; the current, still-open minute included.'
+                          : 'One minute.'
+                        : `${seconds(step)}: bytes summed over its minutes; viewer counts are those of its peak minute.`,
+                    ];
+                  })}
+                />
+                <P>
+                  Bytes reach the chart with the next report (at most {PLAYER_REPORT_INTERVAL_MS / 1000} s
+                  after they were loaded). Reports of a key that is inactive, suspended or deleted are not
+                  counted.
+                </P>
+              </Section>
+
+              <Section id="api" title="API reference">
+                <P>
+                  Every HTTP endpoint of the dashboard, with its request and answer schemas, is in the API
+                  reference.
+                </P>
+                <Group>
+                  <Button
+                    component="a"
+                    href={API_DOCS_URL}
+                    variant="light"
+                    leftSection={<IconBook size={16} />}
+                  >
+                    Open the API reference
+                  </Button>
+                </Group>
+              </Section>
+            </Stack>
+          </Grid.Col>
+        </Grid>
+      </Container>
+    </Box>
+  );
+}
