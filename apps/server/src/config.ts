@@ -96,7 +96,11 @@ export function iceServer(url: string): TIceServer {
   const m = /^(turns?):([^:@/]+):([^@/]+)@(.+)$/.exec(url);
   if (!m) return { urls: url };
   const [, scheme, username, credential, rest] = m as unknown as [string, string, string, string, string];
-  return { urls: `${scheme}:${rest}`, username: decodeURIComponent(username), credential: decodeURIComponent(credential) };
+  return {
+    urls: `${scheme}:${rest}`,
+    username: decodeURIComponent(username),
+    credential: decodeURIComponent(credential),
+  };
 }
 
 export class ConfigError extends Error {}

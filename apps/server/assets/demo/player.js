@@ -35,11 +35,12 @@
           state.textContent = `Playback stopped: ${data.type} ${data.details}`;
           state.className = 'off';
         }
-        console.warn('hls.js', data.type, data.details, data.fatal ? 'fatal' : '', data.reason || (data.error && data.error.message) || '', data.frag ? data.frag.sn : '');
+        console.warn('hls.js', data.type, data.details, data.fatal ? 'fatal' : '');
       });
       document.getElementById('session').textContent = p2p.sessionId;
       if (!p2p.active) {
-        state.textContent = 'This key is not usable (inactive, suspended or deleted): CDN only, nothing is reported.';
+        state.textContent =
+          'This key is not usable (inactive, suspended or deleted): CDN only, nothing is reported.';
         state.className = 'off';
       } else {
         state.textContent = p2p.peering

@@ -5,7 +5,16 @@ import { MSG, PRODUCT_NAME } from '@tlprt/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** Prefixes that belong to the server, never to the single-page app: unknown paths there are JSON 404s. */
-const SERVER_PREFIXES = ['/auth', '/api', '/stats', '/mailbox', '/app-config.js', '/player', '/demo', '/tracker'];
+const SERVER_PREFIXES = [
+  '/auth',
+  '/api',
+  '/stats',
+  '/mailbox',
+  '/app-config.js',
+  '/player',
+  '/demo',
+  '/tracker',
+];
 
 /** Runtime settings the web app reads as `window.__TLPRT__` (a script file, since the CSP forbids
  *  inline scripts): the same build then shows each deployment's own support contact. */
