@@ -79,8 +79,8 @@ test('two players on the demo page exchange segments over WebRTC; the statistics
   expect(a.uploadedBytes).toBeGreaterThan(0);
   expect(a.peers + b.peers).toBeGreaterThan(0);
   // Two viewers can at best halve the CDN's bytes (each segment comes from it once); the plugin's
-  // defaults aim at 40% or more. Under a loaded machine timing shifts some segments to the CDN.
-  expect(share).toBeGreaterThan(0.3);
+  // defaults are tuned for 40% or more (50% on an idle machine here, 43% under a load average of 6).
+  expect(share).toBeGreaterThanOrEqual(0.4);
   await second.screenshot({ path: shots('demo-player-1280x800') });
 
   // Within a minute of their reports (every 10 s), the statistics API has both series and the viewers.
@@ -139,7 +139,7 @@ test('two players on the demo page exchange segments over WebRTC; the statistics
   expect(offState.active).toBe(false);
   expect(offState.peering).toBe(false);
   // It still plays (from the CDN), and past one report interval nothing was sent.
-  await expect.poll(async () => (await counters(viewer)).cdnBytes, { timeout: 20_000 }).toBeGreaterThan(0);
+  await expect.poll(async () => (await counters(viewer)).time, { timeout: 20_000 }).toBeGreaterThan(1);
   await viewer.waitForTimeout(11_000);
   expect(reports).toEqual([]);
 });
