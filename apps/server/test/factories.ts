@@ -113,11 +113,12 @@ export async function setTeamState(
 }
 
 /** A live e-mail link minted the way the services mint them (for calls that need a hash). */
-export function mintLink(
+export async function mintLink(
   app: App,
   link: { kind: LinkKindValue; userId: number; email: string; teamId?: number },
 ): Promise<string> {
-  return createLink(app.ctx, { ...link, payload: link.teamId ? { teamId: link.teamId } : {} });
+  const created = await createLink(app.ctx, { ...link, payload: link.teamId ? { teamId: link.teamId } : {} });
+  return created.hash;
 }
 
 /** Every mail a server sent, in memory (for tests that only need the links, not SMTP). */

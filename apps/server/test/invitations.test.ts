@@ -2,6 +2,7 @@ import {
   API,
   EventCode,
   InviteStatus,
+  LinkKind,
   linkBases,
   MSG_TEAMS,
   Role,
@@ -91,8 +92,37 @@ describe('invitation create', () => {
   });
 });
 
+describe('invitation create: one at a time', () => {
+  it('two invitations of one address at once: one is made and mailed, the other is 409; no stray link', async () => {
+    const { id, owner } = await buildTeam(server.app);
+    const email = uniqueEmail('race');
+    const before = smtp.mails.length;
+    const answers = await Promise.all(Array.from({ length: 6 }, () => invite(owner, id, email)));
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+    const pending = await server.app.ctx.db
+      .selectFrom('invitations')
+      .select('id')
+      .where('team_id', '=', id)
+      .where('invited_email', '=', email)
+      .where('status', '=', InviteStatus.Pending)
+      .execute();
+    expect(pending).toHaveLength(1);
+    // A refused invitation wrote no link: the link and the row are one transaction.
+    const inviteLinks = await server.app.ctx.db
+      .selectFrom('email_links')
+      .select('id')
+      .where('email', '=', email)
+      .where('kind', '=', LinkKind.Invite)
+      .execute();
+    expect(inviteLinks).toHaveLength(1);
+    await inviteMail(email, before);
+    await settle();
+    expect(smtp.mails.slice(before).filter((m) => m.to === email)).toHaveLength(1);
+  });
+});
+
 describe('new-user flow', () => {
-  it('mails new + decline links; accepting creates the account, signs in and joins (10 to the team)', async () => {
+  it('mails new + decline links (80 to the team); accepting creates the account, signs in and joins (10 to the team)', async () => {
     const { id, owner } = await buildTeam(server.app, { name: 'Rock & Roll' });
     const s = await streamsOf(server.base, { owner });
     const email = uniqueEmail('newbie');
@@ -102,7 +132,13 @@ describe('new-user flow', () => {
     expect(decline).toBe(`${links.inviteDecline}${hash}?teamIdInvite=${id}`);
     expect(mail.text).toContain('help@dashboard.test');
     expect(mail.html).toContain('Decline invitation');
-    expect(await s.owner.waitForEvent(EventCode.UserAdded)).toEqual({ code: 10, team_id: id });
+    // The team hears of the invitation (80), not of a member added: nobody joined yet.
+    expect(await s.owner.waitForEvent(EventCode.Invited)).toEqual({
+      code: 80,
+      invited_user: null,
+      team_id: id,
+      invite_id: expect.any(Number),
+    });
 
     // The invite form is validated like the contract says.
     const bad = await api.put(API.invitations.guest(hash), { password: 'abc', confirm: 'abc' });

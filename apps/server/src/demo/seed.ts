@@ -5,7 +5,7 @@ import { newVerificationHash } from '../features/domains/verification/index.js';
 import { findPendingForEmail, insertInvitation } from '../features/invitations/queries.js';
 import { newKeyHash } from '../features/keys/hash.js';
 import { insertKey, listKeys, updateKey } from '../features/keys/queries.js';
-import { createLink, peekLink, storedHash } from '../features/links/service.js';
+import { createLink, storedHash } from '../features/links/service.js';
 import { listOrigins } from '../features/origins/queries.js';
 import { createOriginRow } from '../features/origins/service.js';
 import {
@@ -105,14 +105,13 @@ export async function seedDemo(ctx: AppContext): Promise<void> {
   // mailed: accept or decline it from the dashboard.
   const invitingTeamId = await ensureTeam(ctx, partnerId, PARTNER_INVITING_TEAM);
   if (!(await findPendingForEmail(ctx.db, invitingTeamId, DEMO_ACCOUNTS.demo.email, ctx.now()))) {
-    const hash = await createLink(ctx, {
+    const { hash, expiresAt } = await createLink(ctx, {
       kind: LinkKind.Invite,
       userId: demoId,
       email: DEMO_ACCOUNTS.demo.email,
       teamId: invitingTeamId,
       supersede: false,
     });
-    const link = await peekLink(ctx, hash, [LinkKind.Invite]);
     await insertInvitation(ctx.db, {
       teamId: invitingTeamId,
       email: DEMO_ACCOUNTS.demo.email,
@@ -121,7 +120,7 @@ export async function seedDemo(ctx: AppContext): Promise<void> {
       invitingUserId: partnerId,
       tokenHash: storedHash(hash),
       createdAt: ctx.now(),
-      expiresAt: link?.expires_at ?? ctx.now(),
+      expiresAt,
     });
   }
 }

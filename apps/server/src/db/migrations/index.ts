@@ -8,6 +8,7 @@ import * as m0006 from './0006_stats_team_totals.js';
 import * as m0007 from './0007_login_failures.js';
 import * as m0008 from './0008_supervisor_audit.js';
 import * as m0009 from './0009_stats_viewers.js';
+import * as m0010 from './0010_one_pending_invitation.js';
 
 /** Every migration in order. Listed by hand (not read from the folder) so the same list works from
  *  src/ under the test runner and from dist/ when built. Names sort in the order they must run. */
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   '0007_login_failures': m0007,
   '0008_supervisor_audit': m0008,
   '0009_stats_viewers': m0009,
+  '0010_one_pending_invitation': m0010,
 };

@@ -74,7 +74,7 @@ async function mailEmailChange(
   url: string,
 ): Promise<void> {
   assertOwnLinkBases(ctx.config.publicUrl, { url });
-  const hash = await createLink(ctx, { kind: LinkKind.ChangeEmail, userId: actor.id, email: newEmail });
+  const { hash } = await createLink(ctx, { kind: LinkKind.ChangeEmail, userId: actor.id, email: newEmail });
   await ctx.mailer.send(
     newEmail,
     changeEmailMail(
@@ -163,7 +163,7 @@ export async function deletionInfo(ctx: AppContext, actor: UserRow, userId: numb
 
 async function mailDeletion(ctx: AppContext, actor: UserRow, url: string): Promise<void> {
   assertOwnLinkBases(ctx.config.publicUrl, { url });
-  const hash = await createLink(ctx, { kind: LinkKind.DeleteUser, userId: actor.id, email: actor.email });
+  const { hash } = await createLink(ctx, { kind: LinkKind.DeleteUser, userId: actor.id, email: actor.email });
   await ctx.mailer.send(
     actor.email,
     accountDeletionMail({ supportEmail: ctx.config.supportEmail }, { confirmLink: linkWithHash(url, hash) }),

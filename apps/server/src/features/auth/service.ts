@@ -122,14 +122,14 @@ export async function register(ctx: AppContext, input: RegisterInput): Promise<v
 
   // A new account, or one whose owner never finished sign-up (lost the first mail): a fresh sign-up link.
   if (newId !== undefined || existing?.password_hash === null) {
-    const hash = await createLink(ctx, { kind: LinkKind.Register, userId, email: input.login });
+    const { hash } = await createLink(ctx, { kind: LinkKind.Register, userId, email: input.login });
     await ctx.mailer.send(
       input.login,
       registrationMail(frame, { createLink: linkWithHash(input.createPath, hash) }),
     );
     return;
   }
-  const hash = await createLink(ctx, { kind: LinkKind.Recovery, userId, email: input.login });
+  const { hash } = await createLink(ctx, { kind: LinkKind.Recovery, userId, email: input.login });
   await ctx.mailer.send(
     input.login,
     alreadyRegisteredMail(frame, {
@@ -144,7 +144,7 @@ export async function requestRecovery(ctx: AppContext, input: RecoveryInput): Pr
   assertOwnLinkBases(ctx.config.publicUrl, { url: input.url });
   const user = await findUserByEmail(ctx.db, input.login);
   if (!user) return;
-  const hash = await createLink(ctx, { kind: LinkKind.Recovery, userId: user.id, email: user.email });
+  const { hash } = await createLink(ctx, { kind: LinkKind.Recovery, userId: user.id, email: user.email });
   await ctx.mailer.send(
     user.email,
     passwordRecoveryMail(

@@ -55,6 +55,19 @@ export async function insertInvitation(
   return row.id;
 }
 
+/** Pending invitations of this e-mail to this team that expired: closed, so a new one may take their
+ *  place (one pending invitation per address and team, migration 0010). */
+export async function closeExpiredPending(db: Db, teamId: number, email: string, now: number): Promise<void> {
+  await db
+    .updateTable('invitations')
+    .set({ status: InviteStatus.Revoked })
+    .where('team_id', '=', teamId)
+    .where('invited_email', '=', email)
+    .where('status', '=', InviteStatus.Pending)
+    .where('expires_at', '<=', now)
+    .execute();
+}
+
 /** A live pending invitation of this e-mail to this team. */
 export function findPendingForEmail(db: Db, teamId: number, email: string, now: number) {
   return db

@@ -12,6 +12,7 @@ import {
 } from '@tlprt/contract';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import type { Db } from '../../db/index.js';
 import type { UserRow } from '../../db/schema.js';
 import { type Outgoing, publishAll, toUsers } from '../../events/publish.js';
@@ -27,6 +28,7 @@ import { findUserByEmail, insertUserIfAbsent } from '../users/queries.js';
 import { isInvitee, mayManage, mayOfferRole } from './policy.js';
 import { presentInvitation } from './presenter.js';
 import {
+  closeExpiredPending,
   closeInvitation,
   findInvitationByTokenHash,
   findInvitationOfTeam,
@@ -50,27 +52,30 @@ function inviteLink(base: string, hash: string, teamId: number): string {
   return u.toString();
 }
 
-/** Mints the invitation's link (7 days; other invitations of the same person stay alive) and mails it. */
-async function mintAndMail(
+interface Invitee {
+  teamId: number;
+  teamName: string;
+  email: string;
+  invitedUserId: number | null;
+  role: number;
+}
+
+/** The invitation's link (7 days; the person's other invitations stay alive), stored through `db`. */
+function mintInviteLink(ctx: AppContext, db: Db, i: Invitee) {
+  return createLink(
+    { db, now: ctx.now },
+    { kind: LinkKind.Invite, userId: i.invitedUserId, email: i.email, teamId: i.teamId, supersede: false },
+  );
+}
+
+/** Mails an invitation link; called once the transaction that made it live has committed. */
+async function mailInvitation(
   ctx: AppContext,
-  i: { teamId: number; teamName: string; email: string; invitedUserId: number | null; role: number },
+  i: Invitee,
   inviter: UserRow,
   bases: LinkBases,
-): Promise<{ tokenHash: string; expiresAt: number }> {
-  assertOwnLinkBases(ctx.config.publicUrl, {
-    accept_new_user_url: bases.accept_new_user_url,
-    accept_url: bases.accept_url,
-    decline_url: bases.decline_url,
-  });
-  const hash = await createLink(ctx, {
-    kind: LinkKind.Invite,
-    userId: i.invitedUserId,
-    email: i.email,
-    teamId: i.teamId,
-    supersede: false,
-  });
-  const link = await peekLink(ctx, hash, [LinkKind.Invite]);
-  if (!link) throw new Error('invitation link vanished');
+  hash: string,
+): Promise<void> {
   const existing = i.invitedUserId !== null;
   const facts = {
     teamName: i.teamName,
@@ -85,10 +90,22 @@ async function mintAndMail(
     i.email,
     existing ? invitationExistingUserMail(frame, facts) : invitationNewUserMail(frame, facts),
   );
-  return { tokenHash: storedHash(hash), expiresAt: link.expires_at };
 }
 
-/** POST /v1/teams/{teamId}/invitation/create. */
+const assertInviteBases = (ctx: AppContext, bases: LinkBases) =>
+  assertOwnLinkBases(ctx.config.publicUrl, {
+    accept_new_user_url: bases.accept_new_user_url,
+    accept_url: bases.accept_url,
+    decline_url: bases.decline_url,
+  });
+
+const invitePending = () =>
+  new HttpError(409, MSG_TEAMS.invitePending, { invited_email: MSG_TEAMS.invitePending });
+
+/**
+ * POST /v1/teams/{teamId}/invitation/create. The link and the invitation are written together; the mail
+ * and the live events follow the commit, so nobody is mailed a link to an invitation that does not exist.
+ */
 export async function inviteMember(
   ctx: AppContext,
   actor: UserRow,
@@ -98,42 +115,52 @@ export async function inviteMember(
   const access = await authorizeTeam(ctx, actor, teamId, 'team.invite');
   if (!mayOfferRole(access, input.role))
     throw badRequest(MSG_TEAMS.roleNotAllowed, { role: MSG_TEAMS.roleNotAllowed });
+  assertInviteBases(ctx, input);
   const email = input.invited_email;
   const invited = await findUserByEmail(ctx.db, email);
   if (invited && (await findMember(ctx.db, teamId, invited.id)))
     throw new HttpError(409, MSG_TEAMS.alreadyMember, { invited_email: MSG_TEAMS.alreadyMember });
-  if (await findPendingForEmail(ctx.db, teamId, email, ctx.now()))
-    throw new HttpError(409, MSG_TEAMS.invitePending, { invited_email: MSG_TEAMS.invitePending });
-  const { tokenHash, expiresAt } = await mintAndMail(
-    ctx,
-    { teamId, teamName: access.team.name, email, invitedUserId: invited?.id ?? null, role: input.role },
-    actor,
-    input,
-  );
-  const id = await insertInvitation(ctx.db, {
+  const invitee: Invitee = {
     teamId,
+    teamName: access.team.name,
     email,
     invitedUserId: invited?.id ?? null,
     role: input.role,
-    invitingUserId: actor.id,
-    tokenHash,
-    createdAt: ctx.now(),
-    expiresAt,
-  });
+  };
+  const now = ctx.now();
+  const created = await ctx.db
+    .transaction()
+    .execute(async (trx) => {
+      if (await findPendingForEmail(trx, teamId, email, now)) throw invitePending();
+      await closeExpiredPending(trx, teamId, email, now);
+      const link = await mintInviteLink(ctx, trx, invitee);
+      const id = await insertInvitation(trx, {
+        teamId,
+        email,
+        invitedUserId: invitee.invitedUserId,
+        role: input.role,
+        invitingUserId: actor.id,
+        tokenHash: storedHash(link.hash),
+        createdAt: now,
+        expiresAt: link.expiresAt,
+      });
+      return { id, hash: link.hash };
+    })
+    .catch((err: unknown) => {
+      // Two invitations of one address at once: the unique index (migration 0010) lets one through.
+      throw isUniqueViolation(err) ? invitePending() : err;
+    });
+  await mailInvitation(ctx, invitee, actor, input, created.hash);
+  // Event 80 to the invitee and to the team (its pending invitations changed); nobody was added yet.
   await publishAll(ctx, [
-    ...(invited
-      ? [
-          toUsers([invited.id], {
-            code: EventCode.Invited,
-            invited_user: invited.id,
-            team_id: teamId,
-            invite_id: id,
-          }),
-        ]
-      : []),
-    toUsers(await listMemberIds(ctx.db, teamId), { code: EventCode.UserAdded, team_id: teamId }),
+    toUsers([...(invited ? [invited.id] : []), ...(await listMemberIds(ctx.db, teamId))], {
+      code: EventCode.Invited,
+      invited_user: invited?.id ?? null,
+      team_id: teamId,
+      invite_id: created.id,
+    }),
   ]);
-  ctx.log.debug({ invitationId: id, teamId }, 'invitation sent');
+  ctx.log.debug({ invitationId: created.id, teamId }, 'invitation sent');
 }
 
 /** POST /v1/teams/{teamId}/invitation/search: the team's pending invitations (inviters). */
@@ -307,22 +334,25 @@ export async function resendInvitation(
   const i = await invitationById(ctx, teamId, inviteId);
   if (!mayManage(access, i)) throw denied();
   if (i.status !== InviteStatus.Pending) throw notFound(MSG_TEAMS.invitationNotPending);
-  assertOwnLinkBases(ctx.config.publicUrl, {
-    accept_new_user_url: input.accept_new_user_url,
-    accept_url: input.accept_url,
-    decline_url: input.decline_url,
-  });
+  assertInviteBases(ctx, input);
   const invitedUserId = i.invited_user_id ?? (await findUserByEmail(ctx.db, i.invited_email))?.id ?? null;
-  await killLinkByHash(ctx, i.token_hash);
-  const { tokenHash, expiresAt } = await mintAndMail(
-    ctx,
-    { teamId, teamName: access.team.name, email: i.invited_email, invitedUserId, role: i.role },
-    actor,
-    input,
-  );
-  await updateInvitation(ctx.db, i.id, {
-    token_hash: tokenHash,
-    expires_at: expiresAt,
-    invited_user_id: invitedUserId,
+  const invitee: Invitee = {
+    teamId,
+    teamName: access.team.name,
+    email: i.invited_email,
+    invitedUserId,
+    role: i.role,
+  };
+  // The old link dies and the new one lives with the invitation's row, in one transaction.
+  const hash = await ctx.db.transaction().execute(async (trx) => {
+    await killLinkByHash({ db: trx, now: ctx.now }, i.token_hash);
+    const link = await mintInviteLink(ctx, trx, invitee);
+    await updateInvitation(trx, i.id, {
+      token_hash: storedHash(link.hash),
+      expires_at: link.expiresAt,
+      invited_user_id: invitedUserId,
+    });
+    return link.hash;
   });
+  await mailInvitation(ctx, invitee, actor, input, hash);
 }

@@ -41,10 +41,17 @@ export function defaultTtl(kind: LinkKindValue): number {
   return kind === LinkKind.Invite ? TIMINGS.inviteTtlMs : TIMINGS.linkTtlMs;
 }
 
-/** Stores a new link and returns its raw hash, the only copy of which goes into the mail. */
-export async function createLink({ db, now }: LinkDeps, link: NewLink): Promise<string> {
+/** A link just stored: its raw hash (the only copy, for the mail) and when it expires. */
+export interface CreatedLink {
+  hash: string;
+  expiresAt: number;
+}
+
+/** Stores a new link. `db` may be a transaction: the link then lives or dies with the rows it belongs to. */
+export async function createLink({ db, now }: LinkDeps, link: NewLink): Promise<CreatedLink> {
   const hash = randomToken(32);
   const t = now();
+  const expiresAt = t + (link.ttlMs ?? defaultTtl(link.kind));
   if (link.supersede !== false) {
     if (link.teamId !== undefined) await expireTeamLinks(db, link.teamId, link.kind, t);
     else if (link.userId !== null) await expireLiveLinks(db, link.userId, link.kind, t);
@@ -56,10 +63,10 @@ export async function createLink({ db, now }: LinkDeps, link: NewLink): Promise<
     email: link.email,
     tokenHash: sha256(hash),
     payload: JSON.stringify(link.payload ?? {}),
-    expiresAt: t + (link.ttlMs ?? defaultTtl(link.kind)),
+    expiresAt,
     createdAt: t,
   });
-  return hash;
+  return { hash, expiresAt };
 }
 
 /** Uses a live link of one of `kinds`; undefined when unknown, expired, used or of another kind. */

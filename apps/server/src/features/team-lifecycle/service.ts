@@ -14,6 +14,7 @@ import {
 import type { z } from 'zod';
 import { recordAudit } from '../../audit/record.js';
 import type { AppContext } from '../../context.js';
+import type { Db } from '../../db/index.js';
 import type { TeamRow, UserRow } from '../../db/schema.js';
 import { publishAll, toUsers } from '../../events/publish.js';
 import { badRequest, HttpError, notFound } from '../../http/errors.js';
@@ -39,28 +40,39 @@ export function teamLinks(paths: Paths, team: Pick<TeamRow, 'id' | 'name'>, hash
   };
 }
 
+type TeamLinkKind = typeof LinkKind.DeleteTeam | typeof LinkKind.SuspendTeam;
+
+/** One live pair per team and kind, stored through `db` (a fresh one kills the older). */
+async function mintTeamLink(ctx: AppContext, db: Db, kind: TeamLinkKind, to: UserRow, teamId: number) {
+  const { hash } = await createLink(
+    { db, now: ctx.now },
+    { kind, userId: to.id, email: to.email, teamId, payload: { teamId } },
+  );
+  return hash;
+}
+
+/** Mails a team link; called once the transaction that made it live has committed. */
 async function mailTeamLink(
   ctx: AppContext,
-  kind: typeof LinkKind.DeleteTeam | typeof LinkKind.SuspendTeam,
+  kind: TeamLinkKind,
   to: UserRow,
   team: TeamRow,
   paths: Paths,
+  hash: string,
 ): Promise<void> {
-  assertOwnLinkBases(ctx.config.publicUrl, { confirmPath: paths.confirmPath, cancelPath: paths.cancelPath });
-  // One live pair per team and kind: a fresh one kills the older.
-  const hash = await createLink(ctx, {
-    kind,
-    userId: to.id,
-    email: to.email,
-    teamId: team.id,
-    payload: { teamId: team.id },
-  });
   const facts = { teamName: team.name, teamId: team.id, ...teamLinks(paths, team, hash) };
   const frame = { supportEmail: ctx.config.supportEmail };
   await ctx.mailer.send(
     to.email,
     kind === LinkKind.DeleteTeam ? teamDeletionMail(frame, facts) : teamSuspensionMail(frame, facts),
   );
+}
+
+/** A fresh link of a process already started (resend): minted, then mailed. */
+async function remintTeamLink(ctx: AppContext, kind: TeamLinkKind, to: UserRow, team: TeamRow, paths: Paths) {
+  assertOwnLinkBases(ctx.config.publicUrl, { confirmPath: paths.confirmPath, cancelPath: paths.cancelPath });
+  const hash = await mintTeamLink(ctx, ctx.db, kind, to, team.id);
+  await mailTeamLink(ctx, kind, to, team, paths, hash);
 }
 
 async function teamStatusEvent(ctx: AppContext, teamId: number, actorId: number, newStatus: number) {
@@ -98,11 +110,12 @@ export async function lockForDeletion(
   const { team } = await authorizeTeam(ctx, actor, teamId, 'team.deleteLock');
   assertOwnLinkBases(ctx.config.publicUrl, { confirmPath: input.confirmPath, cancelPath: input.cancelPath });
   await assertOwnPassword(ctx, actor, input.password);
-  await updateTeam(ctx.db, teamId, {
-    status_id: TeamStatus.DeletionRequested,
-    delete_requested_by: actor.id,
+  // The lock and its link together; the mail and the event after the commit.
+  const hash = await ctx.db.transaction().execute(async (trx) => {
+    await updateTeam(trx, teamId, { status_id: TeamStatus.DeletionRequested, delete_requested_by: actor.id });
+    return mintTeamLink(ctx, trx, LinkKind.DeleteTeam, actor, teamId);
   });
-  await mailTeamLink(ctx, LinkKind.DeleteTeam, actor, team, input);
+  await mailTeamLink(ctx, LinkKind.DeleteTeam, actor, team, input, hash);
   await teamStatusEvent(ctx, teamId, actor.id, EventCode.TeamBlocked);
 }
 
@@ -114,7 +127,7 @@ export async function resendDeletion(
   paths: Paths,
 ): Promise<void> {
   const { team } = await authorizeTeam(ctx, actor, teamId, 'team.deleteManage');
-  await mailTeamLink(ctx, LinkKind.DeleteTeam, actor, team, paths);
+  await remintTeamLink(ctx, LinkKind.DeleteTeam, actor, team, paths);
 }
 
 /** POST /v1/teams/{id}/delete/cancel (Admin; optional hash from the cancel link). */
@@ -187,8 +200,11 @@ export async function suspendOrUnsuspend(
   if (team.suspended_process === 1) throw new HttpError(409, MSG_TEAMS.suspensionPending);
   const paths = { confirmPath: input.confirmPath, cancelPath: input.cancelPath };
   assertOwnLinkBases(ctx.config.publicUrl, paths);
-  await updateTeam(ctx.db, teamId, { suspended_process: 1, suspend_requested_by: actor.id });
-  await mailTeamLink(ctx, LinkKind.SuspendTeam, actor, team, paths);
+  const hash = await ctx.db.transaction().execute(async (trx) => {
+    await updateTeam(trx, teamId, { suspended_process: 1, suspend_requested_by: actor.id });
+    return mintTeamLink(ctx, trx, LinkKind.SuspendTeam, actor, teamId);
+  });
+  await mailTeamLink(ctx, LinkKind.SuspendTeam, actor, team, paths, hash);
   return 'requested';
 }
 
@@ -206,7 +222,7 @@ export async function resendSuspension(
   paths: Paths,
 ): Promise<void> {
   const { team } = await authorizePendingSuspension(ctx, actor, teamId);
-  await mailTeamLink(ctx, LinkKind.SuspendTeam, actor, team, paths);
+  await remintTeamLink(ctx, LinkKind.SuspendTeam, actor, team, paths);
 }
 
 export async function revokeSuspension(

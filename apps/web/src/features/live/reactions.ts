@@ -98,6 +98,8 @@ export function useLiveReactions(): void {
   // Spec §4 "40 (and 80 in popups)": 80 gets a popup of its own, telling who invited the user to which
   // team (docs/teams-and-accounts.md); the invitations are searched again for it.
   useLiveEvent(EventCode.Invited, (event) => {
+    // The team's members get it too: their list of the team's pending invitations changed.
+    void invalidateTeams(queryClient);
     const inviteId = num(event.invite_id);
     void queryClient
       .fetchQuery({ queryKey: invitationKeys.mine(), queryFn: invitationsApi.mine, staleTime: 0 })
