@@ -6,11 +6,11 @@ import { insertDomain, updateDomain } from '../src/features/domains/queries.js';
 import { newVerificationHash } from '../src/features/domains/verification/index.js';
 import { newKeyHash } from '../src/features/keys/hash.js';
 import { insertKey, updateKey } from '../src/features/keys/queries.js';
-import { createLink } from '../src/features/links/service.js';
 import { insertMember, insertTeamWithMember } from '../src/features/teams/queries.js';
 import { findUserByEmail, insertUserIfAbsent } from '../src/features/users/queries.js';
 import { hashPassword } from '../src/lib/passwords.js';
 import { randomToken, sha256 } from '../src/lib/tokens.js';
+import { createLink } from '../src/links/service.js';
 import type { Mailer } from '../src/mail/mailer.js';
 
 /**

@@ -5,7 +5,6 @@ import { newVerificationHash } from '../features/domains/verification/index.js';
 import { findPendingForEmail, insertInvitation } from '../features/invitations/queries.js';
 import { newKeyHash } from '../features/keys/hash.js';
 import { insertKey, listKeys, updateKey } from '../features/keys/queries.js';
-import { createLink, storedHash } from '../features/links/service.js';
 import { listOrigins } from '../features/origins/queries.js';
 import { createOriginRow } from '../features/origins/service.js';
 import {
@@ -16,6 +15,7 @@ import {
 } from '../features/teams/queries.js';
 import { findUserByEmail, insertUserIfAbsent } from '../features/users/queries.js';
 import { hashPassword } from '../lib/passwords.js';
+import { createLink, storedHash } from '../links/service.js';
 
 /** The accounts printed in the start-up banner. */
 export const DEMO_ACCOUNTS = {

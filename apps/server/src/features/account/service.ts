@@ -17,10 +17,10 @@ import { type Outgoing, publishAll, toUsers } from '../../events/publish.js';
 import { HttpError, notFound } from '../../http/errors.js';
 import { assertOwnLinkBases, linkWithHash } from '../../http/link-base.js';
 import { hashPassword } from '../../lib/passwords.js';
+import { consumeLink, createLink, killUserLinks, peekLink } from '../../links/service.js';
 import { accountDeletionMail, changeEmailMail } from '../../mail/templates.js';
 import { revokeOtherSessions, revokeUserSessions } from '../auth/queries.js';
 import { assertOwnPassword } from '../auth/service.js';
-import { consumeLink, createLink, killUserLinks, peekLink } from '../links/service.js';
 import { denied } from '../teams/policy.js';
 import {
   deleteTeam,

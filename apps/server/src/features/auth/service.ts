@@ -20,8 +20,8 @@ import { badRequest, HttpError, notFound, tooManyRequests } from '../../http/err
 import { assertOwnLinkBases, linkWithHash } from '../../http/link-base.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { randomToken, sha256 } from '../../lib/tokens.js';
+import { consumeLink, createLink, peekLink } from '../../links/service.js';
 import { alreadyRegisteredMail, passwordRecoveryMail, registrationMail } from '../../mail/templates.js';
-import { consumeLink, createLink, peekLink } from '../links/service.js';
 import { findUserByEmail, insertUserIfAbsent, setPasswordHash } from '../users/queries.js';
 import { describeUser } from '../users/service.js';
 import { findLiveSession, insertSession, revokeSession, revokeUserSessions } from './queries.js';

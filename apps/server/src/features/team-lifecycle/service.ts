@@ -19,9 +19,9 @@ import type { TeamRow, UserRow } from '../../db/schema.js';
 import { publishAll, toUsers } from '../../events/publish.js';
 import { badRequest, HttpError, notFound } from '../../http/errors.js';
 import { assertOwnLinkBases, linkWithHash } from '../../http/link-base.js';
+import { consumeLink, createLink, killTeamLinks, peekLink } from '../../links/service.js';
 import { teamDeletionMail, teamSuspensionMail } from '../../mail/templates.js';
 import { assertOwnPassword } from '../auth/service.js';
-import { consumeLink, createLink, killTeamLinks, peekLink } from '../links/service.js';
 import { authorizeTeam, denied } from '../teams/policy.js';
 import { deleteTeam, listMemberIds, updateTeam } from '../teams/queries.js';
 

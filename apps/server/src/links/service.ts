@@ -1,8 +1,8 @@
 import { LinkKind, type LinkKindValue, TIMINGS } from '@tlprt/contract';
-import type { Db } from '../../db/index.js';
-import type { EmailLinkRow } from '../../db/schema.js';
-import type { Clock } from '../../lib/clock.js';
-import { randomToken, sha256 } from '../../lib/tokens.js';
+import type { Db } from '../db/index.js';
+import type { EmailLinkRow } from '../db/schema.js';
+import type { Clock } from '../lib/clock.js';
+import { randomToken, sha256 } from '../lib/tokens.js';
 import {
   consumeLiveLink,
   expireLinkByHash,

@@ -1,5 +1,5 @@
-import type { Db } from '../../db/index.js';
-import type { EmailLinkRow } from '../../db/schema.js';
+import type { Db } from '../db/index.js';
+import type { EmailLinkRow } from '../db/schema.js';
 
 export interface LinkInsert {
   kind: string;
