@@ -1,8 +1,11 @@
+import { InviteStatus } from '@tlprt/contract';
 import { Migrator } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
+import { isUniqueViolation } from '../src/db/errors.js';
 import { type Db, migrateToLatest, openDatabase } from '../src/db/index.js';
 import { migrations } from '../src/db/migrations/index.js';
+import { insertInvitation, updateInvitation } from '../src/features/invitations/queries.js';
 import { newKeyHash } from '../src/features/keys/hash.js';
 import { insertKey } from '../src/features/keys/queries.js';
 import { sessionHash, writeBatch } from '../src/features/statistics/aggregator.js';
@@ -234,5 +237,45 @@ describe('0009_stats_viewers', () => {
       [m1, 5],
       [m2, 5],
     ]);
+  });
+});
+
+describe('0010_one_pending_invitation', () => {
+  it('closes older duplicate pending invitations, then refuses a second pending one of an address', async () => {
+    const db = await databaseAt('0009_stats_viewers');
+    const now = Date.now();
+    const userId = await owner(db, now);
+    const { teamId } = await teamWithKeys(db, userId, 'A', now);
+    const pending = (email: string, status: number = InviteStatus.Pending) =>
+      insertInvitation(db, {
+        teamId,
+        email,
+        invitedUserId: null,
+        role: 40,
+        invitingUserId: userId,
+        tokenHash: newKeyHash(),
+        createdAt: now,
+        expiresAt: now + 60_000,
+      }).then(async (id) => {
+        if (status !== InviteStatus.Pending) await updateInvitation(db, id, { status });
+        return id;
+      });
+    // Made before the rule existed: two pending invitations of one address, and others that may stay.
+    const older = await pending('twice@example.test');
+    const newer = await pending('twice@example.test');
+    const other = await pending('once@example.test');
+    const declined = await pending('once@example.test', InviteStatus.Declined);
+    await migrateToLatest(db);
+    const statuses = Object.fromEntries(
+      (await db.selectFrom('invitations').select(['id', 'status']).execute()).map((r) => [r.id, r.status]),
+    );
+    expect(statuses).toEqual({
+      [older]: InviteStatus.Revoked,
+      [newer]: InviteStatus.Pending,
+      [other]: InviteStatus.Pending,
+      [declined]: InviteStatus.Declined,
+    });
+    // A declined invitation of the address stands beside its pending one; a second pending one cannot.
+    await expect(pending('once@example.test')).rejects.toSatisfy(isUniqueViolation);
   });
 });
