@@ -3,6 +3,7 @@ import {
   DEFAULT_TAB_NAME,
   LIMITS,
   STATS_RANGES,
+  TIMINGS,
   type TStatsPoint,
   type TStatsRange,
   type TStatsTab,
@@ -25,7 +26,6 @@ export type StatsResult =
   | { failed: false; points: TStatsPoint[]; step: number }
   | { failed: true; reason: 'error' | 'empty' };
 
-export const LIVE_POLL_MS = 3000;
 export const SAVE_DEBOUNCE_MS = 500;
 
 /** The chart data of the selected keys for the range's window ending now by the server's clock (spec
@@ -47,7 +47,7 @@ export function useStats(range: TStatsRange, keys: readonly string[], teamId: nu
     },
     enabled: keys.length > 0 && teamId > 0 && clockOffset !== undefined,
     staleTime: 0,
-    refetchInterval: range === 'live' ? LIVE_POLL_MS : false,
+    refetchInterval: range === 'live' ? TIMINGS.livePollMs : false,
     refetchIntervalInBackground: false,
   });
 }

@@ -20,6 +20,7 @@ import {
   MSG,
   MSG_TEAMS,
   ROLE_NAMES,
+  TIMINGS,
   type TTeamDetail,
   type TTeamMember,
   ZEmail,
@@ -252,7 +253,7 @@ export function InviteCard({ team }: { team: TTeamDetail }) {
   // Spec §4: the success message clears itself after 3 seconds.
   useEffect(() => {
     if (!result?.ok) return;
-    const t = setTimeout(() => setResult(null), 3000);
+    const t = setTimeout(() => setResult(null), TIMINGS.successMessageMs);
     return () => clearTimeout(t);
   }, [result]);
 
