@@ -1,6 +1,6 @@
 import { API } from '@tlprt/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeBatch } from '../src/features/statistics/aggregator.js';
+import { type MinuteAgg, writeBatch } from '../src/features/statistics/aggregator.js';
 import { statsDb } from '../src/features/statistics/tables.js';
 import { buildKey, buildTeam } from './factories.js';
 import { Api, type Json } from './helpers/http.js';
@@ -16,14 +16,20 @@ const clock = manualClock(NOW * 1000);
 let server: TestServer;
 let api: Api;
 let refuseWrites = false;
+/** Every key-minute handed to the writer. */
+const written: MinuteAgg[] = [];
 
 beforeAll(async () => {
   server = await startServer({
     env: { STATS_INGEST_FLUSH_MS: '600000' },
     deps: {
       now: clock,
-      statsWriter: (batch) =>
-        refuseWrites ? Promise.reject(new Error('refused')) : writeBatch(statsDb(server.app.ctx.db), batch),
+      statsWriter: (batch) => {
+        written.push(...batch);
+        return refuseWrites
+          ? Promise.reject(new Error('refused'))
+          : writeBatch(statsDb(server.app.ctx.db), batch);
+      },
     },
   });
   api = new Api(server.base);
@@ -185,5 +191,26 @@ describe('distinct viewers (usersCount)', () => {
         expect(p.usersCount).toBeGreaterThanOrEqual(Math.max(p.cdnUsersCount, p.p2pUsersCount));
       }
     }
+  });
+});
+
+describe('flush', () => {
+  it('writes a session once per key-minute: later flushes of the same minute send only new sessions', async () => {
+    const { team, keys, as } = await setup();
+    const key = keys[0]?.keyHash as string;
+    const keyId = keys[0]?.id as number;
+    const sent = () => written.filter((a) => a.keyId === keyId && a.minute === M);
+    await ingest([rep(key, 'a', M + 1, 100, 0), rep(key, 'b', M + 2, 0, 50)]);
+    await flush();
+    await ingest([rep(key, 'a', M + 10, 100, 0), rep(key, 'c', M + 11, 100, 100)]);
+    await flush();
+    const [first, second] = sent();
+    expect([...(first?.sessions?.[3] ?? [])].sort()).toEqual(['a', 'b']);
+    // 'a' was stored by the first flush: only 'c' is new.
+    expect([...(second?.sessions?.[3] ?? [])]).toEqual(['c']);
+    expect([...(second?.sessions?.[0] ?? [])]).toEqual(['c']);
+    const point = at(await query(as, 'day', team.id, [key]), M);
+    expect(viewers(point)).toEqual([2, 2, 3]);
+    expect(point.cdnDwSize).toBe(300);
   });
 });

@@ -221,7 +221,7 @@ export class StatsAggregator {
     if (batch.size === 0) return;
     const items = [...batch.values()];
     try {
-      await this.write(items);
+      await this.write(items.map((a) => this.withoutWrittenSessions(a)));
     } catch (err) {
       // The database itself failing (down, unreachable) is no reason to split the batch: it is kept whole
       // for the next flush. Only a batch the database refuses while it answers is taken apart.
@@ -231,6 +231,19 @@ export class StatsAggregator {
     }
     this.failed = new Map();
     this.remember(items);
+  }
+
+  /**
+   * A key-minute with only the sessions this node has not written yet: a viewer reports every 10 s,
+   * so most of a minute's sessions were stored by an earlier flush and would only be inserted again
+   * (and recounted) for nothing. Retries after a refused write send everything again, which is harmless.
+   */
+  private withoutWrittenSessions(a: MinuteAgg): MinuteAgg {
+    const w = a.sessions && this.written.get(aggKey(a.keyId, a.minute));
+    if (!a.sessions || !w) return a;
+    const fresh = emptySets();
+    for (const i of SESSION_SETS) for (const s of a.sessions[i]) if (!w[i].has(s)) fresh[i].add(s);
+    return { ...a, sessions: fresh };
   }
 
   private async databaseAnswers(): Promise<boolean> {
@@ -338,11 +351,14 @@ export async function writeBatch(db: StatsDb, batch: MinuteAgg[]): Promise<void>
     const recount = new Map<number, number[]>();
     for (const a of batch) {
       if (!a.sessions) continue;
+      const before = sessionRows.length;
       for (const i of SESSION_SETS) {
         for (const s of a.sessions[i]) {
           sessionRows.push({ key_id: a.keyId, minute: a.minute, series: i, session_hash: sessionHash(s) });
         }
       }
+      // No session new to this minute: its counts stand as stored (a new row of no session counts 0).
+      if (sessionRows.length === before) continue;
       const ks = recount.get(a.minute) ?? [];
       ks.push(a.keyId);
       recount.set(a.minute, ks);
