@@ -99,7 +99,7 @@ if (buildCode !== 0) {
   record('build', 0, 1);
 } else {
   await check('typecheck', 'npm', ['run', 'typecheck']);
-  await check('lint', 'npx', ['biome', 'check', '.']);
+  await check('lint', 'npm', ['run', 'lint']);
   await vitest('contract', 'packages/contract');
   await vitest('player', 'packages/player');
   await vitest('server-sqlite', 'apps/server');

@@ -11,6 +11,7 @@ import {
   type ZChangePasswordRequest,
 } from '@tlprt/contract';
 import type { z } from 'zod';
+import { denied } from '../../access/team-access.js';
 import type { AppContext } from '../../context.js';
 import type { UserRow } from '../../db/schema.js';
 import { type Outgoing, publishAll, toUsers } from '../../events/publish.js';
@@ -21,7 +22,6 @@ import { consumeLink, createLink, killUserLinks, peekLink } from '../../links/se
 import { accountDeletionMail, changeEmailMail } from '../../mail/templates.js';
 import { revokeOtherSessions, revokeUserSessions } from '../auth/queries.js';
 import { assertOwnPassword } from '../auth/service.js';
-import { denied } from '../teams/policy.js';
 import {
   deleteTeam,
   inTeamWithSuspensionPending,

@@ -1,7 +1,7 @@
 import type { TLiveEvent } from '@tlprt/contract';
+import type { TeamAccess } from '../../access/team-access.js';
 import type { Db } from '../../db/index.js';
 import { type Outgoing, toUsers } from '../../events/publish.js';
-import type { TeamAccess } from '../teams/policy.js';
 import { listMemberIds } from '../teams/queries.js';
 
 /**

@@ -1,6 +1,6 @@
 import { can, VerificationMethod } from '@tlprt/contract';
+import type { TeamAccess } from '../../access/team-access.js';
 import type { DomainRow } from '../../db/schema.js';
-import type { TeamAccess } from '../teams/policy.js';
 
 /** Draft (Add-domain screen) vs promoted (My domains): spec §4. */
 export const isDraft = (d: Pick<DomainRow, 'draft'>): boolean => d.draft === 0;

@@ -1,6 +1,6 @@
 import { canManageInvitation, invitableRoles } from '@tlprt/contract';
+import type { TeamAccess } from '../../access/team-access.js';
 import type { UserRow } from '../../db/schema.js';
-import type { TeamAccess } from '../teams/policy.js';
 import type { InvitationView } from './queries.js';
 
 /** The roles this inviter may offer (never 20 or 50; a Key master never Admin). */

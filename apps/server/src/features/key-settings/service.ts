@@ -12,6 +12,7 @@ import {
   type ZSetSupervisorSettingsRequest,
 } from '@tlprt/contract';
 import type { z } from 'zod';
+import { authorizeTeam } from '../../access/team-access.js';
 import { type AuditEntry, recordAudit } from '../../audit/record.js';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/index.js';
@@ -23,7 +24,6 @@ import { findDomain } from '../domains/queries.js';
 import { assertKeyChangeable, assertKeyEditable } from '../keys/policy.js';
 import { findKeyByHash, type KeyView } from '../keys/queries.js';
 import { keyOf } from '../keys/service.js';
-import { authorizeTeam } from '../teams/policy.js';
 import {
   assertValidSettings,
   effectiveSettings,

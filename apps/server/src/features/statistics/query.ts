@@ -7,8 +7,8 @@ import {
   type TStatsResponse,
 } from '@tlprt/contract';
 import { sql } from 'kysely';
+import { authorizeTeam } from '../../access/team-access.js';
 import type { UserRow } from '../../db/schema.js';
-import { authorizeTeam } from '../teams/policy.js';
 import type { StatsService } from './service.js';
 import { cappedSum, isPostgres, STATS_LEVELS, type StatsDb, statsDb } from './tables.js';
 

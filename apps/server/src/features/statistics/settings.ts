@@ -5,10 +5,10 @@ import {
   type TStatsSettings,
   ZStatsSettings,
 } from '@tlprt/contract';
+import { authorizeTeam, denied } from '../../access/team-access.js';
 import type { AppContext } from '../../context.js';
 import type { UserRow } from '../../db/schema.js';
 import { badRequest } from '../../http/errors.js';
-import { authorizeTeam, denied } from '../teams/policy.js';
 import { statsDb } from './tables.js';
 
 const DEFAULT: TStatsSettings = { tabs: [] };

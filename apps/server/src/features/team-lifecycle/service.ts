@@ -12,6 +12,7 @@ import {
   type ZSuspendRequest,
 } from '@tlprt/contract';
 import type { z } from 'zod';
+import { authorizeTeam, denied } from '../../access/team-access.js';
 import { recordAudit } from '../../audit/record.js';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/index.js';
@@ -22,7 +23,6 @@ import { assertOwnLinkBases, linkWithHash } from '../../http/link-base.js';
 import { consumeLink, createLink, killTeamLinks, peekLink } from '../../links/service.js';
 import { teamDeletionMail, teamSuspensionMail } from '../../mail/templates.js';
 import { assertOwnPassword } from '../auth/service.js';
-import { authorizeTeam, denied } from '../teams/policy.js';
 import { deleteTeam, listMemberIds, updateTeam } from '../teams/queries.js';
 
 /**

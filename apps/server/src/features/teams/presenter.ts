@@ -12,9 +12,9 @@ import {
   timeZoneText,
   zoneOffsetMinutes,
 } from '@tlprt/contract';
+import type { TeamAccess } from '../../access/team-access.js';
 import type { TeamRow } from '../../db/schema.js';
 import type { InvitationView } from '../invitations/queries.js';
-import type { TeamAccess } from './policy.js';
 import type { MemberRow, MemberTeamRow, TeamSearchRow } from './queries.js';
 
 /** A team row as the member sees it (ZTeamSummary). Offsets are computed at `at`, so DST is right. */

@@ -1,16 +1,11 @@
 import { Role, TeamStatus } from '@tlprt/contract';
 import { PostgresAdapter, type SqlBool, sql } from 'kysely';
+import { favouriteOf } from '../../access/queries.js';
 import type { Db } from '../../db/index.js';
 import type { TeamRow } from '../../db/schema.js';
 
 /** A team as one member sees it. */
 export type MemberTeamRow = TeamRow & { role: number; favourite: number };
-
-/** 1 when `userId` starred the team (team_favourites is the one source of truth). */
-const favouriteOf = (userId: number) =>
-  sql<number>`case when exists (select 1 from team_favourites f where f.team_id = teams.id and f.user_id = ${userId}) then 1 else 0 end`.as(
-    'favourite',
-  );
 
 function memberTeams(db: Db, userId: number) {
   return db
@@ -37,22 +32,6 @@ export function findTeamByNameOfUser(
   name: string,
 ): Promise<MemberTeamRow | undefined> {
   return memberTeams(db, userId).where('teams.name', '=', name).executeTakeFirst();
-}
-
-/** The policy helper's one query: the team, the caller's membership (role or null) and star. */
-export function findTeamAccessRow(
-  db: Db,
-  teamId: number,
-  userId: number,
-): Promise<(TeamRow & { member_role: number | null; favourite: number }) | undefined> {
-  return db
-    .selectFrom('teams')
-    .leftJoin('team_members as m', (j) => j.onRef('m.team_id', '=', 'teams.id').on('m.user_id', '=', userId))
-    .selectAll('teams')
-    .select('m.role as member_role')
-    .select(favouriteOf(userId))
-    .where('teams.id', '=', teamId)
-    .executeTakeFirst();
 }
 
 /** Creates a team with its first member in one transaction. */

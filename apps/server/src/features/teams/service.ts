@@ -15,6 +15,7 @@ import {
   type ZUpdateTeamRequest,
 } from '@tlprt/contract';
 import type { z } from 'zod';
+import { authorizeTeam, type TeamAccess } from '../../access/team-access.js';
 import { recordAudit } from '../../audit/record.js';
 import type { AppContext } from '../../context.js';
 import { lockTeam } from '../../db/locks.js';
@@ -23,14 +24,7 @@ import { type Outgoing, publishAll, toUsers } from '../../events/publish.js';
 import { badRequest, forbidden, HttpError, notFound } from '../../http/errors.js';
 import { assertOwnPassword } from '../auth/service.js';
 import { listPendingOfTeam } from '../invitations/queries.js';
-import {
-  authorizeTeam,
-  canCreateTeam,
-  isSelf,
-  leavesTeamWithoutAdmin,
-  mayLeaveTeam,
-  type TeamAccess,
-} from './policy.js';
+import { canCreateTeam, isSelf, leavesTeamWithoutAdmin, mayLeaveTeam } from './policy.js';
 import { presentTeamDetail, presentTeamListItem, presentTeamSummary } from './presenter.js';
 import {
   countAdmins,

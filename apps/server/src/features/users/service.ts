@@ -6,11 +6,11 @@ import {
   type ZUserSearchRequest,
 } from '@tlprt/contract';
 import type { z } from 'zod';
+import { denied } from '../../access/team-access.js';
 import { recordAudit } from '../../audit/record.js';
 import type { AppContext } from '../../context.js';
 import type { UserRow } from '../../db/schema.js';
 import { badRequest, forbidden, notFound } from '../../http/errors.js';
-import { denied } from '../teams/policy.js';
 import { teamsOf } from '../teams/service.js';
 import { canSearchUsers, canUpdateUser, canViewUser } from './policy.js';
 import { presentUser, presentUserListItem } from './presenter.js';
