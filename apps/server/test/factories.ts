@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { DomainStatus, type LinkKindValue, Role, TIMINGS } from '@tlprt/contract';
+import { insertMember } from '../src/access/membership.js';
 import type { App } from '../src/app.js';
 import { insertSession } from '../src/features/auth/queries.js';
 import { insertDomain, updateDomain } from '../src/features/domains/queries.js';
 import { newVerificationHash } from '../src/features/domains/verification/index.js';
 import { newKeyHash } from '../src/features/keys/hash.js';
 import { insertKey, updateKey } from '../src/features/keys/queries.js';
-import { insertMember, insertTeamWithMember } from '../src/features/teams/queries.js';
+import { insertTeamWithMember } from '../src/features/teams/queries.js';
 import { findUserByEmail, insertUserIfAbsent } from '../src/features/users/queries.js';
 import { hashPassword } from '../src/lib/passwords.js';
 import { randomToken, sha256 } from '../src/lib/tokens.js';

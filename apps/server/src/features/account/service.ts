@@ -11,6 +11,8 @@ import {
   type ZChangePasswordRequest,
 } from '@tlprt/contract';
 import type { z } from 'zod';
+import { listMemberIds } from '../../access/membership.js';
+import { assertOwnPassword } from '../../access/own-password.js';
 import { denied } from '../../access/team-access.js';
 import type { AppContext } from '../../context.js';
 import type { UserRow } from '../../db/schema.js';
@@ -21,11 +23,9 @@ import { hashPassword } from '../../lib/passwords.js';
 import { consumeLink, createLink, killUserLinks, peekLink } from '../../links/service.js';
 import { accountDeletionMail, changeEmailMail } from '../../mail/templates.js';
 import { revokeOtherSessions, revokeUserSessions } from '../auth/queries.js';
-import { assertOwnPassword } from '../auth/service.js';
 import {
   deleteTeam,
   inTeamWithSuspensionPending,
-  listMemberIds,
   type MembershipFacts,
   membershipFacts,
 } from '../teams/queries.js';

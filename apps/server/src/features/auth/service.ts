@@ -14,9 +14,8 @@ import {
 import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/index.js';
-import type { UserRow } from '../../db/schema.js';
 import type { AuthInfo } from '../../http/auth.js';
-import { badRequest, HttpError, notFound, tooManyRequests } from '../../http/errors.js';
+import { HttpError, notFound, tooManyRequests } from '../../http/errors.js';
 import { assertOwnLinkBases, linkWithHash } from '../../http/link-base.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { randomToken, sha256 } from '../../lib/tokens.js';
@@ -81,22 +80,6 @@ export async function login(ctx: AppContext, input: TLoginRequest, ip: string): 
   await f.perLoginAndAddress.clear(pair);
   await f.perLogin.clear(input.login);
   return openSession(ctx.db, ctx.now(), user.id);
-}
-
-/**
- * A signed-in user's password asked again before a sensitive change (leave a team, delete a team or
- * the account, change the password or e-mail). Wrong ones are counted per account, so a stolen session
- * cannot try passwords without limit either (429 past the limit, else 400 when wrong); failed sign-ins
- * of outsiders do not count here, so they cannot block the owner's confirmations.
- */
-export async function assertOwnPassword(ctx: AppContext, actor: UserRow, password: string): Promise<void> {
-  const { perConfirm } = ctx.loginFailures;
-  const key = String(actor.id);
-  const wait = await perConfirm.retryAfter(key);
-  if (wait > 0) throw tooManyRequests(wait);
-  if (await verifyPassword(actor.password_hash, password)) return;
-  await perConfirm.record(key);
-  throw badRequest(MSG.incorrectPassword, { password: MSG.incorrectPassword });
 }
 
 /**

@@ -11,6 +11,7 @@ import {
   type TDomainListResponse,
   VerificationMethod,
 } from '@tlprt/contract';
+import { toTeam } from '../../access/audience.js';
 import { authorizeTeam, denied, type TeamAccess } from '../../access/team-access.js';
 import { recordAudit } from '../../audit/record.js';
 import type { AppContext } from '../../context.js';
@@ -26,7 +27,6 @@ import {
   listKeysOfDomains,
   setDomainKeysSuspended,
 } from '../keys/queries.js';
-import { toTeam } from './audience.js';
 import { isSuspended, mayPromote, mayToggle, mayUseMethod } from './policy.js';
 import { presentDomain } from './presenter.js';
 import {

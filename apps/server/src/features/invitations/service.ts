@@ -11,6 +11,7 @@ import {
   type ZInviteNewAccountRequest,
 } from '@tlprt/contract';
 import type { z } from 'zod';
+import { findMember, insertMember, listMemberIds } from '../../access/membership.js';
 import { authorizeTeam, denied } from '../../access/team-access.js';
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/errors.js';
@@ -23,7 +24,6 @@ import { hashPassword } from '../../lib/passwords.js';
 import { createLink, killLinkByHash, peekLink, storedHash } from '../../links/service.js';
 import { invitationExistingUserMail, invitationNewUserMail } from '../../mail/templates.js';
 import { openSession } from '../auth/service.js';
-import { findMember, insertMember, listMemberIds } from '../teams/queries.js';
 import { findUserByEmail, insertUserIfAbsent } from '../users/queries.js';
 import { isInvitee, mayManage, mayOfferRole } from './policy.js';
 import { presentInvitation } from './presenter.js';

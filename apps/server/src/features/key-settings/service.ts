@@ -12,6 +12,7 @@ import {
   type ZSetSupervisorSettingsRequest,
 } from '@tlprt/contract';
 import type { z } from 'zod';
+import { toTeam } from '../../access/audience.js';
 import { authorizeTeam } from '../../access/team-access.js';
 import { type AuditEntry, recordAudit } from '../../audit/record.js';
 import type { AppContext } from '../../context.js';
@@ -19,7 +20,6 @@ import type { Db } from '../../db/index.js';
 import type { SettingLayer, UserRow } from '../../db/schema.js';
 import { publishAll } from '../../events/publish.js';
 import { badRequest, notFound } from '../../http/errors.js';
-import { toTeam } from '../domains/audience.js';
 import { findDomain } from '../domains/queries.js';
 import { assertKeyChangeable, assertKeyEditable } from '../keys/policy.js';
 import { findKeyByHash, type KeyView } from '../keys/queries.js';

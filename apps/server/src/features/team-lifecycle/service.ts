@@ -12,6 +12,8 @@ import {
   type ZSuspendRequest,
 } from '@tlprt/contract';
 import type { z } from 'zod';
+import { listMemberIds } from '../../access/membership.js';
+import { assertOwnPassword } from '../../access/own-password.js';
 import { authorizeTeam, denied } from '../../access/team-access.js';
 import { recordAudit } from '../../audit/record.js';
 import type { AppContext } from '../../context.js';
@@ -22,8 +24,7 @@ import { badRequest, HttpError, notFound } from '../../http/errors.js';
 import { assertOwnLinkBases, linkWithHash } from '../../http/link-base.js';
 import { consumeLink, createLink, killTeamLinks, peekLink } from '../../links/service.js';
 import { teamDeletionMail, teamSuspensionMail } from '../../mail/templates.js';
-import { assertOwnPassword } from '../auth/service.js';
-import { deleteTeam, listMemberIds, updateTeam } from '../teams/queries.js';
+import { deleteTeam, updateTeam } from '../teams/queries.js';
 
 /**
  * Team deletion and suspension (spec §4): a request, an e-mail with a confirm and a cancel link (one

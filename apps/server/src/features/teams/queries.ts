@@ -54,18 +54,6 @@ export async function insertTeamWithMember(
   });
 }
 
-/** Adds a member; a member already there keeps their role (a repeated accept changes nothing). */
-export async function insertMember(
-  db: Db,
-  m: { teamId: number; userId: number; role: number; createdAt: number },
-): Promise<void> {
-  await db
-    .insertInto('team_members')
-    .values({ team_id: m.teamId, user_id: m.userId, role: m.role, created_at: m.createdAt })
-    .onConflict((oc) => oc.columns(['team_id', 'user_id']).doNothing())
-    .execute();
-}
-
 export interface MemberRow {
   id: number;
   email: string;
@@ -85,30 +73,6 @@ export function listMembers(db: Db, teamId: number): Promise<MemberRow[]> {
     .orderBy('m.role', 'asc')
     .orderBy('u.id', 'asc')
     .execute();
-}
-
-export async function listMemberIds(db: Db, teamId: number): Promise<number[]> {
-  const rows = await db.selectFrom('team_members').select('user_id').where('team_id', '=', teamId).execute();
-  return rows.map((r) => r.user_id);
-}
-
-export function findMember(db: Db, teamId: number, userId: number) {
-  return db
-    .selectFrom('team_members')
-    .select(['user_id', 'role'])
-    .where('team_id', '=', teamId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-}
-
-export async function countAdmins(db: Db, teamId: number): Promise<number> {
-  const r = await db
-    .selectFrom('team_members')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('team_id', '=', teamId)
-    .where('role', '=', Role.Admin)
-    .executeTakeFirstOrThrow();
-  return Number(r.n);
 }
 
 export async function updateTeam(

@@ -15,6 +15,8 @@ import {
   type ZUpdateTeamRequest,
 } from '@tlprt/contract';
 import type { z } from 'zod';
+import { countAdmins, findMember, listMemberIds } from '../../access/membership.js';
+import { assertOwnPassword } from '../../access/own-password.js';
 import { authorizeTeam, type TeamAccess } from '../../access/team-access.js';
 import { recordAudit } from '../../audit/record.js';
 import type { AppContext } from '../../context.js';
@@ -22,18 +24,14 @@ import { lockTeam } from '../../db/locks.js';
 import type { UserRow } from '../../db/schema.js';
 import { type Outgoing, publishAll, toUsers } from '../../events/publish.js';
 import { badRequest, forbidden, HttpError, notFound } from '../../http/errors.js';
-import { assertOwnPassword } from '../auth/service.js';
 import { listPendingOfTeam } from '../invitations/queries.js';
 import { canCreateTeam, isSelf, leavesTeamWithoutAdmin, mayLeaveTeam } from './policy.js';
 import { presentTeamDetail, presentTeamListItem, presentTeamSummary } from './presenter.js';
 import {
-  countAdmins,
   deleteTag,
-  findMember,
   findTeamOfUser,
   insertTag,
   insertTeamWithMember,
-  listMemberIds,
   listMembers,
   listTags,
   listTeamsOfUser,

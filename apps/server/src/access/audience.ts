@@ -1,8 +1,8 @@
 import type { TLiveEvent } from '@tlprt/contract';
-import type { TeamAccess } from '../../access/team-access.js';
-import type { Db } from '../../db/index.js';
-import { type Outgoing, toUsers } from '../../events/publish.js';
-import { listMemberIds } from '../teams/queries.js';
+import type { Db } from '../db/index.js';
+import { type Outgoing, toUsers } from '../events/publish.js';
+import { listMemberIds } from './membership.js';
+import type { TeamAccess } from './team-access.js';
 
 /**
  * Who hears about a team's domains, keys and settings: its members, plus the supervisor who made the
