@@ -1,11 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import {
+  canCreateTeam,
+  canEditOwnProfile,
   DICTIONARY_NAMES,
   ENUM_DICTIONARIES,
   findTimeZone,
+  isBlockedOrDeleting,
+  isPlatformSupervisor,
+  leavesTeamWithoutAdmin,
   MSG,
+  mayLeaveTeam,
+  Role,
   TIME_ZONES,
   timeZoneText,
+  UserStatus,
   validateForm,
   ZCreateTeamRequest,
   ZLoginRequest,
@@ -85,5 +93,34 @@ describe('reference data', () => {
       'countries_ISO',
       'currency_ISO',
     ]);
+  });
+});
+
+describe('policy rules with one home', () => {
+  it('blocked (30) and deleting (40) users may neither edit a profile nor create a team; others may', () => {
+    for (const userStatusId of [UserStatus.Blocked, UserStatus.Deleting]) {
+      expect(isBlockedOrDeleting({ userStatusId })).toBe(true);
+      expect(canEditOwnProfile({ userStatusId })).toBe(false);
+      expect(canCreateTeam({ userStatusId })).toBe(false);
+    }
+    expect(canCreateTeam({ userStatusId: UserStatus.Active })).toBe(true);
+    expect(canEditOwnProfile({ userStatusId: UserStatus.Active })).toBe(true);
+  });
+
+  it('the sole admin cannot be demoted, removed or leave; with a second admin or as a non-admin one can', () => {
+    expect(leavesTeamWithoutAdmin(Role.Admin, Role.Viewer, 1)).toBe(true);
+    expect(leavesTeamWithoutAdmin(Role.Admin, null, 1)).toBe(true);
+    expect(leavesTeamWithoutAdmin(Role.Admin, Role.Admin, 1)).toBe(false);
+    expect(leavesTeamWithoutAdmin(Role.Admin, Role.Viewer, 2)).toBe(false);
+    expect(leavesTeamWithoutAdmin(Role.Viewer, null, 1)).toBe(false);
+    expect(mayLeaveTeam(Role.Admin, 3, 1)).toBe(false);
+    expect(mayLeaveTeam(Role.Admin, 3, 2)).toBe(true);
+    expect(mayLeaveTeam(Role.BillingMaster, 1, 0)).toBe(false);
+    expect(mayLeaveTeam(Role.BillingMaster, 2, 1)).toBe(true);
+  });
+
+  it('the supervisor flag is the platform supervisor', () => {
+    expect(isPlatformSupervisor({ supervisor: true })).toBe(true);
+    expect(isPlatformSupervisor({ supervisor: false })).toBe(false);
   });
 });

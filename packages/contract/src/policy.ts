@@ -53,8 +53,24 @@ export const isDeleting: Predicate = (c) => c.team.statusId === TeamStatus.Delet
 export const isSuspensionPending: Predicate = (c) => c.team.suspendedProcess === 1;
 /** Only Admins and Billing masters see the leave option (Key master, Viewer, Supervisor: hidden). */
 export const mayLeaveByRole: Predicate = (c) => c.role === Role.Admin || c.role === Role.BillingMaster;
-export const canEditOwnProfile = (actor: Pick<PolicyActor, 'userStatusId'>) =>
-  actor.userStatusId !== UserStatus.Blocked && actor.userStatusId !== UserStatus.Deleting;
+/** Statuses 30 (Blocked) and 40 (Deleting): such a user may not edit a profile nor create a team
+ *  (spec §4, §6). The one home of that rule. */
+export const isBlockedOrDeleting = (actor: Pick<PolicyActor, 'userStatusId'>): boolean =>
+  actor.userStatusId === UserStatus.Blocked || actor.userStatusId === UserStatus.Deleting;
+export const canEditOwnProfile = (actor: Pick<PolicyActor, 'userStatusId'>): boolean =>
+  !isBlockedOrDeleting(actor);
+export const canCreateTeam = (actor: Pick<PolicyActor, 'userStatusId'>): boolean =>
+  !isBlockedOrDeleting(actor);
+/** The platform supervisor flag (spec §6: acts as role 50 in every team; Team management, CSV lists). */
+export const isPlatformSupervisor = (actor: Pick<PolicyActor, 'supervisor'>): boolean => actor.supervisor;
+
+/** The sole-admin rule (spec §6 "The team must have at least one admin"): changing `targetRole` to
+ *  `newRole` (null: removal) would leave none. */
+export const leavesTeamWithoutAdmin = (targetRole: number, newRole: number | null, admins: number): boolean =>
+  targetRole === Role.Admin && newRole !== Role.Admin && admins <= 1;
+/** Leaving is refused to the only member and to the sole admin (spec §6). */
+export const mayLeaveTeam = (myRole: number | null, members: number, admins: number): boolean =>
+  members > 1 && !(myRole === Role.Admin && admins <= 1);
 
 const all =
   (...ps: Predicate[]): Predicate =>

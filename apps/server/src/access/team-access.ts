@@ -1,4 +1,11 @@
-import { can, effectiveRole, MSG, type PolicyContext, type TeamAction } from '@tlprt/contract';
+import {
+  can,
+  effectiveRole,
+  MSG,
+  type PolicyActor,
+  type PolicyContext,
+  type TeamAction,
+} from '@tlprt/contract';
 import type { AppContext } from '../context.js';
 import type { TeamRow, UserRow } from '../db/schema.js';
 import { HttpError, notFound } from '../http/errors.js';
@@ -24,6 +31,13 @@ export interface TeamAccess {
   policy: PolicyContext;
 }
 
+/** A user row as the contract's policy sees it. */
+export const policyActor = (u: Pick<UserRow, 'id' | 'supervisor' | 'user_status_id'>): PolicyActor => ({
+  id: u.id,
+  supervisor: u.supervisor === 1,
+  userStatusId: u.user_status_id,
+});
+
 export function policyContext(
   actor: UserRow,
   team: TeamRow,
@@ -31,7 +45,7 @@ export function policyContext(
   memberRole: number | null,
 ): PolicyContext {
   return {
-    actor: { id: actor.id, supervisor: actor.supervisor === 1, userStatusId: actor.user_status_id },
+    actor: policyActor(actor),
     role,
     member: memberRole !== null,
     team: { statusId: team.status_id, suspended: team.suspended, suspendedProcess: team.suspended_process },
@@ -52,7 +66,7 @@ export async function authorizeTeam(
   const row = await findTeamAccessRow(ctx.db, teamId, actor.id);
   if (!row) throw notFound();
   const { member_role: memberRole, favourite, ...team } = row;
-  const role = effectiveRole({ supervisor: actor.supervisor === 1 }, memberRole);
+  const role = effectiveRole(policyActor(actor), memberRole);
   if (role === null) throw notFound();
   const policy = policyContext(actor, team, role, memberRole);
   if (!can(action, policy)) throw denied();

@@ -1,4 +1,5 @@
-import { canEditOwnProfile } from '@tlprt/contract';
+import { canEditOwnProfile, isPlatformSupervisor } from '@tlprt/contract';
+import { policyActor } from '../../access/team-access.js';
 import type { UserRow } from '../../db/schema.js';
 
 /** Account self-service acts on one's own account only. */
@@ -7,10 +8,10 @@ export const isOwnAccount = (actor: UserRow, userId: number): boolean => actor.i
 /** Password and e-mail edits: not for statuses 30/40 (spec §4), not while a team of the user awaits
  *  suspension (spec §4 "suspendedProcess"). */
 export const mayChangeCredentials = (actor: UserRow, inSuspensionPendingTeam: boolean): boolean =>
-  canEditOwnProfile({ userStatusId: actor.user_status_id }) && !inSuspensionPendingTeam;
+  canEditOwnProfile(policyActor(actor)) && !inSuspensionPendingTeam;
 
 /** No e-mail change while the account deletion is in progress (spec §4). */
 export const mayChangeEmail = (actor: UserRow, inSuspensionPendingTeam: boolean): boolean =>
   mayChangeCredentials(actor, inSuspensionPendingTeam) && actor.delete_progress === 0;
 
-export const isSupervisorActor = (actor: UserRow): boolean => actor.supervisor === 1;
+export const isSupervisorActor = (actor: UserRow): boolean => isPlatformSupervisor(policyActor(actor));

@@ -1,10 +1,14 @@
 import {
   ASSIGNABLE_ROLES,
   AUDIT_ACTIONS,
+  canCreateTeam,
   EventCode,
   findTimeZone,
+  isPlatformSupervisor,
+  leavesTeamWithoutAdmin,
   MSG,
   MSG_TEAMS,
+  mayLeaveTeam,
   Role,
   type TCreateTeamRequest,
   type TTeamDetail,
@@ -17,7 +21,7 @@ import {
 import type { z } from 'zod';
 import { countAdmins, findMember, listMemberIds } from '../../access/membership.js';
 import { assertOwnPassword } from '../../access/own-password.js';
-import { authorizeTeam, type TeamAccess } from '../../access/team-access.js';
+import { authorizeTeam, policyActor, type TeamAccess } from '../../access/team-access.js';
 import { recordAudit } from '../../audit/record.js';
 import type { AppContext } from '../../context.js';
 import { lockTeam } from '../../db/locks.js';
@@ -25,7 +29,7 @@ import type { UserRow } from '../../db/schema.js';
 import { type Outgoing, publishAll, toUsers } from '../../events/publish.js';
 import { badRequest, forbidden, HttpError, notFound } from '../../http/errors.js';
 import { listPendingOfTeam } from '../invitations/queries.js';
-import { canCreateTeam, isSelf, leavesTeamWithoutAdmin, mayLeaveTeam } from './policy.js';
+import { isSelf } from './policy.js';
 import { presentTeamDetail, presentTeamListItem, presentTeamSummary } from './presenter.js';
 import {
   deleteTag,
@@ -50,7 +54,7 @@ export async function createTeam(
   actor: UserRow,
   input: TCreateTeamRequest,
 ): Promise<TTeamSummary> {
-  if (!canCreateTeam(actor)) throw forbidden();
+  if (!canCreateTeam(policyActor(actor))) throw forbidden();
   const teamId = await insertTeamWithMember(
     ctx.db,
     { name: input.name, createdAt: ctx.now() },
@@ -302,7 +306,7 @@ export async function searchTeamsFor(
   actor: UserRow,
   input: z.output<typeof ZTeamSearchRequest>,
 ): Promise<{ data: TTeamListItem[]; total: number }> {
-  const supervisor = actor.supervisor === 1;
+  const supervisor = isPlatformSupervisor(policyActor(actor));
   const { rows, total } = await searchTeams(ctx.db, {
     userId: actor.id,
     allTeams: supervisor,

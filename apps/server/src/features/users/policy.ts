@@ -1,4 +1,5 @@
-import { UserStatus } from '@tlprt/contract';
+import { canEditOwnProfile, isPlatformSupervisor } from '@tlprt/contract';
+import { policyActor } from '../../access/team-access.js';
 import type { UserRow } from '../../db/schema.js';
 
 type Actor = Pick<UserRow, 'id' | 'supervisor' | 'user_status_id'>;
@@ -6,17 +7,13 @@ type Actor = Pick<UserRow, 'id' | 'supervisor' | 'user_status_id'>;
 export const isSelf = (actor: Actor, userId: number): boolean => actor.id === userId;
 
 /** The supervisor flag makes the user act as role 50 (spec §6). */
-export const isSupervisor = (actor: Actor): boolean => actor.supervisor === 1;
-
-/** Statuses 30 (Blocked) and 40 (Deleting) block editing the profile (spec §4, §6). */
-export const canEditProfile = (userStatusId: number): boolean =>
-  userStatusId !== UserStatus.Blocked && userStatusId !== UserStatus.Deleting;
+export const isSupervisor = (actor: Actor): boolean => isPlatformSupervisor(policyActor(actor));
 
 export const canViewUser = (actor: Actor, userId: number): boolean =>
   isSelf(actor, userId) || isSupervisor(actor);
 
 export const canUpdateUser = (actor: Actor, userId: number): boolean =>
-  isSelf(actor, userId) && canEditProfile(actor.user_status_id);
+  isSelf(actor, userId) && canEditOwnProfile(policyActor(actor));
 
 /** The user search is a supervisor tool. */
 export const canSearchUsers = (actor: Actor): boolean => isSupervisor(actor);

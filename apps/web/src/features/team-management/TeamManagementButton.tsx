@@ -1,5 +1,5 @@
 import { NavLink } from '@mantine/core';
-import { MSG_TEAM_MANAGEMENT } from '@tlprt/contract';
+import { isPlatformSupervisor, MSG_TEAM_MANAGEMENT } from '@tlprt/contract';
 import { useState } from 'react';
 import { IconShield } from '../../components/icons';
 import { useSession } from '../session/SessionProvider';
@@ -9,7 +9,7 @@ import { TeamManagementPanel } from './TeamManagementPanel';
 export function TeamManagementButton({ onOpen }: { onOpen?: () => void }) {
   const { user } = useSession();
   const [opened, setOpened] = useState(false);
-  if (!user.supervisor) return null;
+  if (!isPlatformSupervisor(user)) return null;
   return (
     <>
       <NavLink
