@@ -87,6 +87,15 @@ function createBus(
   return PgBus.start(db, pgClientConfig(target.url), (msg, err) => log.warn({ err }, msg));
 }
 
+/** A per-client-address limit of a scope's calls, answered 429 with Retry-After. */
+const perAddressLimit = (max: number) => ({
+  global: true,
+  max,
+  timeWindow: 60_000,
+  errorResponseBuilder: (_req: unknown, c: { ttl: number }) =>
+    new HttpError(429, MSG.tooManyRequests, undefined, { 'Retry-After': String(Math.ceil(c.ttl / 1000)) }),
+});
+
 /**
  * Builds the whole server: database (migrated), event bus, mail, and every route. The returned app is
  * ready; call `listen`. `close()` ends the live streams, then closes bus, mail and database.
@@ -204,18 +213,15 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
       }
       throw err;
     });
-    await guest.register(rateLimit, {
-      global: true,
-      max: rateLimits.guestPerMinute,
-      timeWindow: 60_000,
-      errorResponseBuilder: (_req, c) =>
-        new HttpError(429, MSG.tooManyRequests, undefined, {
-          'Retry-After': String(Math.ceil(c.ttl / 1000)),
-        }),
-    });
+    await guest.register(rateLimit, perAddressLimit(rateLimits.guestPerMinute));
     await guest.register(guestAuthRoutes(ctx));
     await guest.register(guestInvitationRoutes(ctx));
-    await guest.register(publicKeySettingRoutes(ctx));
+  });
+
+  // The player plugin's settings read: public like the guest calls, but made by every viewer at attach.
+  await app.register(async (player) => {
+    await player.register(rateLimit, perAddressLimit(rateLimits.playerSettingsPerMinute));
+    await player.register(publicKeySettingRoutes(ctx));
   });
 
   // Authenticated scope: every route needs a live bearer token.

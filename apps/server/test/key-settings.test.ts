@@ -322,9 +322,9 @@ describe('public read for the player plugin (no token)', () => {
     expect((await api.get(API.keys.publicSettings('no such key'))).status).toBe(404);
   });
 
-  it('is rate limited per address like the guest calls (429 with Retry-After)', async () => {
+  it("is rate limited per address by a limit of its own, not the guest forms' (429 with Retry-After)", async () => {
     const limited = await startServer({
-      deps: { mailer: memoryMailer().mailer, rateLimits: { guestPerMinute: 3 } },
+      deps: { mailer: memoryMailer().mailer, rateLimits: { playerSettingsPerMinute: 3 } },
     });
     try {
       const l = new Api(limited.base);

@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { API, MSG } from '@tlprt/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildUser, uniqueEmail } from './factories.js';
+import { buildKey, buildTeam, buildUser, uniqueEmail } from './factories.js';
 import { Api } from './helpers/http.js';
 import { manualClock, startServer, type TestServer } from './helpers/server.js';
 
@@ -195,5 +195,12 @@ describe('guest calls per address per minute', () => {
     expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
     // Non-guest calls are not limited by it.
     expect((await api.get(API.auth.serverTime)).status).toBe(200);
+  });
+
+  it("does not count the player plugin's settings reads: every viewer behind one address reads them", async () => {
+    const key = (await buildKey(server.app, (await buildTeam(server.app)).id, null)).keyHash;
+    const statuses = new Set<number>();
+    for (let i = 0; i < 20; i++) statuses.add((await api.get(API.keys.publicSettings(key))).status);
+    expect([...statuses]).toEqual([200]);
   });
 });

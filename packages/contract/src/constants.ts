@@ -59,6 +59,9 @@ export const TIMINGS = {
 export const RATE_LIMITS = {
   /** Any guest call, per client address. */
   guestPerMinute: 60,
+  /** The player plugin's settings read, per client address: read once per attach, by every viewer behind
+   *  one address (a carrier's or an office's NAT), so far above the guest forms' limit. */
+  playerSettingsPerMinute: 1200,
   /** Failed sign-ins for one login from one address inside the window before 429: the guesser is
    *  stopped, the owner signing in from elsewhere is not (OWASP Authentication cheat sheet). */
   loginFailuresPerLoginAndAddress: 5,

@@ -9,6 +9,8 @@ import { sha256 } from '../lib/tokens.js';
 export interface RateLimitSettings {
   /** Guest calls per client address per minute. */
   guestPerMinute: number;
+  /** Public key-settings reads (the player plugin) per client address per minute. */
+  playerSettingsPerMinute: number;
   loginFailuresPerLoginAndAddress: number;
   loginFailuresPerAddress: number;
   loginSlowdownAfter: number;
@@ -19,6 +21,7 @@ export interface RateLimitSettings {
 
 export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
   guestPerMinute: RATE_LIMITS.guestPerMinute,
+  playerSettingsPerMinute: RATE_LIMITS.playerSettingsPerMinute,
   loginFailuresPerLoginAndAddress: RATE_LIMITS.loginFailuresPerLoginAndAddress,
   loginFailuresPerAddress: RATE_LIMITS.loginFailuresPerAddress,
   loginSlowdownAfter: RATE_LIMITS.loginSlowdownAfter,
