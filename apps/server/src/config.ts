@@ -92,7 +92,7 @@ export interface Config {
 }
 
 /** `turn:user:secret@host:3478` → the URL without the credentials, and them apart (RTCIceServer). */
-export function iceServer(url: string): TIceServer {
+function iceServer(url: string): TIceServer {
   const m = /^(turns?):([^:@/]+):([^@/]+)@(.+)$/.exec(url);
   if (!m) return { urls: url };
   const [, scheme, username, credential, rest] = m as unknown as [string, string, string, string, string];
@@ -106,7 +106,7 @@ export function iceServer(url: string): TIceServer {
 export class ConfigError extends Error {}
 
 /** Names that only this machine can reach. */
-export function isLoopbackHost(host: string): boolean {
+function isLoopbackHost(host: string): boolean {
   const h = host.toLowerCase().replace(/^\[|\]$/g, '');
   return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
 }

@@ -1,7 +1,7 @@
 import { PLAYER_MAX_PENDING_REPORTS, type TIngestReport } from '@tlprt/contract';
 
 /** Sends one ingest body; true when the server answered 2xx. */
-export type SendReports = (body: string, keepalive: boolean) => Promise<boolean>;
+type SendReports = (body: string, keepalive: boolean) => Promise<boolean>;
 
 /** A random session id: 128 bits from the browser's CSPRNG, hex. */
 export function newSessionId(): string {

@@ -8,7 +8,7 @@ import type { TeamAccess } from './team-access.js';
  * Who hears about a team's domains, keys and settings: its members, plus the supervisor who made the
  * change when they are not a member (their screen refreshes like everyone else's).
  */
-export async function teamAudience(db: Db, access: TeamAccess): Promise<number[]> {
+async function teamAudience(db: Db, access: TeamAccess): Promise<number[]> {
   const members = await listMemberIds(db, access.team.id);
   return members.includes(access.actor.id) ? members : [...members, access.actor.id];
 }

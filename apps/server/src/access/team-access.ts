@@ -38,7 +38,7 @@ export const policyActor = (u: Pick<UserRow, 'id' | 'supervisor' | 'user_status_
   userStatusId: u.user_status_id,
 });
 
-export function policyContext(
+function policyContext(
   actor: UserRow,
   team: TeamRow,
   role: number | null,

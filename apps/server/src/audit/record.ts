@@ -3,7 +3,7 @@ import type { Db } from '../db/index.js';
 import type { UserRow } from '../db/schema.js';
 
 /** Who did it: a supervisor's account, or the operator (no account). */
-export type AuditActor = Pick<UserRow, 'id' | 'email'> | { id: null; email: string };
+type AuditActor = Pick<UserRow, 'id' | 'email'> | { id: null; email: string };
 
 export interface AuditEntry {
   teamId: number | null;

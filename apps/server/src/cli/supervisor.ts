@@ -15,9 +15,9 @@ import { findUserByEmail } from '../features/users/queries.js';
 
 const OPERATOR = { id: null, email: AUDIT_OPERATOR };
 
-export const USAGE = 'Usage: npm run supervisor -- grant|revoke <email>';
+const USAGE = 'Usage: npm run supervisor -- grant|revoke <email>';
 
-export interface CliResult {
+interface CliResult {
   code: number;
   out: string[];
   err: string[];

@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 
 /**
  * The typed shape of every table. Conventions shared by both dialects:
@@ -222,14 +222,10 @@ export interface Database {
 }
 
 export type UserRow = Selectable<UsersTable>;
-export type NewUser = Insertable<UsersTable>;
-export type SessionRow = Selectable<SessionsTable>;
 export type EmailLinkRow = Selectable<EmailLinksTable>;
 export type TeamRow = Selectable<TeamsTable>;
-export type TeamMemberRow = Selectable<TeamMembersTable>;
 export type InvitationRow = Selectable<InvitationsTable>;
 export type MailOutboxRow = Selectable<MailOutboxTable>;
 export type DomainRow = Selectable<DomainsTable>;
 export type KeyRow = Selectable<KeysTable>;
-export type KeySettingValueRow = Selectable<KeySettingValuesTable>;
 export type OriginRow = Selectable<OriginsTable>;

@@ -4,7 +4,7 @@ import type { Clock } from '../lib/clock.js';
 import type { BusMessage, EventBus } from './bus.js';
 
 /** Who an open stream belongs to. */
-export interface StreamOwner {
+interface StreamOwner {
   userId: number;
   sessionId: number;
   /** The session's expiry: the stream ends with it, so an expired token stops receiving events. */
@@ -20,7 +20,7 @@ interface LiveStream extends StreamOwner {
  * it targets; forced-logout messages also end those streams.
  */
 /** Which of these session ids are still live. */
-export type LiveSessionCheck = (sessionIds: number[]) => Promise<Set<number>>;
+type LiveSessionCheck = (sessionIds: number[]) => Promise<Set<number>>;
 
 export class StreamHub {
   private readonly streams = new Set<LiveStream>();

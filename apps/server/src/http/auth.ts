@@ -16,7 +16,7 @@ declare module 'fastify' {
   }
 }
 
-export type SessionLookup = (tokenHash: string) => Promise<AuthInfo | undefined>;
+type SessionLookup = (tokenHash: string) => Promise<AuthInfo | undefined>;
 
 // Our tokens are 43 base64url characters; anything far off that is refused before touching the database.
 const BEARER = /^Bearer\s+([A-Za-z0-9_-]{16,256})$/;

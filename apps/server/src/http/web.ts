@@ -18,7 +18,7 @@ const SERVER_PREFIXES = [
 
 /** Runtime settings the web app reads as `window.__TLPRT__` (a script file, since the CSP forbids
  *  inline scripts): the same build then shows each deployment's own support contact. */
-export interface WebRuntimeConfig {
+interface WebRuntimeConfig {
   supportEmail: string;
 }
 

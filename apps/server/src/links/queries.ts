@@ -1,7 +1,7 @@
 import type { Db } from '../db/index.js';
 import type { EmailLinkRow } from '../db/schema.js';
 
-export interface LinkInsert {
+interface LinkInsert {
   kind: string;
   userId: number | null;
   email: string;

@@ -17,12 +17,12 @@ import {
  * (24 h; invitations 7 days) and works once.
  */
 
-export interface LinkDeps {
+interface LinkDeps {
   db: Db;
   now: Clock;
 }
 
-export interface NewLink {
+interface NewLink {
   kind: LinkKindValue;
   userId: number | null;
   email: string;
@@ -37,12 +37,12 @@ export interface NewLink {
   supersede?: boolean;
 }
 
-export function defaultTtl(kind: LinkKindValue): number {
+function defaultTtl(kind: LinkKindValue): number {
   return kind === LinkKind.Invite ? TIMINGS.inviteTtlMs : TIMINGS.linkTtlMs;
 }
 
 /** A link just stored: its raw hash (the only copy, for the mail) and when it expires. */
-export interface CreatedLink {
+interface CreatedLink {
   hash: string;
   expiresAt: number;
 }

@@ -1,7 +1,7 @@
 import type { Db } from '../db/index.js';
 import type { MailOutboxRow } from '../db/schema.js';
 
-export interface OutboxInsert {
+interface OutboxInsert {
   to: string;
   subject: string;
   text: string;

@@ -13,7 +13,7 @@ export interface MailContent {
   links: string[];
 }
 
-export interface MailFrame {
+interface MailFrame {
   supportEmail: string;
 }
 
@@ -91,7 +91,7 @@ const ROLE_NAMES: Record<number, string> = {
   40: 'Viewer',
   50: 'Supervisor',
 };
-export const roleName = (role: number): string => ROLE_NAMES[role] ?? `Role ${role}`;
+const roleName = (role: number): string => ROLE_NAMES[role] ?? `Role ${role}`;
 const teamLabel = (name: string, id: number) => (name ? `"${name}"` : `Team ID ${id}`);
 
 interface InvitationFacts {

@@ -18,8 +18,5 @@ export async function streamsOf<K extends string>(base: string, users: Record<K,
   };
 }
 
-/** Data events only (heartbeats and the connect comment left out). */
-export const eventsOf = (s: TestStream) => s.events();
-
 /** Lets in-flight events land before asserting that a stream got nothing. */
 export const settle = (ms = 150) => new Promise((r) => setTimeout(r, ms));

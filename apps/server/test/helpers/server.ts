@@ -10,7 +10,7 @@ import { loadConfig } from '../../src/config.js';
 export const PUBLIC_URL = 'http://dashboard.test';
 
 /** PostgreSQL runs when TEST_DATABASE_URL is set (the lead's runner runs the suite once per database). */
-export const TEST_PG_URL = process.env.TEST_DATABASE_URL;
+const TEST_PG_URL = process.env.TEST_DATABASE_URL;
 export const onPostgres = Boolean(TEST_PG_URL);
 
 /**
@@ -52,7 +52,7 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export interface StartOptions {
+interface StartOptions {
   env?: Record<string, string>;
   deps?: AppDeps;
   /** Share a database with another server (PgBus test); by default each server gets a fresh one. */

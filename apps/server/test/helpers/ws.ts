@@ -20,7 +20,7 @@ type WsClass = new (url: string, opts?: { headers?: Record<string, string> }) =>
 
 const WebSocket = createRequire(import.meta.url)('ws') as WsClass;
 
-export type Connected = { status: 101; ws: WsClient };
+type Connected = { status: 101; ws: WsClient };
 export type Refused = { status: number; closed: boolean };
 
 /** Opens `url`; answers the open socket, or the status of a refused upgrade and whether the server then

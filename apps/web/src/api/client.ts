@@ -30,7 +30,7 @@ import { reportApiError } from './popups';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
-export interface CallOptions<T> {
+interface CallOptions<T> {
   method?: Method;
   path: string;
   body?: unknown;

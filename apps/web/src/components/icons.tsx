@@ -99,12 +99,6 @@ export const IconTrash = (p: IconProps) => (
     <path d="M6 7l1 12a2 2 0 0 0 2 2h6a2 2 0 0 0 2-2l1-12M9 7V4h6v3" />
   </Icon>
 );
-export const IconUserPlus = (p: IconProps) => (
-  <Icon {...p}>
-    <circle cx="9" cy="8" r="4" />
-    <path d="M3 20a6 6 0 0 1 12 0M19 8v6M16 11h6" />
-  </Icon>
-);
 export const IconDoorExit = (p: IconProps) => (
   <Icon {...p}>
     <path d="M14 4H6a1 1 0 0 0-1 1v14a1 1 0 0 0 1 1h8" />

@@ -1,4 +1,4 @@
-import { canEditOwnProfile, isPlatformSupervisor } from '@tlprt/contract';
+import { canEditOwnProfile } from '@tlprt/contract';
 import { policyActor } from '../../access/team-access.js';
 import type { UserRow } from '../../db/schema.js';
 
@@ -13,5 +13,3 @@ export const mayChangeCredentials = (actor: UserRow, inSuspensionPendingTeam: bo
 /** No e-mail change while the account deletion is in progress (spec §4). */
 export const mayChangeEmail = (actor: UserRow, inSuspensionPendingTeam: boolean): boolean =>
   mayChangeCredentials(actor, inSuspensionPendingTeam) && actor.delete_progress === 0;
-
-export const isSupervisorActor = (actor: UserRow): boolean => isPlatformSupervisor(policyActor(actor));

@@ -29,7 +29,7 @@ import {
   type MembershipFacts,
   membershipFacts,
 } from '../teams/queries.js';
-import { findUserByEmail, findUserById, setPasswordHash } from '../users/queries.js';
+import { findUserByEmail, setPasswordHash } from '../users/queries.js';
 import { isOwnAccount, mayChangeCredentials, mayChangeEmail } from './policy.js';
 import { anonymiseUser, applyEmailChange, setDeleteProgress, setEmailChange } from './queries.js';
 
@@ -135,7 +135,7 @@ export async function revokeEmailChange(ctx: AppContext, actor: UserRow): Promis
 const asTeam = (m: MembershipFacts) => ({ id: m.team_id, name: m.name, role: m.role });
 
 /** The deletion check of spec §4 (see docs/teams-and-accounts.md for the order of the rules). */
-export function deletionCheck(teams: MembershipFacts[]): TDeleteInfo {
+function deletionCheck(teams: MembershipFacts[]): TDeleteInfo {
   const result = (status: number, blocking: MembershipFacts[] = []): TDeleteInfo => ({
     status,
     statusMessage: DELETE_CHECK_MESSAGES[status] ?? '',
@@ -243,6 +243,3 @@ export async function acceptAccountDeletion(ctx: AppContext, actor: UserRow, has
     { target: { sessionIds: sessions }, event: { code: EventCode.ForcedLogoutAccount }, close: true },
   ]);
 }
-
-/** Re-reads the caller (a service may need fields changed since the request began). */
-export const reloadUser = (ctx: AppContext, id: number) => findUserById(ctx.db, id);

@@ -3,8 +3,8 @@ import type { TeamAccess } from '../../access/team-access.js';
 import type { DomainRow } from '../../db/schema.js';
 
 /** Draft (Add-domain screen) vs promoted (My domains): spec §4. */
-export const isDraft = (d: Pick<DomainRow, 'draft'>): boolean => d.draft === 0;
-export const isVerified = (d: Pick<DomainRow, 'verification'>): boolean => d.verification === 1;
+const isDraft = (d: Pick<DomainRow, 'draft'>): boolean => d.draft === 0;
+const isVerified = (d: Pick<DomainRow, 'verification'>): boolean => d.verification === 1;
 export const isSuspended = (d: Pick<DomainRow, 'suspended'>): boolean => d.suspended === 1;
 
 /** Only a verified draft can be promoted. */

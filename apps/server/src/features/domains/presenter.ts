@@ -7,7 +7,7 @@ const STATUS_NAMES = new Map<number | string, string>(
   ENUM_DICTIONARIES.domain_statuses.map((s) => [s.id, s.name] as const),
 );
 
-export const domainStatusRef = (id: number) => ({ id, name: STATUS_NAMES.get(id) ?? String(id) });
+const domainStatusRef = (id: number) => ({ id, name: STATUS_NAMES.get(id) ?? String(id) });
 
 /** A domain as the screens show it, with its listed keys. */
 export function presentDomain(d: DomainRow, keys: KeyView[]): TDomain {

@@ -49,7 +49,7 @@ import {
 const assignedToAnother = () => new HttpError(404, MSG_DOMAINS.assignedToAnother);
 
 /** What the user typed, as the host we store (bareHost, then IDN → punycode), or a 400 naming `url`. */
-export function hostOfInput(input: string): string {
+function hostOfInput(input: string): string {
   const host = normalizeHost(bareHost(input));
   if (!host || !HOST_PATTERN.test(host)) {
     throw badRequest(MSG_DOMAINS.incorrectFormat, { url: MSG_DOMAINS.incorrectFormat });

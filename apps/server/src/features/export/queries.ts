@@ -2,9 +2,9 @@ import { Role } from '@tlprt/contract';
 import type { Db } from '../../db/index.js';
 
 /** Rows are read in keyset pages of this many, so an export never holds a whole table. */
-export const EXPORT_BATCH = 500;
+const EXPORT_BATCH = 500;
 
-export interface UserExportRow {
+interface UserExportRow {
   id: number;
   email: string;
   name: string;
@@ -34,7 +34,7 @@ export async function userBatch(db: Db, afterId: number, limit = EXPORT_BATCH): 
   return rows.map((r) => ({ ...r, teams: Number(r.teams ?? 0) }));
 }
 
-export interface TeamExportRow {
+interface TeamExportRow {
   id: number;
   name: string;
   website: string;

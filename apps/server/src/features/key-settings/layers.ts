@@ -16,7 +16,7 @@ export interface LayerValue {
 }
 
 /** The layers stored for one key in one domain context, by setting id. */
-export type LayerTable = Map<number, Partial<Record<SettingLayer, LayerValue>>>;
+type LayerTable = Map<number, Partial<Record<SettingLayer, LayerValue>>>;
 
 export function tableOf(rows: LayerValue[]): LayerTable {
   const table: LayerTable = new Map();

@@ -34,7 +34,7 @@ import {
 } from './layers.js';
 import { listLayerValues, ownerLayerValues, upsertLayerValues } from './queries.js';
 
-export type CustomerSetting = TKeySetting;
+type CustomerSetting = TKeySetting;
 
 async function liveDomainId(db: Db, teamId: number, domainId: number): Promise<number> {
   const d = await findDomain(db, teamId, domainId);

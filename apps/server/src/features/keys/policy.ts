@@ -3,9 +3,9 @@ import { HttpError } from '../../http/errors.js';
 import type { KeyView } from './queries.js';
 
 /** While its domain is suspended, no key of that domain may change (403 keyChangeBlocked). */
-export const isDomainSuspended = (k: Pick<KeyView, 'domain_suspended'>): boolean => k.domain_suspended === 1;
+const isDomainSuspended = (k: Pick<KeyView, 'domain_suspended'>): boolean => k.domain_suspended === 1;
 /** Status 40 (suspended by a supervisor): name and power controls are locked. */
-export const isRestricted = (k: Pick<KeyView, 'status'>): boolean => k.status === KeyStatus.Restricted;
+const isRestricted = (k: Pick<KeyView, 'status'>): boolean => k.status === KeyStatus.Restricted;
 
 /** Any change of a key of a suspended domain is refused. */
 export function assertKeyChangeable(k: KeyView): void {

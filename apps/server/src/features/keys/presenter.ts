@@ -2,7 +2,7 @@ import { DomainStatus, KeyStatus, type TKey } from '@tlprt/contract';
 import type { KeyView } from './queries.js';
 
 /** Spec §4: a key of an inactive domain is shown as inactive (20), whatever its own status. */
-export function shownKeyStatus(k: Pick<KeyView, 'status' | 'domain_status'>): number {
+function shownKeyStatus(k: Pick<KeyView, 'status' | 'domain_status'>): number {
   return k.domain_status === DomainStatus.Inactive && k.status === KeyStatus.Active
     ? KeyStatus.Inactive
     : k.status;

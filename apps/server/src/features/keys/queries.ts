@@ -4,12 +4,7 @@ import type { Db } from '../../db/index.js';
 import type { KeyRow, KeysTable } from '../../db/schema.js';
 
 /** Statuses a team sees (spec §4: 10, 20, 30, 40; 50 is deleted). */
-export const LISTED_KEY_STATUSES = [
-  KeyStatus.Active,
-  KeyStatus.Inactive,
-  KeyStatus.Locked,
-  KeyStatus.Restricted,
-];
+const LISTED_KEY_STATUSES = [KeyStatus.Active, KeyStatus.Inactive, KeyStatus.Locked, KeyStatus.Restricted];
 
 /** A key with what decides how it is shown and whether it may change: its domain's state. */
 export type KeyView = KeyRow & { domain_status: number | null; domain_suspended: number | null };

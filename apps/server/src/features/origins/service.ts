@@ -9,7 +9,7 @@ import { presentOrigin } from './presenter.js';
 import { deleteOrigin, findOrigin, insertOrigin, listOrigins, updateOrigin } from './queries.js';
 
 /** The CDN host a team pulls an origin through: o<id>-t<teamId>.cdn.<host of PUBLIC_URL>. */
-export const originUrl = (publicUrl: string, teamId: number, id: number) =>
+const originUrl = (publicUrl: string, teamId: number, id: number) =>
   `o${id}-t${teamId}.cdn.${publicHostOf(publicUrl)}`;
 
 async function originOf(ctx: AppContext, teamId: number, id: number) {

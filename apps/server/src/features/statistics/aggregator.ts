@@ -11,13 +11,11 @@ import {
   statsDb,
 } from './tables.js';
 
-/** 0 cdn, 1 p2p, 2 nodr: the series of DESIGN §7. */
-export const SERIES = ['cdn', 'p2p', 'nodr'] as const;
 /** The series' indexes, typed so tuple access needs no assertion. */
-export const IDX = [0, 1, 2] as const;
+const IDX = [0, 1, 2] as const;
 /** The session sets of a key-minute: the three series, then 3, the sessions with any bytes (the
  *  audience, `usersCount`). Stored under these numbers in stats_minute_sessions. */
-export const SESSION_SETS = [0, 1, 2, 3] as const;
+const SESSION_SETS = [0, 1, 2, 3] as const;
 const ANY = 3;
 
 type Quad<T> = [T, T, T, T];
@@ -39,7 +37,7 @@ export interface MinuteAgg {
 /** Writes key-minutes in one transaction (writeBatch; tests pass one that fails for chosen keys). */
 export type BatchWriter = (batch: MinuteAgg[]) => Promise<void>;
 /** What the aggregator reports when it gives up on a key-minute. */
-export interface FlushLog {
+interface FlushLog {
   error(obj: object, msg: string): void;
 }
 /** A key-minute whose write fails while the rest of its flush succeeds is tried this many times. */
@@ -410,7 +408,7 @@ export async function writeBatch(db: StatsDb, batch: MinuteAgg[]): Promise<void>
  * between two minutes. Each total is the plain sum of the team's per-key rows, users included: the
  * same numbers a query summing those keys gets, so a query may subtract keys from a total.
  */
-export async function refreshTeamTotals(
+async function refreshTeamTotals(
   db: StatsDb,
   teamIds: readonly number[],
   fromMinute: number,

@@ -4,7 +4,6 @@ import type { BatchWriter } from './aggregator.js';
 import { StatsService } from './service.js';
 
 export { ingestRoutes, statsRoutes } from './routes.js';
-export { StatsService } from './service.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

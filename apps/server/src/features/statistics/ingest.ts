@@ -12,7 +12,7 @@ import type { KeyCache } from './keys.js';
 import type { SeenReports } from './seen-reports.js';
 
 /** Where a batch came from: the browser's Origin (undefined for server-side reporters). */
-export interface IngestSource {
+interface IngestSource {
   origin: string | undefined;
   gate: OriginGate;
   seen: SeenReports;

@@ -2,7 +2,7 @@ import { DomainStatus, INGEST_ERRORS, KeyStatus } from '@tlprt/contract';
 import type { Db } from '../../db/index.js';
 
 /** What ingest needs of a key: its id, or why its reports are refused. */
-export type KeyVerdict = { ok: true; keyId: number } | { ok: false; message: string };
+type KeyVerdict = { ok: true; keyId: number } | { ok: false; message: string };
 
 /**
  * key hash → verdict, cached for a short time (ingest must not hit the database per report). A key

@@ -13,7 +13,7 @@ import type { StatsService } from './service.js';
 import { cappedSum, isPostgres, STATS_LEVELS, type StatsDb, statsDb } from './tables.js';
 
 /** The window actually served: clamped to the range's window ending at server time, step-aligned. */
-export function clampWindow(range: TStatsRange, start: number, end: number, nowSec: number) {
+function clampWindow(range: TStatsRange, start: number, end: number, nowSec: number) {
   const { step, window } = STATS_RANGES[range];
   const from = Math.max(start, nowSec - window);
   const to = Math.min(end, nowSec);

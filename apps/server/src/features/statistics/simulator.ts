@@ -8,7 +8,7 @@
 export const p2pShare = (viewers: number): number => Math.min(0.85, 0.2 + 0.12 * Math.log(1 + viewers / 10));
 
 /** Deterministic pseudo-random numbers in [0, 1) (mulberry32). */
-export function rng(seed: number): () => number {
+function rng(seed: number): () => number {
   let s = seed | 0;
   return () => {
     s = (s + 0x6d2b79f5) | 0;
@@ -19,7 +19,7 @@ export function rng(seed: number): () => number {
 }
 
 /** 0.15 at night … 1 at the evening peak (20:00 UTC): a sine over the day. */
-export function dailyFactor(tsSec: number, peakHourUtc = 20): number {
+function dailyFactor(tsSec: number, peakHourUtc = 20): number {
   const hour = (tsSec % 86_400) / 3600;
   return 0.575 + 0.425 * Math.cos((2 * Math.PI * (hour - peakHourUtc)) / 24);
 }
@@ -27,7 +27,7 @@ export function dailyFactor(tsSec: number, peakHourUtc = 20): number {
 /** Mean video bitrate of a session in bytes per second (about 3 Mbit/s). */
 export const MEAN_BYTES_PER_S = 375_000;
 
-export interface MinuteTraffic {
+interface MinuteTraffic {
   bytes: [number, number, number];
   users: [number, number, number];
   /** The distinct sessions with any bytes: a viewer fed by both the CDN and peers is in both `users`
@@ -37,7 +37,7 @@ export interface MinuteTraffic {
 
 /** One minute of one key's audience, aggregated (backfill): sizes, distinct viewers per series and in
  *  all. */
-export function minuteTraffic(viewers: number, rnd: () => number, nodr = true): MinuteTraffic {
+function minuteTraffic(viewers: number, rnd: () => number, nodr = true): MinuteTraffic {
   if (viewers <= 0) return { bytes: [0, 0, 0], users: [0, 0, 0], viewers: 0 };
   const total = viewers * 60 * MEAN_BYTES_PER_S * (0.85 + 0.3 * rnd());
   const share = p2pShare(viewers) * (0.95 + 0.1 * rnd());
@@ -53,7 +53,7 @@ export function minuteTraffic(viewers: number, rnd: () => number, nodr = true): 
 }
 
 /** Viewers of a key at a time: the daily pattern around `peak`, with some noise. */
-export const audienceAt = (peak: number, tsSec: number, rnd: () => number): number =>
+const audienceAt = (peak: number, tsSec: number, rnd: () => number): number =>
   Math.max(0, Math.round(peak * dailyFactor(tsSec) * (0.92 + 0.16 * rnd())));
 
 /** Every minute of [fromSec, toSec) for each key, aggregated (the backfill of history). */
@@ -73,7 +73,7 @@ export function* historyMinutes(
   }
 }
 
-export interface SimReport {
+interface SimReport {
   apiKey: string;
   sessionId: string;
   ts: number;

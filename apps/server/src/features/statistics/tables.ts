@@ -4,7 +4,7 @@ import type { Database } from '../../db/schema.js';
 
 /** The statistics tables (migrations 0005, 0006 and 0009). Sizes are bigint: read back as numbers
  *  (db/index.ts). */
-export interface SeriesColumns {
+interface SeriesColumns {
   cdn_bytes: number;
   p2p_bytes: number;
   nodr_bytes: number;
@@ -15,31 +15,31 @@ export interface SeriesColumns {
    *  fed by both the CDN and peers twice. Defaults to 0, so rows written before 0009 still insert. */
   users: Generated<number>;
 }
-export interface StatsMinuteTable extends SeriesColumns {
+interface StatsMinuteTable extends SeriesColumns {
   key_id: number;
   minute: number;
 }
-export interface StatsBucketTable extends SeriesColumns {
+interface StatsBucketTable extends SeriesColumns {
   key_id: number;
   bucket: number;
 }
 /** A team total: the sum of the team's per-key rows at that time (migration 0006). */
-export interface StatsTeamMinuteTable extends SeriesColumns {
+interface StatsTeamMinuteTable extends SeriesColumns {
   team_id: number;
   minute: number;
 }
-export interface StatsTeamBucketTable extends SeriesColumns {
+interface StatsTeamBucketTable extends SeriesColumns {
   team_id: number;
   bucket: number;
 }
-export interface StatsMinuteSessionsTable {
+interface StatsMinuteSessionsTable {
   key_id: number;
   minute: number;
   /** 0 cdn, 1 p2p, 2 nodr, 3 any bytes (SESSION_SETS). */
   series: number;
   session_hash: string;
 }
-export interface StatsSettingsTable {
+interface StatsSettingsTable {
   user_id: number;
   team_id: number;
   save_json: string;

@@ -34,7 +34,7 @@ import { deleteTeam, updateTeam } from '../teams/queries.js';
 type Paths = z.output<typeof ZLinkPathsRequest>;
 
 /** `confirmPath/hash` and `cancelPath/<name>=<teamId>/hash` (the name URL-encoded: it may contain anything). */
-export function teamLinks(paths: Paths, team: Pick<TeamRow, 'id' | 'name'>, hash: string) {
+function teamLinks(paths: Paths, team: Pick<TeamRow, 'id' | 'name'>, hash: string) {
   return {
     confirmLink: linkWithHash(paths.confirmPath, hash),
     cancelLink: linkWithHash(paths.cancelPath, `${encodeURIComponent(team.name)}=${team.id}`, hash),

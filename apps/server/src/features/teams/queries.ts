@@ -195,7 +195,7 @@ export async function removeFavourite(db: Db, userId: number, teamId: number): P
 
 // ----- search -----
 
-export interface TeamSearch {
+interface TeamSearch {
   userId: number;
   /** Supervisors search every team; everybody else only their own. */
   allTeams: boolean;

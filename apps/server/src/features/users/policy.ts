@@ -4,10 +4,10 @@ import type { UserRow } from '../../db/schema.js';
 
 type Actor = Pick<UserRow, 'id' | 'supervisor' | 'user_status_id'>;
 
-export const isSelf = (actor: Actor, userId: number): boolean => actor.id === userId;
+const isSelf = (actor: Actor, userId: number): boolean => actor.id === userId;
 
 /** The supervisor flag makes the user act as role 50 (spec §6). */
-export const isSupervisor = (actor: Actor): boolean => isPlatformSupervisor(policyActor(actor));
+const isSupervisor = (actor: Actor): boolean => isPlatformSupervisor(policyActor(actor));
 
 export const canViewUser = (actor: Actor, userId: number): boolean =>
   isSelf(actor, userId) || isSupervisor(actor);

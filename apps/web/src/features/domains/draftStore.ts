@@ -5,7 +5,7 @@ import { useSyncExternalStore } from 'react';
  * Which draft the Add-domain screen shows, shared by the header list and the page: a draft id, 'new'
  * (the "New domain" entry), or null = automatic (the last draft, or none).
  */
-export type DraftSelection = number | 'new' | null;
+type DraftSelection = number | 'new' | null;
 
 let selection: DraftSelection = null;
 const listeners = new Set<() => void>();

@@ -3,7 +3,7 @@ import { keyKeys } from '../keys/queries';
 import { domainsApi } from './api';
 
 /** Query keys of the domains feature: mutations and live events (60, 62, 90–92) invalidate these. */
-export const domainKeys = {
+const domainKeys = {
   all: ['domains'] as const,
   list: (teamId: number) => [...domainKeys.all, 'list', teamId] as const,
   instructions: (teamId: number, id: number) => [...domainKeys.all, 'instructions', teamId, id] as const,

@@ -1,4 +1,4 @@
-import { PLAYER_ATTACH_NAME, PLAYER_INTEGRATION, PLAYERS, type TPlayer } from '@tlprt/contract';
+import { PLAYER_ATTACH_NAME, PLAYER_INTEGRATION, type TPlayer } from '@tlprt/contract';
 
 /**
  * Each player's bundle on its provider's CDN (Add-domain step 2). Uppod has no public address: each
@@ -175,5 +175,3 @@ export function playerSnippet(player: TPlayer, keyHash: string | null, pluginSrc
     '</script>',
   ].join('\n');
 }
-
-export { PLAYERS };

@@ -9,7 +9,7 @@ import {
 import { call } from '../../api/client';
 
 /** The three link bases of an invitation mail (spec §2 "Links placed in e-mails"). */
-export function inviteLinks() {
+function inviteLinks() {
   const b = linkBases(window.location.origin);
   return { accept_new_user_url: b.inviteNew, accept_url: b.inviteOld, decline_url: b.inviteDecline };
 }

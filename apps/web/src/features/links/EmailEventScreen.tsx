@@ -9,7 +9,7 @@ import { EVENT_ACTIONS, type LinkOutcome, outcomeOf } from './actions';
 import { ConfirmActionLogin } from './ConfirmActionLogin';
 import { CantPerform, LinkSuccess, Working } from './LinkScreens';
 
-export const isEventType = (t: string | undefined): t is TEmailEventType =>
+const isEventType = (t: string | undefined): t is TEmailEventType =>
   (EMAIL_EVENT_TYPES as readonly string[]).includes(t ?? '');
 
 /**

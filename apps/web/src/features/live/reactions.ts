@@ -37,7 +37,7 @@ const num = (v: unknown): number | null =>
  * The client reactions of spec §4's live-event table. Mounted once in the signed-in layout; the stream
  * has already closed every open modal before these run (LiveProvider).
  */
-export function useLiveReactions(): void {
+function useLiveReactions(): void {
   const queryClient = useQueryClient();
   const { user, currentTeam } = useSession();
   const refresh = () => {

@@ -1,7 +1,7 @@
 import { FORCED_LOGOUT_CODES, TIMINGS, type TLiveEvent, ZLiveEvent } from '@tlprt/contract';
 import { SseParser } from './sseParser';
 
-export interface LiveStreamOptions {
+interface LiveStreamOptions {
   url: string;
   getToken: () => string | null;
   /** Every event except the forced-logout ones. */

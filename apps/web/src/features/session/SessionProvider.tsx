@@ -8,7 +8,7 @@ import { pickCurrentTeam } from '../teams/currentTeam';
 import { sessionKeys, useSessionCheck } from './queries';
 import { getStoredTeamId, setStoredTeam, setStoredTeamId, setStoredUserId } from './storage';
 
-export interface Session {
+interface Session {
   user: TUser;
   teams: TTeamSummary[];
   currentTeam: TTeamSummary | null;

@@ -21,7 +21,6 @@ export const getToken = () => read(STORAGE_KEYS.token);
 export const setToken = (token: string) => write(STORAGE_KEYS.token, token);
 export const clearToken = () => write(STORAGE_KEYS.token, null);
 
-export const getStoredUserId = () => toId(read(STORAGE_KEYS.currentUserId));
 export const setStoredUserId = (id: number) => write(STORAGE_KEYS.currentUserId, String(id));
 
 export const getStoredTeamId = () => toId(read(STORAGE_KEYS.currentTeamId));

@@ -3,7 +3,7 @@ import { useSyncExternalStore } from 'react';
 import { readRaw, writeRaw } from '../session/storage';
 
 /** Settings header tab (spec §2: 0 = profile, 1 = teams), kept in local storage. */
-export type SettingsTab = 0 | 1;
+type SettingsTab = 0 | 1;
 const listeners = new Set<() => void>();
 
 function get(): SettingsTab {

@@ -18,7 +18,7 @@ import { ConfirmModal } from '../../components/ConfirmModal';
 import { IconLock, IconPencil, IconTrash } from '../../components/icons';
 import { type DomainGroups, keyColor, keyLabel, tabLabel } from './lists';
 
-export const RENAME_UNLOCK_MS = 10_000;
+const RENAME_UNLOCK_MS = 10_000;
 
 function Chevron({ open }: { open: boolean }) {
   return (

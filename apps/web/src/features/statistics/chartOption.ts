@@ -3,10 +3,10 @@ import { MIN_ZOOM_SPAN_S } from '@tlprt/contract';
 import { DIMMED_TEXT } from '../../theme';
 import { formatBits, formatCount, formatPercent, scale1024, utcLabel } from './format';
 
-export const SERIES_COLORS = { cdn: '#4c6ef5', p2p: '#12b886', nodr: '#fab005' } as const;
+const SERIES_COLORS = { cdn: '#4c6ef5', p2p: '#12b886', nodr: '#fab005' } as const;
 /** The audience line (usersCount), dark over the series' bars. */
-export const VIEWERS_COLOR = '#343a40';
-export const VIEWERS = 'Viewers';
+const VIEWERS_COLOR = '#343a40';
+const VIEWERS = 'Viewers';
 export const CHART_HEIGHT = 550;
 
 export interface ChartInput {
@@ -20,13 +20,13 @@ export interface ChartInput {
 }
 
 /** Epoch seconds → the axis value: milliseconds shifted by the team offset (the chart runs in UTC). */
-export const axisTime = (datePoint: number, utcOffset: number) => (datePoint + utcOffset * 3600) * 1000;
+const axisTime = (datePoint: number, utcOffset: number) => (datePoint + utcOffset * 3600) * 1000;
 /** Bytes served during one step → bits per second. */
 export const bitsPerSecond = (bytes: number, step: number) => (step > 0 ? (bytes * 8) / step : 0);
 
 const pad = (n: number) => String(n).padStart(2, '0');
 /** An axis value (shifted ms) as "2026-11-22 14:05". */
-export function formatAxisTime(ms: number): string {
+function formatAxisTime(ms: number): string {
   const d = new Date(ms);
   return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`;
 }

@@ -45,7 +45,7 @@ export function buildStatsQuery(
   };
 }
 
-export interface StatsSummary {
+interface StatsSummary {
   /** p2p bytes / all bytes of the range (0..1); null when nothing was served. */
   p2pShare: number | null;
   totalBytes: number;

@@ -14,7 +14,7 @@ import { useSession } from '../session/SessionProvider';
 import { statsApi } from './api';
 import { buildStatsQuery } from './data';
 
-export const statsKeys = {
+const statsKeys = {
   all: ['statistics'] as const,
   settings: (userId: number, teamId: number) => [...statsKeys.all, 'settings', userId, teamId] as const,
   data: (teamId: number, range: TStatsRange, keys: readonly string[]) =>
@@ -22,11 +22,11 @@ export const statsKeys = {
 };
 
 /** Result of one statistics load: `failed` = error or empty response (spec §4: the sample is shown). */
-export type StatsResult =
+type StatsResult =
   | { failed: false; points: TStatsPoint[]; step: number }
   | { failed: true; reason: 'error' | 'empty' };
 
-export const SAVE_DEBOUNCE_MS = 500;
+const SAVE_DEBOUNCE_MS = 500;
 
 /** The chart data of the selected keys for the range's window ending now by the server's clock (spec
  *  §7); Live polls every 3 s. */

@@ -11,7 +11,7 @@ import { type DateFilter, dateLabel, presetFilter } from './filters';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 /** Local calendar day as YYYY-MM-DD (the DatePicker's value format). */
-export const localDay = (ms: number) => {
+const localDay = (ms: number) => {
   const d = new Date(ms);
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 };

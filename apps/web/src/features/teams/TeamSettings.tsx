@@ -2,7 +2,6 @@ import {
   Alert,
   Badge,
   Card,
-  Center,
   Group,
   Loader,
   NativeSelect,
@@ -196,13 +195,5 @@ function MyRoleCard({ team }: { team: TTeamDetail }) {
         </Badge>
       </Group>
     </Card>
-  );
-}
-
-export function CenteredLoader() {
-  return (
-    <Center py="xl">
-      <Loader size="sm" />
-    </Center>
   );
 }

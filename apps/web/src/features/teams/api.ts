@@ -10,7 +10,7 @@ import {
 import { call } from '../../api/client';
 
 /** Team calls of spec §7 "Teams" (paths and schemas from the contract). */
-export interface LinkPaths {
+interface LinkPaths {
   confirmPath: string;
   cancelPath: string;
 }

@@ -4,11 +4,11 @@ import { teamsApi } from './api';
 import { invalidateTeams } from './queries';
 
 /** Confirm/cancel link bases for the deletion and suspension mails (always this dashboard's origin). */
-export function deletePaths() {
+function deletePaths() {
   const b = linkBases(window.location.origin);
   return { confirmPath: b.deleteTeamConfirm, cancelPath: b.deleteTeamCancel };
 }
-export function suspendPaths() {
+function suspendPaths() {
   const b = linkBases(window.location.origin);
   return { confirmPath: b.suspendTeamConfirm, cancelPath: b.suspendTeamCancel };
 }

@@ -11,14 +11,14 @@ export interface DnsClient {
   addresses(name: string): Promise<string[]>;
 }
 
-export interface DnsClientOptions {
+interface DnsClientOptions {
   /** `ip` or `ip:port` / `[ip6]:port` entries (DNS_SERVERS); unset means the system resolver. */
   servers?: string[] | undefined;
   timeoutMs: number;
 }
 
 /** Checks DNS_SERVERS entries up front: c-ares takes only addresses, and a bad entry is a config error. */
-export function assertDnsServers(servers: readonly string[]): void {
+function assertDnsServers(servers: readonly string[]): void {
   for (const entry of servers) {
     const host = /^\[(.+)\](?::\d{1,5})?$/.exec(entry)?.[1] ?? entry.replace(/:\d{1,5}$/, '');
     if (isIP(host) === 0)

@@ -13,7 +13,7 @@ export interface VerificationInstructions {
   cname: { name: string; type: 'CNAME'; target: string };
 }
 
-export function metaTag(hash: string): string {
+function metaTag(hash: string): string {
   return `<meta name="${META_NAME}" content="${hash}">`;
 }
 

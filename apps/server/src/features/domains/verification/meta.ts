@@ -1,7 +1,7 @@
 /** Where the verification tag lives: `<meta name="tlprt-verification" content="<hash>">`. */
 export const META_NAME = 'tlprt-verification';
 
-export type MetaCheck = { ok: true } | { ok: false; reason: string };
+type MetaCheck = { ok: true } | { ok: false; reason: string };
 
 /**
  * Whether the <head> of `html` holds the verification meta tag with exactly `hash`.
@@ -40,7 +40,7 @@ function headOf(html: string, truncated: boolean): string | null {
 }
 
 /** The `content` of every <meta> whose `name` is `name` (case-insensitive), trimmed. */
-export function metaContents(html: string, name: string): string[] {
+function metaContents(html: string, name: string): string[] {
   const found: string[] = [];
   for (const match of html.matchAll(/<meta(?=[\s/>])/gi)) {
     const attrs = parseAttributes(html, match.index + match[0].length);
@@ -54,7 +54,7 @@ export function metaContents(html: string, name: string): string[] {
  * A small HTML attribute tokenizer: names up to whitespace, `/`, `>` or `=`; values double-quoted,
  * single-quoted or bare. The first occurrence of a name wins, as in browsers. Quoted values may hold `>`.
  */
-export function parseAttributes(html: string, start: number): Map<string, string> {
+function parseAttributes(html: string, start: number): Map<string, string> {
   const attrs = new Map<string, string>();
   let i = start;
   const skip = (re: RegExp): void => {

@@ -130,7 +130,7 @@ function allowedPort(url: URL, ports: SafeFetchOptions['ports']): number {
  * Refuses the host when any of its addresses is not public: an attacker who controls DNS could
  * otherwise mix one internal address into a public set. Prefers IPv4, which every server can reach.
  */
-export function pickAddress(
+function pickAddress(
   addresses: readonly string[],
   allowPrivate: boolean,
   classify: (address: string) => AddressClass = classifyAddress,

@@ -15,10 +15,6 @@ import {
 import { checkVerificationMeta } from './meta.js';
 import { type FetchedPage, type SafeFetchOptions, safeFetch } from './safe-fetch.js';
 
-/** What the UI shows for any failed check (spec §8); `reason` in results is for the logs only. */
-export const VERIFICATION_FAILED_MESSAGE =
-  'Unfortunately, we were unable to detect verification data on your domain';
-
 /** VerificationMethod ids the verifier checks; 5 (supervisor bypass) needs no check and is the caller's. */
 export const CheckMethod = { CNAME: 1, dnsTXT: 2, HTML: 3, META: 4 } as const;
 export type CheckMethodId = (typeof CheckMethod)[keyof typeof CheckMethod];
@@ -51,7 +47,7 @@ export interface Verifier {
   instructions(host: string, hash: string): VerificationInstructions;
 }
 
-export const DEFAULTS = {
+const DEFAULTS = {
   timeoutMs: 5000,
   maxBytes: 256 * 1024,
   maxRedirects: 3,
