@@ -408,7 +408,7 @@ export async function writeBatch(db: StatsDb, batch: MinuteAgg[]): Promise<void>
  * between two minutes. Each total is the plain sum of the team's per-key rows, users included: the
  * same numbers a query summing those keys gets, so a query may subtract keys from a total.
  */
-async function refreshTeamTotals(
+export async function refreshTeamTotals(
   db: StatsDb,
   teamIds: readonly number[],
   fromMinute: number,
