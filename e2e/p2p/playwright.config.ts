@@ -29,14 +29,7 @@ export default defineConfig({
     launchOptions: {
       ...base.use?.launchOptions,
       args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
+        ...(base.use?.launchOptions?.args ?? []),
         '--autoplay-policy=no-user-gesture-required',
         // Host candidates carry the namespace's address instead of an mDNS name nobody resolves here.
         '--disable-features=WebRtcHideLocalIpsWithMdns',
