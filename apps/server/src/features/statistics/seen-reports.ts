@@ -13,11 +13,19 @@ const MAX_SEQS = 4096;
 export class SeenReports {
   private readonly sessions = new Map<string, { seqs: Set<number>; touched: number }>();
 
+  /** `maxSessions` bounds the memory a flood of made-up session ids (anyone may copy a key hash) can
+   *  take: past it the oldest session is forgotten, so at worst its replay counts again. */
+  constructor(private readonly maxSessions = 500_000) {}
+
   /** True the first time; false for a seq this session already sent. */
   firstTime(keyId: number, sessionId: string, seq: number, nowMs: number): boolean {
     const id = `${keyId}\0${sessionId}`;
     let s = this.sessions.get(id);
     if (!s) {
+      if (this.sessions.size >= this.maxSessions) {
+        const oldest = this.sessions.keys().next();
+        if (!oldest.done) this.sessions.delete(oldest.value);
+      }
       s = { seqs: new Set(), touched: nowMs };
       this.sessions.set(id, s);
     }
