@@ -43,6 +43,7 @@ import { registerDocs } from './http/docs.js';
 import { HttpError, registerErrorHandler } from './http/errors.js';
 import { OriginGate } from './http/origin-gate.js';
 import { DEFAULT_RATE_LIMITS, loginFailures, type RateLimitSettings } from './http/rate-limit.js';
+import type { AccessPipeline } from './http/route.js';
 import { validatorCompiler } from './http/validation.js';
 import { registerWebApp } from './http/web.js';
 import { type Clock, systemClock } from './lib/clock.js';
@@ -89,7 +90,6 @@ function createBus(
 
 /** A per-client-address limit of a scope's calls, answered 429 with Retry-After. */
 const perAddressLimit = (max: number) => ({
-  global: true,
   max,
   timeWindow: 60_000,
   errorResponseBuilder: (_req: unknown, c: { ttl: number }) =>
@@ -194,8 +194,13 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     globalDecompression: false,
   });
   await registerDocs(app);
+  // Each route takes its token check and per-address limit from its contract endpoint (http/route.ts).
+  app.decorate('accessPipeline', {
+    authenticate: authenticate((hash) => lookupSession(ctx, hash)),
+    perAddress: (limit) => ({ rateLimit: perAddressLimit(rateLimits[limit]) }),
+  } satisfies AccessPipeline);
 
-  // Guest scope: the only routes that take form and multipart bodies, all limited per client address.
+  // Guest scope: the only routes that take form and multipart bodies.
   await app.register(async (guest) => {
     await guest.register(formbody, { bodyLimit: LIMITS.bodyBytes });
     await guest.register(multipart, {
@@ -213,23 +218,23 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
       }
       throw err;
     });
-    await guest.register(rateLimit, perAddressLimit(rateLimits.guestPerMinute));
+    await guest.register(rateLimit, { ...perAddressLimit(rateLimits.guestPerMinute), global: true });
     await guest.register(guestAuthRoutes(ctx));
     await guest.register(guestInvitationRoutes(ctx));
   });
 
   // The player plugin's settings read: public like the guest calls, but made by every viewer at attach.
   await app.register(async (player) => {
-    await player.register(rateLimit, perAddressLimit(rateLimits.playerSettingsPerMinute));
+    await player.register(rateLimit, {
+      ...perAddressLimit(rateLimits.playerSettingsPerMinute),
+      global: true,
+    });
     await player.register(publicKeySettingRoutes(ctx));
   });
 
   // Authenticated scope: every route needs a live bearer token.
   await app.register(async (authed) => {
-    authed.addHook(
-      'onRequest',
-      authenticate((hash) => lookupSession(ctx, hash)),
-    );
+    authed.addHook('onRequest', app.accessPipeline.authenticate);
     await authed.register(sessionRoutes(ctx));
     await authed.register(liveRoutes(ctx));
     await authed.register(userRoutes(ctx));
@@ -240,11 +245,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     await authed.register(invitationRoutes(ctx));
     await authed.register(accountRoutes(ctx));
     await authed.register(domainRoutes(ctx));
-    await authed.register(keyRoutes(ctx));
     await authed.register(keySettingRoutes(ctx));
     await authed.register(originRoutes(ctx));
     await authed.register(statsRoutes(stats));
   });
+  await app.register(keyRoutes(ctx));
   // Ingest: no token, its own body limit, no guest rate limit (players report often).
   await app.register(ingestRoutes(stats));
 

@@ -98,3 +98,13 @@ export const ZLinkBase = z
       return false;
     }
   }, 'Must be an absolute http(s) URL');
+
+/** Path parameters of the calls scoped to one team, and to one item of that team. */
+export const ZTeamParams = z.object({ teamId: ZId });
+export const ZTeamItemParams = z.object({ teamId: ZId, id: ZId });
+/** 0 means "every domain of the team". */
+export const ZIdOrZero = z.coerce
+  .number({ error: 'Must be a number' })
+  .int('Must be a whole number')
+  .min(0, 'Must not be negative')
+  .max(2_147_483_647, 'Number is too large');

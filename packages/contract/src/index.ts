@@ -5,6 +5,8 @@ export * from './common.js';
 export * from './constants.js';
 export * from './dictionaries.js';
 export * from './domains.js';
+export * from './endpoint.js';
+export * from './endpoints/index.js';
 export * from './events.js';
 export * from './forms.js';
 export * from './guide.js';

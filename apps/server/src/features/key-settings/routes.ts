@@ -16,7 +16,7 @@ import { caller } from '../../http/auth.js';
 import { allowOrigin } from '../../http/cors.js';
 import { notFound } from '../../http/errors.js';
 import { bearerSecurity, errorResponses } from '../../http/schemas.js';
-import { ZIdOrZero } from '../keys/routes.js';
+import { ZIdOrZero } from '@tlprt/contract';
 import * as settings from './service.js';
 
 const tags = ['key settings'];
