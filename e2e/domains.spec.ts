@@ -1,7 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import {
-  API,
   MSG_DOMAINS,
+  PATHS,
   STORAGE_KEYS,
   type TDomainListResponse,
   ZDomainListResponse,
@@ -29,7 +29,7 @@ test.afterAll(async () => {
 
 async function domainsOf(page: Page, teamId: number): Promise<TDomainListResponse> {
   const token = await page.evaluate((k) => localStorage.getItem(k), STORAGE_KEYS.token);
-  const res = await page.request.post(API.domains.list(teamId), {
+  const res = await page.request.post(PATHS.domains.list(teamId), {
     headers: { Authorization: `Bearer ${token}` },
     data: {},
   });

@@ -1,5 +1,5 @@
 import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
-import { API, MSG_STATS } from '@tlprt/contract';
+import { MSG_STATS, PATHS } from '@tlprt/contract';
 import { uniqueEmail } from './support/mail';
 import { loginInBrowser, teamWithKey } from './support/session';
 
@@ -44,7 +44,7 @@ async function ingest(
     cdnBytes,
     p2pBytes,
   }));
-  const res = await request.post(API.stats.ingest, { data: { reports } });
+  const res = await request.post(PATHS.statistics.ingest, { data: { reports } });
   expect(res.status()).toBe(202);
   expect(((await res.json()) as { accepted: number }).accepted).toBe(sessions);
 }

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { API, MSG_TEAM_MANAGEMENT, STORAGE_KEYS } from '@tlprt/contract';
+import { MSG_TEAM_MANAGEMENT, PATHS, STORAGE_KEYS } from '@tlprt/contract';
 import { signUpByApi } from './support/accounts';
 import { uniqueEmail } from './support/mail';
 import { adminWithTeam, loginInBrowser } from './support/session';
@@ -22,7 +22,7 @@ test('supervisor: search by e-mail, filters, tag, star, table view, next page, m
     `Cust ${stamp} 0`,
   );
   for (let i = 1; i < 12; i++) {
-    const r = await request.post(API.dashboard.createTeam, {
+    const r = await request.post(PATHS.teams.create, {
       headers: owner.auth,
       data: { name: `Cust ${stamp} ${i}` },
     });

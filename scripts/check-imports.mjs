@@ -1,9 +1,8 @@
 #!/usr/bin/env node
-// Part of `npm run lint` (STYLE.md 11, issue 13): a server feature imports shared layers (access, links,
-// mail, events, db, http, lib) and the contract, never another feature's files. The imports that still
-// cross features are listed in scripts/feature-imports.allowed, which may only shrink: a new crossing
-// fails, and so does a listed one that is gone (delete its line). Usage: node scripts/check-imports.mjs
-// [--root <apps/server/src>] [--allowed <file>].
+// Part of `npm run lint` (STYLE.md 11, issue 13): a server feature imports the shared layers (access,
+// directory, links, mail, events, audit, db, http, lib) and the contract, never another feature's files;
+// and no import cycle exists among the server's modules. Usage: node scripts/check-imports.mjs
+// [--root <apps/server/src>].
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
@@ -13,7 +12,6 @@ const arg = (name, fallback) => {
   return i > 0 ? resolve(process.argv[i + 1]) : fallback;
 };
 const src = arg('--root', join(repo, 'apps/server/src'));
-const allowedFile = arg('--allowed', join(repo, 'scripts/feature-imports.allowed'));
 const features = join(src, 'features');
 
 function* files(dir) {
@@ -30,6 +28,39 @@ const featureOf = (path) => {
   return rel.startsWith('..') ? undefined : rel.split(sep)[0];
 };
 
+/** Import cycles among the server's modules (type-only imports excluded: they vanish at run time). */
+function cycles() {
+  const graph = new Map();
+  for (const file of existsSync(src) ? files(src) : []) {
+    const deps = [];
+    for (const m of readFileSync(file, 'utf8').matchAll(
+      /^import\s+(?!type\b)[^;]*?\bfrom\s+'(\.{1,2}\/[^']+)'/gms,
+    )) {
+      deps.push(resolve(dirname(file), m[1]).replace(/\.js$/, '.ts'));
+    }
+    graph.set(file, deps);
+  }
+  const state = new Map(); // 1: on the current path, 2: done
+  const path = [];
+  const out = [];
+  const visit = (f) => {
+    state.set(f, 1);
+    path.push(f);
+    for (const d of graph.get(f) ?? []) {
+      if (!graph.has(d)) continue;
+      if (state.get(d) === 1) out.push([...path.slice(path.indexOf(d)), d].map((p) => relative(src, p)));
+      else if (!state.has(d)) visit(d);
+    }
+    path.pop();
+    state.set(f, 2);
+  };
+  for (const f of graph.keys()) if (!state.has(f)) visit(f);
+  return out;
+}
+
+const cyclesFound = cycles();
+for (const c of cyclesFound) console.error(`import cycle: ${c.join(' -> ')}`);
+
 const found = new Set();
 for (const file of existsSync(features) ? files(features) : []) {
   const own = featureOf(file);
@@ -44,21 +75,10 @@ for (const file of existsSync(features) ? files(features) : []) {
   }
 }
 
-const allowed = new Set(
-  existsSync(allowedFile)
-    ? readFileSync(allowedFile, 'utf8')
-        .split('\n')
-        .map((l) => l.trim())
-        .filter((l) => l && !l.startsWith('#'))
-    : [],
-);
-const added = [...found].filter((f) => !allowed.has(f)).sort();
-const gone = [...allowed].filter((a) => !found.has(a)).sort();
-for (const f of added) console.error(`feature imports another feature: ${f}`);
-for (const g of gone)
-  console.error(`no longer imported, delete its line in ${relative(repo, allowedFile)}: ${g}`);
-if (added.length || gone.length) {
+const crossings = [...found].sort();
+for (const f of crossings) console.error(`feature imports another feature: ${f}`);
+if (crossings.length) {
   console.error('A feature imports shared code and the contract, never another feature (ARCHITECTURE.md).');
-  process.exit(1);
 }
-console.log(`feature imports: ${found.size} crossing(s), all on the shrinking list`);
+if (crossings.length || cyclesFound.length) process.exit(1);
+console.log('feature imports: none crosses features; no import cycles');

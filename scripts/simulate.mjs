@@ -69,7 +69,8 @@ if (values.backfill) {
 }
 
 const { LiveSimulation } = await import(new URL('features/statistics/simulator.js', dist).href);
-const url = new URL('/stats/v1/ingest', values.url);
+const { PLAYER_PATHS } = await import('@tlprt/contract');
+const url = new URL(PLAYER_PATHS.ingest, values.url);
 if (!['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) log(`note: sending to ${url.host}`);
 const sim = new LiveSimulation(keys, viewers);
 const endAt = values.minutes ? Date.now() + Number(values.minutes) * 60_000 : Number.POSITIVE_INFINITY;

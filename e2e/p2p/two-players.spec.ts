@@ -1,5 +1,5 @@
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { API, PLAYER_PATHS, ZDomainListResponse, ZStatsResponse } from '@tlprt/contract';
+import { PATHS, PLAYER_PATHS, ZDomainListResponse, ZStatsResponse } from '@tlprt/contract';
 import { uniqueEmail } from '../support/mail';
 import { loginInBrowser, teamWithKey } from '../support/session';
 
@@ -88,7 +88,7 @@ test('two players on the demo page exchange segments over WebRTC; the statistics
   await expect
     .poll(
       async () => {
-        const res = await request.post(API.stats.live(team.teamId), {
+        const res = await request.post(PATHS.statistics.live(team.teamId), {
           headers: team.auth,
           data: {
             apiKeys: [team.keyHash],
@@ -123,10 +123,10 @@ test('two players on the demo page exchange segments over WebRTC; the statistics
   // The key switched off: a player attaching now plays from the CDN only and reports nothing.
   for (const c of contexts) await c.close();
   const list = ZDomainListResponse.parse(
-    await (await request.post(API.domains.list(team.teamId), { headers: team.auth, data: {} })).json(),
+    await (await request.post(PATHS.domains.list(team.teamId), { headers: team.auth, data: {} })).json(),
   );
   const keyId = list.verified[0]?.keys[0]?.id as number;
-  const off = await request.get(API.keys.toggleActive(team.teamId, keyId), { headers: team.auth });
+  const off = await request.get(PATHS.keys.toggleActive(team.teamId, keyId), { headers: team.auth });
   expect(off.status()).toBe(200);
   const viewer = await browser.newPage();
   const reports: string[] = [];

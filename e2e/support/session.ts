@@ -1,6 +1,6 @@
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { expect } from '@playwright/test';
-import { API, linkBases, ZDomainListResponse } from '@tlprt/contract';
+import { linkBases, PATHS, ZDomainListResponse } from '@tlprt/contract';
 import { signUpByApi } from './accounts';
 import { linkIn, waitForMail } from './mail';
 
@@ -23,7 +23,7 @@ export async function adminWithTeam(
 ) {
   const token = await signUpByApi(request, baseURL, email, password);
   const auth = { Authorization: `Bearer ${token}` };
-  const res = await request.post(API.dashboard.createTeam, { headers: auth, data: { name: teamName } });
+  const res = await request.post(PATHS.teams.create, { headers: auth, data: { name: teamName } });
   expect(res.status()).toBe(201);
   const team = ((await res.json()) as { data: { id: number } }).data;
   return { token, auth, teamId: team.id };
@@ -40,7 +40,7 @@ export async function addMemberByApi(
 ) {
   const links = linkBases(baseURL);
   const started = Date.now();
-  const inv = await request.post(API.invitations.create(admin.teamId), {
+  const inv = await request.post(PATHS.invitations.create(admin.teamId), {
     headers: admin.auth,
     data: {
       invited_email: email,
@@ -56,7 +56,7 @@ export async function addMemberByApi(
   const hash = (
     linkIn(mail, '/email_invite_handler/new/').split('/email_invite_handler/new/')[1] as string
   ).split('?')[0] as string;
-  const accept = await request.put(API.invitations.guest(hash), {
+  const accept = await request.put(PATHS.invitations.acceptByLink(hash), {
     data: { name: 'Member', surname: 'Person', password, confirm: password },
   });
   expect(accept.status()).toBe(200);
@@ -84,27 +84,27 @@ export async function teamWithKey(
   const admin = await adminWithTeam(request, baseURL, email, 'stats-secret', 'Stats Team');
   const superToken = await signUpByApi(request, baseURL, supervisorEmail, 'super-secret');
   const host = `stats-${Date.now()}.e2e.test`;
-  const created = await request.post(API.domains.create(admin.teamId), {
+  const created = await request.post(PATHS.domains.create(admin.teamId), {
     headers: admin.auth,
     data: { url: host },
   });
   expect(created.status()).toBe(201);
   const domainId = ((await created.json()) as { data: { id: number } }).data.id;
-  const bypass = await request.put(API.domains.verify(admin.teamId, domainId), {
+  const bypass = await request.put(PATHS.domains.verify(admin.teamId, domainId), {
     headers: { Authorization: `Bearer ${superToken}` },
     data: { verificationMethod: 5 },
   });
   expect(bypass.status()).toBe(200);
   expect(
-    (await request.get(API.domains.promote(admin.teamId, domainId), { headers: admin.auth })).status(),
+    (await request.get(PATHS.domains.promote(admin.teamId, domainId), { headers: admin.auth })).status(),
   ).toBe(200);
-  const key = await request.post(API.keys.create(admin.teamId, domainId), {
+  const key = await request.post(PATHS.keys.create(admin.teamId, domainId), {
     headers: admin.auth,
     data: { name: 'Player' },
   });
   expect(key.status()).toBe(201);
   const list = ZDomainListResponse.parse(
-    await (await request.post(API.domains.list(admin.teamId), { headers: admin.auth, data: {} })).json(),
+    await (await request.post(PATHS.domains.list(admin.teamId), { headers: admin.auth, data: {} })).json(),
   );
   return { ...admin, keyHash: list.verified[0]?.keys[0]?.keyHash as string };
 }

@@ -10,14 +10,15 @@ import { serializerCompiler } from 'fastify-type-provider-zod';
 import { type Config, type DatabaseTarget, ensureDatabaseFolder } from './config.js';
 import type { AppContext } from './context.js';
 import { type Db, migrateToLatest, openDatabase, pgClientConfig } from './db/index.js';
+import { liveSessionIds, lookupSession } from './directory/sessions.js';
 import { type EventBus, InProcessBus, PgBus } from './events/bus.js';
 import { StreamHub } from './events/streams.js';
 import { accountRoutes } from './features/account/routes.js';
 import { auditRoutes } from './features/audit/routes.js';
-import { liveSessionIds } from './features/auth/queries.js';
 import { guestAuthRoutes, sessionRoutes } from './features/auth/routes.js';
-import { lookupSession } from './features/auth/service.js';
 import { referenceRoutes } from './features/dictionaries/routes.js';
+import { keySettingRoutes, publicKeySettingRoutes } from './features/domains/key-settings/routes.js';
+import { keyRoutes } from './features/domains/keys/routes.js';
 import { domainRoutes } from './features/domains/routes.js';
 import {
   createVerifier,
@@ -27,14 +28,13 @@ import {
 } from './features/domains/verification/index.js';
 import { exportRoutes } from './features/export/routes.js';
 import { guestInvitationRoutes, invitationRoutes } from './features/invitations/routes.js';
-import { keySettingRoutes, publicKeySettingRoutes } from './features/key-settings/routes.js';
-import { keyRoutes } from './features/keys/routes.js';
 import { liveRoutes } from './features/live/routes.js';
 import { originRoutes } from './features/origins/routes.js';
 import { playerRoutes, startTracker } from './features/player/index.js';
 import type { BatchWriter } from './features/statistics/aggregator.js';
 import { createStats, ingestRoutes, statsRoutes } from './features/statistics/index.js';
 import { teamLifecycleRoutes } from './features/team-lifecycle/routes.js';
+import { teamSearchRoutes } from './features/team-search/routes.js';
 import { teamRoutes } from './features/teams/routes.js';
 import { userRoutes } from './features/users/routes.js';
 import { applySupervisorEmails } from './features/users/service.js';
@@ -195,12 +195,18 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   });
   await registerDocs(app);
   // Each route takes its token check and per-address limit from its contract endpoint (http/route.ts).
+  // One hook per limit, shared by the routes that name it: a client's calls of all of them count together.
+  await app.register(rateLimit, { global: false });
+  const limitHooks = {
+    guestPerMinute: app.rateLimit(perAddressLimit(rateLimits.guestPerMinute)),
+    playerSettingsPerMinute: app.rateLimit(perAddressLimit(rateLimits.playerSettingsPerMinute)),
+  };
   app.decorate('accessPipeline', {
     authenticate: authenticate((hash) => lookupSession(ctx, hash)),
-    perAddress: (limit) => ({ rateLimit: perAddressLimit(rateLimits[limit]) }),
+    perAddress: (limit) => limitHooks[limit],
   } satisfies AccessPipeline);
 
-  // Guest scope: the only routes that take form and multipart bodies.
+  // Guest scope: the only calls whose bodies may also be forms or multipart.
   await app.register(async (guest) => {
     await guest.register(formbody, { bodyLimit: LIMITS.bodyBytes });
     await guest.register(multipart, {
@@ -218,38 +224,31 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
       }
       throw err;
     });
-    await guest.register(rateLimit, { ...perAddressLimit(rateLimits.guestPerMinute), global: true });
     await guest.register(guestAuthRoutes(ctx));
     await guest.register(guestInvitationRoutes(ctx));
   });
 
-  // The player plugin's settings read: public like the guest calls, but made by every viewer at attach.
-  await app.register(async (player) => {
-    await player.register(rateLimit, {
-      ...perAddressLimit(rateLimits.playerSettingsPerMinute),
-      global: true,
-    });
-    await player.register(publicKeySettingRoutes(ctx));
-  });
-
-  // Authenticated scope: every route needs a live bearer token.
-  await app.register(async (authed) => {
-    authed.addHook('onRequest', app.accessPipeline.authenticate);
-    await authed.register(sessionRoutes(ctx));
-    await authed.register(liveRoutes(ctx));
-    await authed.register(userRoutes(ctx));
-    await authed.register(teamRoutes(ctx));
-    await authed.register(exportRoutes(ctx));
-    await authed.register(auditRoutes(ctx));
-    await authed.register(teamLifecycleRoutes(ctx));
-    await authed.register(invitationRoutes(ctx));
-    await authed.register(accountRoutes(ctx));
-    await authed.register(domainRoutes(ctx));
-    await authed.register(keySettingRoutes(ctx));
-    await authed.register(originRoutes(ctx));
-    await authed.register(statsRoutes(stats));
-  });
-  await app.register(keyRoutes(ctx));
+  // Every other call of the three APIs takes JSON only; its token check, supervisor check and limit
+  // come from its endpoint.
+  const features = [
+    publicKeySettingRoutes(ctx),
+    sessionRoutes(ctx),
+    liveRoutes(ctx),
+    userRoutes(ctx),
+    accountRoutes(ctx),
+    teamRoutes(ctx),
+    teamSearchRoutes(ctx),
+    teamLifecycleRoutes(ctx),
+    invitationRoutes(ctx),
+    exportRoutes(ctx),
+    auditRoutes(ctx),
+    domainRoutes(ctx),
+    keyRoutes(ctx),
+    keySettingRoutes(ctx),
+    originRoutes(ctx),
+    statsRoutes(stats),
+  ];
+  for (const routes of features) await app.register(routes);
   // Ingest: no token, its own body limit, no guest rate limit (players report often).
   await app.register(ingestRoutes(stats));
 

@@ -166,3 +166,8 @@ export function ensureDatabaseFolder(target: DatabaseTarget): void {
     mkdirSync(dirname(target.path), { recursive: true });
   }
 }
+
+/** PUBLIC_URL's host name (no port): the CNAME target is built from it. */
+export function publicHostOf(publicUrl: string): string {
+  return new URL(publicUrl).hostname;
+}

@@ -1,9 +1,9 @@
 import {
-  API,
   EventCode,
   linkBases,
   MSG,
   MSG_TEAMS,
+  PATHS,
   Role,
   TIMINGS,
   ZDeleteInfoResponse,
@@ -49,14 +49,14 @@ describe('change password', () => {
   it('checks the current password; signs out every other session (20) but keeps this one', async () => {
     const u = await buildUser(server.app);
     const other = await buildSession(server.app, u.id);
-    const wrong = await api.as(u.token).post(API.users.changePassword(u.id), {
+    const wrong = await api.as(u.token).post(PATHS.account.changePassword(u.id), {
       password: 'wrong-one',
       new_password: 'brand-new',
       confirm: 'brand-new',
     });
     expect(wrong.status).toBe(400);
     expect(wrong.body).toEqual({ message: 'Incorrect password', errors: { password: 'Incorrect password' } });
-    const mismatch = await api.as(u.token).post(API.users.changePassword(u.id), {
+    const mismatch = await api.as(u.token).post(PATHS.account.changePassword(u.id), {
       password: u.password,
       new_password: 'brand-new',
       confirm: 'brand-old',
@@ -66,7 +66,7 @@ describe('change password', () => {
     const mine = await openStream(server.base, u.token);
     const theirs = await openStream(server.base, other);
     await Promise.all([mine, theirs].map((s) => s.waitFor((raw) => raw.includes(': connected'))));
-    const ok = await api.as(u.token).post(API.users.changePassword(u.id), {
+    const ok = await api.as(u.token).post(PATHS.account.changePassword(u.id), {
       password: u.password,
       new_password: 'brand-new',
       confirm: 'brand-new',
@@ -74,15 +74,15 @@ describe('change password', () => {
     expect(ok.status).toBe(200);
     expect(await theirs.waitForEvent(EventCode.ForcedLogoutPassword)).toEqual({ code: 20 });
     await theirs.ended;
-    expect((await api.as(other).get(API.auth.check)).status).toBe(401);
-    expect((await api.as(u.token).get(API.auth.check)).status).toBe(200);
+    expect((await api.as(other).get(PATHS.auth.check)).status).toBe(401);
+    expect((await api.as(u.token).get(PATHS.auth.check)).status).toBe(200);
     await settle();
     expect(mine.events()).toEqual([]);
-    expect((await api.post(API.auth.login, { login: u.email, password: 'brand-new' })).status).toBe(200);
+    expect((await api.post(PATHS.auth.login, { login: u.email, password: 'brand-new' })).status).toBe(200);
     const someoneElse = await buildUser(server.app);
     expect(
       (
-        await api.as(u.token).post(API.users.changePassword(someoneElse.id), {
+        await api.as(u.token).post(PATHS.account.changePassword(someoneElse.id), {
           password: 'x',
           new_password: 'yyyyyy',
           confirm: 'yyyyyy',
@@ -95,7 +95,7 @@ describe('change password', () => {
 
 describe('change e-mail', () => {
   const request = (u: BuiltUser, email: string, password = u.password) =>
-    api.as(u.token).post(API.users.changeEmail(u.id), { password, email, url: links.changeEmail });
+    api.as(u.token).post(PATHS.account.changeEmail(u.id), { password, email, url: links.changeEmail });
 
   it('mails the new address; accept needs the owner; works once; then the e-mail is changed', async () => {
     const u = await buildUser(server.app);
@@ -109,7 +109,7 @@ describe('change e-mail', () => {
     expect(inUse.body.message).toBe(MSG_TEAMS.emailInUse);
     expect(
       (
-        await api.as(u.token).post(API.users.changeEmail(u.id), {
+        await api.as(u.token).post(PATHS.account.changeEmail(u.id), {
           password: u.password,
           email: uniqueEmail(),
           url: 'https://evil.test/e/',
@@ -123,21 +123,21 @@ describe('change e-mail', () => {
     const { link, hash, mail } = await linkMail(fresh, /new e-mail/, at);
     expect(link).toBe(`${links.changeEmail}${hash}`);
     expect(mail.text).toContain('help@dashboard.test');
-    expect((await api.as(u.token).get(API.auth.check)).body.data).toMatchObject({
+    expect((await api.as(u.token).get(PATHS.auth.check)).body.data).toMatchObject({
       statusChangeEmail: 10,
       newChangeEmail: fresh,
     });
 
-    expect((await api.as(taken.token).post(API.users.changeEmailAccept, { hash })).status).toBe(403);
-    const ok = await api.as(u.token).post(API.users.changeEmailAccept, { hash });
+    expect((await api.as(taken.token).post(PATHS.account.changeEmailAccept, { hash })).status).toBe(403);
+    const ok = await api.as(u.token).post(PATHS.account.changeEmailAccept, { hash });
     expect(ok).toMatchObject({ status: 200, body: { message: 'success' } });
-    expect((await api.as(u.token).post(API.users.changeEmailAccept, { hash })).status).toBe(404);
-    expect((await api.as(u.token).get(API.auth.check)).body.data).toMatchObject({
+    expect((await api.as(u.token).post(PATHS.account.changeEmailAccept, { hash })).status).toBe(404);
+    expect((await api.as(u.token).get(PATHS.auth.check)).body.data).toMatchObject({
       email: fresh,
       statusChangeEmail: 0,
       newChangeEmail: null,
     });
-    expect((await api.post(API.auth.login, { login: fresh, password: u.password })).status).toBe(200);
+    expect((await api.post(PATHS.auth.login, { login: fresh, password: u.password })).status).toBe(200);
   });
 
   it('resend kills the old link; revoke kills the request; links expire in 24 h', async () => {
@@ -147,21 +147,27 @@ describe('change e-mail', () => {
     await request(u, target);
     const first = await linkMail(target, /new e-mail/, at);
     at = smtp.mails.length;
-    expect((await api.as(u.token).post(API.users.changeEmailResend, { url: links.changeEmail })).status).toBe(
-      200,
-    );
+    expect(
+      (await api.as(u.token).post(PATHS.account.changeEmailResend, { url: links.changeEmail })).status,
+    ).toBe(200);
     const second = await linkMail(target, /new e-mail/, at);
-    expect((await api.as(u.token).post(API.users.changeEmailAccept, { hash: first.hash })).status).toBe(404);
-    expect((await api.as(u.token).post(API.users.changeEmailRevoke, {})).status).toBe(200);
-    expect((await api.as(u.token).post(API.users.changeEmailAccept, { hash: second.hash })).status).toBe(404);
-    expect((await api.as(u.token).get(API.auth.check)).body.data.statusChangeEmail).toBe(0);
-    expect((await api.as(u.token).post(API.users.changeEmailRevoke)).status).toBe(409);
+    expect((await api.as(u.token).post(PATHS.account.changeEmailAccept, { hash: first.hash })).status).toBe(
+      404,
+    );
+    expect((await api.as(u.token).post(PATHS.account.changeEmailRevoke, {})).status).toBe(200);
+    expect((await api.as(u.token).post(PATHS.account.changeEmailAccept, { hash: second.hash })).status).toBe(
+      404,
+    );
+    expect((await api.as(u.token).get(PATHS.auth.check)).body.data.statusChangeEmail).toBe(0);
+    expect((await api.as(u.token).post(PATHS.account.changeEmailRevoke)).status).toBe(409);
 
     at = smtp.mails.length;
     await request(u, target);
     const third = await linkMail(target, /new e-mail/, at);
     clock.advance(TIMINGS.linkTtlMs + 1000);
-    expect((await api.as(u.token).post(API.users.changeEmailAccept, { hash: third.hash })).status).toBe(404);
+    expect((await api.as(u.token).post(PATHS.account.changeEmailAccept, { hash: third.hash })).status).toBe(
+      404,
+    );
   });
 
   it('is refused (403) while the account deletion is in progress', async () => {
@@ -170,7 +176,7 @@ describe('change e-mail', () => {
       (
         await api
           .as(u.token)
-          .send('DELETE', API.users.remove(u.id), { password: u.password, url: links.deleteUser })
+          .send('DELETE', PATHS.account.remove(u.id), { password: u.password, url: links.deleteUser })
       ).status,
     ).toBe(200);
     expect((await request(u, uniqueEmail())).status).toBe(403);
@@ -179,7 +185,7 @@ describe('change e-mail', () => {
 
 describe('POST /api/v1/user/{id}/info_delete', () => {
   const check = async (u: BuiltUser) => {
-    const r = await api.as(u.token).post(API.users.infoDelete(u.id));
+    const r = await api.as(u.token).post(PATHS.account.deletionInfo(u.id));
     expect(r.status).toBe(200);
     return ZDeleteInfoResponse.parse(r.body).data;
   };
@@ -230,10 +236,10 @@ describe('POST /api/v1/user/{id}/info_delete', () => {
       (
         await api
           .as(sole.token)
-          .send('DELETE', API.users.remove(sole.id), { password: sole.password, url: links.deleteUser })
+          .send('DELETE', PATHS.account.remove(sole.id), { password: sole.password, url: links.deleteUser })
       ).status,
     ).toBe(409);
-    expect((await api.as(sole.token).post(API.users.infoDelete(member.id))).status).toBe(403);
+    expect((await api.as(sole.token).post(PATHS.account.deletionInfo(member.id))).status).toBe(403);
   });
 });
 
@@ -245,7 +251,7 @@ describe('account deletion', () => {
     const shared = await buildTeam(server.app, { owner: teammate, roleOf: [{ user: u, role: Role.Viewer }] });
     const wrong = await api
       .as(u.token)
-      .send('DELETE', API.users.remove(u.id), { password: 'nope', url: links.deleteUser });
+      .send('DELETE', PATHS.account.remove(u.id), { password: 'nope', url: links.deleteUser });
     expect(wrong.status).toBe(400);
     expect(wrong.body.message).toBe('Incorrect password');
 
@@ -254,27 +260,27 @@ describe('account deletion', () => {
       (
         await api
           .as(u.token)
-          .send('DELETE', API.users.remove(u.id), { password: u.password, url: links.deleteUser })
+          .send('DELETE', PATHS.account.remove(u.id), { password: u.password, url: links.deleteUser })
       ).status,
     ).toBe(200);
     const first = await linkMail(u.email, /deletion of your account/, at);
     expect(first.link).toBe(`${links.deleteUser}${first.hash}`);
-    expect((await api.as(u.token).get(API.auth.check)).body.data.deleteProgress).toBe(1);
+    expect((await api.as(u.token).get(PATHS.auth.check)).body.data.deleteProgress).toBe(1);
     at = smtp.mails.length;
-    expect((await api.as(u.token).post(API.users.deleteResend(u.id), { url: links.deleteUser })).status).toBe(
-      200,
-    );
-    const second = await linkMail(u.email, /deletion of your account/, at);
-    expect((await api.as(u.token).send('DELETE', API.users.deleteAccept, { hash: first.hash })).status).toBe(
-      404,
-    );
     expect(
-      (await api.as(teammate.token).send('DELETE', API.users.deleteAccept, { hash: second.hash })).status,
+      (await api.as(u.token).post(PATHS.account.deleteResend(u.id), { url: links.deleteUser })).status,
+    ).toBe(200);
+    const second = await linkMail(u.email, /deletion of your account/, at);
+    expect(
+      (await api.as(u.token).send('DELETE', PATHS.account.deleteAccept, { hash: first.hash })).status,
+    ).toBe(404);
+    expect(
+      (await api.as(teammate.token).send('DELETE', PATHS.account.deleteAccept, { hash: second.hash })).status,
     ).toBe(403);
 
     const device2 = await buildSession(server.app, u.id);
     const s = await streamsOf(server.base, { u, device2: { token: device2 }, teammate });
-    const ok = await api.as(u.token).send('DELETE', API.users.deleteAccept, { hash: second.hash });
+    const ok = await api.as(u.token).send('DELETE', PATHS.account.deleteAccept, { hash: second.hash });
     expect(ok).toMatchObject({ status: 200, body: { message: 'success' } });
     expect(await s.u.waitForEvent(EventCode.ForcedLogoutAccount)).toEqual({ code: 100 });
     expect(await s.device2.waitForEvent(EventCode.ForcedLogoutAccount)).toEqual({ code: 100 });
@@ -284,8 +290,8 @@ describe('account deletion', () => {
       team_id: shared.id,
       leaved_user: u.id,
     });
-    expect((await api.as(u.token).get(API.auth.check)).status).toBe(401);
-    expect((await api.post(API.auth.login, { login: u.email, password: u.password })).status).toBe(401);
+    expect((await api.as(u.token).get(PATHS.auth.check)).status).toBe(401);
+    expect((await api.post(PATHS.auth.login, { login: u.email, password: u.password })).status).toBe(401);
     const row = await server.app.ctx.db
       .selectFrom('users')
       .selectAll()
@@ -296,9 +302,9 @@ describe('account deletion', () => {
     expect(
       await server.app.ctx.db.selectFrom('teams').select('id').where('id', '=', solo.id).executeTakeFirst(),
     ).toBeUndefined();
-    expect((await api.as(teammate.token).get(API.teams.one(shared.id))).body.data.members).toBe(1);
+    expect((await api.as(teammate.token).get(PATHS.teams.read(shared.id))).body.data.members).toBe(1);
     expect(
-      (await api.as(teammate.token).send('DELETE', API.users.deleteAccept, { hash: second.hash })).status,
+      (await api.as(teammate.token).send('DELETE', PATHS.account.deleteAccept, { hash: second.hash })).status,
     ).toBe(404);
     s.closeAll();
   });
@@ -308,26 +314,26 @@ describe('account deletion', () => {
     let at = smtp.mails.length;
     await api
       .as(u.token)
-      .send('DELETE', API.users.remove(u.id), { password: u.password, url: links.deleteUser });
+      .send('DELETE', PATHS.account.remove(u.id), { password: u.password, url: links.deleteUser });
     const first = await linkMail(u.email, /deletion of your account/, at);
-    expect((await api.as(u.token).post(API.users.deleteRevoke(u.id))).status).toBe(200);
-    expect((await api.as(u.token).get(API.auth.check)).body.data.deleteProgress).toBe(0);
-    expect((await api.as(u.token).send('DELETE', API.users.deleteAccept, { hash: first.hash })).status).toBe(
-      404,
-    );
-    expect((await api.as(u.token).post(API.users.deleteResend(u.id), { url: links.deleteUser })).status).toBe(
-      409,
-    );
+    expect((await api.as(u.token).post(PATHS.account.deleteRevoke(u.id))).status).toBe(200);
+    expect((await api.as(u.token).get(PATHS.auth.check)).body.data.deleteProgress).toBe(0);
+    expect(
+      (await api.as(u.token).send('DELETE', PATHS.account.deleteAccept, { hash: first.hash })).status,
+    ).toBe(404);
+    expect(
+      (await api.as(u.token).post(PATHS.account.deleteResend(u.id), { url: links.deleteUser })).status,
+    ).toBe(409);
 
     at = smtp.mails.length;
     await api
       .as(u.token)
-      .send('DELETE', API.users.remove(u.id), { password: u.password, url: links.deleteUser });
+      .send('DELETE', PATHS.account.remove(u.id), { password: u.password, url: links.deleteUser });
     const second = await linkMail(u.email, /deletion of your account/, at);
     clock.advance(TIMINGS.linkTtlMs + 1000);
-    expect((await api.as(u.token).send('DELETE', API.users.deleteAccept, { hash: second.hash })).status).toBe(
-      404,
-    );
+    expect(
+      (await api.as(u.token).send('DELETE', PATHS.account.deleteAccept, { hash: second.hash })).status,
+    ).toBe(404);
   });
 });
 
@@ -335,8 +341,8 @@ describe('POST /api/v1/user (search)', () => {
   it('is for supervisors only', async () => {
     const u = await buildUser(server.app, { name: 'Findable' });
     const sup = await buildUser(server.app, { supervisor: true });
-    expect((await api.as(u.token).post(API.users.search, {})).status).toBe(403);
-    const r = await api.as(sup.token).post(API.users.search, { general: u.email });
+    expect((await api.as(u.token).post(PATHS.users.search, {})).status).toBe(403);
+    const r = await api.as(sup.token).post(PATHS.users.search, { general: u.email });
     expect(r.body.pagination.total).toBe(1);
     expect(r.body.data[0]).toMatchObject({ id: u.id, email: u.email, name: 'Findable' });
     expect(JSON.stringify(r.body)).not.toMatch(/password/);

@@ -1,11 +1,14 @@
 import {
-  API,
   AUDIT_ACTIONS,
   AUDIT_OPERATOR,
   AUDIT_PAGE_SIZE,
+  ENDPOINTS,
+  endpointPath,
   LinkKind,
   linkBases,
   MSG,
+  PATHS,
+  SUPERVISOR_SET,
 } from '@tlprt/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSupervisorCli } from '../src/cli/supervisor.js';
@@ -37,7 +40,7 @@ afterAll(async () => {
 });
 
 async function history(teamId?: number, page = 1): Promise<{ data: Json[]; pagination: Json }> {
-  const r = await as.get(API.audit(teamId, page));
+  const r = await as.get(endpointPath(ENDPOINTS.audit.read, {}, { team_id: teamId, page: page }));
   expect(r.status).toBe(200);
   return r.body;
 }
@@ -49,16 +52,16 @@ describe('supervisor audit log', () => {
     const draft = await buildDomain(server.app, id, { host: 'bypass.example.test' });
     const key = await buildKey(server.app, id, domain.id, { name: 'Main player' });
 
-    expect((await as.put(API.teams.setVersion(id), { version: 1 })).status).toBe(200);
-    expect((await as.put(API.teams.tagAdd(id), { tag: 'vip' })).status).toBe(200);
-    expect((await as.put(API.teams.tagRemove(id), { tag: 'vip' })).status).toBe(200);
-    expect((await as.put(API.domains.verify(id, draft.id), { verificationMethod: 5 })).status).toBe(200);
-    expect((await as.post(API.domains.suspend(id, domain.id))).status).toBe(200);
-    expect((await as.post(API.domains.suspend(id, domain.id))).status).toBe(200);
-    expect((await as.post(API.keys.suspend(id, key.id))).status).toBe(200);
-    expect((await as.post(API.keys.suspend(id, key.id))).status).toBe(200);
+    expect((await as.put(PATHS.teams.setVersion(id), { version: 1 })).status).toBe(200);
+    expect((await as.put(PATHS.teams.addTag(id), { tag: 'vip' })).status).toBe(200);
+    expect((await as.put(PATHS.teams.removeTag(id), { tag: 'vip' })).status).toBe(200);
+    expect((await as.put(PATHS.domains.verify(id, draft.id), { verificationMethod: 5 })).status).toBe(200);
+    expect((await as.post(PATHS.domains.suspend(id, domain.id))).status).toBe(200);
+    expect((await as.post(PATHS.domains.suspend(id, domain.id))).status).toBe(200);
+    expect((await as.post(PATHS.keys.suspend(id, key.id))).status).toBe(200);
+    expect((await as.post(PATHS.keys.suspend(id, key.id))).status).toBe(200);
     for (const layer of ['team', 'domain', 'key'] as const) {
-      const r = await as.post(API.keys.supervisorSet(id, layer), {
+      const r = await as.post(PATHS.keySettings[SUPERVISOR_SET[layer]](id), {
         domainId: domain.id,
         keyId: key.id,
         settings: [{ id: 101, value: 50, settingOverwrite: 1 }],
@@ -68,7 +71,7 @@ describe('supervisor audit log', () => {
     // Suspension: requested, confirmed by the mailed link, then lifted.
     expect(
       (
-        await as.post(API.teams.suspend(id), {
+        await as.post(PATHS.teamLifecycle.suspend(id), {
           name: 'Audited Co',
           confirmPath: links.suspendTeamConfirm,
           cancelPath: links.suspendTeamCancel,
@@ -81,8 +84,8 @@ describe('supervisor audit log', () => {
       email: sup.email,
       teamId: id,
     });
-    expect((await as.put(API.teams.suspendConfirm, { hash })).status).toBe(200);
-    expect((await as.post(API.teams.suspend(id), { name: 'Audited Co' })).status).toBe(200);
+    expect((await as.put(PATHS.teamLifecycle.suspendConfirm, { hash })).status).toBe(200);
+    expect((await as.post(PATHS.teamLifecycle.suspend(id), { name: 'Audited Co' })).status).toBe(200);
 
     const { data, pagination } = await history(id);
     expect(pagination).toEqual({ page: 1, limit: AUDIT_PAGE_SIZE, total: 13 });
@@ -124,26 +127,31 @@ describe('supervisor audit log', () => {
     expect(JSON.parse(by(AUDIT_ACTIONS.settingsKey)?.oldValue ?? '{}')).toEqual({ 101: null });
 
     // A customer's own actions are not in it; neither is another team's history.
-    await new Api(server.base).as(owner.token).put(API.teams.one(id), { name: 'Audited Co' });
+    await new Api(server.base).as(owner.token).put(PATHS.teams.read(id), { name: 'Audited Co' });
     expect((await history(id)).pagination.total).toBe(13);
     const other = await buildTeam(server.app);
-    await as.put(API.teams.tagAdd(other.id), { tag: 'trial' });
+    await as.put(PATHS.teams.addTag(other.id), { tag: 'trial' });
     expect((await history(other.id)).data.map((e) => e.action)).toEqual([AUDIT_ACTIONS.tagAdded]);
     expect((await history(id)).pagination.total).toBe(13);
   });
 
   it('is for supervisors only: 403 for the team admin and anybody else, 401 without a session', async () => {
     const { id, owner } = await buildTeam(server.app);
-    const r = await new Api(server.base).as(owner.token).get(API.audit(id));
+    const r = await new Api(server.base)
+      .as(owner.token)
+      .get(endpointPath(ENDPOINTS.audit.read, {}, { team_id: id, page: 1 }));
     expect(r.status).toBe(403);
     expect(r.body).toEqual({ message: MSG.forbiddenText });
-    expect((await new Api(server.base).get(API.audit(id))).status).toBe(401);
+    expect(
+      (await new Api(server.base).get(endpointPath(ENDPOINTS.audit.read, {}, { team_id: id, page: 1 })))
+        .status,
+    ).toBe(401);
     expect((await as.get('/api/v1/supervisor/audit?team_id=abc')).status).toBe(400);
   });
 
   it('pages newest first', async () => {
     const { id } = await buildTeam(server.app);
-    for (let i = 0; i < AUDIT_PAGE_SIZE + 3; i++) await as.put(API.teams.tagAdd(id), { tag: `t${i}` });
+    for (let i = 0; i < AUDIT_PAGE_SIZE + 3; i++) await as.put(PATHS.teams.addTag(id), { tag: `t${i}` });
     const first = await history(id, 1);
     const second = await history(id, 2);
     expect(first.data).toHaveLength(AUDIT_PAGE_SIZE);

@@ -1,4 +1,4 @@
-import { API, EventCode, MSG, TIMINGS, ZCheckResponse, ZLoginResponse } from '@tlprt/contract';
+import { EventCode, MSG, PATHS, TIMINGS, ZCheckResponse, ZLoginResponse } from '@tlprt/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser, uniqueEmail } from './factories.js';
 import { Api } from './helpers/http.js';
@@ -29,11 +29,11 @@ afterAll(async () => {
 });
 
 async function register(login: string) {
-  return api.post(API.auth.register, { login, ...paths, offer: true, subscription: false });
+  return api.post(PATHS.auth.register, { login, ...paths, offer: true, subscription: false });
 }
 
 async function login(login: string, password: string) {
-  return api.post(API.auth.login, { login, password });
+  return api.post(PATHS.auth.login, { login, password });
 }
 
 describe('POST /auth/guest/auth', () => {
@@ -45,7 +45,7 @@ describe('POST /auth/guest/auth', () => {
     expect(body.access_token).toBe(body.data.access_token);
     expect(body.data.user_id).toBe(u.id);
     expect(body.data.token_type).toBe('Bearer');
-    expect((await api.as(body.access_token).get(API.auth.check)).status).toBe(200);
+    expect((await api.as(body.access_token).get(PATHS.auth.check)).status).toBe(200);
   });
 
   it('accepts the e-mail in any case and with spaces', async () => {
@@ -69,8 +69,8 @@ describe('POST /auth/guest/auth', () => {
 
   it('accepts form-urlencoded and multipart bodies', async () => {
     const u = await buildUser(server.app);
-    expect((await api.postForm(API.auth.login, { login: u.email, password: u.password })).status).toBe(200);
-    expect((await api.postMultipart(API.auth.login, { login: u.email, password: u.password })).status).toBe(
+    expect((await api.postForm(PATHS.auth.login, { login: u.email, password: u.password })).status).toBe(200);
+    expect((await api.postMultipart(PATHS.auth.login, { login: u.email, password: u.password })).status).toBe(
       200,
     );
   });
@@ -91,14 +91,18 @@ describe('registration', () => {
     const hash = hashOf(link ?? '');
     expect(link).toBe(`${PUBLIC_URL}/createPassword/${hash}`);
 
-    const check = await api.get(API.auth.checkHash(hash));
+    const check = await api.get(PATHS.auth.checkHash(hash));
     expect(check.status).toBe(200);
     expect(check.body).toEqual({ message: MSG.hashValid, data: { kind: 'register' } });
 
-    const set = await api.post(API.auth.setNewPassword, { hash, password: 'secret-1', confirm: 'secret-1' });
+    const set = await api.post(PATHS.auth.setNewPassword, {
+      hash,
+      password: 'secret-1',
+      confirm: 'secret-1',
+    });
     expect(set.status).toBe(200);
     const session = ZLoginResponse.parse(set.body);
-    const me = ZCheckResponse.parse((await api.as(session.access_token).get(API.auth.check)).body);
+    const me = ZCheckResponse.parse((await api.as(session.access_token).get(PATHS.auth.check)).body);
     expect(me.data.email).toBe(email);
     expect(me.data.changePasswordAt).not.toBeNull();
     expect(me.data.TeamsRender).toEqual([]);
@@ -107,9 +111,9 @@ describe('registration', () => {
     expect((await login(email, 'secret-1')).status).toBe(200);
     // The link was single-use.
     expect(
-      (await api.post(API.auth.setNewPassword, { hash, password: 'other-12', confirm: 'other-12' })).status,
+      (await api.post(PATHS.auth.setNewPassword, { hash, password: 'other-12', confirm: 'other-12' })).status,
     ).toBe(404);
-    expect((await api.get(API.auth.checkHash(hash))).status).toBe(404);
+    expect((await api.get(PATHS.auth.checkHash(hash))).status).toBe(404);
   });
 
   it('answers the same for an existing account, but mails a sign-in and reset notice', async () => {
@@ -122,7 +126,7 @@ describe('registration', () => {
     expect(mail.links).toContain(paths.loginPath);
     const reset = mail.links.find((l) => l.startsWith(`${PUBLIC_URL}/resPassword/`));
     expect(reset).toBeDefined();
-    expect((await api.get(API.auth.checkHash(hashOf(reset ?? '')))).body).toEqual({
+    expect((await api.get(PATHS.auth.checkHash(hashOf(reset ?? '')))).body).toEqual({
       message: MSG.hashValid,
       data: { kind: 'recovery' },
     });
@@ -135,19 +139,19 @@ describe('registration', () => {
     await register(email);
     const second = await smtp.waitFor(email, (m) => !m.links.some((l) => l.endsWith(first)));
     expect(second.subject).toMatch(/create a password/i);
-    expect((await api.get(API.auth.checkHash(first))).status).toBe(404);
-    expect((await api.get(API.auth.checkHash(hashOf(second.links[0] ?? '')))).status).toBe(200);
+    expect((await api.get(PATHS.auth.checkHash(first))).status).toBe(404);
+    expect((await api.get(PATHS.auth.checkHash(hashOf(second.links[0] ?? '')))).status).toBe(200);
   });
 
   it('requires the terms (offer)', async () => {
-    const r = await api.post(API.auth.register, { login: uniqueEmail(), ...paths, offer: false });
+    const r = await api.post(PATHS.auth.register, { login: uniqueEmail(), ...paths, offer: false });
     expect(r.status).toBe(400);
     expect(r.body.errors.offer).toBe(MSG.termsRequired);
   });
 
   it('refuses link bases on another origin', async () => {
     for (const field of ['createPath', 'resetPath', 'loginPath'] as const) {
-      const r = await api.post(API.auth.register, {
+      const r = await api.post(PATHS.auth.register, {
         login: uniqueEmail(),
         ...paths,
         [field]: 'https://evil.example/steal/',
@@ -156,7 +160,7 @@ describe('registration', () => {
       expect(r.status).toBe(400);
       expect(r.body).toEqual({ message: MSG.foreignLinkBase, errors: { [field]: MSG.foreignLinkBase } });
     }
-    const rec = await api.post(API.auth.recoveryPassword, {
+    const rec = await api.post(PATHS.auth.recoveryPassword, {
       login: uniqueEmail(),
       url: 'http://dashboard.test.evil.example/',
     });
@@ -171,10 +175,14 @@ describe('registration', () => {
     });
     try {
       const a = new Api(s.base);
-      await a.post(API.auth.register, { login: email, ...paths, offer: true });
+      await a.post(PATHS.auth.register, { login: email, ...paths, offer: true });
       const hash = hashOf((await smtp.waitFor(email)).links[0] ?? '');
-      const set = await a.post(API.auth.setNewPassword, { hash, password: 'secret-1', confirm: 'secret-1' });
-      const me = await a.as(set.body.access_token).get(API.auth.check);
+      const set = await a.post(PATHS.auth.setNewPassword, {
+        hash,
+        password: 'secret-1',
+        confirm: 'secret-1',
+      });
+      const me = await a.as(set.body.access_token).get(PATHS.auth.check);
       expect(me.body.data.supervisor).toBe(true);
     } finally {
       await s.close();
@@ -189,7 +197,7 @@ describe('password recovery', () => {
     const stream = await openStream(server.base, oldSession);
     await stream.waitFor((raw) => raw.includes(': connected'));
 
-    const r = await api.post(API.auth.recoveryPassword, {
+    const r = await api.post(PATHS.auth.recoveryPassword, {
       login: u.email,
       url: `${PUBLIC_URL}/resPassword/`,
     });
@@ -199,7 +207,7 @@ describe('password recovery', () => {
     const link = mail.links.find((l) => l.startsWith(`${PUBLIC_URL}/resPassword/`)) ?? '';
     const hash = hashOf(link);
 
-    const reset = await api.post(API.auth.passwordRecoveryAccept, {
+    const reset = await api.post(PATHS.auth.passwordRecoveryAccept, {
       hash,
       password: 'brand-new-1',
       confirm: 'brand-new-1',
@@ -209,13 +217,13 @@ describe('password recovery', () => {
 
     expect(await stream.waitForEvent(EventCode.ForcedLogoutPassword)).toEqual({ code: 20 });
     await stream.ended;
-    expect((await api.as(oldSession).get(API.auth.check)).status).toBe(401);
-    expect((await api.as(u.token).get(API.auth.check)).status).toBe(401);
-    expect((await api.as(fresh).get(API.auth.check)).status).toBe(200);
+    expect((await api.as(oldSession).get(PATHS.auth.check)).status).toBe(401);
+    expect((await api.as(u.token).get(PATHS.auth.check)).status).toBe(401);
+    expect((await api.as(fresh).get(PATHS.auth.check)).status).toBe(200);
     expect((await login(u.email, u.password)).status).toBe(401);
     expect((await login(u.email, 'brand-new-1')).status).toBe(200);
     // Single use.
-    const again = await api.post(API.auth.passwordRecoveryAccept, {
+    const again = await api.post(PATHS.auth.passwordRecoveryAccept, {
       hash,
       password: 'brand-new-2',
       confirm: 'brand-new-2',
@@ -226,7 +234,10 @@ describe('password recovery', () => {
 
   it('answers the same for an unknown e-mail and mails nothing', async () => {
     const email = uniqueEmail('ghost');
-    const r = await api.post(API.auth.recoveryPassword, { login: email, url: `${PUBLIC_URL}/resPassword/` });
+    const r = await api.post(PATHS.auth.recoveryPassword, {
+      login: email,
+      url: `${PUBLIC_URL}/resPassword/`,
+    });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ message: MSG.recoverySent });
     await expect(smtp.waitFor(email, undefined, 500)).rejects.toThrow();
@@ -236,24 +247,24 @@ describe('password recovery', () => {
     const email = uniqueEmail('kind');
     await register(email);
     const hash = hashOf((await smtp.waitFor(email)).links[0] ?? '');
-    const r = await api.post(API.auth.passwordRecoveryAccept, {
+    const r = await api.post(PATHS.auth.passwordRecoveryAccept, {
       hash,
       password: 'secret-1',
       confirm: 'secret-1',
     });
     expect(r.status).toBe(404);
     // ... and was not spent by the failed attempt.
-    expect((await api.get(API.auth.checkHash(hash))).status).toBe(200);
+    expect((await api.get(PATHS.auth.checkHash(hash))).status).toBe(200);
   });
 
   it('links expire after 24 hours (injected clock)', async () => {
     const u = await buildUser(server.app);
-    await api.post(API.auth.recoveryPassword, { login: u.email, url: `${PUBLIC_URL}/resPassword/` });
+    await api.post(PATHS.auth.recoveryPassword, { login: u.email, url: `${PUBLIC_URL}/resPassword/` });
     const hash = hashOf((await smtp.waitFor(u.email)).links[0] ?? '');
-    expect((await api.get(API.auth.checkHash(hash))).status).toBe(200);
+    expect((await api.get(PATHS.auth.checkHash(hash))).status).toBe(200);
     clock.advance(TIMINGS.linkTtlMs + 1000);
-    expect((await api.get(API.auth.checkHash(hash))).body).toEqual({ message: MSG.hashInvalid });
-    const r = await api.post(API.auth.passwordRecoveryAccept, {
+    expect((await api.get(PATHS.auth.checkHash(hash))).body).toEqual({ message: MSG.hashInvalid });
+    const r = await api.post(PATHS.auth.passwordRecoveryAccept, {
       hash,
       password: 'secret-1',
       confirm: 'secret-1',
@@ -263,11 +274,11 @@ describe('password recovery', () => {
 
   it('a link can be used once even by concurrent requests', async () => {
     const u = await buildUser(server.app);
-    await api.post(API.auth.recoveryPassword, { login: u.email, url: `${PUBLIC_URL}/resPassword/` });
+    await api.post(PATHS.auth.recoveryPassword, { login: u.email, url: `${PUBLIC_URL}/resPassword/` });
     const hash = hashOf((await smtp.waitFor(u.email)).links[0] ?? '');
     const results = await Promise.all(
       Array.from({ length: 5 }, (_, i) =>
-        api.post(API.auth.passwordRecoveryAccept, {
+        api.post(PATHS.auth.passwordRecoveryAccept, {
           hash,
           password: `concurrent-${i}`,
           confirm: `concurrent-${i}`,
@@ -280,9 +291,9 @@ describe('password recovery', () => {
 
 describe('check_hash', () => {
   it('answers "hash invalid" for unknown, malformed and overlong hashes', async () => {
-    expect((await api.get(API.auth.checkHash('A'.repeat(43)))).body).toEqual({ message: MSG.hashInvalid });
-    expect((await api.get(API.auth.checkHash('not a hash!'))).status).toBe(400);
-    expect((await api.get(API.auth.checkHash('x'.repeat(300)))).status).toBe(400);
+    expect((await api.get(PATHS.auth.checkHash('A'.repeat(43)))).body).toEqual({ message: MSG.hashInvalid });
+    expect((await api.get(PATHS.auth.checkHash('not a hash!'))).status).toBe(400);
+    expect((await api.get(PATHS.auth.checkHash('x'.repeat(300)))).status).toBe(400);
   });
 });
 
@@ -290,27 +301,27 @@ describe('sessions', () => {
   it('logout revokes the token', async () => {
     const u = await buildUser(server.app);
     const a = api.as(u.token);
-    expect((await a.get(API.auth.check)).status).toBe(200);
-    const out = await a.get(API.auth.logout);
+    expect((await a.get(PATHS.auth.check)).status).toBe(200);
+    const out = await a.get(PATHS.auth.logout);
     expect(out.status).toBe(200);
     expect(out.body).toEqual({ message: MSG.loggedOut });
-    const after = await a.get(API.auth.check);
+    const after = await a.get(PATHS.auth.check);
     expect(after.status).toBe(401);
     expect(after.body).toEqual({ message: MSG.unauthorized });
   });
 
   it('refuses missing, malformed, unknown and expired tokens with 401', async () => {
-    expect((await api.get(API.auth.check)).status).toBe(401);
-    expect((await api.get(API.auth.check, { authorization: 'Basic abc' })).status).toBe(401);
-    expect((await api.as('x'.repeat(43)).get(API.auth.check)).status).toBe(401);
+    expect((await api.get(PATHS.auth.check)).status).toBe(401);
+    expect((await api.get(PATHS.auth.check, { authorization: 'Basic abc' })).status).toBe(401);
+    expect((await api.as('x'.repeat(43)).get(PATHS.auth.check)).status).toBe(401);
     const u = await buildUser(server.app);
     clock.advance(TIMINGS.sessionTtlMs + 1000);
-    expect((await api.as(u.token).get(API.auth.check)).status).toBe(401);
+    expect((await api.as(u.token).get(PATHS.auth.check)).status).toBe(401);
   });
 
   it('GET /auth/v1/check returns the user with TeamsRender', async () => {
     const u = await buildUser(server.app);
-    const r = await api.as(u.token).get(API.auth.check);
+    const r = await api.as(u.token).get(PATHS.auth.check);
     expect(r.status).toBe(200);
     const body = ZCheckResponse.parse(r.body);
     expect(body.data).toMatchObject({

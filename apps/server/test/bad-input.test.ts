@@ -1,4 +1,4 @@
-import { API, hasControlChars, linkBases, Role } from '@tlprt/contract';
+import { hasControlChars, linkBases, PATHS, Role } from '@tlprt/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDomain, buildKey, buildTeam, buildUser, memoryMailer } from './factories.js';
 import { Api } from './helpers/http.js';
@@ -36,8 +36,8 @@ beforeAll(async () => {
   const key = await buildKey(server.app, team.id, domain.id);
   token = me.token;
   const as = new Api(server.base).as(token);
-  const origin = await as.post(API.origins.list(team.id), { name: 'origin' });
-  const invite = await as.post(API.invitations.create(team.id), {
+  const origin = await as.post(PATHS.origins.list(team.id), { name: 'origin' });
+  const invite = await as.post(PATHS.invitations.create(team.id), {
     invited_email: 'invited@example.test',
     role: Role.Viewer,
     accept_new_user_url: links.inviteNew,
@@ -45,7 +45,7 @@ beforeAll(async () => {
     decline_url: links.inviteDecline,
   });
   expect(invite.status).toBe(201);
-  const invites = await as.post(API.invitations.search(team.id));
+  const invites = await as.post(PATHS.invitations.search(team.id));
   Object.assign(ids, {
     team: team.id,
     user: me.id,
@@ -185,9 +185,9 @@ describe('bad input on every operation of the contract', () => {
     );
     expect(operations.length).toBeGreaterThan(85);
     // The event stream never ends; signing out would end the caller's session for the rest: last.
-    const last = (p: string) => (p === API.auth.logout ? 1 : 0);
+    const last = (p: string) => (p === PATHS.auth.logout ? 1 : 0);
     const ordered = operations
-      .filter((o) => o.path !== API.auth.sse)
+      .filter((o) => o.path !== PATHS.live.stream)
       .sort((a, b) => last(a.path) - last(b.path));
     const failures: string[] = [];
     let sent = 0;
@@ -232,7 +232,7 @@ describe('bad input on every operation of the contract', () => {
   }, 240_000);
 
   it('rejects huge byte counts in the ingest per report, with the field named', async () => {
-    const r = await new Api(server.base).post(API.stats.ingest, {
+    const r = await new Api(server.base).post(PATHS.statistics.ingest, {
       reports: [
         {
           apiKey: ids.keyHash,

@@ -1,4 +1,4 @@
-import { API, EventCode, MSG_DOMAINS, Role } from '@tlprt/contract';
+import { EventCode, MSG_DOMAINS, PATHS, Role } from '@tlprt/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type BuiltUser, buildDomain, buildTeam, buildUser, memoryMailer } from './factories.js';
 import { startTestDns, type TestDns } from './helpers/dns-server.js';
@@ -42,20 +42,20 @@ async function draft(opts: { owner?: BuiltUser } = {}) {
   const host = `v${++n}-${Date.now().toString(36)}.example.test`;
   dns.set(host, { A: ['127.0.0.1'] });
   const as = api.as(t.owner.token);
-  const created = await as.post(API.domains.create(t.id), { url: `https://${host}/` });
+  const created = await as.post(PATHS.domains.create(t.id), { url: `https://${host}/` });
   expect(created.status).toBe(201);
   const id: number = created.body.data.id;
-  const [d] = (await as.post(API.domains.list(t.id))).body.data;
+  const [d] = (await as.post(PATHS.domains.list(t.id))).body.data;
   return { teamId: t.id, owner: t.owner, as, id, host, hash: d.verificationHash as string };
 }
 
 async function domainOf(as: Api, teamId: number, id: number) {
-  const list = await as.post(API.domains.list(teamId));
+  const list = await as.post(PATHS.domains.list(teamId));
   return list.body.data.find((d: { id: number }) => d.id === id);
 }
 
 async function expectVerified(d: Awaited<ReturnType<typeof draft>>, method: number, inx = 2) {
-  const r = await d.as.put(API.domains.verify(d.teamId, d.id), { verificationMethod: method, inx });
+  const r = await d.as.put(PATHS.domains.verify(d.teamId, d.id), { verificationMethod: method, inx });
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   expect(r.body).toEqual({ message: MSG_DOMAINS.verified, data: { verified: true, inx } });
   expect(await domainOf(d.as, d.teamId, d.id)).toMatchObject({
@@ -67,7 +67,7 @@ async function expectVerified(d: Awaited<ReturnType<typeof draft>>, method: numb
 }
 
 async function expectFailed(d: Awaited<ReturnType<typeof draft>>, method: number) {
-  const r = await d.as.put(API.domains.verify(d.teamId, d.id), { verificationMethod: method, inx: 0 });
+  const r = await d.as.put(PATHS.domains.verify(d.teamId, d.id), { verificationMethod: method, inx: 0 });
   expect(r.status).toBe(400);
   // The reason goes to the log only.
   expect(r.body).toEqual({ message: MSG_DOMAINS.verificationFailed });
@@ -120,7 +120,7 @@ describe('verification by each method against the local DNS server and web site'
 
   it('the instructions are what the checks look for', async () => {
     const d = await draft();
-    const r = await d.as.get(API.domains.instructions(d.teamId, d.id));
+    const r = await d.as.get(PATHS.domains.instructions(d.teamId, d.id));
     expect(r.status).toBe(200);
     const i = r.body.data;
     dns.set(i.cname.name, { CNAME: i.cname.target });
@@ -145,14 +145,14 @@ describe('verification by each method against the local DNS server and web site'
       .set({ verification: 1, status: 10 })
       .where('id', '=', d.id)
       .execute();
-    const r = await d.as.put(API.domains.verify(d.teamId, d.id), { verificationMethod: Method.META });
+    const r = await d.as.put(PATHS.domains.verify(d.teamId, d.id), { verificationMethod: Method.META });
     expect(r.status).toBe(200);
     expect(site.requests).toHaveLength(0);
   });
 
   it('an unknown method is 400', async () => {
     const d = await draft();
-    const r = await d.as.put(API.domains.verify(d.teamId, d.id), { verificationMethod: 6 });
+    const r = await d.as.put(PATHS.domains.verify(d.teamId, d.id), { verificationMethod: 6 });
     expect(r.status).toBe(400);
     expect(r.body.errors.verificationMethod).toBeTruthy();
   });
@@ -168,13 +168,13 @@ describe('supervisor bypass (method 5)', () => {
       .execute();
     const queriesBefore = dns.queries.length;
     for (const token of [d.owner.token, keyMaster.token]) {
-      const r = await api.as(token).put(API.domains.verify(d.teamId, d.id), { verificationMethod: 5 });
+      const r = await api.as(token).put(PATHS.domains.verify(d.teamId, d.id), { verificationMethod: 5 });
       expect(r.status).toBe(403);
     }
     const supervisor = await buildUser(server.app, { supervisor: true });
     const r = await api
       .as(supervisor.token)
-      .put(API.domains.verify(d.teamId, d.id), { verificationMethod: Method.Bypass, inx: 1 });
+      .put(PATHS.domains.verify(d.teamId, d.id), { verificationMethod: Method.Bypass, inx: 1 });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ message: MSG_DOMAINS.verified, data: { verified: true, inx: 1 } });
     expect(await domainOf(d.as, d.teamId, d.id)).toMatchObject({
@@ -191,15 +191,15 @@ describe('one team per verified host', () => {
     const a = await draft();
     const b = await buildTeam(server.app);
     const bApi = api.as(b.owner.token);
-    const created = await bApi.post(API.domains.create(b.id), { url: a.host });
+    const created = await bApi.post(PATHS.domains.create(b.id), { url: a.host });
     expect(created.status).toBe(201);
     dns.set(a.host, { A: ['127.0.0.1'], TXT: [[`tlprt-verification=${a.hash}`]] });
     await expectVerified(a, Method.dnsTXT);
-    const r = await bApi.put(API.domains.verify(b.id, created.body.data.id), { verificationMethod: 5 });
+    const r = await bApi.put(PATHS.domains.verify(b.id, created.body.data.id), { verificationMethod: 5 });
     // Even the bypass cannot take a host another team holds.
     expect(r.status).toBe(403);
     const supervisor = await buildUser(server.app, { supervisor: true });
-    const s = await api.as(supervisor.token).put(API.domains.verify(b.id, created.body.data.id), {
+    const s = await api.as(supervisor.token).put(PATHS.domains.verify(b.id, created.body.data.id), {
       verificationMethod: 5,
     });
     expect(s.status).toBe(404);
@@ -210,16 +210,16 @@ describe('one team per verified host', () => {
     const a = await draft();
     const b = await buildTeam(server.app);
     const bApi = api.as(b.owner.token);
-    const bDomain = (await bApi.post(API.domains.create(b.id), { url: a.host })).body.data.id;
+    const bDomain = (await bApi.post(PATHS.domains.create(b.id), { url: a.host })).body.data.id;
     const bHash = (await domainOf(bApi, b.id, bDomain)).verificationHash;
     // B's HTML file answers slowly; A is verified by a supervisor in the meantime.
     site.route(`/tlprt-${bHash}.html`, { body: bHash, delayMs: 400 });
-    const pending = bApi.put(API.domains.verify(b.id, bDomain), { verificationMethod: Method.HTML });
+    const pending = bApi.put(PATHS.domains.verify(b.id, bDomain), { verificationMethod: Method.HTML });
     await new Promise((r) => setTimeout(r, 100));
     const supervisor = await buildUser(server.app, { supervisor: true });
     const s = await api
       .as(supervisor.token)
-      .put(API.domains.verify(a.teamId, a.id), { verificationMethod: 5 });
+      .put(PATHS.domains.verify(a.teamId, a.id), { verificationMethod: 5 });
     expect(s.status).toBe(200);
     const r = await pending;
     expect(r.status).toBe(404);

@@ -1,4 +1,4 @@
-import { API, CSV_COLUMNS, Role } from '@tlprt/contract';
+import { CSV_COLUMNS, PATHS, Role } from '@tlprt/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csvCell, csvRow } from '../src/features/export/csv.js';
 import {
@@ -77,7 +77,7 @@ describe('csv cells', () => {
 describe('GET /api/v1/export/*.csv', () => {
   it('answers 401 without a session and 403 to non-supervisors', async () => {
     const u = await buildUser(server.app);
-    for (const path of [API.export.users, API.export.teams]) {
+    for (const path of [PATHS.export.users, PATHS.export.teams]) {
       expect((await get(path)).status).toBe(401);
       const r = await get(path, u.token);
       expect(r.status).toBe(403);
@@ -89,7 +89,7 @@ describe('GET /api/v1/export/*.csv', () => {
     const evil = await buildUser(server.app, { email: uniqueEmail('evil'), name: '=cmd|"/c calc"!A1' });
     await buildTeam(server.app, { owner: evil });
     await buildTeam(server.app, { owner: evil });
-    const r = await get(API.export.users, sup.token);
+    const r = await get(PATHS.export.users, sup.token);
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(r.headers.get('content-disposition')).toBe('attachment; filename="users-2026-11-22.csv"');
@@ -132,12 +132,12 @@ describe('GET /api/v1/export/*.csv', () => {
       .where('id', '=', team.id)
       .execute();
     for (const tag of ['vip', '@risk'])
-      await fetch(server.base + API.teams.tagAdd(team.id), {
+      await fetch(server.base + PATHS.teams.addTag(team.id), {
         method: 'PUT',
         headers: { authorization: `Bearer ${sup.token}`, 'content-type': 'application/json' },
         body: JSON.stringify({ tag }),
       });
-    const r = await get(API.export.teams, sup.token);
+    const r = await get(PATHS.export.teams, sup.token);
     expect(r.status).toBe(200);
     expect(r.headers.get('content-disposition')).toBe('attachment; filename="teams-2026-11-22.csv"');
     const rows = parseCsv(await r.text());
@@ -185,7 +185,7 @@ describe('GET /api/v1/export/*.csv', () => {
         )
         .execute();
     }
-    const r = await get(API.export.teams, sup.token);
+    const r = await get(PATHS.export.teams, sup.token);
     // Chunked transfer: the length is not known up front.
     expect(r.headers.get('content-length')).toBeNull();
     const reader = r.body?.getReader();
@@ -206,7 +206,7 @@ describe('GET /api/v1/export/*.csv', () => {
     expect(new Set(ids).size).toBe(ids.length);
     expect(rows.at(-1)?.[1]).toBe('Bulk 4999');
 
-    const users = parseCsv(await (await get(API.export.users, sup.token)).text()).slice(1);
+    const users = parseCsv(await (await get(PATHS.export.users, sup.token)).text()).slice(1);
     expect(users.filter((x) => x[1]?.startsWith('bulk-'))).toHaveLength(5000);
   });
 });
@@ -216,14 +216,14 @@ describe('OpenAPI description', () => {
     const doc = (await (await get('/api/docs/json')).json()) as {
       paths: Record<string, { get: { responses: Record<string, unknown> } }>;
     };
-    for (const path of [API.export.users, API.export.teams]) {
+    for (const path of [PATHS.export.users, PATHS.export.teams]) {
       const responses = doc.paths[path]?.get.responses ?? {};
       expect(Object.keys(responses), path).toEqual(expect.arrayContaining(['401', '403']));
     }
     // And they are what the routes answer.
-    expect((await get(API.export.users)).status).toBe(401);
+    expect((await get(PATHS.export.users)).status).toBe(401);
     const plain = await buildUser(server.app);
-    const r = await get(API.export.teams, plain.token);
+    const r = await get(PATHS.export.teams, plain.token);
     expect(r.status).toBe(403);
     expect(await r.json()).toEqual({ message: expect.any(String) });
   });

@@ -1,4 +1,4 @@
-import { API, INGEST_MAX_BYTES } from '@tlprt/contract';
+import { INGEST_MAX_BYTES, PATHS } from '@tlprt/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BatchWriter, writeBatch } from '../src/features/statistics/aggregator.js';
 import { MINUTE_BYTES_CAP, statsDb } from '../src/features/statistics/tables.js';
@@ -34,7 +34,7 @@ async function teamWithKeys(server: TestServer, n: number) {
 }
 
 async function cdnBytesOf(as: Api, teamId: number, keyHashes: string[]): Promise<number> {
-  const r = await as.post(API.stats.day, {
+  const r = await as.post(PATHS.statistics.day, {
     apiKeys: keyHashes,
     startTimestamp: now() - 3600,
     endTimestamp: now() + 60,
@@ -57,7 +57,7 @@ describe('per-report ceiling', () => {
   it(`rejects a byte count above ${INGEST_MAX_BYTES} per report, naming the field; accepts the ceiling`, async () => {
     const { keys } = await teamWithKeys(server, 1);
     const k = keys[0]?.keyHash ?? '';
-    const r = await new Api(server.base).post(API.stats.ingest, {
+    const r = await new Api(server.base).post(PATHS.statistics.ingest, {
       reports: [
         report(k, 'a', INGEST_MAX_BYTES),
         report(k, 'b', INGEST_MAX_BYTES + 1),
@@ -95,8 +95,8 @@ describe('a poisoned key cannot stop the others from being saved', () => {
         ...report(poisoned, `p${i}`, Number.MAX_SAFE_INTEGER),
         ts: i < 1000 ? t - 30 : t - 90,
       }));
-      await api.post(API.stats.ingest, { reports: flood });
-      const fine = await api.post(API.stats.ingest, {
+      await api.post(PATHS.statistics.ingest, { reports: flood });
+      const fine = await api.post(PATHS.statistics.ingest, {
         reports: [{ ...report(other, 'ok', 12_345, 678), ts: t - 30 }],
       });
       expect(fine.body).toMatchObject({ accepted: 1 });
@@ -105,7 +105,7 @@ describe('a poisoned key cannot stop the others from being saved', () => {
       const second = await startServer({ databaseUrl, deps: { now: clock } });
       try {
         const as = new Api(second.base).as(team.owner.token);
-        const r = await as.post(API.stats.day, {
+        const r = await as.post(PATHS.statistics.day, {
           apiKeys: [other],
           startTimestamp: t - 3600,
           endTimestamp: t,
@@ -148,7 +148,7 @@ describe('flush isolation', () => {
     const { team, keys, as } = await teamWithKeys(server, 5);
     const hashes = keys.map((k) => k.keyHash);
     broken = new Set([keys[2]?.id ?? 0]);
-    await new Api(server.base).post(API.stats.ingest, {
+    await new Api(server.base).post(PATHS.statistics.ingest, {
       reports: hashes.map((h, i) => report(h, `s${i}`, 1000 + i)),
     });
     await server.app.stats.flush();
@@ -163,7 +163,9 @@ describe('flush isolation', () => {
     );
     // Later traffic of that key is written again once its writes work.
     broken = new Set();
-    await new Api(server.base).post(API.stats.ingest, { reports: [report(hashes[2] ?? '', 'later', 7)] });
+    await new Api(server.base).post(PATHS.statistics.ingest, {
+      reports: [report(hashes[2] ?? '', 'later', 7)],
+    });
     await server.app.stats.flush();
     expect(await cdnBytesOf(as, team.id, [hashes[2] ?? ''])).toBe(7);
   });

@@ -1,10 +1,10 @@
 import {
-  API,
   EventCode,
   InviteStatus,
   LinkKind,
   linkBases,
   MSG_TEAMS,
+  PATHS,
   Role,
   TIMINGS,
   ZInviteAcceptResponse,
@@ -38,7 +38,7 @@ afterAll(async () => {
 });
 
 const invite = (by: BuiltUser, teamId: number, email: string, role: number = Role.Viewer) =>
-  api.as(by.token).post(API.invitations.create(teamId), { invited_email: email, role, ...bases });
+  api.as(by.token).post(PATHS.invitations.create(teamId), { invited_email: email, role, ...bases });
 
 /** The accept and decline links of the newest invitation mail to `to`, and their hash. */
 async function inviteMail(
@@ -81,7 +81,7 @@ describe('invitation create', () => {
     const dup = await invite(owner, id, ` ${email.toUpperCase()} `);
     expect(dup.status).toBe(409);
     expect(dup.body.message).toBe(MSG_TEAMS.invitePending);
-    const foreign = await api.as(owner.token).post(API.invitations.create(id), {
+    const foreign = await api.as(owner.token).post(PATHS.invitations.create(id), {
       invited_email: uniqueEmail(),
       role: 40,
       ...bases,
@@ -141,11 +141,11 @@ describe('new-user flow', () => {
     });
 
     // The invite form is validated like the contract says.
-    const bad = await api.put(API.invitations.guest(hash), { password: 'abc', confirm: 'abc' });
+    const bad = await api.put(PATHS.invitations.acceptByLink(hash), { password: 'abc', confirm: 'abc' });
     expect(bad.status).toBe(400);
-    expect((await api.put(API.invitations.guest(hash))).status).toBe(400);
+    expect((await api.put(PATHS.invitations.acceptByLink(hash))).status).toBe(400);
 
-    const r = await api.put(API.invitations.guest(hash), {
+    const r = await api.put(PATHS.invitations.acceptByLink(hash), {
       name: 'New',
       surname: 'Comer',
       password: 'secret1',
@@ -154,12 +154,12 @@ describe('new-user flow', () => {
     expect(r.status).toBe(200);
     const body = ZInviteAcceptResponse.parse(r.body);
     expect(body.data.team_id).toBe(id);
-    const me = (await api.as(body.access_token ?? '').get(API.auth.check)).body.data;
+    const me = (await api.as(body.access_token ?? '').get(PATHS.auth.check)).body.data;
     expect(me).toMatchObject({ email, name: 'New', surname: 'Comer' });
     expect(me.TeamsRender.map((t: { id: number; role: number }) => [t.id, t.role])).toEqual([
       [id, Role.KeyMaster],
     ]);
-    expect((await api.post(API.auth.login, { login: email, password: 'secret1' })).status).toBe(200);
+    expect((await api.post(PATHS.auth.login, { login: email, password: 'secret1' })).status).toBe(200);
     await s.owner.waitFor(() => s.owner.events().some((e) => e.add_user === me.id));
     expect(s.owner.events().find((e) => e.add_user === me.id)).toEqual({
       code: 10,
@@ -169,9 +169,10 @@ describe('new-user flow', () => {
 
     // The link worked once.
     expect(
-      (await api.put(API.invitations.guest(hash), { password: 'secret1', confirm: 'secret1' })).status,
+      (await api.put(PATHS.invitations.acceptByLink(hash), { password: 'secret1', confirm: 'secret1' }))
+        .status,
     ).toBe(404);
-    expect((await api.send('DELETE', API.invitations.guest(hash))).status).toBe(404);
+    expect((await api.send('DELETE', PATHS.invitations.acceptByLink(hash))).status).toBe(404);
     s.closeAll();
   });
 
@@ -187,10 +188,10 @@ describe('new-user flow', () => {
     const second = await inviteMail(email, mid);
     expect(second.hash).not.toBe(first.hash);
 
-    const d = await api.send('DELETE', API.invitations.guest(first.hash));
+    const d = await api.send('DELETE', PATHS.invitations.acceptByLink(first.hash));
     expect(d).toMatchObject({ status: 200, body: { message: MSG_TEAMS.inviteDeclined } });
-    expect((await api.send('DELETE', API.invitations.guest(first.hash))).status).toBe(404);
-    expect((await api.as(a.owner.token).post(API.invitations.search(a.id))).body.data).toEqual([]);
+    expect((await api.send('DELETE', PATHS.invitations.acceptByLink(first.hash))).status).toBe(404);
+    expect((await api.as(a.owner.token).post(PATHS.invitations.search(a.id))).body.data).toEqual([]);
 
     clock.advance(TIMINGS.inviteTtlMs - 60_000);
     // Still alive just before 7 days (and the first team's decline did not touch it).
@@ -200,17 +201,23 @@ describe('new-user flow', () => {
     const late = await inviteMail(third, at);
     clock.advance(2 * 60_000);
     expect(
-      (await api.put(API.invitations.guest(second.hash), { password: 'secret1', confirm: 'secret1' })).status,
+      (
+        await api.put(PATHS.invitations.acceptByLink(second.hash), {
+          password: 'secret1',
+          confirm: 'secret1',
+        })
+      ).status,
     ).toBe(404);
     expect(
-      (await api.as(b.owner.token).post(API.invitations.search(b.id))).body.data.map(
+      (await api.as(b.owner.token).post(PATHS.invitations.search(b.id))).body.data.map(
         (i: { invited_email: string }) => i.invited_email,
       ),
     ).toEqual([third]);
     // An expired invitation no longer blocks a new one.
     expect((await invite(b.owner, b.id, email)).status).toBe(201);
     expect(
-      (await api.put(API.invitations.guest(late.hash), { password: 'secret1', confirm: 'secret1' })).status,
+      (await api.put(PATHS.invitations.acceptByLink(late.hash), { password: 'secret1', confirm: 'secret1' }))
+        .status,
     ).toBe(200);
   });
 });
@@ -228,7 +235,7 @@ describe('existing-user flow', () => {
     const { accept, hash } = await inviteMail(guest.email, at);
     expect(accept).toBe(`${links.inviteOld}${hash}?teamIdInvite=${id}`);
 
-    const mine = (await api.as(guest.token).post(API.users.invitations)).body.data;
+    const mine = (await api.as(guest.token).post(PATHS.invitations.mine)).body.data;
     expect(mine).toHaveLength(1);
     expect(mine[0]).toMatchObject({
       status: 10,
@@ -237,9 +244,9 @@ describe('existing-user flow', () => {
       inviting_user: { id: owner.id, email: owner.email },
     });
 
-    expect((await api.put(API.invitations.guest(hash))).status).toBe(401);
-    expect((await api.as(stranger.token).put(API.invitations.guest(hash))).status).toBe(403);
-    const ok = await api.as(guest.token).put(API.invitations.guest(hash));
+    expect((await api.put(PATHS.invitations.acceptByLink(hash))).status).toBe(401);
+    expect((await api.as(stranger.token).put(PATHS.invitations.acceptByLink(hash))).status).toBe(403);
+    const ok = await api.as(guest.token).put(PATHS.invitations.acceptByLink(hash));
     expect(ok.status).toBe(200);
     expect(ok.body).toEqual({ message: 'success', data: { team_id: id } });
     expect(await s.guest.waitForEvent(EventCode.InviteChanged)).toEqual({
@@ -248,8 +255,8 @@ describe('existing-user flow', () => {
       invited_info: { id: mine[0].id, team_id: id, status: InviteStatus.Accepted },
     });
     await s.owner.waitFor(() => s.owner.events().some((e) => e.add_user === guest.id));
-    expect((await api.as(guest.token).get(API.teams.one(id))).body.data.role).toBe(Role.Viewer);
-    expect((await api.as(guest.token).put(API.invitations.guest(hash))).status).toBe(404);
+    expect((await api.as(guest.token).get(PATHS.teams.read(id))).body.data.role).toBe(Role.Viewer);
+    expect((await api.as(guest.token).put(PATHS.invitations.acceptByLink(hash))).status).toBe(404);
     await settle();
     expect(s.stranger.events()).toEqual([]);
     s.closeAll();
@@ -262,14 +269,14 @@ describe('existing-user flow', () => {
     const t2 = await buildTeam(server.app);
     await invite(t1.owner, t1.id, guest.email);
     await invite(t2.owner, t2.id, guest.email, Role.KeyMaster);
-    const [i1, i2] = (await api.as(guest.token).post(API.users.invitations)).body.data;
-    expect((await api.as(other.token).put(API.invitations.one(t1.id, i1.id))).status).toBe(404);
-    expect((await api.as(guest.token).put(API.invitations.one(t2.id, i1.id))).status).toBe(404);
+    const [i1, i2] = (await api.as(guest.token).post(PATHS.invitations.mine)).body.data;
+    expect((await api.as(other.token).put(PATHS.invitations.accept(t1.id, i1.id))).status).toBe(404);
+    expect((await api.as(guest.token).put(PATHS.invitations.accept(t2.id, i1.id))).status).toBe(404);
     const s = await streamsOf(server.base, { guest });
-    const acc = await api.as(guest.token).put(API.invitations.one(t1.id, i1.id));
+    const acc = await api.as(guest.token).put(PATHS.invitations.accept(t1.id, i1.id));
     expect(acc.status).toBe(200);
     expect(acc.body.data.team_id).toBe(t1.id);
-    const dec = await api.as(guest.token).send('DELETE', API.invitations.one(t2.id, i2.id));
+    const dec = await api.as(guest.token).send('DELETE', PATHS.invitations.accept(t2.id, i2.id));
     expect(dec).toMatchObject({ status: 200, body: { message: MSG_TEAMS.inviteDeclined } });
     await s.guest.waitFor(() => s.guest.events().filter((e) => e.code === 81).length === 2);
     expect(
@@ -278,7 +285,7 @@ describe('existing-user flow', () => {
         .filter((e) => e.code === 81)
         .map((e) => (e.invited_info as { status: number }).status),
     ).toEqual([20, 30]);
-    expect((await api.as(guest.token).put(API.invitations.one(t2.id, i2.id))).status).toBe(404);
+    expect((await api.as(guest.token).put(PATHS.invitations.accept(t2.id, i2.id))).status).toBe(404);
     s.closeAll();
   });
 });
@@ -291,22 +298,22 @@ describe('resend and revoke', () => {
     const at = smtp.mails.length;
     await invite(km, id, guest.email);
     const old = await inviteMail(guest.email, at);
-    const [inv] = (await api.as(km.token).post(API.invitations.search(id))).body.data;
+    const [inv] = (await api.as(km.token).post(PATHS.invitations.search(id))).body.data;
     const at2 = smtp.mails.length;
-    expect((await api.as(km.token).post(API.invitations.resend(id, inv.id), bases)).status).toBe(200);
+    expect((await api.as(km.token).post(PATHS.invitations.resend(id, inv.id), bases)).status).toBe(200);
     const fresh = await inviteMail(guest.email, at2);
     expect(fresh.hash).not.toBe(old.hash);
-    expect((await api.as(guest.token).put(API.invitations.guest(old.hash))).status).toBe(404);
+    expect((await api.as(guest.token).put(PATHS.invitations.acceptByLink(old.hash))).status).toBe(404);
 
     const s = await streamsOf(server.base, { guest });
-    const revoke = await api.as(km.token).send('DELETE', API.invitations.one(id, inv.id));
+    const revoke = await api.as(km.token).send('DELETE', PATHS.invitations.accept(id, inv.id));
     expect(revoke.status).toBe(200);
     expect(await s.guest.waitForEvent(EventCode.InviteChanged)).toMatchObject({
       invited_user: guest.id,
       invited_info: { id: inv.id, team_id: id, status: InviteStatus.Revoked },
     });
-    expect((await api.as(guest.token).put(API.invitations.guest(fresh.hash))).status).toBe(404);
-    expect((await api.as(km.token).send('DELETE', API.invitations.one(id, inv.id))).status).toBe(404);
+    expect((await api.as(guest.token).put(PATHS.invitations.acceptByLink(fresh.hash))).status).toBe(404);
+    expect((await api.as(km.token).send('DELETE', PATHS.invitations.accept(id, inv.id))).status).toBe(404);
     s.closeAll();
   });
 });

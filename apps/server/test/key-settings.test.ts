@@ -1,4 +1,11 @@
-import { API, MSG_DOMAIN_RULES, MSG_DOMAINS } from '@tlprt/contract';
+import {
+  ENDPOINTS,
+  endpointPath,
+  MSG_DOMAIN_RULES,
+  MSG_DOMAINS,
+  PATHS,
+  SUPERVISOR_SET,
+} from '@tlprt/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BuiltUser, buildDomain, buildKey, buildTeam, buildUser, memoryMailer } from './factories.js';
 import { Api, type Json } from './helpers/http.js';
@@ -35,9 +42,9 @@ const DEFAULTS = [
 describe('customer layer (get / set)', () => {
   it('reads the defaults, stores the key layer, and clears a value with null or empty text', async () => {
     const s = await setup();
-    const get = () => s.as.get(API.keys.settingsGet(s.teamId, s.domainId, s.keyId));
+    const get = () => s.as.get(PATHS.keySettings.read(s.teamId, s.domainId, s.keyId));
     expect((await get()).body).toEqual({ message: 'ok', data: DEFAULTS });
-    const r = await s.as.post(API.keys.settingsSet(s.teamId, s.domainId, s.keyId), {
+    const r = await s.as.post(PATHS.keySettings.write(s.teamId, s.domainId, s.keyId), {
       settings: [
         { id: 12, value: '8' },
         { id: 101, value: 0 },
@@ -51,8 +58,8 @@ describe('customer layer (get / set)', () => {
     ]);
     expect((await get()).body.data).toEqual(r.body.data);
     // The path's domain 0 reads the same key.
-    expect((await s.as.get(API.keys.settingsGet(s.teamId, 0, s.keyId))).body.data).toEqual(r.body.data);
-    await s.as.post(API.keys.settingsSet(s.teamId, s.domainId, s.keyId), {
+    expect((await s.as.get(PATHS.keySettings.read(s.teamId, 0, s.keyId))).body.data).toEqual(r.body.data);
+    await s.as.post(PATHS.keySettings.write(s.teamId, s.domainId, s.keyId), {
       settings: [
         { id: 12, value: '' },
         { id: 101, value: null },
@@ -71,15 +78,19 @@ describe('customer layer (get / set)', () => {
     [{ id: 12, value: 'abc' }, 'settings.0.value', 'Must be a number'],
   ])('refuses %j with 400 naming %s', async (setting, field, text) => {
     const s = await setup();
-    const r = await s.as.post(API.keys.settingsSet(s.teamId, s.domainId, s.keyId), { settings: [setting] });
+    const r = await s.as.post(PATHS.keySettings.write(s.teamId, s.domainId, s.keyId), {
+      settings: [setting],
+    });
     expect(r.status).toBe(400);
     expect(r.body.errors[field]).toBe(text);
-    expect((await s.as.get(API.keys.settingsGet(s.teamId, s.domainId, s.keyId))).body.data).toEqual(DEFAULTS);
+    expect((await s.as.get(PATHS.keySettings.read(s.teamId, s.domainId, s.keyId))).body.data).toEqual(
+      DEFAULTS,
+    );
   });
 
   it('names the failing entry by its index', async () => {
     const s = await setup();
-    const r = await s.as.post(API.keys.settingsSet(s.teamId, s.domainId, s.keyId), {
+    const r = await s.as.post(PATHS.keySettings.write(s.teamId, s.domainId, s.keyId), {
       settings: [
         { id: 12, value: 3 },
         { id: 13, value: 0 },
@@ -91,15 +102,15 @@ describe('customer layer (get / set)', () => {
 
   it('is refused for a suspended key (40) and for keys of a suspended domain (403)', async () => {
     const s = await setup();
-    await sup.post(API.keys.suspend(s.teamId, s.keyId));
-    const r = await s.as.post(API.keys.settingsSet(s.teamId, s.domainId, s.keyId), {
+    await sup.post(PATHS.keys.suspend(s.teamId, s.keyId));
+    const r = await s.as.post(PATHS.keySettings.write(s.teamId, s.domainId, s.keyId), {
       settings: [{ id: 12, value: 3 }],
     });
     expect(r.status).toBe(403);
     expect(r.body.message).toBe(MSG_DOMAINS.keySuspendedWarning);
-    await sup.post(API.keys.suspend(s.teamId, s.keyId));
-    await sup.post(API.domains.suspend(s.teamId, s.domainId));
-    const b = await s.as.post(API.keys.settingsSet(s.teamId, s.domainId, s.keyId), {
+    await sup.post(PATHS.keys.suspend(s.teamId, s.keyId));
+    await sup.post(PATHS.domains.suspend(s.teamId, s.domainId));
+    const b = await s.as.post(PATHS.keySettings.write(s.teamId, s.domainId, s.keyId), {
       settings: [{ id: 12, value: 3 }],
     });
     expect(b.status).toBe(403);
@@ -109,11 +120,11 @@ describe('customer layer (get / set)', () => {
   it('a domain in the path that is not the key’s is 404; a foreign domain for a team key is 404', async () => {
     const s = await setup();
     const other = await buildDomain(server.app, s.teamId, { promoted: true });
-    expect((await s.as.get(API.keys.settingsGet(s.teamId, other.id, s.keyId))).status).toBe(404);
+    expect((await s.as.get(PATHS.keySettings.read(s.teamId, other.id, s.keyId))).status).toBe(404);
     const teamKey = await buildKey(server.app, s.teamId, null);
-    expect((await s.as.get(API.keys.settingsGet(s.teamId, other.id, teamKey.id))).status).toBe(200);
+    expect((await s.as.get(PATHS.keySettings.read(s.teamId, other.id, teamKey.id))).status).toBe(200);
     const foreign = await setup();
-    expect((await s.as.get(API.keys.settingsGet(s.teamId, foreign.domainId, teamKey.id))).status).toBe(404);
+    expect((await s.as.get(PATHS.keySettings.read(s.teamId, foreign.domainId, teamKey.id))).status).toBe(404);
   });
 });
 
@@ -123,14 +134,14 @@ describe('supervisor layers', () => {
   it("a customer's key settings write, null included, never changes or lifts a supervisor's override", async () => {
     const s = await setup();
     const supervise = (value: number | null, settingOverwrite: number) =>
-      sup.post(API.keys.supervisorSet(s.teamId, 'key'), {
+      sup.post(PATHS.keySettings[SUPERVISOR_SET.key](s.teamId), {
         keyId: s.keyId,
         settings: [{ id: 101, value, settingOverwrite }],
       });
     const customer = (value: number | null) =>
-      s.as.post(API.keys.settingsSet(s.teamId, s.domainId, s.keyId), { settings: [{ id: 101, value }] });
+      s.as.post(PATHS.keySettings.write(s.teamId, s.domainId, s.keyId), { settings: [{ id: 101, value }] });
     const inForce = async () =>
-      (await api.get(API.keys.publicSettings(s.keyHash))).body.data.settings['101'] as number;
+      (await api.get(PATHS.keySettings.publicRead(s.keyHash))).body.data.settings['101'] as number;
 
     expect((await supervise(0, 1)).status).toBe(200);
     expect(await inForce()).toBe(0);
@@ -138,7 +149,7 @@ describe('supervisor layers', () => {
     expect(await inForce()).toBe(0);
     expect((await customer(null)).status).toBe(200);
     expect(await inForce()).toBe(0);
-    const seen = (await s.as.get(API.keys.settingsGet(s.teamId, s.domainId, s.keyId))).body.data;
+    const seen = (await s.as.get(PATHS.keySettings.read(s.teamId, s.domainId, s.keyId))).body.data;
     expect(seen.find((x: Json) => x.id === 101)).toEqual({
       id: 101,
       currentValue: null,
@@ -146,7 +157,18 @@ describe('supervisor layers', () => {
       supervisorValue: 0,
     });
     expect(
-      row((await sup.get(API.keys.supervisorGet(s.teamId, s.keyId, s.domainId))).body.data, 101),
+      row(
+        (
+          await sup.get(
+            endpointPath(
+              ENDPOINTS.keySettings.readSupervisor,
+              { teamId: s.teamId, keyId: s.keyId },
+              { domainId: s.domainId },
+            ),
+          )
+        ).body.data,
+        101,
+      ),
     ).toMatchObject({ param_api_key: 0, override_api_key: 1, prod_value: 0 });
     // Lifted by a supervisor: the customer's own value applies again.
     await customer(60);
@@ -157,7 +179,13 @@ describe('supervisor layers', () => {
   it('applies default → team → domain → key, each only when it overrides', async () => {
     const s = await setup();
     const read = async () => {
-      const r = await sup.get(API.keys.supervisorGet(s.teamId, s.keyId, s.domainId));
+      const r = await sup.get(
+        endpointPath(
+          ENDPOINTS.keySettings.readSupervisor,
+          { teamId: s.teamId, keyId: s.keyId },
+          { domainId: s.domainId },
+        ),
+      );
       expect(r.status).toBe(200);
       return r.body.data as Json[];
     };
@@ -166,7 +194,7 @@ describe('supervisor layers', () => {
       value: number | null,
       settingOverwrite: number,
     ) => {
-      const r = await sup.post(API.keys.supervisorSet(s.teamId, layer), {
+      const r = await sup.post(PATHS.keySettings[SUPERVISOR_SET[layer]](s.teamId), {
         teamId: s.teamId,
         domainId: s.domainId,
         keyId: s.keyId,
@@ -175,7 +203,7 @@ describe('supervisor layers', () => {
       expect(r.status, JSON.stringify(r.body)).toBe(200);
     };
     const publicValue = async () =>
-      (await api.get(API.keys.publicSettings(s.keyHash))).body.data.settings['12'] as number;
+      (await api.get(PATHS.keySettings.publicRead(s.keyHash))).body.data.settings['12'] as number;
 
     expect(row(await read(), 12)).toEqual({
       param_name: 'Download timeout, s',
@@ -205,7 +233,7 @@ describe('supervisor layers', () => {
     expect(row(await read(), 12)).toMatchObject({ param_api_key: 40, override_api_key: 1, prod_value: 40 });
     expect(await publicValue()).toBe(40);
     // The customer sees the supervisor's value for the key beside its own and the layers below.
-    expect((await s.as.get(API.keys.settingsGet(s.teamId, s.domainId, s.keyId))).body.data[0]).toEqual({
+    expect((await s.as.get(PATHS.keySettings.read(s.teamId, s.domainId, s.keyId))).body.data[0]).toEqual({
       id: 12,
       currentValue: null,
       defaultValue: 30,
@@ -228,26 +256,26 @@ describe('supervisor layers', () => {
     const s = await setup();
     const second = await buildDomain(server.app, s.teamId, { promoted: true });
     const k2 = await buildKey(server.app, s.teamId, second.id);
-    await sup.post(API.keys.supervisorSet(s.teamId, 'team'), {
+    await sup.post(PATHS.keySettings[SUPERVISOR_SET.team](s.teamId), {
       settings: [{ id: 13, value: 50, settingOverwrite: 1 }],
     });
-    await sup.post(API.keys.supervisorSet(s.teamId, 'domain'), {
+    await sup.post(PATHS.keySettings[SUPERVISOR_SET.domain](s.teamId), {
       domainId: s.domainId,
       settings: [{ id: 13, value: 60, settingOverwrite: 1 }],
     });
-    const one = await api.get(API.keys.publicSettings(s.keyHash));
-    const two = await api.get(API.keys.publicSettings(k2.keyHash));
+    const one = await api.get(PATHS.keySettings.publicRead(s.keyHash));
+    const two = await api.get(PATHS.keySettings.publicRead(k2.keyHash));
     expect(one.body.data.settings).toEqual({ 12: 5, 13: 60, 101: 100 });
     expect(two.body.data.settings).toEqual({ 12: 5, 13: 50, 101: 100 });
     // Another team is untouched.
     const other = await setup();
-    expect((await api.get(API.keys.publicSettings(other.keyHash))).body.data.settings['13']).toBe(10);
+    expect((await api.get(PATHS.keySettings.publicRead(other.keyHash))).body.data.settings['13']).toBe(10);
   });
 
   it('validates: override needs a value, keyId / domainId per layer, ranges, foreign ids are 404', async () => {
     const s = await setup();
     const post = (layer: 'key' | 'team' | 'domain', body: Json) =>
-      sup.post(API.keys.supervisorSet(s.teamId, layer), body);
+      sup.post(PATHS.keySettings[SUPERVISOR_SET[layer]](s.teamId), body);
     const missing = await post('team', { settings: [{ id: 12, value: null, settingOverwrite: 1 }] });
     expect(missing.status).toBe(400);
     expect(missing.body.errors['settings.0.value']).toBe(MSG_DOMAIN_RULES.overrideNeedsValue);
@@ -268,42 +296,72 @@ describe('supervisor layers', () => {
     };
     expect((await post('domain', body)).status).toBe(404);
     expect((await post('key', body)).status).toBe(404);
-    expect((await sup.get(API.keys.supervisorGet(s.teamId, foreign.keyId, null))).status).toBe(404);
+    expect(
+      (
+        await sup.get(
+          endpointPath(
+            ENDPOINTS.keySettings.readSupervisor,
+            { teamId: s.teamId, keyId: foreign.keyId },
+            { domainId: null },
+          ),
+        )
+      ).status,
+    ).toBe(404);
   });
 
   it('a supervisor reads but cannot write the layers of a suspended team; an Admin can do neither', async () => {
     const s = await setup();
     await server.app.ctx.db.updateTable('teams').set({ suspended: 1 }).where('id', '=', s.teamId).execute();
-    expect((await sup.get(API.keys.supervisorGet(s.teamId, s.keyId, null))).status).toBe(200);
-    const w = await sup.post(API.keys.supervisorSet(s.teamId, 'team'), {
+    expect(
+      (
+        await sup.get(
+          endpointPath(
+            ENDPOINTS.keySettings.readSupervisor,
+            { teamId: s.teamId, keyId: s.keyId },
+            { domainId: null },
+          ),
+        )
+      ).status,
+    ).toBe(200);
+    const w = await sup.post(PATHS.keySettings[SUPERVISOR_SET.team](s.teamId), {
       settings: [{ id: 12, value: 3, settingOverwrite: 1 }],
     });
     expect(w.status).toBe(403);
-    expect((await s.as.get(API.keys.supervisorGet(s.teamId, s.keyId, null))).status).toBe(403);
+    expect(
+      (
+        await s.as.get(
+          endpointPath(
+            ENDPOINTS.keySettings.readSupervisor,
+            { teamId: s.teamId, keyId: s.keyId },
+            { domainId: null },
+          ),
+        )
+      ).status,
+    ).toBe(403);
   });
 });
 
 describe('public read for the player plugin (no token)', () => {
   it('answers the effective values of an active key', async () => {
     const s = await setup();
-    const r = await api.get(API.keys.publicSettings(s.keyHash));
+    const r = await api.get(PATHS.keySettings.publicRead(s.keyHash));
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
       message: 'ok',
       data: { keyHash: s.keyHash, settings: { 12: 5, 13: 10, 101: 100 }, iceServers: [] },
     });
     const teamKey = await buildKey(server.app, s.teamId, null);
-    expect((await api.get(API.keys.publicSettings(teamKey.keyHash))).status).toBe(200);
+    expect((await api.get(PATHS.keySettings.publicRead(teamKey.keyHash))).status).toBe(200);
   });
 
   it('is 404 for an unknown hash, an inactive, suspended or deleted key, an inactive or suspended domain, a suspended team', async () => {
     const cases: Array<[string, (s: Awaited<ReturnType<typeof setup>>) => Promise<unknown>]> = [
-      ['inactive key', (s) => s.as.get(API.keys.toggleActive(s.teamId, s.keyId))],
-      ['suspended key', (s) => sup.post(API.keys.suspend(s.teamId, s.keyId))],
-      ['deleted key', (s) => s.as.send('DELETE', API.keys.one(s.teamId, s.keyId))],
-      ['inactive domain', (s) => s.as.get(API.domains.toggleActive(s.teamId, s.domainId))],
-      ['suspended domain', (s) => sup.post(API.domains.suspend(s.teamId, s.domainId))],
-      ['deleted domain', (s) => s.as.send('DELETE', API.domains.remove(s.teamId, s.domainId))],
+      ['inactive key', (s) => s.as.get(PATHS.keys.toggleActive(s.teamId, s.keyId))],
+      ['suspended key', (s) => sup.post(PATHS.keys.suspend(s.teamId, s.keyId))],
+      ['deleted key', (s) => s.as.send('DELETE', PATHS.keys.read(s.teamId, s.keyId))],
+      ['inactive domain', (s) => s.as.get(PATHS.domains.toggleActive(s.teamId, s.domainId))],
+      ['suspended domain', (s) => sup.post(PATHS.domains.suspend(s.teamId, s.domainId))],
+      ['deleted domain', (s) => s.as.send('DELETE', PATHS.domains.remove(s.teamId, s.domainId))],
       [
         'suspended team',
         (s) =>
@@ -312,14 +370,14 @@ describe('public read for the player plugin (no token)', () => {
     ];
     for (const [what, make] of cases) {
       const s = await setup();
-      expect((await api.get(API.keys.publicSettings(s.keyHash))).status, what).toBe(200);
+      expect((await api.get(PATHS.keySettings.publicRead(s.keyHash))).status, what).toBe(200);
       await make(s);
-      const r = await api.get(API.keys.publicSettings(s.keyHash));
+      const r = await api.get(PATHS.keySettings.publicRead(s.keyHash));
       expect(r.status, what).toBe(404);
       expect(r.body, what).toEqual({ message: 'Not found' });
     }
-    expect((await api.get(API.keys.publicSettings('A'.repeat(40)))).status).toBe(404);
-    expect((await api.get(API.keys.publicSettings('no such key'))).status).toBe(404);
+    expect((await api.get(PATHS.keySettings.publicRead('A'.repeat(40)))).status).toBe(404);
+    expect((await api.get(PATHS.keySettings.publicRead('no such key'))).status).toBe(404);
   });
 
   it("is rate limited per address by a limit of its own, not the guest forms' (429 with Retry-After)", async () => {
@@ -330,9 +388,9 @@ describe('public read for the player plugin (no token)', () => {
       const l = new Api(limited.base);
       const statuses: number[] = [];
       for (let i = 0; i < 4; i++)
-        statuses.push((await l.get(API.keys.publicSettings('x'.repeat(40)))).status);
+        statuses.push((await l.get(PATHS.keySettings.publicRead('x'.repeat(40)))).status);
       expect(statuses).toEqual([404, 404, 404, 429]);
-      const r = await l.get(API.keys.publicSettings('x'.repeat(40)));
+      const r = await l.get(PATHS.keySettings.publicRead('x'.repeat(40)));
       expect(r.headers.get('retry-after')).toBeTruthy();
     } finally {
       await limited.close();

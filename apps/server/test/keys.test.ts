@@ -1,4 +1,4 @@
-import { API, EventCode, MSG_DOMAIN_RULES, MSG_DOMAINS, Role } from '@tlprt/contract';
+import { EventCode, MSG_DOMAIN_RULES, MSG_DOMAINS, PATHS, Role } from '@tlprt/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BuiltUser, buildDomain, buildKey, buildTeam, buildUser, memoryMailer } from './factories.js';
 import { streamsOf } from './helpers/events.js';
@@ -24,12 +24,13 @@ async function teamWithDomain(opts: { status?: number } = {}) {
   return { id: t.id, owner: t.owner, as: api.as(t.owner.token), domainId: d.id };
 }
 
-const listed = async (as: Api, teamId: number) => (await as.post(API.keys.list(teamId))).body.data as Json[];
+const listed = async (as: Api, teamId: number) =>
+  (await as.post(PATHS.keys.list(teamId))).body.data as Json[];
 
 describe('create', () => {
   it('creates an active key for a promoted domain (201 ZKeyResponse) with a 40-character hash', async () => {
     const t = await teamWithDomain();
-    const r = await t.as.post(API.keys.create(t.id, t.domainId), { name: '  player one ' });
+    const r = await t.as.post(PATHS.keys.create(t.id, t.domainId), { name: '  player one ' });
     expect(r.status).toBe(201);
     expect(r.body.data).toEqual({
       id: expect.any(Number),
@@ -46,7 +47,7 @@ describe('create', () => {
 
   it('domainId 0 makes a key for every domain (domainId null); no body gives an empty name', async () => {
     const t = await teamWithDomain();
-    const r = await t.as.post(API.keys.create(t.id, 0));
+    const r = await t.as.post(PATHS.keys.create(t.id, 0));
     expect(r.status).toBe(201);
     expect(r.body.data).toMatchObject({ domainId: null, name: '', status: 10 });
   });
@@ -55,7 +56,7 @@ describe('create', () => {
     const t = await teamWithDomain();
     const hashes = new Set<string>();
     for (let i = 0; i < 30; i++) {
-      const r = await t.as.post(API.keys.create(t.id, t.domainId), {});
+      const r = await t.as.post(PATHS.keys.create(t.id, t.domainId), {});
       expect(r.body.data.keyHash).toMatch(/^[A-Za-z0-9]{40}$/);
       hashes.add(r.body.data.keyHash);
     }
@@ -64,19 +65,19 @@ describe('create', () => {
 
   it('a name over 30 is 400; a draft domain is 409; a deleted or foreign domain is 404', async () => {
     const t = await teamWithDomain();
-    const long = await t.as.post(API.keys.create(t.id, t.domainId), { name: 'x'.repeat(31) });
+    const long = await t.as.post(PATHS.keys.create(t.id, t.domainId), { name: 'x'.repeat(31) });
     expect(long.status).toBe(400);
     expect(long.body.errors.name).toBe('Maximum 30 symbols are allowed');
 
     const draft = await buildDomain(server.app, t.id, { verified: true });
-    const r = await t.as.post(API.keys.create(t.id, draft.id), {});
+    const r = await t.as.post(PATHS.keys.create(t.id, draft.id), {});
     expect(r.status).toBe(409);
     expect(r.body.message).toBe(MSG_DOMAIN_RULES.keyNeedsPromotedDomain);
 
     const deleted = await buildDomain(server.app, t.id, { promoted: true, status: 50 });
-    expect((await t.as.post(API.keys.create(t.id, deleted.id), {})).status).toBe(404);
+    expect((await t.as.post(PATHS.keys.create(t.id, deleted.id), {})).status).toBe(404);
     const other = await teamWithDomain();
-    expect((await t.as.post(API.keys.create(t.id, other.domainId), {})).status).toBe(404);
+    expect((await t.as.post(PATHS.keys.create(t.id, other.domainId), {})).status).toBe(404);
     expect(await listed(other.as, other.id)).toEqual([]);
   });
 });
@@ -101,7 +102,7 @@ describe('list and read', () => {
       [f.id, 20],
       [all.id, 10],
     ]);
-    const one = await t.as.get(API.keys.one(t.id, f.id));
+    const one = await t.as.get(PATHS.keys.read(t.id, f.id));
     expect(one.status).toBe(200);
     expect(one.body.data).toMatchObject({ id: f.id, status: 20, keyHash: f.keyHash });
   });
@@ -112,13 +113,13 @@ describe('list and read', () => {
     const k = await buildKey(server.app, theirs.id, theirs.domainId, { name: 'theirs' });
     const sup = api.as(supervisor.token);
     const calls = await Promise.all([
-      mine.as.get(API.keys.one(mine.id, k.id)),
-      mine.as.put(API.keys.one(mine.id, k.id), { name: 'stolen' }),
-      mine.as.get(API.keys.toggleActive(mine.id, k.id)),
-      mine.as.send('DELETE', API.keys.one(mine.id, k.id)),
-      sup.post(API.keys.suspend(mine.id, k.id)),
-      mine.as.get(API.keys.settingsGet(mine.id, 0, k.id)),
-      mine.as.post(API.keys.settingsSet(mine.id, 0, k.id), { settings: [{ id: 12, value: 3 }] }),
+      mine.as.get(PATHS.keys.read(mine.id, k.id)),
+      mine.as.put(PATHS.keys.read(mine.id, k.id), { name: 'stolen' }),
+      mine.as.get(PATHS.keys.toggleActive(mine.id, k.id)),
+      mine.as.send('DELETE', PATHS.keys.read(mine.id, k.id)),
+      sup.post(PATHS.keys.suspend(mine.id, k.id)),
+      mine.as.get(PATHS.keySettings.read(mine.id, 0, k.id)),
+      mine.as.post(PATHS.keySettings.write(mine.id, 0, k.id), { settings: [{ id: 12, value: 3 }] }),
     ]);
     expect(calls.map((r) => r.status)).toEqual([404, 404, 404, 404, 404, 404, 404]);
     expect(await listed(theirs.as, theirs.id)).toEqual([
@@ -131,34 +132,34 @@ describe('rename, toggle, delete', () => {
   it('renames (max 30) and toggles 10 ↔ 20', async () => {
     const t = await teamWithDomain();
     const k = await buildKey(server.app, t.id, t.domainId);
-    const r = await t.as.put(API.keys.one(t.id, k.id), { name: ' main ' });
+    const r = await t.as.put(PATHS.keys.read(t.id, k.id), { name: ' main ' });
     expect(r.status).toBe(200);
     expect(r.body.data.name).toBe('main');
-    expect((await t.as.put(API.keys.one(t.id, k.id), { name: 'y'.repeat(31) })).status).toBe(400);
-    expect((await t.as.put(API.keys.one(t.id, k.id), { name: '' })).body.data.name).toBe('');
-    expect((await t.as.get(API.keys.toggleActive(t.id, k.id))).body.data.status).toBe(20);
-    expect((await t.as.get(API.keys.toggleActive(t.id, k.id))).body.data.status).toBe(10);
+    expect((await t.as.put(PATHS.keys.read(t.id, k.id), { name: 'y'.repeat(31) })).status).toBe(400);
+    expect((await t.as.put(PATHS.keys.read(t.id, k.id), { name: '' })).body.data.name).toBe('');
+    expect((await t.as.get(PATHS.keys.toggleActive(t.id, k.id))).body.data.status).toBe(20);
+    expect((await t.as.get(PATHS.keys.toggleActive(t.id, k.id))).body.data.status).toBe(10);
   });
 
   it('status 40 blocks rename and toggle (403); status 30 cannot be toggled', async () => {
     const t = await teamWithDomain();
     const k = await buildKey(server.app, t.id, t.domainId, { status: 40 });
-    const rename = await t.as.put(API.keys.one(t.id, k.id), { name: 'x' });
+    const rename = await t.as.put(PATHS.keys.read(t.id, k.id), { name: 'x' });
     expect(rename.status).toBe(403);
     expect(rename.body.message).toBe(MSG_DOMAINS.keySuspendedWarning);
-    expect((await t.as.get(API.keys.toggleActive(t.id, k.id))).status).toBe(403);
+    expect((await t.as.get(PATHS.keys.toggleActive(t.id, k.id))).status).toBe(403);
     const locked = await buildKey(server.app, t.id, t.domainId, { status: 30 });
-    expect((await t.as.get(API.keys.toggleActive(t.id, locked.id))).status).toBe(403);
+    expect((await t.as.get(PATHS.keys.toggleActive(t.id, locked.id))).status).toBe(403);
   });
 
   it('deletes: status 50, no longer listed or readable', async () => {
     const t = await teamWithDomain();
     const k = await buildKey(server.app, t.id, t.domainId);
-    const r = await t.as.send('DELETE', API.keys.one(t.id, k.id));
+    const r = await t.as.send('DELETE', PATHS.keys.read(t.id, k.id));
     expect(r.status).toBe(200);
     expect(r.body.message).toBe(MSG_DOMAIN_RULES.keyDeleted);
     expect(await listed(t.as, t.id)).toEqual([]);
-    expect((await t.as.get(API.keys.one(t.id, k.id))).status).toBe(404);
+    expect((await t.as.get(PATHS.keys.read(t.id, k.id))).status).toBe(404);
     const row = await server.app.ctx.db
       .selectFrom('keys')
       .select('status')
@@ -173,12 +174,12 @@ describe('key suspension (supervisor)', () => {
     const t = await teamWithDomain();
     const sup = api.as(supervisor.token);
     const k = await buildKey(server.app, t.id, t.domainId, { status: 20 });
-    const s = await sup.post(API.keys.suspend(t.id, k.id));
+    const s = await sup.post(PATHS.keys.suspend(t.id, k.id));
     expect(s.status).toBe(200);
     expect(s.body.data).toMatchObject({ status: 40, suspended: 1 });
-    const back = await sup.post(API.keys.suspend(t.id, k.id));
+    const back = await sup.post(PATHS.keys.suspend(t.id, k.id));
     expect(back.body.data).toMatchObject({ status: 20, suspended: 0 });
-    expect((await t.as.post(API.keys.suspend(t.id, k.id))).status).toBe(403);
+    expect((await t.as.post(PATHS.keys.suspend(t.id, k.id))).status).toBe(403);
   });
 });
 
@@ -187,10 +188,10 @@ describe('a suspended team is view-only', () => {
     const t = await teamWithDomain();
     const k = await buildKey(server.app, t.id, t.domainId);
     await server.app.ctx.db.updateTable('teams').set({ suspended: 1 }).where('id', '=', t.id).execute();
-    expect((await t.as.post(API.keys.list(t.id))).status).toBe(200);
-    expect((await t.as.post(API.keys.create(t.id, t.domainId), {})).status).toBe(403);
-    expect((await t.as.put(API.keys.one(t.id, k.id), { name: 'x' })).status).toBe(403);
-    expect((await api.as(supervisor.token).post(API.keys.suspend(t.id, k.id))).status).toBe(403);
+    expect((await t.as.post(PATHS.keys.list(t.id))).status).toBe(200);
+    expect((await t.as.post(PATHS.keys.create(t.id, t.domainId), {})).status).toBe(403);
+    expect((await t.as.put(PATHS.keys.read(t.id, k.id), { name: 'x' })).status).toBe(403);
+    expect((await api.as(supervisor.token).post(PATHS.keys.suspend(t.id, k.id))).status).toBe(403);
   });
 });
 
@@ -202,24 +203,24 @@ describe('events 90, 91, 92', () => {
     const as = api.as(t.owner.token);
     const streams = await streamsOf(server.base, { viewer });
     try {
-      const created = await as.post(API.keys.create(t.id, d.id), { name: 'k' });
+      const created = await as.post(PATHS.keys.create(t.id, d.id), { name: 'k' });
       const id = created.body.data.id;
       expect(await streams.viewer.waitForEvent(EventCode.KeyCreated)).toEqual({
         code: 90,
         team_id: t.id,
         created_key: id,
       });
-      await as.put(API.keys.one(t.id, id), { name: 'renamed' });
+      await as.put(PATHS.keys.read(t.id, id), { name: 'renamed' });
       expect(await streams.viewer.waitForEvent(EventCode.KeyChanged)).toEqual({
         code: 92,
         team_id: t.id,
         created_key: id,
       });
-      await as.get(API.keys.toggleActive(t.id, id));
-      await api.as(supervisor.token).post(API.keys.suspend(t.id, id));
+      await as.get(PATHS.keys.toggleActive(t.id, id));
+      await api.as(supervisor.token).post(PATHS.keys.suspend(t.id, id));
       await streams.viewer.waitFor(() => streams.viewer.events().filter((e) => e.code === 92).length === 3);
-      await api.as(supervisor.token).post(API.keys.suspend(t.id, id));
-      await as.send('DELETE', API.keys.one(t.id, id));
+      await api.as(supervisor.token).post(PATHS.keys.suspend(t.id, id));
+      await as.send('DELETE', PATHS.keys.read(t.id, id));
       expect(await streams.viewer.waitForEvent(EventCode.KeyDeleted)).toEqual({
         code: 91,
         team_id: t.id,

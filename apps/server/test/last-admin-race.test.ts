@@ -1,4 +1,4 @@
-import { API, Role } from '@tlprt/contract';
+import { PATHS, Role } from '@tlprt/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BuiltUser, buildTeam, buildUser, memoryMailer } from './factories.js';
 import { Api } from './helpers/http.js';
@@ -47,8 +47,8 @@ describe('the team keeps an admin whatever two admins do at once', () => {
     const teams = await twoAdminTeams();
     const results = await Promise.all(
       teams.flatMap((t) => [
-        api.as(t.a.token).post(API.teams.setRole(t.id, t.b.id, Role.Viewer)),
-        api.as(t.b.token).post(API.teams.setRole(t.id, t.a.id, Role.Viewer)),
+        api.as(t.a.token).post(PATHS.teams.setRole(t.id, t.b.id, Role.Viewer)),
+        api.as(t.b.token).post(PATHS.teams.setRole(t.id, t.a.id, Role.Viewer)),
       ]),
     );
     for (const t of teams) expect(await adminsOf(t.id)).toBe(1);
@@ -65,8 +65,8 @@ describe('the team keeps an admin whatever two admins do at once', () => {
     const teams = await twoAdminTeams();
     await Promise.all(
       teams.flatMap((t) => [
-        api.as(t.a.token).post(API.teams.setRole(t.id, t.b.id, Role.KeyMaster)),
-        api.as(t.b.token).send('DELETE', API.teams.removeMember(t.id, t.a.id)),
+        api.as(t.a.token).post(PATHS.teams.setRole(t.id, t.b.id, Role.KeyMaster)),
+        api.as(t.b.token).send('DELETE', PATHS.teams.removeMember(t.id, t.a.id)),
       ]),
     );
     for (const t of teams) expect(await adminsOf(t.id)).toBeGreaterThanOrEqual(1);
@@ -76,8 +76,8 @@ describe('the team keeps an admin whatever two admins do at once', () => {
     const teams = await twoAdminTeams();
     await Promise.all(
       teams.flatMap((t) => [
-        api.as(t.a.token).post(API.teams.leave(t.id), { password: t.a.password }),
-        api.as(t.b.token).post(API.teams.leave(t.id), { password: t.b.password }),
+        api.as(t.a.token).post(PATHS.teams.leave(t.id), { password: t.a.password }),
+        api.as(t.b.token).post(PATHS.teams.leave(t.id), { password: t.b.password }),
       ]),
     );
     for (const t of teams) expect(await adminsOf(t.id)).toBe(1);

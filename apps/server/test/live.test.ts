@@ -1,6 +1,6 @@
-import { API, EventCode, Role } from '@tlprt/contract';
+import { EventCode, PATHS, Role } from '@tlprt/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { revokeUserSessions } from '../src/features/auth/queries.js';
+import { revokeUserSessions } from '../src/directory/sessions.js';
 import { buildSession, buildTeam, buildUser } from './factories.js';
 import { Api } from './helpers/http.js';
 import {
@@ -25,7 +25,7 @@ describe('GET /auth/v1/sse/handle', () => {
   });
 
   it('needs a live token', async () => {
-    const r = await fetch(server.base + API.auth.sse);
+    const r = await fetch(server.base + PATHS.live.stream);
     expect(r.status).toBe(401);
     expect(await r.json()).toEqual({ message: expect.any(String) });
   });
@@ -64,7 +64,7 @@ describe('GET /auth/v1/sse/handle', () => {
     const device2 = await openStream(server.base, otherDevice);
     await Promise.all([tab1, tab2, device2].map((t) => t.waitFor((raw) => raw.includes(': connected'))));
 
-    expect((await api.as(u.token).get(API.auth.logout)).status).toBe(200);
+    expect((await api.as(u.token).get(PATHS.auth.logout)).status).toBe(200);
     for (const tab of [tab1, tab2]) {
       expect(await tab.waitForEvent(EventCode.ForcedLogoutSession)).toEqual({ code: 11 });
       await tab.ended;
@@ -134,7 +134,7 @@ describe.runIf(onPostgres)('PgBus (LISTEN/NOTIFY) across two server nodes', () =
     const u = await buildUser(nodeA.app);
     const onB = await openStream(nodeB.base, u.token);
     await onB.waitFor((raw) => raw.includes(': connected'));
-    const r = await new Api(nodeA.base).as(u.token).post(API.dashboard.createTeam, { name: 'Cluster' });
+    const r = await new Api(nodeA.base).as(u.token).post(PATHS.teams.create, { name: 'Cluster' });
     expect(r.status).toBe(201);
     expect(await onB.waitForEvent(EventCode.UserAdded)).toEqual({
       code: 10,
@@ -151,7 +151,7 @@ describe.runIf(onPostgres)('PgBus (LISTEN/NOTIFY) across two server nodes', () =
     await onB.waitFor((raw) => raw.includes(': connected'));
     const r = await new Api(nodeA.base)
       .as(owner.token)
-      .post(API.teams.setRole(id, member.id, Role.KeyMaster));
+      .post(PATHS.teams.setRole(id, member.id, Role.KeyMaster));
     expect(r.status).toBe(200);
     expect(await onB.waitForEvent(EventCode.RoleChanged)).toEqual({
       code: 70,
@@ -166,7 +166,7 @@ describe.runIf(onPostgres)('PgBus (LISTEN/NOTIFY) across two server nodes', () =
     const u = await buildUser(nodeA.app);
     const onA = await openStream(nodeA.base, u.token);
     await onA.waitFor((raw) => raw.includes(': connected'));
-    expect((await new Api(nodeB.base).as(u.token).get(API.auth.logout)).status).toBe(200);
+    expect((await new Api(nodeB.base).as(u.token).get(PATHS.auth.logout)).status).toBe(200);
     expect(await onA.waitForEvent(EventCode.ForcedLogoutSession)).toEqual({ code: 11 });
     await onA.ended;
   });

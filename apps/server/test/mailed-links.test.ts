@@ -1,4 +1,4 @@
-import { API, LinkKind, linkBases, MSG, Role } from '@tlprt/contract';
+import { LinkKind, linkBases, MSG, PATHS, Role } from '@tlprt/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTeam, buildUser, uniqueEmail } from './factories.js';
 import { Api } from './helpers/http.js';
@@ -46,7 +46,7 @@ describe('mailed links', () => {
     const { id, owner } = await buildTeam(server.app);
     const email = uniqueEmail();
     const at = smtp.mails.length;
-    const r = await api.as(owner.token).post(API.invitations.create(id), {
+    const r = await api.as(owner.token).post(PATHS.invitations.create(id), {
       invited_email: email,
       role: Role.Viewer,
       accept_new_user_url: bare.inviteNew,
@@ -66,7 +66,7 @@ describe('mailed links', () => {
     const name = 'Slash / Team';
     const { id, owner } = await buildTeam(server.app, { name });
     let at = smtp.mails.length;
-    const lock = await api.as(owner.token).post(API.teams.deleteLock(id), {
+    const lock = await api.as(owner.token).post(PATHS.teamLifecycle.deleteLock(id), {
       confirmPath: bare.deleteTeamConfirm,
       cancelPath: bare.deleteTeamCancel,
       password: owner.password,
@@ -79,7 +79,7 @@ describe('mailed links', () => {
     expect(cancel).toBe(`${withSlash.deleteTeamCancel}${encodeURIComponent(name)}=${id}/${hash}`);
 
     at = smtp.mails.length;
-    const resend = await api.as(owner.token).post(API.teams.deleteResend(id), {
+    const resend = await api.as(owner.token).post(PATHS.teamLifecycle.deleteResend(id), {
       confirmPath: tricky(withSlash.deleteTeamConfirm),
       cancelPath: tricky(withSlash.deleteTeamCancel),
     });
@@ -93,7 +93,7 @@ describe('mailed links', () => {
     let at = smtp.mails.length;
     const change = await api
       .as(u.token)
-      .post(API.users.changeEmail(u.id), { password: u.password, email: fresh, url: bare.changeEmail });
+      .post(PATHS.account.changeEmail(u.id), { password: u.password, email: fresh, url: bare.changeEmail });
     expect(change.status).toBe(200);
     const changeMail = await nextMail(fresh, at);
     const link = changeMail.links.find((l) => l.includes('/email_event_handler/')) ?? '';
@@ -101,22 +101,23 @@ describe('mailed links', () => {
 
     const v = await buildUser(server.app);
     at = smtp.mails.length;
-    const del = await api
-      .as(v.token)
-      .send('DELETE', API.users.remove(v.id), { password: v.password, url: tricky(withSlash.deleteUser) });
+    const del = await api.as(v.token).send('DELETE', PATHS.account.remove(v.id), {
+      password: v.password,
+      url: tricky(withSlash.deleteUser),
+    });
     expect(del.status).toBe(200);
     expectOwnLinks(await nextMail(v.email, at));
   });
 });
 
 describe('check_hash knows every link kind (the link screens check first)', () => {
-  const kindOf = async (hash: string) => (await api.get(API.auth.checkHash(hash))).body;
+  const kindOf = async (hash: string) => (await api.get(PATHS.auth.checkHash(hash))).body;
   const hashIn = (link: string, after: string) => (link.split(after)[1] ?? '').split(/[/?]/).pop() ?? '';
 
   it('team deletion and suspension (confirm and cancel share the hash), e-mail change, account deletion', async () => {
     const { id, owner } = await buildTeam(server.app);
     let at = smtp.mails.length;
-    await api.as(owner.token).post(API.teams.deleteLock(id), {
+    await api.as(owner.token).post(PATHS.teamLifecycle.deleteLock(id), {
       confirmPath: withSlash.deleteTeamConfirm,
       cancelPath: withSlash.deleteTeamCancel,
       password: owner.password,
@@ -125,13 +126,15 @@ describe('check_hash knows every link kind (the link screens check first)', () =
     const [confirm = ''] = deletion.links;
     const teamHash = hashIn(confirm, '/delete-team-accept/');
     expect(await kindOf(teamHash)).toEqual({ message: MSG.hashValid, data: { kind: LinkKind.DeleteTeam } });
-    expect((await api.as(owner.token).post(API.teams.deleteCancel(id), { hash: teamHash })).status).toBe(200);
+    expect(
+      (await api.as(owner.token).post(PATHS.teamLifecycle.deleteCancel(id), { hash: teamHash })).status,
+    ).toBe(200);
     expect(await kindOf(teamHash)).toEqual({ message: MSG.hashInvalid });
 
     const sup = await buildUser(server.app, { supervisor: true });
     const other = await buildTeam(server.app, { name: 'Suspend me' });
     at = smtp.mails.length;
-    await api.as(sup.token).post(API.teams.suspend(other.id), {
+    await api.as(sup.token).post(PATHS.teamLifecycle.suspend(other.id), {
       name: 'Suspend me',
       confirmPath: withSlash.suspendTeamConfirm,
       cancelPath: withSlash.suspendTeamCancel,
@@ -143,9 +146,11 @@ describe('check_hash knows every link kind (the link screens check first)', () =
     const u = await buildUser(server.app);
     const fresh = uniqueEmail('kind');
     at = smtp.mails.length;
-    await api
-      .as(u.token)
-      .post(API.users.changeEmail(u.id), { password: u.password, email: fresh, url: withSlash.changeEmail });
+    await api.as(u.token).post(PATHS.account.changeEmail(u.id), {
+      password: u.password,
+      email: fresh,
+      url: withSlash.changeEmail,
+    });
     const change = await nextMail(fresh, at);
     const changeHash = hashIn(change.links.find((l) => l.includes('/email/')) ?? '', '/email/');
     expect((await kindOf(changeHash)).data).toEqual({ kind: LinkKind.ChangeEmail });
@@ -154,7 +159,7 @@ describe('check_hash knows every link kind (the link screens check first)', () =
     at = smtp.mails.length;
     await api
       .as(v.token)
-      .send('DELETE', API.users.remove(v.id), { password: v.password, url: withSlash.deleteUser });
+      .send('DELETE', PATHS.account.remove(v.id), { password: v.password, url: withSlash.deleteUser });
     const del = await nextMail(v.email, at);
     const delHash = hashIn(del.links.find((l) => l.includes('/delete-user/')) ?? '', '/delete-user/');
     expect((await kindOf(delHash)).data).toEqual({ kind: LinkKind.DeleteUser });

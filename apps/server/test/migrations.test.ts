@@ -5,13 +5,13 @@ import { loadConfig } from '../src/config.js';
 import { isUniqueViolation } from '../src/db/errors.js';
 import { type Db, migrateToLatest, openDatabase } from '../src/db/index.js';
 import { migrations } from '../src/db/migrations/index.js';
+import { insertUserIfAbsent } from '../src/directory/users.js';
+import { newKeyHash } from '../src/features/domains/keys/hash.js';
+import { insertKey } from '../src/features/domains/keys/queries.js';
 import { insertInvitation, updateInvitation } from '../src/features/invitations/queries.js';
-import { newKeyHash } from '../src/features/keys/hash.js';
-import { insertKey } from '../src/features/keys/queries.js';
 import { sessionHash, writeBatch } from '../src/features/statistics/aggregator.js';
 import { statsDb } from '../src/features/statistics/tables.js';
 import { insertTeamWithMember } from '../src/features/teams/queries.js';
-import { insertUserIfAbsent } from '../src/features/users/queries.js';
 import { dropDatabase, freshDatabaseUrl, PUBLIC_URL } from './helpers/server.js';
 
 const opened: Array<{ db: Db; url: string }> = [];

@@ -1,4 +1,4 @@
-import { API, MSG, MSG_DOMAIN_RULES, Role } from '@tlprt/contract';
+import { MSG, MSG_DOMAIN_RULES, PATHS, Role } from '@tlprt/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTeam, buildUser, memoryMailer } from './factories.js';
 import { Api } from './helpers/http.js';
@@ -24,7 +24,7 @@ async function team() {
 describe('origins', () => {
   it('creates (201, trimmed name, CDN url from id and team), lists oldest first for every member', async () => {
     const t = await team();
-    const a = await t.as.post(API.origins.list(t.id), { name: '  Main origin ' });
+    const a = await t.as.post(PATHS.origins.list(t.id), { name: '  Main origin ' });
     expect(a.status).toBe(201);
     const id = a.body.data.id;
     expect(a.body.data).toEqual({
@@ -35,8 +35,8 @@ describe('origins', () => {
       suspended: 0,
       createdAt: expect.any(String),
     });
-    const b = await t.as.post(API.origins.list(t.id), { name: 'Backup' });
-    const list = await t.viewer.get(API.origins.list(t.id));
+    const b = await t.as.post(PATHS.origins.list(t.id), { name: 'Backup' });
+    const list = await t.viewer.get(PATHS.origins.list(t.id));
     expect(list.status).toBe(200);
     expect(list.body.data.map((o: { id: number }) => o.id)).toEqual([id, b.body.data.id]);
   });
@@ -48,22 +48,22 @@ describe('origins', () => {
       ['   ', MSG.required],
       ['x'.repeat(31), MSG.tooLong(30)],
     ] as const) {
-      const r = await t.as.post(API.origins.list(t.id), { name });
+      const r = await t.as.post(PATHS.origins.list(t.id), { name });
       expect(r.status).toBe(400);
       expect(r.body.errors.name).toBe(text);
     }
-    expect((await t.as.post(API.origins.list(t.id), {})).status).toBe(400);
-    expect((await t.as.post(API.origins.list(t.id), { name: 'y'.repeat(30) })).status).toBe(201);
+    expect((await t.as.post(PATHS.origins.list(t.id), {})).status).toBe(400);
+    expect((await t.as.post(PATHS.origins.list(t.id), { name: 'y'.repeat(30) })).status).toBe(201);
   });
 
   it('toggles 10 ↔ 20; a suspended origin cannot be toggled (403)', async () => {
     const t = await team();
-    const id = (await t.as.post(API.origins.list(t.id), { name: 'edge' })).body.data.id;
-    const off = await t.as.get(API.origins.toggle(t.id, id));
+    const id = (await t.as.post(PATHS.origins.list(t.id), { name: 'edge' })).body.data.id;
+    const off = await t.as.get(PATHS.origins.toggle(t.id, id));
     expect(off.body.data.status).toEqual({ id: 20, name: 'Inactive' });
-    expect((await t.as.get(API.origins.toggle(t.id, id))).body.data.status.id).toBe(10);
+    expect((await t.as.get(PATHS.origins.toggle(t.id, id))).body.data.status.id).toBe(10);
     await server.app.ctx.db.updateTable('origins').set({ suspended: 1 }).where('id', '=', id).execute();
-    const blocked = await t.as.get(API.origins.toggle(t.id, id));
+    const blocked = await t.as.get(PATHS.origins.toggle(t.id, id));
     expect(blocked.status).toBe(403);
     expect(blocked.body.message).toBe(MSG_DOMAIN_RULES.originSuspended);
   });
@@ -71,13 +71,13 @@ describe('origins', () => {
   it('deletes; a Viewer may not manage; a foreign id is 404', async () => {
     const t = await team();
     const other = await team();
-    const id = (await t.as.post(API.origins.list(t.id), { name: 'edge' })).body.data.id;
-    expect((await t.viewer.post(API.origins.list(t.id), { name: 'nope' })).status).toBe(403);
-    expect((await other.as.get(API.origins.toggle(other.id, id))).status).toBe(404);
-    expect((await other.as.send('DELETE', API.origins.remove(other.id, id))).status).toBe(404);
-    const r = await t.as.send('DELETE', API.origins.remove(t.id, id));
+    const id = (await t.as.post(PATHS.origins.list(t.id), { name: 'edge' })).body.data.id;
+    expect((await t.viewer.post(PATHS.origins.list(t.id), { name: 'nope' })).status).toBe(403);
+    expect((await other.as.get(PATHS.origins.toggle(other.id, id))).status).toBe(404);
+    expect((await other.as.send('DELETE', PATHS.origins.remove(other.id, id))).status).toBe(404);
+    const r = await t.as.send('DELETE', PATHS.origins.remove(t.id, id));
     expect(r.status).toBe(200);
-    expect((await t.as.get(API.origins.list(t.id))).body.data).toEqual([]);
-    expect((await t.as.send('DELETE', API.origins.remove(t.id, id))).status).toBe(404);
+    expect((await t.as.get(PATHS.origins.list(t.id))).body.data).toEqual([]);
+    expect((await t.as.send('DELETE', PATHS.origins.remove(t.id, id))).status).toBe(404);
   });
 });

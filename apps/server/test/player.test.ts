@@ -4,10 +4,10 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { API, DomainStatus, INGEST_ERRORS, KeyStatus, PLAYER_PATHS } from '@tlprt/contract';
+import { DomainStatus, INGEST_ERRORS, KeyStatus, PATHS, PLAYER_PATHS } from '@tlprt/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ASSETS } from '../src/config.js';
-import { updateKey } from '../src/features/keys/queries.js';
+import { updateKey } from '../src/features/domains/keys/queries.js';
 import { buildDomain, buildKey, buildTeam } from './factories.js';
 import { Api, type Json } from './helpers/http.js';
 import { PUBLIC_URL, startServer, type TestServer } from './helpers/server.js';
@@ -52,12 +52,12 @@ const report = (apiKey: string, sessionId: string, cdnBytes: number, seq?: numbe
 });
 
 function ingest(reports: unknown[], origin?: string) {
-  return api.post(API.stats.ingest, { reports }, origin ? { origin } : {});
+  return api.post(PATHS.statistics.ingest, { reports }, origin ? { origin } : {});
 }
 
 /** CDN bytes of the team's keys over the last hour, read back through the statistics API. */
 async function cdnBytes(keyHashes: string[]): Promise<number> {
-  const r = await owner.post(API.stats.day, {
+  const r = await owner.post(PATHS.statistics.day, {
     apiKeys: keyHashes,
     startTimestamp: nowS() - 3600,
     endTimestamp: nowS() + 60,
@@ -207,7 +207,7 @@ describe('ingest: CORS', () => {
 
   it('answers the preflight of an accepted Origin with 204, the method and the header; 403 otherwise', async () => {
     const preflight = (origin?: string) =>
-      api.send('OPTIONS', API.stats.ingest, undefined, {
+      api.send('OPTIONS', PATHS.statistics.ingest, undefined, {
         ...(origin ? { origin } : {}),
         'access-control-request-method': 'POST',
         'access-control-request-headers': 'content-type',
@@ -283,7 +283,7 @@ describe('public key settings for the plugin (DESIGN §11)', () => {
 
   it("answers 200 with the settings and ICE_SERVERS (turn: credentials split out) to the key's pages", async () => {
     for (const origin of [`https://${SITE}`, `https://www.${SITE}`, DASHBOARD, undefined]) {
-      const r = await api.get(API.keys.publicSettings(key), origin ? { origin } : {});
+      const r = await api.get(PATHS.keySettings.publicRead(key), origin ? { origin } : {});
       expect(r.status, origin).toBe(200);
       expect(r.body, origin).toEqual({
         message: 'ok',
@@ -299,7 +299,7 @@ describe('public key settings for the plugin (DESIGN §11)', () => {
       const t = await buildTeam(plain.app);
       const d = await buildDomain(plain.app, t.id, { promoted: true });
       const k = await buildKey(plain.app, t.id, d.id);
-      const r = await new Api(plain.base).get(API.keys.publicSettings(k.keyHash));
+      const r = await new Api(plain.base).get(PATHS.keySettings.publicRead(k.keyHash));
       expect(r.status).toBe(200);
       expect(r.body.data.iceServers).toEqual([]);
     } finally {
@@ -315,7 +315,7 @@ describe('public key settings for the plugin (DESIGN §11)', () => {
       `https://${UNVERIFIED_SITE}`,
       `https://${INACTIVE_SITE}`,
     ]) {
-      const r = await api.get(API.keys.publicSettings(key), { origin });
+      const r = await api.get(PATHS.keySettings.publicRead(key), { origin });
       expect(r.status, origin).toBe(404);
       expect(r.body, origin).toEqual({ message: 'Not found' });
       expect(r.headers.get('access-control-allow-origin'), origin).toBeNull();
@@ -334,7 +334,7 @@ describe('public key settings for the plugin (DESIGN §11)', () => {
       ['deleted', deleted],
     ] as const) {
       for (const origin of [`https://${SITE}`, undefined]) {
-        const r = await api.get(API.keys.publicSettings(k.keyHash), origin ? { origin } : {});
+        const r = await api.get(PATHS.keySettings.publicRead(k.keyHash), origin ? { origin } : {});
         expect(r.status, `${what} ${origin}`).toBe(404);
       }
     }

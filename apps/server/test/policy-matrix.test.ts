@@ -1,4 +1,13 @@
-import { API, LinkKind, linkBases, Role, TeamStatus } from '@tlprt/contract';
+import {
+  ENDPOINTS,
+  endpointPath,
+  LinkKind,
+  linkBases,
+  PATHS,
+  Role,
+  SUPERVISOR_SET,
+  TeamStatus,
+} from '@tlprt/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type BuiltUser,
@@ -77,50 +86,54 @@ const markDeleting = async (c: Cell) =>
   setTeamState(c.server.app, c.team.id, { status_id: TeamStatus.DeletionRequested });
 const markSuspending = async (c: Cell) => setTeamState(c.server.app, c.team.id, { suspended_process: 1 });
 const ownerInvites = async (c: Cell) => {
-  const r = await c.api.as(c.owner.token).post(API.invitations.create(c.team.id), {
+  const r = await c.api.as(c.owner.token).post(PATHS.invitations.create(c.team.id), {
     invited_email: uniqueEmail('guest'),
     role: Role.Viewer,
     ...invitePaths,
   });
   expect(r.status).toBe(201);
-  const list = await c.api.as(c.owner.token).post(API.invitations.search(c.team.id));
+  const list = await c.api.as(c.owner.token).post(PATHS.invitations.search(c.team.id));
   c.extra.inviteId = list.body.data[0].id;
 };
 
 const ROWS: Row[] = [
   // ----- teams -----
-  { call: 'GET team', run: (c) => c.api.get(API.teams.one(c.team.id)), expect: EVERY_MEMBER },
+  { call: 'GET team', run: (c) => c.api.get(PATHS.teams.read(c.team.id)), expect: EVERY_MEMBER },
   {
     call: 'PUT team',
-    run: (c) => c.api.put(API.teams.one(c.team.id), { website: 'example.com' }),
+    run: (c) => c.api.put(PATHS.teams.read(c.team.id), { website: 'example.com' }),
     expect: ADMIN_ONLY,
   },
-  { call: 'set_time_zone', run: (c) => c.api.post(API.teams.setTimeZone(c.team.id, 37)), expect: ADMIN_ONLY },
+  {
+    call: 'set_time_zone',
+    run: (c) => c.api.post(PATHS.teams.setTimeZone(c.team.id, 37)),
+    expect: ADMIN_ONLY,
+  },
   {
     call: 'set_version',
-    run: (c) => c.api.put(API.teams.setVersion(c.team.id), { version: 1 }),
+    run: (c) => c.api.put(PATHS.teams.setVersion(c.team.id), { version: 1 }),
     expect: SUPERVISOR_ONLY,
   },
   {
     call: 'remove member',
-    run: (c) => c.api.send('DELETE', API.teams.removeMember(c.team.id, c.target.id)),
+    run: (c) => c.api.send('DELETE', PATHS.teams.removeMember(c.team.id, c.target.id)),
     expect: MEMBER_ADMINS,
   },
   {
     call: 'set_role',
-    run: (c) => c.api.post(API.teams.setRole(c.team.id, c.target.id, Role.KeyMaster)),
+    run: (c) => c.api.post(PATHS.teams.setRole(c.team.id, c.target.id, Role.KeyMaster)),
     expect: MEMBER_ADMINS,
   },
   {
     call: 'leave',
-    run: (c) => c.api.post(API.teams.leave(c.team.id), { password: PASSWORD }),
+    run: (c) => c.api.post(PATHS.teams.leave(c.team.id), { password: PASSWORD }),
     //       A    B    K    V    S    N    Susp Del  U30  U40
     expect: 'ok   ok   403  403  403  404  403  ok   ok   ok',
   },
-  { call: 'favourite', run: (c) => c.api.put(API.teams.favourite(c.team.id)), expect: EVERY_MEMBER },
+  { call: 'favourite', run: (c) => c.api.put(PATHS.teams.toggleFavourite(c.team.id)), expect: EVERY_MEMBER },
   {
     call: 'tag/add',
-    run: (c) => c.api.put(API.teams.tagAdd(c.team.id), { tag: 'vip' }),
+    run: (c) => c.api.put(PATHS.teams.addTag(c.team.id), { tag: 'vip' }),
     expect: SUPERVISOR_ONLY,
   },
   {
@@ -131,26 +144,26 @@ const ROWS: Row[] = [
         .values({ team_id: c.team.id, tag: 'vip', created_at: 0 })
         .execute();
     },
-    run: (c) => c.api.put(API.teams.tagRemove(c.team.id), { tag: 'vip' }),
+    run: (c) => c.api.put(PATHS.teams.removeTag(c.team.id), { tag: 'vip' }),
     expect: SUPERVISOR_ONLY,
   },
-  { call: 'team search', run: (c) => c.api.post(API.teams.search, {}), expect: EVERYONE },
+  { call: 'team search', run: (c) => c.api.post(PATHS.teams.search, {}), expect: EVERYONE },
   // ----- deletion and suspension -----
   {
     call: 'delete/lock',
-    run: (c) => c.api.post(API.teams.deleteLock(c.team.id), { ...teamPaths, password: PASSWORD }),
+    run: (c) => c.api.post(PATHS.teamLifecycle.deleteLock(c.team.id), { ...teamPaths, password: PASSWORD }),
     expect: ADMIN_ONLY,
   },
   {
     call: 'delete/resend',
     prepare: markDeleting,
-    run: (c) => c.api.post(API.teams.deleteResend(c.team.id), teamPaths),
+    run: (c) => c.api.post(PATHS.teamLifecycle.deleteResend(c.team.id), teamPaths),
     expect: DELETION_MANAGERS,
   },
   {
     call: 'delete/cancel',
     prepare: markDeleting,
-    run: (c) => c.api.post(API.teams.deleteCancel(c.team.id), {}),
+    run: (c) => c.api.post(PATHS.teamLifecycle.deleteCancel(c.team.id), {}),
     expect: DELETION_MANAGERS,
   },
   {
@@ -164,24 +177,24 @@ const ROWS: Row[] = [
         teamId: c.team.id,
       });
     },
-    run: (c) => c.api.send('DELETE', API.teams.deleteConfirm, { hash: c.extra.hash }),
+    run: (c) => c.api.send('DELETE', PATHS.teamLifecycle.deleteConfirm, { hash: c.extra.hash }),
     expect: DELETION_MANAGERS,
   },
   {
     call: 'suspend',
-    run: (c) => c.api.post(API.teams.suspend(c.team.id), { name: c.team.name, ...teamPaths }),
+    run: (c) => c.api.post(PATHS.teamLifecycle.suspend(c.team.id), { name: c.team.name, ...teamPaths }),
     expect: SUPERVISOR_ONLY,
   },
   {
     call: 'suspended/resend',
     prepare: markSuspending,
-    run: (c) => c.api.post(API.teams.suspendResend(c.team.id), teamPaths),
+    run: (c) => c.api.post(PATHS.teamLifecycle.suspendResend(c.team.id), teamPaths),
     expect: SUPERVISOR_ONLY,
   },
   {
     call: 'suspended/revoke',
     prepare: markSuspending,
-    run: (c) => c.api.post(API.teams.suspendRevoke(c.team.id), {}),
+    run: (c) => c.api.post(PATHS.teamLifecycle.suspendRevoke(c.team.id), {}),
     expect: SUPERVISOR_ONLY,
   },
   {
@@ -195,14 +208,14 @@ const ROWS: Row[] = [
         teamId: c.team.id,
       });
     },
-    run: (c) => c.api.put(API.teams.suspendConfirm, { hash: c.extra.hash }),
+    run: (c) => c.api.put(PATHS.teamLifecycle.suspendConfirm, { hash: c.extra.hash }),
     expect: SUPERVISOR_ONLY,
   },
   // ----- invitations -----
   {
     call: 'invitation/create',
     run: (c) =>
-      c.api.post(API.invitations.create(c.team.id), {
+      c.api.post(PATHS.invitations.create(c.team.id), {
         invited_email: uniqueEmail('inv'),
         role: Role.Viewer,
         ...invitePaths,
@@ -212,33 +225,33 @@ const ROWS: Row[] = [
   },
   {
     call: 'invitation/search (team)',
-    run: (c) => c.api.post(API.invitations.search(c.team.id)),
+    run: (c) => c.api.post(PATHS.invitations.search(c.team.id)),
     expect: 'ok   403  ok   403  ok   404  ok   ok   ok   ok',
   },
   {
     call: 'invitation revoke (by id)',
     prepare: ownerInvites,
-    run: (c) => c.api.send('DELETE', API.invitations.one(c.team.id, c.extra.inviteId ?? 0)),
+    run: (c) => c.api.send('DELETE', PATHS.invitations.accept(c.team.id, c.extra.inviteId ?? 0)),
     // A Key master may revoke only the invitations they sent (this one is the owner's).
     expect: 'ok   403  403  403  ok   404  403  403  ok   ok',
   },
   {
     call: 'invitation resend',
     prepare: ownerInvites,
-    run: (c) => c.api.post(API.invitations.resend(c.team.id, c.extra.inviteId ?? 0), invitePaths),
+    run: (c) => c.api.post(PATHS.invitations.resend(c.team.id, c.extra.inviteId ?? 0), invitePaths),
     expect: 'ok   403  403  403  ok   404  403  403  ok   ok',
   },
-  { call: 'invitation/search (mine)', run: (c) => c.api.post(API.users.invitations), expect: EVERYONE },
+  { call: 'invitation/search (mine)', run: (c) => c.api.post(PATHS.invitations.mine), expect: EVERYONE },
   // ----- users and self-service -----
   {
     call: 'user search',
-    run: (c) => c.api.post(API.users.search, {}),
+    run: (c) => c.api.post(PATHS.users.search, {}),
     expect: '403  403  403  403  ok   403  403  403  403  403',
   },
   {
     call: 'change_password',
     run: (c) =>
-      c.api.post(API.users.changePassword(c.me.id), {
+      c.api.post(PATHS.account.changePassword(c.me.id), {
         password: PASSWORD,
         new_password: 'new-password',
         confirm: 'new-password',
@@ -248,7 +261,7 @@ const ROWS: Row[] = [
   {
     call: 'change_email',
     run: (c) =>
-      c.api.post(API.users.changeEmail(c.me.id), {
+      c.api.post(PATHS.account.changeEmail(c.me.id), {
         password: PASSWORD,
         email: uniqueEmail('new'),
         url: links.changeEmail,
@@ -264,7 +277,7 @@ const ROWS: Row[] = [
         .where('id', '=', c.me.id)
         .execute();
     },
-    run: (c) => c.api.post(API.users.changeEmailResend, { url: links.changeEmail }),
+    run: (c) => c.api.post(PATHS.account.changeEmailResend, { url: links.changeEmail }),
     expect: NOT_BLOCKED_USERS,
   },
   {
@@ -276,7 +289,7 @@ const ROWS: Row[] = [
         email: uniqueEmail('accepted'),
       });
     },
-    run: (c) => c.api.post(API.users.changeEmailAccept, { hash: c.extra.hash }),
+    run: (c) => c.api.post(PATHS.account.changeEmailAccept, { hash: c.extra.hash }),
     expect: NOT_BLOCKED_USERS,
   },
   {
@@ -288,7 +301,7 @@ const ROWS: Row[] = [
         .where('id', '=', c.me.id)
         .execute();
     },
-    run: (c) => c.api.post(API.users.changeEmailRevoke, {}),
+    run: (c) => c.api.post(PATHS.account.changeEmailRevoke, {}),
     expect: EVERYONE,
   },
   {
@@ -300,7 +313,7 @@ const ROWS: Row[] = [
         .where('id', '=', c.me.id)
         .execute();
     },
-    run: (c) => c.api.post(API.users.deleteResend(c.me.id), { url: links.deleteUser }),
+    run: (c) => c.api.post(PATHS.account.deleteResend(c.me.id), { url: links.deleteUser }),
     expect: EVERYONE,
   },
   {
@@ -312,14 +325,14 @@ const ROWS: Row[] = [
         .where('id', '=', c.me.id)
         .execute();
     },
-    run: (c) => c.api.post(API.users.deleteRevoke(c.me.id), {}),
+    run: (c) => c.api.post(PATHS.account.deleteRevoke(c.me.id), {}),
     expect: EVERYONE,
   },
-  { call: 'info_delete', run: (c) => c.api.post(API.users.infoDelete(c.me.id)), expect: EVERYONE },
+  { call: 'info_delete', run: (c) => c.api.post(PATHS.account.deletionInfo(c.me.id)), expect: EVERYONE },
   {
     call: 'account deletion request',
     run: (c) =>
-      c.api.send('DELETE', API.users.remove(c.me.id), { password: PASSWORD, url: links.deleteUser }),
+      c.api.send('DELETE', PATHS.account.remove(c.me.id), { password: PASSWORD, url: links.deleteUser }),
     expect: EVERYONE,
   },
   {
@@ -331,7 +344,7 @@ const ROWS: Row[] = [
         email: c.me.email,
       });
     },
-    run: (c) => c.api.send('DELETE', API.users.deleteAccept, { hash: c.extra.hash }),
+    run: (c) => c.api.send('DELETE', PATHS.account.deleteAccept, { hash: c.extra.hash }),
     expect: EVERYONE,
   },
 ];
@@ -354,7 +367,7 @@ const domainKey = async (c: Cell) => {
   c.extra.keyId = (await buildKey(c.server.app, c.team.id, c.extra.domainId ?? 0, { name: 'k' })).id;
 };
 const anOrigin = async (c: Cell) => {
-  const r = await c.api.as(c.owner.token).post(API.origins.list(c.team.id), { name: 'cdn origin' });
+  const r = await c.api.as(c.owner.token).post(PATHS.origins.list(c.team.id), { name: 'cdn origin' });
   expect(r.status).toBe(201);
   c.extra.originId = r.body.data.id;
 };
@@ -367,148 +380,156 @@ const settingsBody = (c: Cell) => ({
 });
 
 ROWS.push(
-  { call: 'domains list', run: (c) => c.api.post(API.domains.list(c.team.id)), expect: EVERY_MEMBER },
+  { call: 'domains list', run: (c) => c.api.post(PATHS.domains.list(c.team.id)), expect: EVERY_MEMBER },
   {
     call: 'domains create',
-    run: (c) => c.api.post(API.domains.create(c.team.id), { url: `m${c.me.id}.matrix.example.com` }),
+    run: (c) => c.api.post(PATHS.domains.create(c.team.id), { url: `m${c.me.id}.matrix.example.com` }),
     expect: KEY_MANAGERS,
   },
   {
     call: 'domains instructions',
     prepare: draftDomain,
-    run: (c) => c.api.get(API.domains.instructions(c.team.id, d(c))),
+    run: (c) => c.api.get(PATHS.domains.instructions(c.team.id, d(c))),
     expect: KEY_MANAGERS,
   },
   {
     call: 'domains verify (method 2; already verified: no look-up)',
     prepare: verifiedDraft,
-    run: (c) => c.api.put(API.domains.verify(c.team.id, d(c)), { verificationMethod: 2, inx: 0 }),
+    run: (c) => c.api.put(PATHS.domains.verify(c.team.id, d(c)), { verificationMethod: 2, inx: 0 }),
     expect: KEY_MANAGERS,
   },
   {
     call: 'domains verify (5: supervisor bypass)',
     prepare: draftDomain,
-    run: (c) => c.api.put(API.domains.verify(c.team.id, d(c)), { verificationMethod: 5 }),
+    run: (c) => c.api.put(PATHS.domains.verify(c.team.id, d(c)), { verificationMethod: 5 }),
     expect: SUPERVISOR_ONLY,
   },
   {
     call: 'domains update_draft (promote)',
     prepare: verifiedDraft,
-    run: (c) => c.api.get(API.domains.promote(c.team.id, d(c))),
+    run: (c) => c.api.get(PATHS.domains.promote(c.team.id, d(c))),
     expect: KEY_MANAGERS,
   },
   {
     call: 'domains update_active (toggle)',
     prepare: promotedDomain,
-    run: (c) => c.api.get(API.domains.toggleActive(c.team.id, d(c))),
+    run: (c) => c.api.get(PATHS.domains.toggleActive(c.team.id, d(c))),
     expect: KEY_MANAGERS,
   },
   {
     call: 'domains delete',
     prepare: promotedDomain,
-    run: (c) => c.api.send('DELETE', API.domains.remove(c.team.id, d(c))),
+    run: (c) => c.api.send('DELETE', PATHS.domains.remove(c.team.id, d(c))),
     expect: KEY_MANAGERS,
   },
   {
     call: 'domains suspended',
     prepare: promotedDomain,
-    run: (c) => c.api.post(API.domains.suspend(c.team.id, d(c))),
+    run: (c) => c.api.post(PATHS.domains.suspend(c.team.id, d(c))),
     expect: SUPERVISOR_ONLY,
   },
   {
     call: 'keys create (domain)',
     prepare: promotedDomain,
-    run: (c) => c.api.post(API.keys.create(c.team.id, d(c)), { name: 'new' }),
+    run: (c) => c.api.post(PATHS.keys.create(c.team.id, d(c)), { name: 'new' }),
     expect: KEY_MANAGERS,
   },
   {
     call: 'keys create (every domain: 0)',
-    run: (c) => c.api.post(API.keys.create(c.team.id, 0)),
+    run: (c) => c.api.post(PATHS.keys.create(c.team.id, 0)),
     expect: KEY_MANAGERS,
   },
   {
     call: 'keys list',
     prepare: domainKey,
-    run: (c) => c.api.post(API.keys.list(c.team.id)),
+    run: (c) => c.api.post(PATHS.keys.list(c.team.id)),
     expect: EVERY_MEMBER,
   },
   {
     call: 'key read',
     prepare: domainKey,
-    run: (c) => c.api.get(API.keys.one(c.team.id, k(c))),
+    run: (c) => c.api.get(PATHS.keys.read(c.team.id, k(c))),
     expect: EVERY_MEMBER,
   },
   {
     call: 'key rename',
     prepare: domainKey,
-    run: (c) => c.api.put(API.keys.one(c.team.id, k(c)), { name: 'renamed' }),
+    run: (c) => c.api.put(PATHS.keys.read(c.team.id, k(c)), { name: 'renamed' }),
     expect: KEY_MANAGERS,
   },
   {
     call: 'key active_key (toggle)',
     prepare: domainKey,
-    run: (c) => c.api.get(API.keys.toggleActive(c.team.id, k(c))),
+    run: (c) => c.api.get(PATHS.keys.toggleActive(c.team.id, k(c))),
     expect: KEY_MANAGERS,
   },
   {
     call: 'key delete',
     prepare: domainKey,
-    run: (c) => c.api.send('DELETE', API.keys.one(c.team.id, k(c))),
+    run: (c) => c.api.send('DELETE', PATHS.keys.read(c.team.id, k(c))),
     expect: KEY_MANAGERS,
   },
   {
     call: 'key suspended',
     prepare: domainKey,
-    run: (c) => c.api.post(API.keys.suspend(c.team.id, k(c))),
+    run: (c) => c.api.post(PATHS.keys.suspend(c.team.id, k(c))),
     expect: SUPERVISOR_ONLY,
   },
   {
     call: 'key settings get',
     prepare: domainKey,
-    run: (c) => c.api.get(API.keys.settingsGet(c.team.id, d(c), k(c))),
+    run: (c) => c.api.get(PATHS.keySettings.read(c.team.id, d(c), k(c))),
     expect: EVERY_MEMBER,
   },
   {
     call: 'key settings set',
     prepare: domainKey,
-    run: (c) => c.api.post(API.keys.settingsSet(c.team.id, d(c), k(c)), { settings: [{ id: 12, value: 9 }] }),
+    run: (c) =>
+      c.api.post(PATHS.keySettings.write(c.team.id, d(c), k(c)), { settings: [{ id: 12, value: 9 }] }),
     expect: KEY_MANAGERS,
   },
   {
     call: 'key settings get_supervisor',
     prepare: domainKey,
-    run: (c) => c.api.get(API.keys.supervisorGet(c.team.id, k(c), d(c))),
+    run: (c) =>
+      c.api.get(
+        endpointPath(
+          ENDPOINTS.keySettings.readSupervisor,
+          { teamId: c.team.id, keyId: k(c) },
+          { domainId: d(c) },
+        ),
+      ),
     expect: SUPERVISOR_ONLY,
   },
   ...(['key', 'team', 'domain'] as const).map(
     (layer): Row => ({
       call: `key settings set_supervisor_by_${layer}`,
       prepare: domainKey,
-      run: (c) => c.api.post(API.keys.supervisorSet(c.team.id, layer), settingsBody(c)),
+      run: (c) => c.api.post(PATHS.keySettings[SUPERVISOR_SET[layer]](c.team.id), settingsBody(c)),
       expect: SUPERVISOR_ONLY,
     }),
   ),
   {
     call: 'origins list',
     prepare: anOrigin,
-    run: (c) => c.api.get(API.origins.list(c.team.id)),
+    run: (c) => c.api.get(PATHS.origins.list(c.team.id)),
     expect: EVERY_MEMBER,
   },
   {
     call: 'origins create',
-    run: (c) => c.api.post(API.origins.list(c.team.id), { name: 'edge' }),
+    run: (c) => c.api.post(PATHS.origins.list(c.team.id), { name: 'edge' }),
     expect: KEY_MANAGERS,
   },
   {
     call: 'origins toggle',
     prepare: anOrigin,
-    run: (c) => c.api.get(API.origins.toggle(c.team.id, c.extra.originId ?? 0)),
+    run: (c) => c.api.get(PATHS.origins.toggle(c.team.id, c.extra.originId ?? 0)),
     expect: KEY_MANAGERS,
   },
   {
     call: 'origins delete',
     prepare: anOrigin,
-    run: (c) => c.api.send('DELETE', API.origins.remove(c.team.id, c.extra.originId ?? 0)),
+    run: (c) => c.api.send('DELETE', PATHS.origins.remove(c.team.id, c.extra.originId ?? 0)),
     expect: KEY_MANAGERS,
   },
 );

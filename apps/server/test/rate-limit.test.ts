@@ -1,5 +1,5 @@
 import { request as httpRequest } from 'node:http';
-import { API, MSG } from '@tlprt/contract';
+import { MSG, PATHS } from '@tlprt/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildKey, buildTeam, buildUser, uniqueEmail } from './factories.js';
 import { Api } from './helpers/http.js';
@@ -9,7 +9,7 @@ import { manualClock, startServer, type TestServer } from './helpers/server.js';
 function loginFrom(base: string, address: string, login: string, password: string) {
   return new Promise<{ status: number; body: Record<string, unknown>; retryAfter?: string }>(
     (resolve, reject) => {
-      const url = new URL(API.auth.login, base);
+      const url = new URL(PATHS.auth.login, base);
       const req = httpRequest(
         url,
         { method: 'POST', localAddress: address, headers: { 'content-type': 'application/json' } },
@@ -131,23 +131,27 @@ describe('failed sign-ins are counted in the database', () => {
     const [a, b] = [new Api(one.base), new Api(two.base)];
     // 2 failures on one node and 1 on the other: past the limit of 3 on both.
     for (const node of [a, b, a]) {
-      expect((await node.post(API.auth.login, { login: u.email, password: 'wrong-one' })).status).toBe(401);
+      expect((await node.post(PATHS.auth.login, { login: u.email, password: 'wrong-one' })).status).toBe(401);
     }
     for (const node of [a, b]) {
-      expect((await node.post(API.auth.login, { login: u.email, password: u.password })).status).toBe(429);
+      expect((await node.post(PATHS.auth.login, { login: u.email, password: u.password })).status).toBe(429);
     }
     const rows = await one.app.ctx.db.selectFrom('login_failures').selectAll().execute();
     expect(rows.some((r) => r.key_hash.includes(u.email) || r.key_hash.includes('@'))).toBe(false);
     expect(rows.find((r) => r.scope === 'login')?.count).toBe(3);
     clock.advance(61_000);
-    expect((await b.post(API.auth.login, { login: u.email, password: u.password })).status).toBe(200);
+    expect((await b.post(PATHS.auth.login, { login: u.email, password: u.password })).status).toBe(200);
   });
 
   it('a wrong password confirming a change counts too: a stolen session cannot guess without limit', async () => {
     const u = await buildUser(one.app);
     const api = new Api(one.base).as(u.token);
     const change = (password: string) =>
-      api.post(API.users.changePassword(u.id), { password, new_password: 'brand-new', confirm: 'brand-new' });
+      api.post(PATHS.account.changePassword(u.id), {
+        password,
+        new_password: 'brand-new',
+        confirm: 'brand-new',
+      });
     // Outsiders failing to sign in as this account do not count against its confirmations.
     for (let i = 0; i < 3; i++) {
       await loginFrom(two.base, '127.0.0.20', u.email, 'outsider-guess');
@@ -161,7 +165,7 @@ describe('failed sign-ins are counted in the database', () => {
     const other = new Api(two.base).as(u.token);
     expect(
       (
-        await other.post(API.users.changePassword(u.id), {
+        await other.post(PATHS.account.changePassword(u.id), {
           password: u.password,
           new_password: 'x-new-1',
           confirm: 'x-new-1',
@@ -187,20 +191,20 @@ describe('guest calls per address per minute', () => {
 
   it('answers 429 with Retry-After past the limit, on every guest route together', async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 5; i++) statuses.push((await api.get(API.auth.checkHash('A'.repeat(43)))).status);
+    for (let i = 0; i < 5; i++) statuses.push((await api.get(PATHS.auth.checkHash('A'.repeat(43)))).status);
     expect(statuses).toEqual([404, 404, 404, 404, 404]);
-    const r = await api.post(API.auth.login, { login: 'a@b.co', password: 'x' });
+    const r = await api.post(PATHS.auth.login, { login: 'a@b.co', password: 'x' });
     expect(r.status).toBe(429);
     expect(r.body).toEqual({ message: MSG.tooManyRequests });
     expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
     // Non-guest calls are not limited by it.
-    expect((await api.get(API.auth.serverTime)).status).toBe(200);
+    expect((await api.get(PATHS.dictionaries.serverTime)).status).toBe(200);
   });
 
   it("does not count the player plugin's settings reads: every viewer behind one address reads them", async () => {
     const key = (await buildKey(server.app, (await buildTeam(server.app)).id, null)).keyHash;
     const statuses = new Set<number>();
-    for (let i = 0; i < 20; i++) statuses.add((await api.get(API.keys.publicSettings(key))).status);
+    for (let i = 0; i < 20; i++) statuses.add((await api.get(PATHS.keySettings.publicRead(key))).status);
     expect([...statuses]).toEqual([200]);
   });
 });

@@ -1,4 +1,4 @@
-import { API, Role } from '@tlprt/contract';
+import { PATHS, Role } from '@tlprt/contract';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { DEMO_ACCOUNTS, seedDemo } from '../src/demo/seed.js';
@@ -71,7 +71,7 @@ describe('start-up data', () => {
 
     const second = await startServer({ databaseUrl, env: { SUPERVISOR_EMAILS: u.email } });
     try {
-      const me = await new Api(second.base).as(u.token).get(API.auth.check);
+      const me = await new Api(second.base).as(u.token).get(PATHS.auth.check);
       expect(me.body.data.supervisor).toBe(true);
     } finally {
       await second.close();
@@ -84,12 +84,12 @@ describe('start-up data', () => {
       await seedDemo(server.app.ctx);
       await seedDemo(server.app.ctx);
       const api = new Api(server.base);
-      const demo = await api.post(API.auth.login, {
+      const demo = await api.post(PATHS.auth.login, {
         login: DEMO_ACCOUNTS.demo.email,
         password: DEMO_ACCOUNTS.demo.password,
       });
       expect(demo.status).toBe(200);
-      const me = (await api.as(demo.body.access_token).get(API.auth.check)).body.data;
+      const me = (await api.as(demo.body.access_token).get(PATHS.auth.check)).body.data;
       expect(me).toMatchObject({ name: 'Demo', surname: 'User', supervisor: false });
       expect(me.TeamsRender.map((t: { name: string; role: number }) => [t.name, t.role])).toEqual([
         ['Demo Video Co', Role.Admin],
@@ -97,13 +97,13 @@ describe('start-up data', () => {
       ]);
       // The demo team has a Key master and a Viewer; the demo account has a pending invitation.
       const token = demo.body.access_token;
-      const demoTeam = (await api.as(token).get(API.teams.one(me.TeamsRender[0].id))).body.data;
+      const demoTeam = (await api.as(token).get(PATHS.teams.read(me.TeamsRender[0].id))).body.data;
       expect(demoTeam.users.map((u: { email: string; roles: number }) => [u.email, u.roles])).toEqual([
         [DEMO_ACCOUNTS.demo.email, Role.Admin],
         ['keymaster@tlprt.local', Role.KeyMaster],
         ['viewer@tlprt.local', Role.Viewer],
       ]);
-      const invites = (await api.as(token).post(API.users.invitations)).body.data;
+      const invites = (await api.as(token).post(PATHS.invitations.mine)).body.data;
       expect(invites).toHaveLength(1);
       expect(invites[0]).toMatchObject({
         status: 10,
@@ -113,7 +113,7 @@ describe('start-up data', () => {
       });
       // Issue 4: domains (2 active, 1 inactive promoted, 1 draft), named keys, a team-wide key, an origin.
       const teamId = me.TeamsRender[0].id;
-      const domains = (await api.as(token).post(API.domains.list(teamId))).body;
+      const domains = (await api.as(token).post(PATHS.domains.list(teamId))).body;
       expect(
         domains.verified.map((d: { url: string; status: { id: number } }) => [d.url, d.status.id]),
       ).toEqual([
@@ -131,17 +131,17 @@ describe('start-up data', () => {
         expect(d.keys.length).toBeGreaterThanOrEqual(2);
         expect(d.keys.every((k: { name: string }) => k.name.length > 0)).toBe(true);
       }
-      const keys = (await api.as(token).post(API.keys.list(teamId))).body.data;
+      const keys = (await api.as(token).post(PATHS.keys.list(teamId))).body.data;
       expect(keys.filter((k: { domainId: number | null }) => k.domainId === null)).toHaveLength(1);
       expect(new Set(keys.map((k: { keyHash: string }) => k.keyHash)).size).toBe(keys.length);
-      const origins = (await api.as(token).get(API.origins.list(teamId))).body.data;
+      const origins = (await api.as(token).get(PATHS.origins.list(teamId))).body.data;
       expect(origins).toHaveLength(1);
 
-      const sup = await api.post(API.auth.login, {
+      const sup = await api.post(PATHS.auth.login, {
         login: DEMO_ACCOUNTS.supervisor.email,
         password: DEMO_ACCOUNTS.supervisor.password,
       });
-      expect((await api.as(sup.body.access_token).get(API.auth.check)).body.data.supervisor).toBe(true);
+      expect((await api.as(sup.body.access_token).get(PATHS.auth.check)).body.data.supervisor).toBe(true);
     } finally {
       await server.close();
     }

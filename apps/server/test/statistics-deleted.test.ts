@@ -1,4 +1,4 @@
-import { API, DomainStatus, KeyStatus } from '@tlprt/contract';
+import { DomainStatus, KeyStatus, PATHS } from '@tlprt/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDomain, buildKey, buildTeam } from './factories.js';
 import { Api, type Json } from './helpers/http.js';
@@ -22,14 +22,14 @@ afterAll(async () => {
 const now = () => Math.floor(Date.now() / 1000);
 
 async function traffic(keyHash: string, cdnBytes: number) {
-  const r = await api.post(API.stats.ingest, {
+  const r = await api.post(PATHS.statistics.ingest, {
     reports: [{ apiKey: keyHash, sessionId: `s-${keyHash}`, ts: now(), cdnBytes, p2pBytes: 0 }],
   });
   expect(r.body.accepted).toBe(1);
 }
 
 const deletedGroup = async (as: Api, teamId: number) => {
-  const r = await as.post(API.domains.list(teamId));
+  const r = await as.post(PATHS.domains.list(teamId));
   expect(r.status).toBe(200);
   return r.body.deleted as Json[];
 };
@@ -50,9 +50,9 @@ describe('deleted keys and domains in the statistics list', () => {
     await server.app.stats.flush();
     expect(await deletedGroup(as, team.id)).toEqual([]);
 
-    expect((await as.send('DELETE', API.keys.one(team.id, kept.id))).status).toBe(200);
-    expect((await as.send('DELETE', API.keys.one(team.id, quiet.id))).status).toBe(200);
-    expect((await as.send('DELETE', API.domains.remove(team.id, gone.id))).status).toBe(200);
+    expect((await as.send('DELETE', PATHS.keys.read(team.id, kept.id))).status).toBe(200);
+    expect((await as.send('DELETE', PATHS.keys.read(team.id, quiet.id))).status).toBe(200);
+    expect((await as.send('DELETE', PATHS.domains.remove(team.id, gone.id))).status).toBe(200);
 
     const deleted = await deletedGroup(as, team.id);
     expect(deleted.map((d) => [d.id, d.status.id, d.keys.map((k: Json) => [k.name, k.status])])).toEqual([
@@ -60,11 +60,11 @@ describe('deleted keys and domains in the statistics list', () => {
       [gone.id, DomainStatus.Deleted, [['Gone player', KeyStatus.Deleted]]],
     ]);
     // The live lists are unchanged: the deleted key and domain are not there.
-    const list = (await as.post(API.domains.list(team.id))).body;
+    const list = (await as.post(PATHS.domains.list(team.id))).body;
     expect(list.data.map((d: Json) => d.id)).toEqual([live.id]);
     expect(list.data[0].keys.map((k: Json) => k.name)).toEqual(['Current player']);
 
-    const day = await as.post(API.stats.day, {
+    const day = await as.post(PATHS.statistics.day, {
       apiKeys: [kept.keyHash, goneKey.keyHash],
       startTimestamp: now() - 3600,
       endTimestamp: now() + 60,
@@ -82,7 +82,7 @@ describe('deleted keys and domains in the statistics list', () => {
     const k = await buildKey(server.app, theirs.id, d.id);
     await traffic(k.keyHash, 100);
     await server.app.stats.flush();
-    await api.as(theirs.owner.token).send('DELETE', API.keys.one(theirs.id, k.id));
+    await api.as(theirs.owner.token).send('DELETE', PATHS.keys.read(theirs.id, k.id));
     expect(await deletedGroup(api.as(mine.owner.token), mine.id)).toEqual([]);
     expect(await deletedGroup(api.as(theirs.owner.token), theirs.id)).toHaveLength(1);
   });

@@ -1,4 +1,4 @@
-import { API } from '@tlprt/contract';
+import { PATHS } from '@tlprt/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MinuteAgg, writeBatch } from '../src/features/statistics/aggregator.js';
 import { statsDb } from '../src/features/statistics/tables.js';
@@ -46,7 +46,7 @@ const rep = (apiKey: string, sessionId: string, ts: number, cdnBytes: number, p2
   p2pBytes,
 });
 const ingest = async (reports: unknown[]) => {
-  const r = await api.post(API.stats.ingest, { reports });
+  const r = await api.post(PATHS.statistics.ingest, { reports });
   expect(r.body.rejected).toBe(0);
 };
 const flush = () => server.app.stats.flush();
@@ -60,7 +60,7 @@ async function setup(keys = 1) {
 
 type Range = 'day' | 'week' | 'month';
 async function query(as: Api, range: Range, teamId: number, apiKeys: string[]) {
-  const r = await as.post(API.stats[range], {
+  const r = await as.post(PATHS.statistics[range], {
     apiKeys,
     startTimestamp: 0,
     endTimestamp: NOW + 3600,
@@ -72,7 +72,7 @@ async function query(as: Api, range: Range, teamId: number, apiKeys: string[]) {
 }
 const live = async (as: Api, teamId: number, apiKeys: string[]) =>
   (
-    await as.post(API.stats.live(teamId), {
+    await as.post(PATHS.statistics.live(teamId), {
       apiKeys,
       startTimestamp: 0,
       endTimestamp: NOW + 60,

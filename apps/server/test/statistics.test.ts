@@ -1,14 +1,14 @@
 import {
-  API,
   INGEST_ERRORS,
   INGEST_MAX_SKEW_S,
   KeyStatus,
   MSG,
+  PATHS,
   Role,
   STATS_SETTINGS_INVALID_JSON,
 } from '@tlprt/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { updateKey } from '../src/features/keys/queries.js';
+import { updateKey } from '../src/features/domains/keys/queries.js';
 import { writeBatch } from '../src/features/statistics/aggregator.js';
 import { statsDb } from '../src/features/statistics/tables.js';
 import { buildDomain, buildKey, buildTeam, buildUser, setTeamState } from './factories.js';
@@ -74,7 +74,7 @@ const rep = (
 });
 
 async function ingest(reports: unknown[], target: Api = api) {
-  return target.post(API.stats.ingest, { reports });
+  return target.post(PATHS.statistics.ingest, { reports });
 }
 
 /** A team with an active verified domain and one active key; `as` is its owner. */
@@ -101,7 +101,7 @@ function query(
   start = 0,
   end = NOW + 3600,
 ) {
-  return as.post(API.stats[range], {
+  return as.post(PATHS.statistics[range], {
     apiKeys,
     startTimestamp: start,
     endTimestamp: end,
@@ -110,7 +110,12 @@ function query(
   });
 }
 const live = (as: Api, teamId: number, apiKeys: string[]) =>
-  as.post(API.stats.live(teamId), { apiKeys, startTimestamp: 0, endTimestamp: NOW + 60, team_id: teamId });
+  as.post(PATHS.statistics.live(teamId), {
+    apiKeys,
+    startTimestamp: 0,
+    endTimestamp: NOW + 60,
+    team_id: teamId,
+  });
 
 const at = (body: Json, t: number) => body.data.find((p: Json) => p.datePoint === t);
 
@@ -154,10 +159,10 @@ describe('ingest', () => {
 
   it('answers 413 for a body over 1 MiB and 400 for a body without reports', async () => {
     const big = JSON.stringify({ reports: [{ pad: 'x'.repeat(1024 * 1024) }] });
-    const r = await api.post(API.stats.ingest, big);
+    const r = await api.post(PATHS.statistics.ingest, big);
     expect(r.status).toBe(413);
     expect(r.body.message).toBe(MSG.payloadTooLarge);
-    expect((await api.post(API.stats.ingest, { nope: 1 })).status).toBe(400);
+    expect((await api.post(PATHS.statistics.ingest, { nope: 1 })).status).toBe(400);
     // Just under the limit is fine (ingest has its own 1 MiB, above the 256 KiB of other calls).
     const s = await setup();
     const reports = Array.from({ length: 6000 }, (_, i) => rep(s.key.keyHash, `s${i}`, M, 1, 0));
@@ -395,8 +400,14 @@ describe('query', () => {
     expect((await query(a.as, 'day', b.team.id, [b.key.keyHash])).status).toBe(404);
     expect((await live(a.as, b.team.id, [b.key.keyHash])).status).toBe(404);
     expect(
-      (await api.post(API.stats.day, { apiKeys: [], startTimestamp: 0, endTimestamp: 1, team_id: a.team.id }))
-        .status,
+      (
+        await api.post(PATHS.statistics.day, {
+          apiKeys: [],
+          startTimestamp: 0,
+          endTimestamp: 1,
+          team_id: a.team.id,
+        })
+      ).status,
     ).toBe(401);
     // A supervisor may read any team.
     const sup = await buildUser(server.app, { supervisor: true });
@@ -468,7 +479,7 @@ describe('query', () => {
 
   it('validates the query body (400 naming the field)', async () => {
     const s = await setup();
-    const r = await s.as.post(API.stats.day, {
+    const r = await s.as.post(PATHS.statistics.day, {
       apiKeys: 'x',
       startTimestamp: 0,
       endTimestamp: 1,
@@ -526,7 +537,7 @@ describe('graceful shutdown', () => {
       const first = await startServer({ databaseUrl, env, deps: { now: clock } });
       const team = await buildTeam(first.app);
       const key = await buildKey(first.app, team.id, null);
-      const r = await new Api(first.base).post(API.stats.ingest, {
+      const r = await new Api(first.base).post(PATHS.statistics.ingest, {
         reports: [rep(key.keyHash, 'g1', M, 70, 30), rep(key.keyHash, 'g2', M, 5, 0)],
       });
       expect(r.body.accepted).toBe(2);
@@ -627,11 +638,11 @@ describe('retention', () => {
 
 describe('saved lists', () => {
   const put = (as: Api, userId: number, teamId: number, save_json: string) =>
-    as.post(API.stats.settingsPut(userId, teamId), { user_id: userId, team_id: teamId, save_json });
+    as.post(PATHS.statistics.saveLists(userId, teamId), { user_id: userId, team_id: teamId, save_json });
 
   it('answers {tabs: []} until saved, then the saved tabs; per user and team', async () => {
     const s = await setup();
-    const get = await s.viewer.post(API.stats.settingsGet(s.viewerUser.id, s.team.id));
+    const get = await s.viewer.post(PATHS.statistics.readLists(s.viewerUser.id, s.team.id));
     expect(get.status).toBe(200);
     expect(get.body.data).toEqual({ tabs: [] });
     const tabs = [
@@ -641,10 +652,10 @@ describe('saved lists', () => {
     const r = await put(s.viewer, s.viewerUser.id, s.team.id, JSON.stringify({ tabs }));
     expect(r.status).toBe(200);
     expect(r.body.data).toEqual({ tabs });
-    expect((await s.viewer.post(API.stats.settingsGet(s.viewerUser.id, s.team.id))).body.data).toEqual({
+    expect((await s.viewer.post(PATHS.statistics.readLists(s.viewerUser.id, s.team.id))).body.data).toEqual({
       tabs,
     });
-    expect((await s.as.post(API.stats.settingsGet(s.team.owner.id, s.team.id))).body.data).toEqual({
+    expect((await s.as.post(PATHS.statistics.readLists(s.team.owner.id, s.team.id))).body.data).toEqual({
       tabs: [],
     });
     const r2 = await put(s.viewer, s.viewerUser.id, s.team.id, JSON.stringify({ tabs: [tabs[1]] }));
@@ -671,7 +682,7 @@ describe('saved lists', () => {
     expect(long.status).toBe(400);
     expect(long.body.errors['save_json.tabs.0.nameTab']).toBe('Maximum 30 symbols are allowed');
     expect((await put(s.as, s.viewerUser.id, s.team.id, JSON.stringify({ tabs: [] }))).status).toBe(403);
-    expect((await s.as.post(API.stats.settingsGet(s.viewerUser.id, s.team.id))).status).toBe(403);
+    expect((await s.as.post(PATHS.statistics.readLists(s.viewerUser.id, s.team.id))).status).toBe(403);
     const other = await setup();
     expect((await put(s.as, me, other.team.id, JSON.stringify({ tabs: [] }))).status).toBe(404);
   });

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { API, EventCode } from '@tlprt/contract';
+import { EventCode, PATHS } from '@tlprt/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser, memoryMailer, uniqueEmail } from './factories.js';
 import { streamsOf } from './helpers/events.js';
@@ -52,12 +52,12 @@ describe('npm run supervisor', () => {
     expect(missing.stderr).toContain('No account with the e-mail nobody@example.test');
 
     const u = await buildUser(server.app, { email: uniqueEmail('op') });
-    expect((await api.as(u.token).post(API.users.search, {})).status).toBe(403);
+    expect((await api.as(u.token).post(PATHS.users.search, {})).status).toBe(403);
     const r = await cli(['grant', `  ${u.email.toUpperCase()} `], server.databaseUrl);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`${u.email} is now a supervisor`);
-    expect((await api.as(u.token).post(API.users.search, {})).status).toBe(200);
-    expect((await api.as(u.token).get(API.export.teams)).status).toBe(200);
+    expect((await api.as(u.token).post(PATHS.users.search, {})).status).toBe(200);
+    expect((await api.as(u.token).get(PATHS.export.teams)).status).toBe(200);
     expect((await cli(['grant', u.email], server.databaseUrl)).stdout).toContain('already a supervisor');
   });
 
@@ -69,7 +69,7 @@ describe('npm run supervisor', () => {
     expect(r.stdout).toContain(`${u.email} is no longer a supervisor`);
     expect(r.stdout).toContain('Revoked 1 session(s)');
     expect(r.stdout).toContain('is in SUPERVISOR_EMAILS');
-    expect((await api.as(u.token).get(API.auth.check)).status).toBe(401);
+    expect((await api.as(u.token).get(PATHS.auth.check)).status).toBe(401);
     const row = await server.app.ctx.db
       .selectFrom('users')
       .select('supervisor')

@@ -1,4 +1,4 @@
-import { API, EventCode, linkBases, MSG, Role, TIMINGS } from '@tlprt/contract';
+import { EventCode, linkBases, MSG, PATHS, Role, TIMINGS } from '@tlprt/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BuiltUser, buildTeam, buildUser, setTeamState } from './factories.js';
 import { settle, streamsOf } from './helpers/events.js';
@@ -35,7 +35,7 @@ async function lock(owner: BuiltUser, teamId: number) {
   const at = smtp.mails.length;
   const r = await api
     .as(owner.token)
-    .post(API.teams.deleteLock(teamId), { ...deletePaths, password: owner.password });
+    .post(PATHS.teamLifecycle.deleteLock(teamId), { ...deletePaths, password: owner.password });
   expect(r.status).toBe(200);
   return teamMail(owner.email, /deletion/, at);
 }
@@ -51,13 +51,13 @@ describe('team deletion', () => {
     });
     const wrong = await api
       .as(owner.token)
-      .post(API.teams.deleteLock(id), { ...deletePaths, password: 'nope' });
+      .post(PATHS.teamLifecycle.deleteLock(id), { ...deletePaths, password: 'nope' });
     expect(wrong.status).toBe(400);
     expect(wrong.body).toEqual({
       message: MSG.incorrectPassword,
       errors: { password: MSG.incorrectPassword },
     });
-    const foreign = await api.as(owner.token).post(API.teams.deleteLock(id), {
+    const foreign = await api.as(owner.token).post(PATHS.teamLifecycle.deleteLock(id), {
       ...deletePaths,
       cancelPath: 'https://evil.test/',
       password: owner.password,
@@ -74,11 +74,14 @@ describe('team deletion', () => {
     expect(await s.owner.waitForEvent(EventCode.TeamStatus)).toEqual(ev);
     await settle();
     expect(s.outsider.events()).toEqual([]);
-    expect((await api.as(owner.token).get(API.teams.one(id))).body.data.statusId).toBe(30);
-    expect((await api.as(owner.token).put(API.teams.one(id), { name: 'x' })).status).toBe(403);
+    expect((await api.as(owner.token).get(PATHS.teams.read(id))).body.data.statusId).toBe(30);
+    expect((await api.as(owner.token).put(PATHS.teams.read(id), { name: 'x' })).status).toBe(403);
     expect(
-      (await api.as(owner.token).post(API.teams.deleteLock(id), { ...deletePaths, password: owner.password }))
-        .status,
+      (
+        await api
+          .as(owner.token)
+          .post(PATHS.teamLifecycle.deleteLock(id), { ...deletePaths, password: owner.password })
+      ).status,
     ).toBe(403);
     s.closeAll();
   });
@@ -95,14 +98,18 @@ describe('team deletion', () => {
     const { hash } = await lock(owner, id);
     const s = await streamsOf(server.base, { owner, viewer });
     // A Viewer cannot, and the failed try does not burn the link.
-    expect((await api.as(viewer.token).send('DELETE', API.teams.deleteConfirm, { hash })).status).toBe(403);
-    const ok = await api.as(admin2.token).send('DELETE', API.teams.deleteConfirm, { hash });
+    expect(
+      (await api.as(viewer.token).send('DELETE', PATHS.teamLifecycle.deleteConfirm, { hash })).status,
+    ).toBe(403);
+    const ok = await api.as(admin2.token).send('DELETE', PATHS.teamLifecycle.deleteConfirm, { hash });
     expect(ok).toMatchObject({ status: 200, body: { message: 'The team has been successfully deleted' } });
     expect(await s.viewer.waitForEvent(EventCode.TeamDeleted)).toEqual({ code: 31, team_id: id });
     expect(await s.owner.waitForEvent(EventCode.TeamDeleted)).toEqual({ code: 31, team_id: id });
-    expect((await api.as(owner.token).send('DELETE', API.teams.deleteConfirm, { hash })).status).toBe(404);
-    expect((await api.as(owner.token).get(API.teams.one(id))).status).toBe(404);
-    expect((await api.as(viewer.token).get(API.auth.check)).body.data.TeamsRender).toEqual([]);
+    expect(
+      (await api.as(owner.token).send('DELETE', PATHS.teamLifecycle.deleteConfirm, { hash })).status,
+    ).toBe(404);
+    expect((await api.as(owner.token).get(PATHS.teams.read(id))).status).toBe(404);
+    expect((await api.as(viewer.token).get(PATHS.auth.check)).body.data.TeamsRender).toEqual([]);
     s.closeAll();
   });
 
@@ -111,20 +118,23 @@ describe('team deletion', () => {
     const { id, owner } = await buildTeam(server.app, { roleOf: [{ user: viewer, role: Role.Viewer }] });
     const first = await lock(owner, id);
     const at = smtp.mails.length;
-    expect((await api.as(owner.token).post(API.teams.deleteResend(id), deletePaths)).status).toBe(200);
+    expect((await api.as(owner.token).post(PATHS.teamLifecycle.deleteResend(id), deletePaths)).status).toBe(
+      200,
+    );
     const second = await teamMail(owner.email, /deletion/, at);
     expect(second.hash).not.toBe(first.hash);
     expect(
-      (await api.as(owner.token).send('DELETE', API.teams.deleteConfirm, { hash: first.hash })).status,
+      (await api.as(owner.token).send('DELETE', PATHS.teamLifecycle.deleteConfirm, { hash: first.hash }))
+        .status,
     ).toBe(404);
 
     const s = await streamsOf(server.base, { viewer });
-    expect((await api.as(owner.token).post(API.teams.deleteCancel(id), { hash: first.hash })).status).toBe(
-      404,
-    );
-    expect((await api.as(owner.token).post(API.teams.deleteCancel(id), { hash: second.hash })).status).toBe(
-      200,
-    );
+    expect(
+      (await api.as(owner.token).post(PATHS.teamLifecycle.deleteCancel(id), { hash: first.hash })).status,
+    ).toBe(404);
+    expect(
+      (await api.as(owner.token).post(PATHS.teamLifecycle.deleteCancel(id), { hash: second.hash })).status,
+    ).toBe(200);
     expect(await s.viewer.waitForEvent(EventCode.TeamStatus)).toEqual({
       code: 32,
       team_id: id,
@@ -132,18 +142,20 @@ describe('team deletion', () => {
       new_status: 1032,
     });
     expect(
-      (await api.as(owner.token).send('DELETE', API.teams.deleteConfirm, { hash: second.hash })).status,
+      (await api.as(owner.token).send('DELETE', PATHS.teamLifecycle.deleteConfirm, { hash: second.hash }))
+        .status,
     ).toBe(404);
-    expect((await api.as(owner.token).get(API.teams.one(id))).body.data.statusId).toBe(10);
+    expect((await api.as(owner.token).get(PATHS.teams.read(id))).body.data.statusId).toBe(10);
     // Cancel without a hash (from the settings screen) works too, and only while deletion is requested.
-    expect((await api.as(owner.token).post(API.teams.deleteCancel(id))).status).toBe(403);
+    expect((await api.as(owner.token).post(PATHS.teamLifecycle.deleteCancel(id))).status).toBe(403);
 
     const third = await lock(owner, id);
     clock.advance(TIMINGS.linkTtlMs + 1000);
     expect(
-      (await api.as(owner.token).send('DELETE', API.teams.deleteConfirm, { hash: third.hash })).status,
+      (await api.as(owner.token).send('DELETE', PATHS.teamLifecycle.deleteConfirm, { hash: third.hash }))
+        .status,
     ).toBe(404);
-    expect((await api.as(owner.token).post(API.teams.deleteCancel(id))).status).toBe(200);
+    expect((await api.as(owner.token).post(PATHS.teamLifecycle.deleteCancel(id))).status).toBe(200);
     s.closeAll();
   });
 });
@@ -152,15 +164,22 @@ describe('team suspension', () => {
   it('the typed name must match (400 errors.name); an unnamed team accepts any text', async () => {
     const sup = await buildUser(server.app, { supervisor: true });
     const { id } = await buildTeam(server.app, { name: 'Exact Name' });
-    const r = await api.as(sup.token).post(API.teams.suspend(id), { name: 'exact name', ...suspendPaths });
+    const r = await api
+      .as(sup.token)
+      .post(PATHS.teamLifecycle.suspend(id), { name: 'exact name', ...suspendPaths });
     expect(r.status).toBe(400);
     expect(r.body).toEqual({ message: 'incorrect team name', errors: { name: 'incorrect team name' } });
-    expect((await api.as(sup.token).post(API.teams.suspend(id), { ...suspendPaths })).status).toBe(400);
+    expect((await api.as(sup.token).post(PATHS.teamLifecycle.suspend(id), { ...suspendPaths })).status).toBe(
+      400,
+    );
     const unnamed = await buildTeam(server.app);
     await setTeamState(server.app, unnamed.id, { name: '' });
     expect(
-      (await api.as(sup.token).post(API.teams.suspend(unnamed.id), { name: 'anything', ...suspendPaths }))
-        .status,
+      (
+        await api
+          .as(sup.token)
+          .post(PATHS.teamLifecycle.suspend(unnamed.id), { name: 'anything', ...suspendPaths })
+      ).status,
     ).toBe(200);
   });
 
@@ -176,12 +195,14 @@ describe('team suspension', () => {
     const s = await streamsOf(server.base, { owner, viewer, outsider });
 
     let at = smtp.mails.length;
-    expect((await api.as(sup.token).post(API.teams.suspend(id), { name, ...suspendPaths })).status).toBe(200);
+    expect(
+      (await api.as(sup.token).post(PATHS.teamLifecycle.suspend(id), { name, ...suspendPaths })).status,
+    ).toBe(200);
     const first = await teamMail(sup.email, /suspension/, at);
     expect(first.confirm).toBe(`${links.suspendTeamConfirm}${first.hash}`);
     expect(first.cancel).toBe(`${links.suspendTeamCancel}${encodeURIComponent(name)}=${id}/${first.hash}`);
-    expect((await api.as(owner.token).get(API.teams.one(id))).body.data.suspendedProcess).toBe(1);
-    const pw = await api.as(owner.token).post(API.users.changePassword(owner.id), {
+    expect((await api.as(owner.token).get(PATHS.teams.read(id))).body.data.suspendedProcess).toBe(1);
+    const pw = await api.as(owner.token).post(PATHS.account.changePassword(owner.id), {
       password: owner.password,
       new_password: 'newpass1',
       confirm: 'newpass1',
@@ -189,24 +210,36 @@ describe('team suspension', () => {
     expect(pw.status).toBe(403);
 
     at = smtp.mails.length;
-    expect((await api.as(sup.token).post(API.teams.suspendResend(id), suspendPaths)).status).toBe(200);
-    const second = await teamMail(sup.email, /suspension/, at);
-    expect((await api.as(sup.token).put(API.teams.suspendConfirm, { hash: first.hash })).status).toBe(404);
-    expect((await api.as(sup.token).post(API.teams.suspendRevoke(id), { hash: second.hash })).status).toBe(
+    expect((await api.as(sup.token).post(PATHS.teamLifecycle.suspendResend(id), suspendPaths)).status).toBe(
       200,
     );
+    const second = await teamMail(sup.email, /suspension/, at);
+    expect(
+      (await api.as(sup.token).put(PATHS.teamLifecycle.suspendConfirm, { hash: first.hash })).status,
+    ).toBe(404);
+    expect(
+      (await api.as(sup.token).post(PATHS.teamLifecycle.suspendRevoke(id), { hash: second.hash })).status,
+    ).toBe(200);
     expect(await s.viewer.waitForEvent(EventCode.TeamStatus)).toMatchObject({
       team_id: id,
       new_status: 1032,
     });
-    expect((await api.as(sup.token).put(API.teams.suspendConfirm, { hash: second.hash })).status).toBe(404);
+    expect(
+      (await api.as(sup.token).put(PATHS.teamLifecycle.suspendConfirm, { hash: second.hash })).status,
+    ).toBe(404);
 
     at = smtp.mails.length;
-    expect((await api.as(sup.token).post(API.teams.suspend(id), { name, ...suspendPaths })).status).toBe(200);
+    expect(
+      (await api.as(sup.token).post(PATHS.teamLifecycle.suspend(id), { name, ...suspendPaths })).status,
+    ).toBe(200);
     const third = await teamMail(sup.email, /suspension/, at);
     // Only a supervisor confirms.
-    expect((await api.as(owner.token).put(API.teams.suspendConfirm, { hash: third.hash })).status).toBe(403);
-    expect((await api.as(sup.token).put(API.teams.suspendConfirm, { hash: third.hash })).status).toBe(200);
+    expect(
+      (await api.as(owner.token).put(PATHS.teamLifecycle.suspendConfirm, { hash: third.hash })).status,
+    ).toBe(403);
+    expect(
+      (await api.as(sup.token).put(PATHS.teamLifecycle.suspendConfirm, { hash: third.hash })).status,
+    ).toBe(200);
     // Each member's own stream: wait for both (the events travel separately).
     for (const stream of [s.owner, s.viewer]) {
       await stream.waitFor(() => stream.events().some((e) => e.new_status === 4032));
@@ -220,16 +253,18 @@ describe('team suspension', () => {
       expect.objectContaining({ code: 32, team_id: id, new_status: 4032 }),
       expect.objectContaining({ code: 32, team_id: id, new_status: 4032 }),
     ]);
-    expect((await api.as(sup.token).put(API.teams.suspendConfirm, { hash: third.hash })).status).toBe(404);
-    const t = (await api.as(owner.token).get(API.teams.one(id))).body.data;
+    expect(
+      (await api.as(sup.token).put(PATHS.teamLifecycle.suspendConfirm, { hash: third.hash })).status,
+    ).toBe(404);
+    const t = (await api.as(owner.token).get(PATHS.teams.read(id))).body.data;
     expect(t).toMatchObject({ suspended: 1, suspendedProcess: 0 });
-    expect((await api.as(owner.token).put(API.teams.one(id), { website: 'x' })).status).toBe(403);
+    expect((await api.as(owner.token).put(PATHS.teams.read(id), { website: 'x' })).status).toBe(403);
 
     // The same call on a suspended team unsuspends at once (no name, no mail).
-    const un = await api.as(sup.token).post(API.teams.suspend(id), {});
+    const un = await api.as(sup.token).post(PATHS.teamLifecycle.suspend(id), {});
     expect(un.status).toBe(200);
     await s.viewer.waitFor(() => s.viewer.events().filter((e) => e.new_status === 1032).length === 2);
-    expect((await api.as(owner.token).get(API.teams.one(id))).body.data.suspended).toBe(0);
+    expect((await api.as(owner.token).get(PATHS.teams.read(id))).body.data.suspended).toBe(0);
     await settle();
     expect(s.outsider.events()).toEqual([]);
     s.closeAll();
@@ -239,9 +274,9 @@ describe('team suspension', () => {
     const sup = await buildUser(server.app, { supervisor: true });
     const { id } = await buildTeam(server.app, { name: 'Expiring' });
     const at = smtp.mails.length;
-    await api.as(sup.token).post(API.teams.suspend(id), { name: 'Expiring', ...suspendPaths });
+    await api.as(sup.token).post(PATHS.teamLifecycle.suspend(id), { name: 'Expiring', ...suspendPaths });
     const { hash } = await teamMail(sup.email, /suspension/, at);
     clock.advance(TIMINGS.linkTtlMs + 1000);
-    expect((await api.as(sup.token).put(API.teams.suspendConfirm, { hash })).status).toBe(404);
+    expect((await api.as(sup.token).put(PATHS.teamLifecycle.suspendConfirm, { hash })).status).toBe(404);
   });
 });

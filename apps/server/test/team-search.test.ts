@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import {
-  API,
   creationDatePresetRange,
+  PATHS,
   Role,
   TeamStatus,
   teamStatusFilter,
@@ -39,7 +39,7 @@ afterAll(async () => {
 const token = () => `zq${randomBytes(4).toString('hex')}`;
 
 async function search(body: Record<string, unknown>, as: BuiltUser = sup) {
-  const r = await api.as(as.token).post(API.teams.search, body);
+  const r = await api.as(as.token).post(PATHS.teams.search, body);
   expect(r.status).toBe(200);
   const parsed = ZTeamSearchResponse.parse(r.body);
   return { ids: parsed.data.map((t) => t.id), total: parsed.pagination.total, data: parsed.data };
@@ -53,7 +53,7 @@ describe('general text', () => {
     const member = await buildUser(server.app, { email: `${t}-ops@member.test` });
     const byEmail = await buildTeam(server.app, { roleOf: [{ user: member, role: Role.Viewer }] });
     const byTag = await buildTeam(server.app);
-    await api.as(sup.token).put(API.teams.tagAdd(byTag.id), { tag: `Tier ${t}` });
+    await api.as(sup.token).put(PATHS.teams.addTag(byTag.id), { tag: `Tier ${t}` });
     const other = await buildTeam(server.app);
 
     expect(await idsOf({ general: t })).toEqual([byName.id, byEmail.id, byTag.id]);
@@ -92,8 +92,8 @@ describe('favourites', () => {
       await buildTeam(server.app, { name: `B ${t}` }),
       await buildTeam(server.app, { name: `C ${t}` }),
     ];
-    await api.as(sup.token).put(API.teams.favourite(b.id));
-    await api.as(other.token).put(API.teams.favourite(c.id));
+    await api.as(sup.token).put(PATHS.teams.toggleFavourite(b.id));
+    await api.as(other.token).put(PATHS.teams.toggleFavourite(c.id));
     expect(await search({ general: t, favourite: 2 })).toMatchObject({ ids: [b.id], total: 1 });
     expect(await idsOf({ general: t, favourite: 2 }, other)).toEqual([c.id]);
     // favourite 0 is every team, the caller's stars first.
@@ -106,8 +106,8 @@ describe('favourites', () => {
     const t = token();
     const ids: number[] = [];
     for (let i = 0; i < 7; i++) ids.push((await buildTeam(server.app, { name: `P${i} ${t}` })).id);
-    await api.as(sup.token).put(API.teams.favourite(ids[2] as number));
-    await api.as(sup.token).put(API.teams.favourite(ids[5] as number));
+    await api.as(sup.token).put(PATHS.teams.toggleFavourite(ids[2] as number));
+    await api.as(sup.token).put(PATHS.teams.toggleFavourite(ids[5] as number));
     const page = (n: number) => search({ general: t, page: n, limit: 3, scroll: n > 1 ? 1 : 0 });
     const pages = [await page(1), await page(2), await page(3), await page(4)];
     expect(pages.map((p) => p.ids)).toEqual([
@@ -117,7 +117,7 @@ describe('favourites', () => {
       [],
     ]);
     expect(pages.map((p) => p.total)).toEqual([7, 7, 7, 7]);
-    const r = await api.as(sup.token).post(API.teams.search, { general: t, page: 2, limit: 3 });
+    const r = await api.as(sup.token).post(PATHS.teams.search, { general: t, page: 2, limit: 3 });
     expect(r.body.pagination).toEqual({ total: 7, page: 2, limit: 3 });
     // Only favourites, paginated.
     expect(await search({ general: t, favourite: 2, page: 2, limit: 1 })).toMatchObject({
@@ -205,11 +205,11 @@ describe('combinations', () => {
     const newStarred = await buildTeam(server.app, { roleOf: [{ user: member, role: Role.Viewer }] });
     const newSuspended = await buildTeam(server.app, { roleOf: [{ user: member, role: Role.Viewer }] });
     const tagged = await buildTeam(server.app);
-    await api.as(sup.token).put(API.teams.tagAdd(tagged.id), { tag: t });
+    await api.as(sup.token).put(PATHS.teams.addTag(tagged.id), { tag: t });
     await setTeamState(server.app, newSuspended.id, { suspended: 1 });
     await setTeamState(server.app, tagged.id, { suspended: 1 });
     for (const id of [oldStarred.id, newStarred.id, tagged.id])
-      await api.as(sup.token).put(API.teams.favourite(id));
+      await api.as(sup.token).put(PATHS.teams.toggleFavourite(id));
 
     const last7 = creationDatePresetRange('last7', clock());
     const active = teamStatusFilter({ active: true, suspended: false });
@@ -241,7 +241,7 @@ describe('combinations', () => {
       { statuses: 'x' },
       { favourite: 3 },
     ]) {
-      expect((await api.as(sup.token).post(API.teams.search, body)).status).toBe(400);
+      expect((await api.as(sup.token).post(PATHS.teams.search, body)).status).toBe(400);
     }
   });
 });

@@ -1,8 +1,8 @@
 import {
-  API,
   EventCode,
   MSG,
   MSG_TEAMS,
+  PATHS,
   Role,
   TeamStatus,
   ZTeamDetailResponse,
@@ -32,7 +32,7 @@ describe('GET /api/v1/teams/{id}', () => {
       roleOf: [{ user: viewer, role: Role.Viewer }],
     });
     const invited = uniqueEmail('invited');
-    const inv = await api.as(owner.token).post(API.invitations.create(id), {
+    const inv = await api.as(owner.token).post(PATHS.invitations.create(id), {
       invited_email: invited,
       role: Role.KeyMaster,
       accept_new_user_url: `${PUBLIC_URL}/email_invite_handler/new/`,
@@ -40,7 +40,7 @@ describe('GET /api/v1/teams/{id}', () => {
       decline_url: `${PUBLIC_URL}/email_invite_handler/decline/`,
     });
     expect(inv.status).toBe(201);
-    const r = await api.as(owner.token).get(API.teams.one(id));
+    const r = await api.as(owner.token).get(PATHS.teams.read(id));
     expect(r.status).toBe(200);
     const t = ZTeamDetailResponse.parse(r.body).data;
     expect(t).toMatchObject({
@@ -68,7 +68,9 @@ describe('GET /api/v1/teams/{id}', () => {
     expect(t.users.some((u) => u.invite_status === 10 && u.email === invited)).toBe(true);
     expect(JSON.stringify(r.body)).not.toMatch(/token_hash|password/);
 
-    const asViewer = ZTeamDetailResponse.parse((await api.as(viewer.token).get(API.teams.one(id))).body).data;
+    const asViewer = ZTeamDetailResponse.parse(
+      (await api.as(viewer.token).get(PATHS.teams.read(id))).body,
+    ).data;
     expect(asViewer).toMatchObject({ role: Role.Viewer, permissionToDelete: 10 });
     expect(asViewer.invited[0]?.isResendInviteUserTeam).toBe(false);
   });
@@ -76,8 +78,8 @@ describe('GET /api/v1/teams/{id}', () => {
   it('answers 404 for a team that does not exist, and for one the caller is not in', async () => {
     const u = await buildUser(server.app);
     const { id } = await buildTeam(server.app);
-    expect((await api.as(u.token).get(API.teams.one(id))).status).toBe(404);
-    expect((await api.as(u.token).get(API.teams.one(2_000_000_000))).status).toBe(404);
+    expect((await api.as(u.token).get(PATHS.teams.read(id))).status).toBe(404);
+    expect((await api.as(u.token).get(PATHS.teams.read(2_000_000_000))).status).toBe(404);
   });
 });
 
@@ -91,21 +93,21 @@ describe('team settings', () => {
 
     const r = await api
       .as(owner.token)
-      .put(API.teams.one(id), { name: '  New name ', website: 'video.example' });
+      .put(PATHS.teams.read(id), { name: '  New name ', website: 'video.example' });
     expect(r.status).toBe(200);
     expect(r.body.data).toMatchObject({ name: 'New name', website: 'video.example' });
     expect(await s.member.waitForEvent(EventCode.UserAdded)).toEqual({ code: 10, team_id: id });
 
-    const tz = await api.as(owner.token).post(API.teams.setTimeZone(id, 1));
+    const tz = await api.as(owner.token).post(PATHS.teams.setTimeZone(id, 1));
     expect(tz.status).toBe(200);
     expect(tz.body.data.timezoneId).toBe(1);
-    expect((await api.as(owner.token).post(API.teams.setTimeZone(id, 99_999))).status).toBe(400);
-    expect((await api.as(owner.token).put(API.teams.one(id), { name: 'x'.repeat(31) })).status).toBe(400);
+    expect((await api.as(owner.token).post(PATHS.teams.setTimeZone(id, 99_999))).status).toBe(400);
+    expect((await api.as(owner.token).put(PATHS.teams.read(id), { name: 'x'.repeat(31) })).status).toBe(400);
 
-    const v = await api.as(sup.token).put(API.teams.setVersion(id), { version: 1 });
+    const v = await api.as(sup.token).put(PATHS.teams.setVersion(id), { version: 1 });
     expect(v.status).toBe(200);
     expect(v.body.data).toMatchObject({ version: 1, role: Role.Supervisor });
-    expect((await api.as(sup.token).put(API.teams.setVersion(id), { version: 2 })).status).toBe(400);
+    expect((await api.as(sup.token).put(PATHS.teams.setVersion(id), { version: 2 })).status).toBe(400);
 
     await s.member.waitFor(() => s.member.events().filter((e) => e.code === 10).length === 3);
     await s.owner.waitFor(() => s.owner.events().some((e) => e.code === 10));
@@ -128,11 +130,11 @@ describe('members and roles', () => {
       ],
     });
     const s = await streamsOf(server.base, { owner, a, b, outsider });
-    const self = await api.as(owner.token).send('DELETE', API.teams.removeMember(id, owner.id));
+    const self = await api.as(owner.token).send('DELETE', PATHS.teams.removeMember(id, owner.id));
     expect(self.status).toBe(400);
     expect(self.body.message).toBe(MSG_TEAMS.cannotRemoveSelf);
 
-    expect((await api.as(owner.token).send('DELETE', API.teams.removeMember(id, a.id))).status).toBe(200);
+    expect((await api.as(owner.token).send('DELETE', PATHS.teams.removeMember(id, a.id))).status).toBe(200);
     expect(await s.a.waitForEvent(EventCode.UserRemoved)).toEqual({
       code: 40,
       team_id: id,
@@ -143,12 +145,12 @@ describe('members and roles', () => {
     await settle();
     expect(s.a.events().map((e) => e.code)).toEqual([40]);
     expect(s.outsider.events()).toEqual([]);
-    expect((await api.as(a.token).get(API.teams.one(id))).status).toBe(404);
-    expect((await api.as(owner.token).send('DELETE', API.teams.removeMember(id, a.id))).status).toBe(404);
+    expect((await api.as(a.token).get(PATHS.teams.read(id))).status).toBe(404);
+    expect((await api.as(owner.token).send('DELETE', PATHS.teams.removeMember(id, a.id))).status).toBe(404);
 
     // A supervisor who is not a member sees the member list read-only (issue 12: a picked team).
     const sup = await buildUser(server.app, { supervisor: true });
-    expect((await api.as(sup.token).send('DELETE', API.teams.removeMember(id, owner.id))).status).toBe(403);
+    expect((await api.as(sup.token).send('DELETE', PATHS.teams.removeMember(id, owner.id))).status).toBe(403);
     s.closeAll();
   });
 
@@ -157,27 +159,27 @@ describe('members and roles', () => {
     const outsider = await buildUser(server.app);
     const { id, owner } = await buildTeam(server.app, { roleOf: [{ user: v, role: Role.Viewer }] });
     for (const role of [Role.BillingMaster, Role.Supervisor, 99]) {
-      const r = await api.as(owner.token).post(API.teams.setRole(id, v.id, role));
+      const r = await api.as(owner.token).post(PATHS.teams.setRole(id, v.id, role));
       expect(r.status, String(role)).toBe(400);
     }
-    const demote = await api.as(owner.token).post(API.teams.setRole(id, owner.id, Role.Viewer));
+    const demote = await api.as(owner.token).post(PATHS.teams.setRole(id, owner.id, Role.Viewer));
     expect(demote.status).toBe(409);
     expect(demote.body).toEqual({ message: MSG.teamNeedsAdmin });
 
     const s = await streamsOf(server.base, { owner, v, outsider });
-    expect((await api.as(owner.token).post(API.teams.setRole(id, v.id, Role.Admin))).status).toBe(200);
+    expect((await api.as(owner.token).post(PATHS.teams.setRole(id, v.id, Role.Admin))).status).toBe(200);
     const ev = { code: 70, team_id: id, changed_role_user: v.id, new_role: Role.Admin };
     expect(await s.v.waitForEvent(EventCode.RoleChanged)).toEqual(ev);
     expect(await s.owner.waitForEvent(EventCode.RoleChanged)).toEqual(ev);
     // Two admins now: the owner may step down.
-    expect((await api.as(owner.token).post(API.teams.setRole(id, owner.id, Role.KeyMaster))).status).toBe(
+    expect((await api.as(owner.token).post(PATHS.teams.setRole(id, owner.id, Role.KeyMaster))).status).toBe(
       200,
     );
-    const detail = (await api.as(v.token).get(API.teams.one(id))).body.data;
+    const detail = (await api.as(v.token).get(PATHS.teams.read(id))).body.data;
     expect(detail.countAdmin).toBe(1);
     await settle();
     expect(s.outsider.events()).toEqual([]);
-    expect((await api.as(owner.token).post(API.teams.setRole(id, outsider.id, Role.Viewer))).status).toBe(
+    expect((await api.as(owner.token).post(PATHS.teams.setRole(id, outsider.id, Role.Viewer))).status).toBe(
       403,
     );
     s.closeAll();
@@ -189,7 +191,7 @@ describe('POST /api/v1/teams/{id}/leave', () => {
     const solo = await buildTeam(server.app);
     const only = await api
       .as(solo.owner.token)
-      .post(API.teams.leave(solo.id), { password: solo.owner.password });
+      .post(PATHS.teams.leave(solo.id), { password: solo.owner.password });
     expect(only.status).toBe(409);
     expect(only.body).toEqual({ message: MSG_TEAMS.unableLeaveTitle });
 
@@ -197,17 +199,17 @@ describe('POST /api/v1/teams/{id}/leave', () => {
     const { id, owner } = await buildTeam(server.app, {
       roleOf: [{ user: billing, role: Role.BillingMaster }],
     });
-    expect((await api.as(owner.token).post(API.teams.leave(id), { password: owner.password })).status).toBe(
+    expect((await api.as(owner.token).post(PATHS.teams.leave(id), { password: owner.password })).status).toBe(
       409,
     );
 
-    const wrong = await api.as(billing.token).post(API.teams.leave(id), { password: 'not-it' });
+    const wrong = await api.as(billing.token).post(PATHS.teams.leave(id), { password: 'not-it' });
     expect(wrong.status).toBe(400);
     expect(wrong.body).toEqual({ message: 'Incorrect password', errors: { password: 'Incorrect password' } });
 
     const s = await streamsOf(server.base, { owner, billing });
     expect(
-      (await api.as(billing.token).post(API.teams.leave(id), { password: billing.password })).status,
+      (await api.as(billing.token).post(PATHS.teams.leave(id), { password: billing.password })).status,
     ).toBe(200);
     expect(await s.owner.waitForEvent(EventCode.UserLeft)).toEqual({
       code: 41,
@@ -215,7 +217,7 @@ describe('POST /api/v1/teams/{id}/leave', () => {
       leaved_user: billing.id,
     });
     expect(await s.billing.waitForEvent(EventCode.GoToSettings)).toEqual({ code: 12 });
-    expect((await api.as(billing.token).get(API.teams.one(id))).status).toBe(404);
+    expect((await api.as(billing.token).get(PATHS.teams.read(id))).status).toBe(404);
     s.closeAll();
   });
 
@@ -224,9 +226,9 @@ describe('POST /api/v1/teams/{id}/leave', () => {
     const { id, owner } = await buildTeam(server.app, { roleOf: [{ user: second, role: Role.Admin }] });
     await buildTeam(server.app, { owner: second });
     const s = await streamsOf(server.base, { owner, second });
-    expect((await api.as(second.token).post(API.teams.leave(id), { password: second.password })).status).toBe(
-      200,
-    );
+    expect(
+      (await api.as(second.token).post(PATHS.teams.leave(id), { password: second.password })).status,
+    ).toBe(200);
     await s.owner.waitForEvent(EventCode.UserLeft);
     await settle();
     expect(s.second.events()).toEqual([]);
@@ -239,19 +241,19 @@ describe('favourites and tags', () => {
     const m = await buildUser(server.app);
     const sup = await buildUser(server.app, { supervisor: true });
     const { id, owner } = await buildTeam(server.app, { roleOf: [{ user: m, role: Role.Viewer }] });
-    const on = await api.as(m.token).put(API.teams.favourite(id));
+    const on = await api.as(m.token).put(PATHS.teams.toggleFavourite(id));
     expect(on.body).toEqual({ message: MSG.updated, data: { team_id: id, favourite: true } });
-    expect((await api.as(owner.token).get(API.teams.one(id))).body.data.favourite).toBe(false);
-    expect((await api.as(m.token).get(API.teams.one(id))).body.data.favourite).toBe(true);
-    expect((await api.as(sup.token).put(API.teams.favourite(id))).body.data.favourite).toBe(true);
-    expect((await api.as(m.token).put(API.teams.favourite(id))).body.data.favourite).toBe(false);
-    expect((await api.as(sup.token).get(API.teams.one(id))).body.data.favourite).toBe(true);
+    expect((await api.as(owner.token).get(PATHS.teams.read(id))).body.data.favourite).toBe(false);
+    expect((await api.as(m.token).get(PATHS.teams.read(id))).body.data.favourite).toBe(true);
+    expect((await api.as(sup.token).put(PATHS.teams.toggleFavourite(id))).body.data.favourite).toBe(true);
+    expect((await api.as(m.token).put(PATHS.teams.toggleFavourite(id))).body.data.favourite).toBe(false);
+    expect((await api.as(sup.token).get(PATHS.teams.read(id))).body.data.favourite).toBe(true);
   });
 
   it('tags are trimmed, 1–30 characters, unique per team (409); removal of a missing tag is 404', async () => {
     const sup = await buildUser(server.app, { supervisor: true });
     const { id } = await buildTeam(server.app);
-    const add = (tag: string) => api.as(sup.token).put(API.teams.tagAdd(id), { tag });
+    const add = (tag: string) => api.as(sup.token).put(PATHS.teams.addTag(id), { tag });
     const ok = await add('  vip  ');
     expect(ok.status).toBe(200);
     expect(ok.body.data).toEqual({ team_id: id, tags: ['vip'] });
@@ -261,9 +263,9 @@ describe('favourites and tags', () => {
     const dup = await add('vip');
     expect(dup.status).toBe(409);
     expect(dup.body.message).toBe(MSG_TEAMS.tagExists);
-    const rm = await api.as(sup.token).put(API.teams.tagRemove(id), { tag: ' vip' });
+    const rm = await api.as(sup.token).put(PATHS.teams.removeTag(id), { tag: ' vip' });
     expect(rm.body.data.tags).toEqual(['x'.repeat(30)]);
-    expect((await api.as(sup.token).put(API.teams.tagRemove(id), { tag: 'vip' })).status).toBe(404);
+    expect((await api.as(sup.token).put(PATHS.teams.removeTag(id), { tag: 'vip' })).status).toBe(404);
   });
 });
 
@@ -274,17 +276,17 @@ describe('POST /api/v1/teams (search)', () => {
     for (let i = 0; i < 5; i++) ids.push((await buildTeam(server.app, { owner: u, name: `Mine ${i}` })).id);
     await buildTeam(server.app, { name: 'Not mine' });
     const page1 = ZTeamSearchResponse.parse(
-      (await api.as(u.token).post(API.teams.search, { page: 1, limit: 2 })).body,
+      (await api.as(u.token).post(PATHS.teams.search, { page: 1, limit: 2 })).body,
     );
     expect(page1.pagination).toEqual({ total: 5, page: 1, limit: 2 });
     expect(page1.data.map((t) => t.id)).toEqual(ids.slice(0, 2));
-    const page3 = (await api.as(u.token).post(API.teams.search, { page: 3, limit: 2 })).body;
+    const page3 = (await api.as(u.token).post(PATHS.teams.search, { page: 3, limit: 2 })).body;
     expect(page3.data.map((t: { id: number }) => t.id)).toEqual(ids.slice(4));
     expect(page3.data[0]).toMatchObject({ role: Role.Admin, members: 1, tags: [] });
-    const none = (await api.as(u.token).post(API.teams.search, { general: 'Not mine' })).body;
+    const none = (await api.as(u.token).post(PATHS.teams.search, { general: 'Not mine' })).body;
     expect(none.pagination.total).toBe(0);
     // An empty body is a first page of 20.
-    expect((await api.as(u.token).post(API.teams.search)).body.pagination).toEqual({
+    expect((await api.as(u.token).post(PATHS.teams.search)).body.pagination).toEqual({
       total: 5,
       page: 1,
       limit: 20,
@@ -298,10 +300,10 @@ describe('POST /api/v1/teams (search)', () => {
     const a = await buildTeam(server.app, { name: `Alpha ${tag}` });
     const b = await buildTeam(server.app, { roleOf: [{ user: member, role: Role.Viewer }] });
     const c = await buildTeam(server.app);
-    await api.as(sup.token).put(API.teams.tagAdd(c.id), { tag: tag.toUpperCase() });
+    await api.as(sup.token).put(PATHS.teams.addTag(c.id), { tag: tag.toUpperCase() });
     const search = async (body: Record<string, unknown>) =>
       (
-        (await api.as(sup.token).post(API.teams.search, body)).body.data as Array<{
+        (await api.as(sup.token).post(PATHS.teams.search, body)).body.data as Array<{
           id: number;
           role: number;
         }>
@@ -311,19 +313,19 @@ describe('POST /api/v1/teams (search)', () => {
     expect(await search({ general: member.email.slice(0, 14) })).toEqual([b.id]);
     expect(await search({ general: '%' })).not.toContain(a.id); // LIKE wildcards are literal
 
-    await api.as(sup.token).put(API.teams.favourite(c.id));
+    await api.as(sup.token).put(PATHS.teams.toggleFavourite(c.id));
     expect(await search({ general: tag, favourite: 2 })).toEqual([c.id]);
     await setTeamState(server.app, a.id, { suspended: 1 });
     expect(await search({ general: tag, suspended: 1 })).toEqual([a.id]);
     await setTeamState(server.app, c.id, { status_id: TeamStatus.DeletionRequested });
     expect(await search({ general: tag, statuses: [30] })).toEqual([c.id]);
-    const created = (await api.as(sup.token).get(API.teams.one(a.id))).body.data.createdAt as string;
+    const created = (await api.as(sup.token).get(PATHS.teams.read(a.id))).body.data.createdAt as string;
     const at = Math.floor(Date.parse(created) / 1000);
     expect(await search({ general: tag, start_time: at, end_time: at })).toEqual(
       expect.arrayContaining([a.id]),
     );
     expect(await search({ general: tag, start_time: at + 3600 })).toEqual([]);
-    const first = (await api.as(sup.token).post(API.teams.search, { general: tag })).body.data[0];
+    const first = (await api.as(sup.token).post(PATHS.teams.search, { general: tag })).body.data[0];
     expect(first.role).toBe(Role.Supervisor);
   });
 });

@@ -1,4 +1,4 @@
-import { API, LIMITS, MSG } from '@tlprt/contract';
+import { LIMITS, MSG, PATHS } from '@tlprt/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BuiltUser, buildUser, uniqueEmail } from './factories.js';
 import { Api, type Body } from './helpers/http.js';
@@ -31,22 +31,22 @@ describe('spec §5 rules as the server enforces them', () => {
       [{}, { login: MSG.required, password: MSG.required }],
     ];
     for (const [body, errors] of cases) {
-      const r = await api.post(API.auth.login, body);
+      const r = await api.post(PATHS.auth.login, body);
       expect(r.status).toBe(400);
       expect(r.body).toEqual({ message: MSG.validationFailed, errors });
     }
   });
 
   it('register: terms must be ticked (also as form values)', async () => {
-    const r = await api.postForm(API.auth.register, { login: uniqueEmail(), ...paths, offer: '0' });
+    const r = await api.postForm(PATHS.auth.register, { login: uniqueEmail(), ...paths, offer: '0' });
     expect(r.status).toBe(400);
     expect(r.body.errors).toEqual({ offer: MSG.termsRequired });
-    const ok = await api.postMultipart(API.auth.register, { login: uniqueEmail(), ...paths, offer: 'on' });
+    const ok = await api.postMultipart(PATHS.auth.register, { login: uniqueEmail(), ...paths, offer: 'on' });
     expect(ok.status).toBe(201);
   });
 
   it('new password: required, minimum 6, confirm equal', async () => {
-    for (const path of [API.auth.setNewPassword, API.auth.passwordRecoveryAccept]) {
+    for (const path of [PATHS.auth.setNewPassword, PATHS.auth.passwordRecoveryAccept]) {
       const short = await api.post(path, { hash: validHash, password: '12345', confirm: '12345' });
       expect(short.status).toBe(400);
       expect(short.body.errors).toEqual({ password: MSG.passwordMin, confirm: MSG.passwordMin });
@@ -60,27 +60,27 @@ describe('spec §5 rules as the server enforces them', () => {
 
   it('create account: name required for the team; profile fields max 30; image 0–11', async () => {
     const a = api.as(user.token);
-    const noName = await a.post(API.dashboard.createTeam, { name: '  ' });
+    const noName = await a.post(PATHS.teams.create, { name: '  ' });
     expect(noName.status).toBe(400);
     expect(noName.body.errors).toEqual({ name: MSG.required });
-    const longName = await a.post(API.dashboard.createTeam, { name: 'x'.repeat(31) });
+    const longName = await a.post(PATHS.teams.create, { name: 'x'.repeat(31) });
     expect(longName.body.errors).toEqual({ name: MSG.tooLong(30) });
 
     for (const field of ['name', 'surname', 'phone'] as const) {
       const value = field === 'phone' ? '1'.repeat(31) : 'x'.repeat(31);
-      const r = await a.put(API.dashboard.user(user.id), { [field]: value });
+      const r = await a.put(PATHS.users.read(user.id), { [field]: value });
       expect(r.status).toBe(400);
       expect(r.body.errors[field]).toBe(MSG.tooLong(30));
-      const ok = await a.put(API.dashboard.user(user.id), { [field]: value.slice(0, 30) });
+      const ok = await a.put(PATHS.users.read(user.id), { [field]: value.slice(0, 30) });
       expect(ok.status).toBe(200);
     }
     for (const image of [-1, 12, 1.5, 'abc']) {
-      const r = await a.put(API.dashboard.user(user.id), { image });
+      const r = await a.put(PATHS.users.read(user.id), { image });
       expect(r.status).toBe(400);
       expect(r.body.errors.image).toBeTruthy();
     }
     for (const image of [0, 11, '7']) {
-      expect((await a.put(API.dashboard.user(user.id), { image })).status).toBe(200);
+      expect((await a.put(PATHS.users.read(user.id), { image })).status).toBe(200);
     }
   });
 });
@@ -99,17 +99,17 @@ describe('bad input never causes a 5xx', () => {
     {
       name: 'malformed JSON',
       method: 'POST',
-      path: API.auth.login,
+      path: PATHS.auth.login,
       body: '{"login": ',
       headers: json,
       status: 400,
     },
-    { name: 'empty JSON body', method: 'POST', path: API.auth.login, body: '', headers: json, status: 400 },
-    { name: 'JSON null', method: 'POST', path: API.auth.login, body: 'null', headers: json, status: 400 },
+    { name: 'empty JSON body', method: 'POST', path: PATHS.auth.login, body: '', headers: json, status: 400 },
+    { name: 'JSON null', method: 'POST', path: PATHS.auth.login, body: 'null', headers: json, status: 400 },
     {
       name: 'array instead of object',
       method: 'POST',
-      path: API.auth.register,
+      path: PATHS.auth.register,
       body: '[1,2,3]',
       headers: json,
       status: 400,
@@ -117,7 +117,7 @@ describe('bad input never causes a 5xx', () => {
     {
       name: 'string instead of object',
       method: 'POST',
-      path: API.auth.recoveryPassword,
+      path: PATHS.auth.recoveryPassword,
       body: '"x"',
       headers: json,
       status: 400,
@@ -125,7 +125,7 @@ describe('bad input never causes a 5xx', () => {
     {
       name: 'wrong types',
       method: 'POST',
-      path: API.auth.login,
+      path: PATHS.auth.login,
       body: '{"login": 5, "password": {"a": 1}}',
       headers: json,
       status: 400,
@@ -133,7 +133,7 @@ describe('bad input never causes a 5xx', () => {
     {
       name: 'array field',
       method: 'POST',
-      path: API.auth.login,
+      path: PATHS.auth.login,
       body: '{"login": ["a@b.co"], "password": "x"}',
       headers: json,
       status: 400,
@@ -141,7 +141,7 @@ describe('bad input never causes a 5xx', () => {
     {
       name: 'very long e-mail',
       method: 'POST',
-      path: API.auth.login,
+      path: PATHS.auth.login,
       body: JSON.stringify({ login: `${'a'.repeat(5000)}@b.co`, password: 'x' }),
       headers: json,
       status: 400,
@@ -149,7 +149,7 @@ describe('bad input never causes a 5xx', () => {
     {
       name: 'very long password',
       method: 'POST',
-      path: API.auth.login,
+      path: PATHS.auth.login,
       body: JSON.stringify({ login: 'a@b.co', password: 'x'.repeat(100_000) }),
       headers: json,
       status: 400,
@@ -157,7 +157,7 @@ describe('bad input never causes a 5xx', () => {
     {
       name: 'very long hash',
       method: 'POST',
-      path: API.auth.setNewPassword,
+      path: PATHS.auth.setNewPassword,
       body: JSON.stringify({ hash: 'a'.repeat(100_000), password: '123456', confirm: '123456' }),
       headers: json,
       status: 400,
@@ -165,7 +165,7 @@ describe('bad input never causes a 5xx', () => {
     {
       name: 'unknown hash',
       method: 'POST',
-      path: API.auth.setNewPassword,
+      path: PATHS.auth.setNewPassword,
       body: JSON.stringify({ hash: validHash, password: '123456', confirm: '123456' }),
       headers: json,
       status: 404,
@@ -173,7 +173,7 @@ describe('bad input never causes a 5xx', () => {
     {
       name: 'body over the limit',
       method: 'POST',
-      path: API.auth.login,
+      path: PATHS.auth.login,
       body: JSON.stringify({ login: 'a@b.co', password: 'x'.repeat(LIMITS.bodyBytes + 10) }),
       headers: json,
       status: 413,
@@ -181,7 +181,7 @@ describe('bad input never causes a 5xx', () => {
     {
       name: 'unsupported media type',
       method: 'POST',
-      path: API.auth.login,
+      path: PATHS.auth.login,
       body: 'login=a',
       headers: { 'content-type': 'text/plain' },
       status: 415,
@@ -189,7 +189,7 @@ describe('bad input never causes a 5xx', () => {
     {
       name: 'xml',
       method: 'POST',
-      path: API.auth.login,
+      path: PATHS.auth.login,
       body: '<a/>',
       headers: { 'content-type': 'application/xml' },
       status: 415,
@@ -197,7 +197,7 @@ describe('bad input never causes a 5xx', () => {
     {
       name: 'broken multipart',
       method: 'POST',
-      path: API.auth.login,
+      path: PATHS.auth.login,
       body: '--zz\r\nContent-Disposition: form-data; name="login"\r\n\r\nx',
       headers: { 'content-type': 'multipart/form-data; boundary=zz' },
       status: 400,
@@ -205,7 +205,7 @@ describe('bad input never causes a 5xx', () => {
     {
       name: 'form on a JSON-only call',
       method: 'POST',
-      path: API.dashboard.createTeam,
+      path: PATHS.teams.create,
       body: 'name=x',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       status: 415,
@@ -245,7 +245,7 @@ describe('bad input never causes a 5xx', () => {
   for (const c of cases) {
     it(`${c.name} → ${c.status}`, async () => {
       const headers = { ...c.headers, ...(c.auth ? { authorization: `Bearer ${user.token}` } : {}) };
-      const path = c.path === '/api/v1/user/1' ? API.dashboard.user(user.id) : c.path;
+      const path = c.path === '/api/v1/user/1' ? PATHS.users.read(user.id) : c.path;
       const r = await fetch(server.base + path, { method: c.method, headers, body: c.body });
       const text = await r.text();
       expect(r.status, text).toBe(c.status);
@@ -260,7 +260,7 @@ describe('bad input never causes a 5xx', () => {
     form.append('login', 'a@b.co');
     form.append('password', 'secret');
     form.append('avatar', new Blob(['x'.repeat(100)]), 'a.png');
-    const r = await fetch(server.base + API.auth.login, { method: 'POST', body: form });
+    const r = await fetch(server.base + PATHS.auth.login, { method: 'POST', body: form });
     expect(r.status).toBeGreaterThanOrEqual(400);
     expect(r.status).toBeLessThan(500);
   });

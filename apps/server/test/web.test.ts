@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import {
-  API,
   DICTIONARY_NAMES,
   MSG,
+  PATHS,
   ZDictionariesResponse,
   ZServerTimeResponse,
   ZTimeZoneListResponse,
@@ -80,7 +80,7 @@ describe('web app, mailbox, docs and reference data (no SMTP_URL)', () => {
     const first = uniqueEmail('outbox');
     const second = uniqueEmail('outbox');
     for (const login of [first, second]) {
-      const r = await api.post(API.auth.register, {
+      const r = await api.post(PATHS.auth.register, {
         login,
         createPath: `${PUBLIC_URL}/createPassword/`,
         resetPath: `${PUBLIC_URL}/resPassword/`,
@@ -113,20 +113,20 @@ describe('web app, mailbox, docs and reference data (no SMTP_URL)', () => {
     expect(r.body.openapi).toMatch(/^3\./);
     expect(Object.keys(r.body.paths)).toEqual(
       expect.arrayContaining([
-        API.auth.login,
-        API.auth.register,
-        API.auth.check,
-        API.dashboard.createTeam,
+        PATHS.auth.login,
+        PATHS.auth.register,
+        PATHS.auth.check,
+        PATHS.teams.create,
         '/api/v1/user/{id}',
       ]),
     );
-    expect(r.body.paths[API.auth.login].post.requestBody).toBeDefined();
+    expect(r.body.paths[PATHS.auth.login].post.requestBody).toBeDefined();
     const ui = await fetch(`${server.base}/api/docs`, { headers: html });
     expect(ui.status).toBe(200);
   });
 
   it('GET /api/dictionaries/45 has all 18 lists with real ISO data', async () => {
-    const r = await api.get(API.dashboard.dictionaries(45));
+    const r = await api.get(PATHS.dictionaries.dictionaries(45));
     expect(r.status).toBe(200);
     const d = ZDictionariesResponse.parse(r.body).data;
     expect(Object.keys(d).sort()).toEqual([...DICTIONARY_NAMES].sort());
@@ -138,14 +138,15 @@ describe('web app, mailbox, docs and reference data (no SMTP_URL)', () => {
     const currencies = new Map(d.currency_ISO.map((c) => [c.id, c.name]));
     expect(currencies.get('USD')).toBe('US Dollar');
     expect(currencies.get('EUR')).toBe('Euro');
-    expect((await api.get(API.dashboard.dictionaries(44))).status).toBe(404);
+    expect((await api.get(PATHS.dictionaries.dictionaries(44))).status).toBe(404);
   });
 
   it('GET /auth/time_zone_list and /auth/get_time_server', async () => {
-    const zones = ZTimeZoneListResponse.parse((await api.get(API.auth.timeZoneList)).body).data;
+    const zones = ZTimeZoneListResponse.parse((await api.get(PATHS.dictionaries.timeZoneList)).body).data;
     expect(zones.find((z) => z.id === 37)).toEqual({ id: 37, text: 'UTC', name: 'UTC' });
     expect(zones.find((z) => z.name === 'Asia/Kolkata')?.text).toBe('(UTC+05:30) Asia/Kolkata');
-    const time = ZServerTimeResponse.parse((await api.get(API.auth.serverTime)).body).data.timestamp;
+    const time = ZServerTimeResponse.parse((await api.get(PATHS.dictionaries.serverTime)).body).data
+      .timestamp;
     expect(Math.abs(time - Date.now() / 1000)).toBeLessThan(5);
   });
 });
@@ -257,7 +258,7 @@ describe('compressed JSON answers', () => {
   });
 
   it('sends JSON over 1 KiB as br or gzip when accepted, plain otherwise; small ones plain', async () => {
-    const url = `${server.base}${API.auth.timeZoneList}`;
+    const url = `${server.base}${PATHS.dictionaries.timeZoneList}`;
     const plain = await rawGet(url, { 'accept-encoding': 'identity' });
     expect(plain.encoding).toBeUndefined();
     const zones = ZTimeZoneListResponse.parse(JSON.parse(plain.body.toString()));
@@ -268,14 +269,16 @@ describe('compressed JSON answers', () => {
     const gz = await rawGet(url, { 'accept-encoding': 'gzip' });
     expect(gz.encoding).toBe('gzip');
     expect(JSON.parse(gunzipSync(gz.body).toString())).toEqual(zones);
-    const small = await rawGet(`${server.base}${API.auth.serverTime}`, { 'accept-encoding': 'gzip, br' });
+    const small = await rawGet(`${server.base}${PATHS.dictionaries.serverTime}`, {
+      'accept-encoding': 'gzip, br',
+    });
     expect(small.encoding).toBeUndefined();
   });
 
   it('leaves the live stream uncompressed so each event goes out at once', async () => {
     const u = await buildUser(server.app);
     const r = await rawGet(
-      `${server.base}${API.auth.sse}`,
+      `${server.base}${PATHS.live.stream}`,
       { authorization: `Bearer ${u.token}`, 'accept-encoding': 'gzip, br' },
       500,
     );

@@ -3,7 +3,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
 import { RouterProvider } from 'react-router';
 import { queryClient } from './api/queryClient';
-import { PopupHost } from './components/PopupHost';
+import { AppModalsProvider } from './components/AppModals';
 import { createAppRouter } from './router';
 import { cssVariablesResolver, theme } from './theme';
 
@@ -12,8 +12,9 @@ export function App() {
   return (
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
       <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
-        <PopupHost />
+        <AppModalsProvider>
+          <RouterProvider router={router} />
+        </AppModalsProvider>
       </QueryClientProvider>
     </MantineProvider>
   );

@@ -1,5 +1,5 @@
 /** Product-wide constants of the web build. The support contact is read here and nowhere else. */
-import { PLAYER_PATHS } from '@tlprt/contract';
+import { API_DOCS_PATH, PLAYER_PATHS } from '@tlprt/contract';
 
 declare global {
   interface Window {
@@ -12,7 +12,7 @@ export { PRODUCT_NAME } from '@tlprt/contract';
 /** The integration guide (the "Documentation" links): a public screen of this app. */
 export const GUIDE_URL = PLAYER_PATHS.guide;
 /** The HTTP API reference (OpenAPI), served by the server. */
-export const API_DOCS_URL = '/api/docs';
+export const API_DOCS_URL = API_DOCS_PATH;
 
 const DEFAULT_SUPPORT_EMAIL = 'support@localhost';
 

@@ -33,6 +33,8 @@ export interface EndpointSpec {
   status?: 200 | 201 | 202;
   /** The success body; omitted for answers that are not JSON (event streams, CSV). */
   response?: z.ZodType;
+  /** The media type of a success body that is not JSON (a CSV download), for the OpenAPI entry. */
+  produces?: string;
   /** The error statuses the call may answer, each with the `{message, errors?}` body. The access
    *  ones (401 for a token, 403 for a supervisor's call) are added from `access`. */
   errors: readonly number[];

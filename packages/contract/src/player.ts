@@ -1,3 +1,15 @@
+import { endpointPath } from './endpoint.js';
+
+/**
+ * The path patterns of the plugin's two calls, the `path` of KEY_SETTING_ENDPOINTS.publicRead and
+ * STATISTICS_ENDPOINTS.ingest. They live here, not in those descriptors, because the plugin's bundle
+ * includes this file: importing a descriptor would pull zod and the schemas in (174 kB → 640 kB).
+ */
+export const PLAYER_API_PATHS = {
+  settings: '/api/v1/public/key_settings/:keyHash',
+  ingest: '/stats/v1/ingest',
+} as const;
+
 /**
  * The player plugin and what the server serves for it (DESIGN §11). The plugin's server is the origin
  * the plugin was loaded from, so every other path here is taken relative to it.
@@ -14,9 +26,9 @@ export const PLAYER_PATHS = {
   /** The integration guide (the "Documentation" links). */
   guide: '/docs',
   /** What the plugin reads at attach (404: the key is not usable here). */
-  settings: (keyHash: string) => `/api/v1/public/key_settings/${encodeURIComponent(keyHash)}`,
+  settings: (keyHash: string) => endpointPath({ path: PLAYER_API_PATHS.settings }, { keyHash }),
   /** Where it reports (DESIGN §7). */
-  ingest: '/stats/v1/ingest',
+  ingest: PLAYER_API_PATHS.ingest,
 } as const;
 
 /**

@@ -38,3 +38,50 @@ export async function insertMember(
     .onConflict((oc) => oc.columns(['team_id', 'user_id']).doNothing())
     .execute();
 }
+
+export interface MembershipFacts {
+  team_id: number;
+  name: string;
+  role: number;
+  suspended: number;
+  members: number;
+  admins: number;
+}
+
+/** Each team of the user with its member and admin counts. */
+export async function membershipFacts(db: Db, userId: number): Promise<MembershipFacts[]> {
+  const rows = await db
+    .selectFrom('team_members as m')
+    .innerJoin('teams as t', 't.id', 'm.team_id')
+    .select(['m.team_id', 't.name', 'm.role', 't.suspended'])
+    .select((eb) => [
+      eb
+        .selectFrom('team_members as c')
+        .select((e2) => e2.fn.countAll<number>().as('n'))
+        .whereRef('c.team_id', '=', 'm.team_id')
+        .as('members'),
+      eb
+        .selectFrom('team_members as a')
+        .select((e2) => e2.fn.countAll<number>().as('n'))
+        .whereRef('a.team_id', '=', 'm.team_id')
+        .where('a.role', '=', Role.Admin)
+        .as('admins'),
+    ])
+    .where('m.user_id', '=', userId)
+    .orderBy('m.team_id', 'asc')
+    .execute();
+  return rows.map((r) => ({ ...r, members: Number(r.members ?? 0), admins: Number(r.admins ?? 0) }));
+}
+
+/** True when the user belongs to a team whose suspension awaits confirmation (blocks password and
+ *  e-mail changes). */
+export async function inTeamWithSuspensionPending(db: Db, userId: number): Promise<boolean> {
+  const r = await db
+    .selectFrom('team_members as m')
+    .innerJoin('teams as t', 't.id', 'm.team_id')
+    .select('t.id')
+    .where('m.user_id', '=', userId)
+    .where('t.suspended_process', '=', 1)
+    .executeTakeFirst();
+  return r !== undefined;
+}

@@ -3,9 +3,9 @@ import { sql } from 'kysely';
 import { recordAudit } from '../audit/record.js';
 import { type Config, ensureDatabaseFolder, loadConfig } from '../config.js';
 import { migrateToLatest, openDatabase } from '../db/index.js';
+import { revokeUserSessions } from '../directory/sessions.js';
+import { findUserByEmail } from '../directory/users.js';
 import { PG_CHANNEL } from '../events/bus.js';
-import { revokeUserSessions } from '../features/auth/queries.js';
-import { findUserByEmail } from '../features/users/queries.js';
 
 /**
  * `npm run supervisor -- grant|revoke <email>`: the operators' way to give or take the supervisor

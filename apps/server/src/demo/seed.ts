@@ -1,15 +1,15 @@
 import { DomainStatus, KeyStatus, LinkKind, Role, VerificationMethod } from '@tlprt/contract';
 import { findMember, insertMember } from '../access/membership.js';
 import type { AppContext } from '../context.js';
+import { findUserByEmail, insertUserIfAbsent } from '../directory/users.js';
+import { newKeyHash } from '../features/domains/keys/hash.js';
+import { insertKey, listKeys, updateKey } from '../features/domains/keys/queries.js';
 import { findDomainsByHost, insertDomain, updateDomain } from '../features/domains/queries.js';
 import { newVerificationHash } from '../features/domains/verification/index.js';
 import { findPendingForEmail, insertInvitation } from '../features/invitations/queries.js';
-import { newKeyHash } from '../features/keys/hash.js';
-import { insertKey, listKeys, updateKey } from '../features/keys/queries.js';
 import { listOrigins } from '../features/origins/queries.js';
 import { createOriginRow } from '../features/origins/service.js';
 import { findTeamByNameOfUser, insertTeamWithMember } from '../features/teams/queries.js';
-import { findUserByEmail, insertUserIfAbsent } from '../features/users/queries.js';
 import { hashPassword } from '../lib/passwords.js';
 import { createLink, storedHash } from '../links/service.js';
 

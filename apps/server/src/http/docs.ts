@@ -1,6 +1,6 @@
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import { API, PRODUCT_NAME } from '@tlprt/contract';
+import { API_DOCS_PATH, PRODUCT_NAME } from '@tlprt/contract';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 
@@ -18,5 +18,5 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: API.dashboard.docs });
+  await app.register(fastifySwaggerUi, { routePrefix: API_DOCS_PATH });
 }

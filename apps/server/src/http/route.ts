@@ -13,9 +13,8 @@ import type {
   FastifyRequest,
   onRequestHookHandler,
   RouteOptions,
-  RouteShorthandOptions,
 } from 'fastify';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { policyActor } from '../access/team-access.js';
 import { caller } from './auth.js';
 import { forbidden } from './errors.js';
@@ -25,8 +24,8 @@ import { forbidden } from './errors.js';
 export interface AccessPipeline {
   /** The bearer-token check of `user` and `supervisor` calls. */
   authenticate: onRequestHookHandler;
-  /** The per-address rate rule of a limit's name (RATE_LIMITS, as configured). */
-  perAddress: (limit: PerAddressLimit) => NonNullable<RouteShorthandOptions['config']>;
+  /** The per-address rate check of a limit's name (RATE_LIMITS, as configured). */
+  perAddress: (limit: PerAddressLimit) => onRequestHookHandler;
 }
 
 declare module 'fastify' {
@@ -65,16 +64,19 @@ export function route<E extends EndpointSpec>(
   handler: RouteHandler<E>,
   extras: RouteExtras = {},
 ): void {
-  const { onRequest, config, ...rest } = extras;
+  const { onRequest, ...rest } = extras;
   const limit = perAddressLimitOf(spec);
   const pipeline = app.accessPipeline;
   const signedIn = spec.access === 'user' || spec.access === 'supervisor';
   const hooks = [
+    ...(limit ? [pipeline.perAddress(limit)] : []),
     ...(signedIn ? [pipeline.authenticate] : []),
     ...(spec.access === 'supervisor' ? [requireSupervisor] : []),
     ...(Array.isArray(onRequest) ? onRequest : onRequest ? [onRequest] : []),
   ];
   const status = spec.status ?? 200;
+  // A non-JSON answer (a CSV stream) is described, not serialized.
+  const success = spec.response ?? (spec.produces ? z.unknown().describe(spec.produces) : undefined);
   app.route({
     method: spec.method,
     url: spec.path,
@@ -85,10 +87,10 @@ export function route<E extends EndpointSpec>(
       ...(spec.params ? { params: spec.params } : {}),
       ...(spec.query ? { querystring: spec.query } : {}),
       ...(spec.body ? { body: spec.body } : {}),
-      response: { ...(spec.response ? { [status]: spec.response } : {}), ...errorSchemas(spec) },
+      ...(spec.produces ? { produces: [spec.produces] } : {}),
+      response: { ...(success ? { [status]: success } : {}), ...errorSchemas(spec) },
     },
     onRequest: hooks,
-    config: { ...config, ...(limit ? pipeline.perAddress(limit) : {}) },
     ...rest,
     handler: async (req, reply) => {
       reply.code(status);

@@ -1,10 +1,9 @@
-import { ZId } from '@tlprt/contract';
+import { ZApiError, ZId } from '@tlprt/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import type { MailOutboxRow } from '../db/schema.js';
 import { notFound } from '../http/errors.js';
-import { errorResponses } from '../http/schemas.js';
 import { findOutboxMail, listOutboxMails } from './queries.js';
 import { escapeHtml } from './templates.js';
 
@@ -75,7 +74,7 @@ export function mailboxRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         ...hide,
         response: {
           200: z.object({ message: z.string(), data: z.array(ZOutboxMail) }),
-          ...errorResponses(404),
+          404: ZApiError,
         },
       },
       handler: async () => ({

@@ -1,4 +1,4 @@
-import { API } from '@tlprt/contract';
+import { PATHS } from '@tlprt/contract';
 
 export interface TestStream {
   status: number;
@@ -17,7 +17,7 @@ export interface TestStream {
 /** Opens GET /auth/v1/sse/handle with fetch (as the web app does) and collects what arrives. */
 export async function openStream(base: string, token: string): Promise<TestStream> {
   const ctrl = new AbortController();
-  const res = await fetch(base + API.auth.sse, {
+  const res = await fetch(base + PATHS.live.stream, {
     headers: { authorization: `Bearer ${token}` },
     signal: ctrl.signal,
   });

@@ -1,22 +1,17 @@
-import {
-  API,
-  MSG,
-  type TCreateTeamRequest,
-  type TLoginRequest,
-  type TRecoveryRequest,
-  type TRegisterRequest,
-  type TSetNewPasswordRequest,
-  type TUpdateUserRequest,
-  ZApiError,
-  ZCheckHashResponse,
-  ZCheckResponse,
-  ZLoginResponse,
-  ZMessage,
-  ZServerTimeResponse,
-  ZTeamResponse,
-  ZTimeZoneListResponse,
-  ZUserResponse,
+import type {
+  EndpointBody,
+  EndpointParams,
+  EndpointQuery,
+  EndpointResult,
+  EndpointSpec,
+  TCreateTeamRequest,
+  TLoginRequest,
+  TRecoveryRequest,
+  TRegisterRequest,
+  TSetNewPasswordRequest,
+  TUpdateUserRequest,
 } from '@tlprt/contract';
+import { ENDPOINTS, endpointPath, MSG, ZApiError } from '@tlprt/contract';
 import type { z } from 'zod';
 import { getToken } from '../features/session/storage';
 import { ApiError } from './errors';
@@ -49,7 +44,7 @@ export function configureApi(options: { baseUrl: string }): void {
 }
 export const apiUrl = (path: string) => `${baseUrl}${path}`;
 
-export async function call<T>(options: CallOptions<T>): Promise<T> {
+async function call<T>(options: CallOptions<T>): Promise<T> {
   const { method = 'GET', path, body, schema, auth, popups = true, signal } = options;
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
@@ -94,6 +89,36 @@ export async function call<T>(options: CallOptions<T>): Promise<T> {
   );
 }
 
+interface RequestInput<E extends EndpointSpec> {
+  params?: EndpointParams<E>;
+  query?: EndpointQuery<E>;
+  body?: EndpointBody<E>;
+  /** false: the caller handles every failure itself (no popup). */
+  popups?: boolean;
+  signal?: AbortSignal;
+  /** Sends the session token to a guest endpoint that reads an optional one (the invitation link
+   *  answered by an existing account); a 401 then ends the session like any authenticated call. */
+  withToken?: boolean;
+}
+
+/** Calls one contract endpoint: its method and path, the token if its access needs one, and its
+ *  success body parsed by its response schema. */
+export function request<E extends EndpointSpec & { response: z.ZodType }>(
+  spec: E,
+  input: RequestInput<E> = {},
+): Promise<EndpointResult<E>> {
+  const { params, query, body, popups, signal, withToken = false } = input;
+  return call({
+    method: spec.method,
+    path: endpointPath(spec, params as Record<string, unknown>, query as Record<string, unknown>),
+    body,
+    schema: spec.response as z.ZodType<EndpointResult<E>>,
+    auth: withToken || spec.access === 'user' || spec.access === 'supervisor' ? 'bearer' : 'guest',
+    popups,
+    signal,
+  });
+}
+
 async function readJson(response: Response): Promise<unknown> {
   try {
     const text = await response.text();
@@ -117,50 +142,32 @@ export function linkBases() {
 /** Every call the foundation makes, typed end to end by the contract. */
 export const api = {
   // ----- guest (spec §7 Auth) -----
-  login: (body: TLoginRequest) =>
-    call({ method: 'POST', path: API.auth.login, body, schema: ZLoginResponse, auth: 'guest' }),
-  register: (body: TRegisterRequest) =>
-    call({ method: 'POST', path: API.auth.register, body, schema: ZMessage, auth: 'guest' }),
-  recoverPassword: (body: TRecoveryRequest) =>
-    call({ method: 'POST', path: API.auth.recoveryPassword, body, schema: ZMessage, auth: 'guest' }),
+  login: (body: TLoginRequest) => request(ENDPOINTS.auth.login, { body }),
+  register: (body: TRegisterRequest) => request(ENDPOINTS.auth.register, { body }),
+  recoverPassword: (body: TRecoveryRequest) => request(ENDPOINTS.auth.recoveryPassword, { body }),
   /** true only for a live hash ("hash valid") of one of `kinds`; any failure means the link is expired. */
   checkHash: async (hash: string, kinds: readonly string[], signal?: AbortSignal): Promise<boolean> => {
     try {
-      const res = await call({
-        path: API.auth.checkHash(hash),
-        schema: ZCheckHashResponse,
-        auth: 'guest',
-        popups: false,
-        signal,
-      });
+      const res = await request(ENDPOINTS.auth.checkHash, { params: { hash }, popups: false, signal });
       return res.message === MSG.hashValid && kinds.includes(res.data?.kind ?? '');
     } catch {
       return false;
     }
   },
-  setNewPassword: (body: TSetNewPasswordRequest) =>
-    call({ method: 'POST', path: API.auth.setNewPassword, body, schema: ZLoginResponse, auth: 'guest' }),
+  setNewPassword: (body: TSetNewPasswordRequest) => request(ENDPOINTS.auth.setNewPassword, { body }),
   passwordRecoveryAccept: (body: TSetNewPasswordRequest) =>
-    call({
-      method: 'POST',
-      path: API.auth.passwordRecoveryAccept,
-      body,
-      schema: ZLoginResponse,
-      auth: 'guest',
-    }),
-  timeZoneList: () => call({ path: API.auth.timeZoneList, schema: ZTimeZoneListResponse, auth: 'guest' }),
+    request(ENDPOINTS.auth.passwordRecoveryAccept, { body }),
+  timeZoneList: () => request(ENDPOINTS.dictionaries.timeZoneList),
   /** No popup: the statistics fall back to the browser's clock when it fails. */
-  serverTime: (signal?: AbortSignal) =>
-    call({ path: API.auth.serverTime, schema: ZServerTimeResponse, auth: 'guest', popups: false, signal }),
+  serverTime: (signal?: AbortSignal) => request(ENDPOINTS.dictionaries.serverTime, { popups: false, signal }),
 
   // ----- session -----
-  check: () => call({ path: API.auth.check, schema: ZCheckResponse, auth: 'bearer' }),
-  logout: () => call({ path: API.auth.logout, schema: ZMessage, auth: 'bearer', popups: false }),
+  check: () => request(ENDPOINTS.auth.check),
+  logout: () => request(ENDPOINTS.auth.logout, { popups: false }),
 
   // ----- user and teams -----
-  getUser: (id: number) => call({ path: API.dashboard.user(id), schema: ZUserResponse, auth: 'bearer' }),
+  getUser: (id: number) => request(ENDPOINTS.users.read, { params: { id } }),
   updateUser: (id: number, body: TUpdateUserRequest) =>
-    call({ method: 'PUT', path: API.dashboard.user(id), body, schema: ZUserResponse, auth: 'bearer' }),
-  createTeam: (body: TCreateTeamRequest) =>
-    call({ method: 'POST', path: API.dashboard.createTeam, body, schema: ZTeamResponse, auth: 'bearer' }),
+    request(ENDPOINTS.users.update, { params: { id }, body }),
+  createTeam: (body: TCreateTeamRequest) => request(ENDPOINTS.teams.create, { body }),
 };

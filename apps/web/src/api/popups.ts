@@ -1,12 +1,12 @@
-import { useSyncExternalStore } from 'react';
-import { closeAllModals, onCloseAllModals } from '../components/modalBus';
+import { modals } from '@mantine/modals';
 import { clearStoredTeam } from '../features/session/storage';
 import type { ApiError } from './errors';
 import { endSession, reloadPage } from './navigation';
 
 /**
  * The popups of spec §2 "Popups" and §8, and THE one place that maps an HTTP status to one of them.
- * Later issues add their live-event popups as `notice`.
+ * They open in the modals manager (components/AppModals.tsx) like every modal; later issues add their
+ * live-event popups as `notice`.
  */
 export type Popup =
   | { kind: 'serverError' }
@@ -14,63 +14,45 @@ export type Popup =
   | { kind: 'cantPerform' }
   | { kind: 'notice'; title: string; text?: string; onOk?: () => void };
 
-let current: Popup | null = null;
-const listeners = new Set<() => void>();
+// One popup at a time: a new one takes the place of the one shown, as several failing calls of one
+// screen must not stack their server-error popups.
+const POPUP_ID = 'app-popup';
 
-function emit() {
-  for (const l of listeners) l();
+// Set while modals are closed by the app rather than by the user: a popup closed that way has no
+// consequence (the forbidden one does not reload when a server event or another 403 closes it).
+let closingQuietly = false;
+function quietly(close: () => void): void {
+  closingQuietly = true;
+  try {
+    close();
+  } finally {
+    closingQuietly = false;
+  }
+}
+
+/** Spec §4: "Modals close when access is forbidden or when a server event arrives". */
+export function closeAllModals(): void {
+  quietly(() => modals.closeAll());
 }
 
 export function showPopup(popup: Popup): void {
-  current = popup;
-  emit();
-}
-
-export function getPopup(): Popup | null {
-  return current;
-}
-
-/** OK / close of the current popup; runs the popup's own consequence. */
-export function confirmPopup(): void {
-  const popup = current;
-  current = null;
-  emit();
-  if (!popup) return;
-  if (popup.kind === 'forbidden') {
-    // Spec §2: "OK clears the current team and reloads".
-    clearStoredTeam();
-    reloadPage();
-  } else if (popup.kind === 'notice') {
-    popup.onOk?.();
-  }
-}
-
-export function dismissPopup(): void {
-  if (current?.kind === 'forbidden') {
-    confirmPopup();
-    return;
-  }
-  current = null;
-  emit();
-}
-
-// A server event or a 403 closes every open modal, popups included (the forbidden one re-opens after).
-onCloseAllModals(() => {
-  if (current) {
-    current = null;
-    emit();
-  }
-});
-
-export function usePopup(): Popup | null {
-  return useSyncExternalStore(
-    (cb) => {
-      listeners.add(cb);
-      return () => listeners.delete(cb);
+  quietly(() => modals.close(POPUP_ID));
+  modals.openContextModal({
+    modal: 'popup',
+    modalId: POPUP_ID,
+    innerProps: { popup },
+    size: 'sm',
+    withCloseButton: false,
+    'aria-labelledby': 'popup-title',
+    // Spec §2: the forbidden popup's OK clears the current team and reloads; closing it any other way
+    // by the user (Escape, outside click) does the same, as there is nothing left to do on this team.
+    onClose: () => {
+      if (popup.kind === 'forbidden' && !closingQuietly) {
+        clearStoredTeam();
+        reloadPage();
+      }
     },
-    getPopup,
-    getPopup,
-  );
+  });
 }
 
 /** "Can't perform this action" for callers that decide a failure deserves it (spec §8). */
@@ -78,8 +60,8 @@ export const showCantPerform = () => showPopup({ kind: 'cantPerform' });
 
 /**
  * Status → popup (spec §8). 500 and network failures: server-error modal. On authenticated calls,
- * 401 ends the session and 403 shows the access-forbidden popup. Everything else is the caller's
- * (guest forms show field errors and the message).
+ * 401 ends the session and 403 closes every modal and shows the access-forbidden popup. Everything
+ * else is the caller's (guest forms show field errors and the message).
  */
 export function reportApiError(error: ApiError, authenticated: boolean): void {
   if (error.status === 0 || error.status >= 500) {

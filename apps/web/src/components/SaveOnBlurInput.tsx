@@ -1,6 +1,7 @@
 import { Loader, TextInput, type TextInputProps } from '@mantine/core';
+import { useField } from '@mantine/form';
 import type { UseMutationResult } from '@tanstack/react-query';
-import { validateForm } from '@tlprt/contract';
+import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useEffect, useState } from 'react';
 import type { z } from 'zod';
 import { isApiError } from '../api/errors';
@@ -20,11 +21,11 @@ type Props<R, V> = Omit<TextInputProps, 'value' | 'onChange' | 'onBlur' | 'error
  * unchanged values are not sent, errors show under the field and clear on edit, a tick confirms the save.
  */
 export function SaveOnBlurInput<R, V>({ field, saved, editable, schema, mutation, ...input }: Props<R, V>) {
-  const [value, setValue] = useState(saved);
-  const [error, setError] = useState<string | null>(null);
+  const value = useField({ initialValue: saved });
   const [justSaved, setJustSaved] = useState(false);
 
-  useEffect(() => setValue(saved), [saved]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new saved value replaces what is typed
+  useEffect(() => value.setValue(saved), [saved]);
   useEffect(() => {
     if (!justSaved) return;
     const t = setTimeout(() => setJustSaved(false), 2000);
@@ -32,14 +33,14 @@ export function SaveOnBlurInput<R, V>({ field, saved, editable, schema, mutation
   }, [justSaved]);
 
   const save = () => {
-    const next = value.trim();
+    const next = value.getValue().trim();
     if (next === saved) {
-      setValue(saved);
+      value.setValue(saved);
       return;
     }
-    const checked = validateForm(schema, { [field]: next });
-    if (!checked.ok) {
-      setError(checked.fieldErrors[field] ?? checked.formError ?? null);
+    const error = zod4Resolver(schema, { errorPriority: 'first' })({ [field]: next })[field];
+    if (error) {
+      value.setError(error);
       return;
     }
     // The body is exactly what the schema just accepted for this field.
@@ -48,7 +49,7 @@ export function SaveOnBlurInput<R, V>({ field, saved, editable, schema, mutation
       onError: (e) => {
         // 401, 403 and 5xx have their popups (api/popups.ts); the rest belongs under the field.
         if (isApiError(e) && e.status < 500 && e.status !== 401 && e.status !== 403)
-          setError(e.fieldErrors[field] ?? e.body.message);
+          value.setError(e.fieldErrors[field] ?? e.body.message);
       },
     });
   };
@@ -56,18 +57,13 @@ export function SaveOnBlurInput<R, V>({ field, saved, editable, schema, mutation
   return (
     <TextInput
       {...input}
-      value={value}
+      {...value.getInputProps()}
       readOnly={!editable}
       variant={editable ? 'default' : 'filled'}
-      onChange={(e) => {
-        setValue(e.currentTarget.value);
-        setError(null);
-      }}
       onBlur={editable ? save : undefined}
       onKeyDown={(e) => {
         if (e.key === 'Enter') e.currentTarget.blur();
       }}
-      error={error}
       rightSection={
         mutation.isPending ? (
           <Loader size={14} />

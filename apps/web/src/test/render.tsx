@@ -1,10 +1,10 @@
 import { MantineProvider } from '@mantine/core';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { render } from '@testing-library/react';
+import { cleanup, render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
 import { queryClient } from '../api/queryClient';
-import { PopupHost } from '../components/PopupHost';
+import { AppModalsProvider } from '../components/AppModals';
 import { theme } from '../theme';
 
 function Where() {
@@ -17,6 +17,8 @@ function Where() {
  * `pattern` is the route pattern when the screen reads params (e.g. "/changeEmail/:hash").
  */
 export function renderScreen(ui: ReactElement, path = '/', pattern?: string) {
+  // A test may render a second screen: it replaces the first, as the app has one modals manager.
+  cleanup();
   queryClient.clear();
   const router = createMemoryRouter(
     [
@@ -28,8 +30,9 @@ export function renderScreen(ui: ReactElement, path = '/', pattern?: string) {
   const result = render(
     <MantineProvider theme={theme}>
       <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
-        <PopupHost />
+        <AppModalsProvider>
+          <RouterProvider router={router} />
+        </AppModalsProvider>
       </QueryClientProvider>
     </MantineProvider>,
   );

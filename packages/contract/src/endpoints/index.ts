@@ -22,7 +22,7 @@ export { DICTIONARY_ENDPOINTS } from './dictionaries.js';
 export { DOMAIN_ENDPOINTS } from './domains.js';
 export { EXPORT_ENDPOINTS } from './export.js';
 export { INVITATION_ENDPOINTS } from './invitations.js';
-export { KEY_SETTING_ENDPOINTS } from './key-settings.js';
+export { KEY_SETTING_ENDPOINTS, SUPERVISOR_SET } from './key-settings.js';
 export { KEY_ENDPOINTS } from './keys.js';
 export { LIVE_ENDPOINTS } from './live.js';
 export { ORIGIN_ENDPOINTS } from './origins.js';

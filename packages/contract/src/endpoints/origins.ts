@@ -1,2 +1,47 @@
-/** Filled by the route conversion (issue 13 item 2). */
-export const ORIGIN_ENDPOINTS = {} as const;
+import { ZMessage, ZTeamItemParams, ZTeamParams } from '../common.js';
+import { ZCreateOriginRequest, ZOriginListResponse, ZOriginResponse } from '../domains.js';
+import { endpoint } from '../endpoint.js';
+
+const tag = 'origins';
+
+/** A team's origins. */
+export const ORIGIN_ENDPOINTS = {
+  list: endpoint({
+    method: 'GET',
+    path: '/api/v1/origins/:teamId',
+    access: 'user',
+    tag,
+    params: ZTeamParams,
+    response: ZOriginListResponse,
+    errors: [400, 404],
+  }),
+  create: endpoint({
+    method: 'POST',
+    path: '/api/v1/origins/:teamId',
+    access: 'user',
+    tag,
+    params: ZTeamParams,
+    body: ZCreateOriginRequest,
+    status: 201,
+    response: ZOriginResponse,
+    errors: [400, 403, 404],
+  }),
+  toggle: endpoint({
+    method: 'GET',
+    path: '/api/v1/origins/:teamId/:id/toggle',
+    access: 'user',
+    tag,
+    params: ZTeamItemParams,
+    response: ZOriginResponse,
+    errors: [400, 403, 404],
+  }),
+  remove: endpoint({
+    method: 'DELETE',
+    path: '/api/v1/origins/:teamId/:id',
+    access: 'user',
+    tag,
+    params: ZTeamItemParams,
+    response: ZMessage,
+    errors: [400, 403, 404],
+  }),
+} as const;

@@ -1,2 +1,73 @@
-/** Filled by the route conversion (issue 13 item 2). */
-export const STATISTICS_ENDPOINTS = {} as const;
+import { z } from 'zod';
+import { ZId } from '../common.js';
+import { endpoint } from '../endpoint.js';
+import { PLAYER_API_PATHS } from '../player.js';
+import {
+  ZIngestRequest,
+  ZIngestResponse,
+  ZStatsQuery,
+  ZStatsResponse,
+  ZStatsSettingsPut,
+  ZStatsSettingsResponse,
+} from '../statistics.js';
+
+const tag = 'statistics';
+
+/** A chart over a range of the team's keys (the team in the body). */
+const rangeQuery = {
+  method: 'POST',
+  access: 'user',
+  tag,
+  body: ZStatsQuery,
+  response: ZStatsResponse,
+  errors: [400, 403, 404],
+} as const;
+const ZSavedListParams = z.object({ user_id: ZId, team_id: ZId });
+
+/** What players report, the dashboard's charts (spec §7) and each user's saved key lists. */
+export const STATISTICS_ENDPOINTS = {
+  /** No token: the key hash in each report is the credential (DESIGN §7). */
+  ingest: endpoint({
+    method: 'POST',
+    path: PLAYER_API_PATHS.ingest,
+    access: 'player',
+    tag,
+    body: ZIngestRequest,
+    status: 202,
+    response: ZIngestResponse,
+    errors: [400, 413],
+  }),
+  day: endpoint({ ...rangeQuery, path: '/stats/v3/dashboard/day' }),
+  week: endpoint({ ...rangeQuery, path: '/stats/v3/dashboard/week' }),
+  month: endpoint({ ...rangeQuery, path: '/stats/v3/dashboard/month' }),
+  /** The last minutes; the team in the path. */
+  live: endpoint({
+    method: 'POST',
+    path: '/stats/v3/dashboard/live/:team_id',
+    access: 'user',
+    tag,
+    params: z.object({ team_id: ZId }),
+    body: ZStatsQuery.partial({ team_id: true }),
+    response: ZStatsResponse,
+    errors: [400, 403, 404],
+  }),
+  readLists: endpoint({
+    method: 'POST',
+    path: '/api/v1/statistic/settings/get/user/:user_id/team/:team_id',
+    access: 'user',
+    tag,
+    params: ZSavedListParams,
+    response: ZStatsSettingsResponse,
+    errors: [400, 403, 404],
+  }),
+  saveLists: endpoint({
+    method: 'POST',
+    path: '/api/v1/statistic/settings/put/user/:user_id/team/:team_id',
+    access: 'user',
+    tag,
+    params: ZSavedListParams,
+    body: ZStatsSettingsPut,
+    response: ZStatsSettingsResponse,
+    errors: [400, 403, 404],
+  }),
+} as const;

@@ -1,2 +1,96 @@
-/** Filled by the route conversion (issue 13 item 2). */
-export const TEAM_LIFECYCLE_ENDPOINTS = {} as const;
+import { z } from 'zod';
+import { ZId, ZMessage } from '../common.js';
+import { endpoint } from '../endpoint.js';
+import {
+  ZDeleteLockRequest,
+  ZHashRequest,
+  ZLinkPathsRequest,
+  ZOptionalHashRequest,
+  ZSuspendRequest,
+} from '../team-management.js';
+
+const tag = 'teams';
+const params = z.object({ id: ZId });
+
+/** A team's deletion and suspension: requested, confirmed by a mailed link, resent, cancelled. */
+export const TEAM_LIFECYCLE_ENDPOINTS = {
+  deleteLock: endpoint({
+    method: 'POST',
+    path: '/api/v1/teams/:id/delete/lock',
+    access: 'user',
+    tag,
+    params,
+    body: ZDeleteLockRequest,
+    response: ZMessage,
+    errors: [400, 403, 404],
+  }),
+  deleteResend: endpoint({
+    method: 'POST',
+    path: '/api/v1/teams/:id/delete/resend',
+    access: 'user',
+    tag,
+    params,
+    body: ZLinkPathsRequest,
+    response: ZMessage,
+    errors: [400, 403, 404],
+  }),
+  deleteCancel: endpoint({
+    method: 'POST',
+    path: '/api/v1/teams/:id/delete/cancel',
+    access: 'user',
+    tag,
+    params,
+    body: ZOptionalHashRequest.nullish(),
+    response: ZMessage,
+    errors: [400, 403, 404],
+  }),
+  deleteConfirm: endpoint({
+    method: 'DELETE',
+    path: '/api/v1/teams/delete/confirm',
+    access: 'user',
+    tag,
+    body: ZHashRequest,
+    response: ZMessage,
+    errors: [400, 403, 404],
+  }),
+  /** Starts a suspension, or lifts it at once for a team already suspended. */
+  suspend: endpoint({
+    method: 'POST',
+    path: '/api/v1/teams/:id/suspended',
+    access: 'user',
+    tag,
+    params,
+    body: ZSuspendRequest,
+    response: ZMessage,
+    errors: [400, 403, 404, 409],
+  }),
+  suspendResend: endpoint({
+    method: 'POST',
+    path: '/api/v1/teams/:id/suspended/resend',
+    access: 'user',
+    tag,
+    params,
+    body: ZLinkPathsRequest,
+    response: ZMessage,
+    errors: [400, 403, 404],
+  }),
+  suspendRevoke: endpoint({
+    method: 'POST',
+    path: '/api/v1/teams/:id/suspended/revoke',
+    access: 'user',
+    tag,
+    params,
+    body: ZOptionalHashRequest.nullish(),
+    response: ZMessage,
+    errors: [400, 403, 404],
+  }),
+  suspendConfirm: endpoint({
+    method: 'PUT',
+    path: '/api/v1/teams/suspended/confirm',
+    access: 'user',
+    tag,
+    body: ZHashRequest,
+    response: ZMessage,
+    errors: [400, 403, 404],
+  }),
+} as const;

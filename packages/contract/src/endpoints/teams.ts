@@ -1,2 +1,137 @@
-/** Filled by the route conversion (issue 13 item 2). */
-export const TEAM_ENDPOINTS = {} as const;
+import { z } from 'zod';
+import { ZId, ZMessage } from '../common.js';
+import { endpoint } from '../endpoint.js';
+import {
+  ZFavouriteResponse,
+  ZPasswordConfirmRequest,
+  ZSetVersionRequest,
+  ZTagRequest,
+  ZTagsResponse,
+  ZTeamDetailResponse,
+  ZTeamSearchRequest,
+  ZTeamSearchResponse,
+  ZUpdateTeamRequest,
+} from '../team-management.js';
+import { ZCreateTeamRequest, ZTeamResponse } from '../teams.js';
+
+const tag = 'teams';
+const team = z.object({ id: ZId });
+const member = z.object({ id: ZId, userId: ZId });
+
+/** Teams: creation, search, the team's card, members and roles, favourites and tags. */
+export const TEAM_ENDPOINTS = {
+  create: endpoint({
+    method: 'POST',
+    path: '/api/v1/teams/create',
+    access: 'user',
+    tag,
+    body: ZCreateTeamRequest,
+    status: 201,
+    response: ZTeamResponse,
+    errors: [400, 403],
+  }),
+  search: endpoint({
+    method: 'POST',
+    path: '/api/v1/teams',
+    access: 'user',
+    tag,
+    body: ZTeamSearchRequest.nullish(),
+    response: ZTeamSearchResponse,
+    errors: [400],
+  }),
+  read: endpoint({
+    method: 'GET',
+    path: '/api/v1/teams/:id',
+    access: 'user',
+    tag,
+    params: team,
+    response: ZTeamDetailResponse,
+    errors: [400, 404],
+  }),
+  update: endpoint({
+    method: 'PUT',
+    path: '/api/v1/teams/:id',
+    access: 'user',
+    tag,
+    params: team,
+    body: ZUpdateTeamRequest,
+    response: ZTeamDetailResponse,
+    errors: [400, 403, 404],
+  }),
+  setTimeZone: endpoint({
+    method: 'POST',
+    path: '/api/v1/teams/:id/set_time_zone/:timezoneId',
+    access: 'user',
+    tag,
+    params: z.object({ id: ZId, timezoneId: ZId }),
+    response: ZTeamDetailResponse,
+    errors: [400, 403, 404],
+  }),
+  setVersion: endpoint({
+    method: 'PUT',
+    path: '/api/v1/teams/:id/set_version',
+    access: 'user',
+    tag,
+    params: team,
+    body: ZSetVersionRequest,
+    response: ZTeamDetailResponse,
+    errors: [400, 403, 404],
+  }),
+  removeMember: endpoint({
+    method: 'DELETE',
+    path: '/api/v1/teams/:id/delete/user/:userId',
+    access: 'user',
+    tag,
+    params: member,
+    response: ZMessage,
+    errors: [400, 403, 404, 409],
+  }),
+  setRole: endpoint({
+    method: 'POST',
+    path: '/api/v1/teams/:id/user/:userId/set_role/:roleId',
+    access: 'user',
+    tag,
+    params: z.object({ id: ZId, userId: ZId, roleId: ZId }),
+    response: ZMessage,
+    errors: [400, 403, 404, 409],
+  }),
+  leave: endpoint({
+    method: 'POST',
+    path: '/api/v1/teams/:id/leave',
+    access: 'user',
+    tag,
+    params: team,
+    body: ZPasswordConfirmRequest,
+    response: ZMessage,
+    errors: [400, 403, 404, 409],
+  }),
+  toggleFavourite: endpoint({
+    method: 'PUT',
+    path: '/api/v1/teams/:id/favourite',
+    access: 'user',
+    tag,
+    params: team,
+    response: ZFavouriteResponse,
+    errors: [400, 404],
+  }),
+  addTag: endpoint({
+    method: 'PUT',
+    path: '/api/v1/teams/:id/tag/add',
+    access: 'user',
+    tag,
+    params: team,
+    body: ZTagRequest,
+    response: ZTagsResponse,
+    errors: [400, 403, 404, 409],
+  }),
+  removeTag: endpoint({
+    method: 'PUT',
+    path: '/api/v1/teams/:id/tag/remove',
+    access: 'user',
+    tag,
+    params: team,
+    body: ZTagRequest,
+    response: ZTagsResponse,
+    errors: [400, 403, 404],
+  }),
+} as const;

@@ -11,25 +11,25 @@ import {
   type ZChangePasswordRequest,
 } from '@tlprt/contract';
 import type { z } from 'zod';
-import { listMemberIds } from '../../access/membership.js';
+import {
+  inTeamWithSuspensionPending,
+  listMemberIds,
+  type MembershipFacts,
+  membershipFacts,
+} from '../../access/membership.js';
 import { assertOwnPassword } from '../../access/own-password.js';
 import { denied } from '../../access/team-access.js';
 import type { AppContext } from '../../context.js';
 import type { UserRow } from '../../db/schema.js';
+import { revokeOtherSessions, revokeUserSessions } from '../../directory/sessions.js';
+import { deleteTeam } from '../../directory/teams.js';
+import { findUserByEmail, setPasswordHash } from '../../directory/users.js';
 import { type Outgoing, publishAll, toUsers } from '../../events/publish.js';
 import { HttpError, notFound } from '../../http/errors.js';
 import { assertOwnLinkBases, linkWithHash } from '../../http/link-base.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { consumeLink, createLink, killUserLinks, peekLink } from '../../links/service.js';
 import { accountDeletionMail, changeEmailMail } from '../../mail/templates.js';
-import { revokeOtherSessions, revokeUserSessions } from '../auth/queries.js';
-import {
-  deleteTeam,
-  inTeamWithSuspensionPending,
-  type MembershipFacts,
-  membershipFacts,
-} from '../teams/queries.js';
-import { findUserByEmail, setPasswordHash } from '../users/queries.js';
 import { isOwnAccount, mayChangeCredentials, mayChangeEmail } from './policy.js';
 import { anonymiseUser, applyEmailChange, setDeleteProgress, setEmailChange } from './queries.js';
 

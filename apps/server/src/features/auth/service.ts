@@ -2,7 +2,6 @@ import {
   EventCode,
   LinkKind,
   MSG,
-  TIMINGS,
   type TLoginRequest,
   type TLoginResponse,
   type TPasswordRecoveryAcceptRequest,
@@ -13,46 +12,20 @@ import {
 } from '@tlprt/contract';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import type { Db } from '../../db/index.js';
+import { openSession, revokeSession, revokeUserSessions } from '../../directory/sessions.js';
+import { describeUser, findUserByEmail, insertUserIfAbsent, setPasswordHash } from '../../directory/users.js';
 import type { AuthInfo } from '../../http/auth.js';
 import { HttpError, notFound, tooManyRequests } from '../../http/errors.js';
 import { assertOwnLinkBases, linkWithHash } from '../../http/link-base.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
-import { randomToken, sha256 } from '../../lib/tokens.js';
 import { consumeLink, createLink, peekLink } from '../../links/service.js';
 import { alreadyRegisteredMail, passwordRecoveryMail, registrationMail } from '../../mail/templates.js';
-import { findUserByEmail, insertUserIfAbsent, setPasswordHash } from '../users/queries.js';
-import { describeUser } from '../users/service.js';
-import { findLiveSession, insertSession, revokeSession, revokeUserSessions } from './queries.js';
 
 type RegisterInput = z.output<typeof ZRegisterRequest>;
 type RecoveryInput = z.output<typeof ZRecoveryRequest>;
 
 /** The hashes the password screens accept: the sign-up link, or a recovery link. */
 const PASSWORD_LINK_KINDS = [LinkKind.Register, LinkKind.Recovery] as const;
-
-// ----- sessions -----
-
-export async function openSession(db: Db, now: number, userId: number): Promise<TLoginResponse> {
-  const token = randomToken(32);
-  const expiresAt = now + TIMINGS.sessionTtlMs;
-  await insertSession(db, { userId, tokenHash: sha256(token), createdAt: now, expiresAt });
-  return {
-    message: MSG.loggedIn,
-    data: {
-      access_token: token,
-      token_type: 'Bearer',
-      expires_at: Math.floor(expiresAt / 1000),
-      user_id: userId,
-    },
-    access_token: token,
-  };
-}
-
-/** The auth hook's lookup. */
-export async function lookupSession(ctx: AppContext, tokenHash: string): Promise<AuthInfo | undefined> {
-  return findLiveSession(ctx.db, tokenHash, ctx.now());
-}
 
 // ----- guest calls -----
 

@@ -1,7 +1,7 @@
 import { ENUM_DICTIONARIES, type TDomain } from '@tlprt/contract';
 import type { DomainRow } from '../../db/schema.js';
-import { presentKey } from '../keys/presenter.js';
-import type { KeyView } from '../keys/queries.js';
+import { presentKey } from './keys/presenter.js';
+import type { KeyView } from './keys/queries.js';
 
 const STATUS_NAMES = new Map<number | string, string>(
   ENUM_DICTIONARIES.domain_statuses.map((s) => [s.id, s.name] as const),

@@ -26,7 +26,7 @@ import {
   listDeletedKeysWithStatistics,
   listKeysOfDomains,
   setDomainKeysSuspended,
-} from '../keys/queries.js';
+} from './keys/queries.js';
 import { isSuspended, mayPromote, mayToggle, mayUseMethod } from './policy.js';
 import { presentDomain } from './presenter.js';
 import {

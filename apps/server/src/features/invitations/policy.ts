@@ -1,7 +1,7 @@
 import { canManageInvitation, invitableRoles } from '@tlprt/contract';
 import type { TeamAccess } from '../../access/team-access.js';
 import type { UserRow } from '../../db/schema.js';
-import type { InvitationView } from './queries.js';
+import type { InvitationView } from '../../directory/invitations.js';
 
 /** The roles this inviter may offer (never 20 or 50; a Key master never Admin). */
 export const mayOfferRole = (access: TeamAccess, role: number): boolean =>

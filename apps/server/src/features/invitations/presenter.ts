@@ -1,5 +1,5 @@
 import type { TInvitation } from '@tlprt/contract';
-import type { InvitationView } from './queries.js';
+import type { InvitationView } from '../../directory/invitations.js';
 
 /** An invitation card: never its link hash. */
 export function presentInvitation(i: InvitationView): TInvitation {

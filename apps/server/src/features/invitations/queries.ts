@@ -1,28 +1,7 @@
 import { InviteStatus } from '@tlprt/contract';
 import type { Db } from '../../db/index.js';
 import type { InvitationRow } from '../../db/schema.js';
-
-/** An invitation with what its card shows: the team's name and the inviter. */
-export type InvitationView = InvitationRow & {
-  team_name: string;
-  inviter_email: string | null;
-  inviter_name: string | null;
-  inviter_surname: string | null;
-};
-
-function withNames(db: Db) {
-  return db
-    .selectFrom('invitations as i')
-    .innerJoin('teams as t', 't.id', 'i.team_id')
-    .leftJoin('users as iu', 'iu.id', 'i.inviting_user_id')
-    .selectAll('i')
-    .select([
-      't.name as team_name',
-      'iu.email as inviter_email',
-      'iu.name as inviter_name',
-      'iu.surname as inviter_surname',
-    ]);
-}
+import { type InvitationView, withNames } from '../../directory/invitations.js';
 
 export async function insertInvitation(
   db: Db,
@@ -78,15 +57,6 @@ export function findPendingForEmail(db: Db, teamId: number, email: string, now: 
     .where('status', '=', InviteStatus.Pending)
     .where('expires_at', '>', now)
     .executeTakeFirst();
-}
-
-export function listPendingOfTeam(db: Db, teamId: number, now: number): Promise<InvitationView[]> {
-  return withNames(db)
-    .where('i.team_id', '=', teamId)
-    .where('i.status', '=', InviteStatus.Pending)
-    .where('i.expires_at', '>', now)
-    .orderBy('i.id', 'asc')
-    .execute();
 }
 
 /** The caller's pending invitations: addressed to their account or to their e-mail. */

@@ -17,14 +17,15 @@ import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Db } from '../../db/index.js';
 import type { UserRow } from '../../db/schema.js';
+import { type InvitationView, listPendingOfTeam } from '../../directory/invitations.js';
+import { openSession } from '../../directory/sessions.js';
+import { findUserByEmail, insertUserIfAbsent } from '../../directory/users.js';
 import { type Outgoing, publishAll, toUsers } from '../../events/publish.js';
 import { badRequest, HttpError, notFound, unauthorized } from '../../http/errors.js';
 import { assertOwnLinkBases, linkWithHash } from '../../http/link-base.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { createLink, killLinkByHash, peekLink, storedHash } from '../../links/service.js';
 import { invitationExistingUserMail, invitationNewUserMail } from '../../mail/templates.js';
-import { openSession } from '../auth/service.js';
-import { findUserByEmail, insertUserIfAbsent } from '../users/queries.js';
 import { isInvitee, mayManage, mayOfferRole } from './policy.js';
 import { presentInvitation } from './presenter.js';
 import {
@@ -33,10 +34,8 @@ import {
   findInvitationByTokenHash,
   findInvitationOfTeam,
   findPendingForEmail,
-  type InvitationView,
   insertInvitation,
   listPendingForUser,
-  listPendingOfTeam,
   updateInvitation,
 } from './queries.js';
 

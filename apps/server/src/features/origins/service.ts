@@ -1,9 +1,9 @@
 import { MSG_DOMAIN_RULES, type TOrigin } from '@tlprt/contract';
 import { authorizeTeam } from '../../access/team-access.js';
+import { publicHostOf } from '../../config.js';
 import type { AppContext } from '../../context.js';
 import type { UserRow } from '../../db/schema.js';
 import { HttpError, notFound } from '../../http/errors.js';
-import { publicHostOf } from '../domains/verification/index.js';
 import { mayToggleOrigin, OriginStatus } from './policy.js';
 import { presentOrigin } from './presenter.js';
 import { deleteOrigin, findOrigin, insertOrigin, listOrigins, updateOrigin } from './queries.js';

@@ -10,19 +10,35 @@ import { DEMO_ASSETS } from '../../config.js';
 import type { AppContext } from '../../context.js';
 import { HttpError } from '../../http/errors.js';
 
-/** A file served as it is, compressed once at start, revalidated by its ETag (the URL stays the same
- *  across releases, so it may be cached for an hour, not for good). */
+/** A file served as it is, compressed once per encoding when first asked for, revalidated by its ETag
+ *  (the URL stays the same across releases, so it may be cached for an hour, not for good). Compressing
+ *  at start would make every start pay a second of brotli, enough to miss Fastify's plugin timeout on a
+ *  loaded machine. */
 interface Asset {
   type: string;
   etag: string;
   raw: Buffer;
-  br: Buffer;
-  gzip: Buffer;
+  br(): Buffer;
+  gzip(): Buffer;
 }
+
+const once = (make: () => Buffer) => {
+  let made: Buffer | undefined;
+  return () => {
+    made ??= make();
+    return made;
+  };
+};
 
 function asset(body: Buffer, type: string): Asset {
   const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
-  return { type, etag, raw: body, br: brotliCompressSync(body), gzip: gzipSync(body) };
+  return {
+    type,
+    etag,
+    raw: body,
+    br: once(() => brotliCompressSync(body)),
+    gzip: once(() => gzipSync(body)),
+  };
 }
 
 function send(req: FastifyRequest, reply: FastifyReply, a: Asset, maxAgeS: number): FastifyReply {
@@ -33,8 +49,8 @@ function send(req: FastifyRequest, reply: FastifyReply, a: Asset, maxAgeS: numbe
     .header('Vary', 'Accept-Encoding');
   if (req.headers['if-none-match'] === a.etag) return reply.code(304).send();
   const accepts = String(req.headers['accept-encoding'] ?? '');
-  if (/\bbr\b/.test(accepts)) return reply.header('Content-Encoding', 'br').send(a.br);
-  if (/\bgzip\b/.test(accepts)) return reply.header('Content-Encoding', 'gzip').send(a.gzip);
+  if (/\bbr\b/.test(accepts)) return reply.header('Content-Encoding', 'br').send(a.br());
+  if (/\bgzip\b/.test(accepts)) return reply.header('Content-Encoding', 'gzip').send(a.gzip());
   return reply.send(a.raw);
 }
 

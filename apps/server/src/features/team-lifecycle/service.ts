@@ -19,12 +19,12 @@ import { recordAudit } from '../../audit/record.js';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/index.js';
 import type { TeamRow, UserRow } from '../../db/schema.js';
+import { deleteTeam, updateTeam } from '../../directory/teams.js';
 import { publishAll, toUsers } from '../../events/publish.js';
 import { badRequest, HttpError, notFound } from '../../http/errors.js';
 import { assertOwnLinkBases, linkWithHash } from '../../http/link-base.js';
 import { consumeLink, createLink, killTeamLinks, peekLink } from '../../links/service.js';
 import { teamDeletionMail, teamSuspensionMail } from '../../mail/templates.js';
-import { deleteTeam, updateTeam } from '../teams/queries.js';
 
 /**
  * Team deletion and suspension (spec §4): a request, an e-mail with a confirm and a cancel link (one

@@ -1,41 +1,15 @@
 import {
   can,
   canManageInvitation,
-  DEFAULT_TIME_ZONE_NAME,
-  findTimeZone,
   InviteStatus,
   Role,
   type TTeamDetail,
-  type TTeamListItem,
   type TTeamMember,
-  type TTeamSummary,
-  timeZoneText,
-  zoneOffsetMinutes,
 } from '@tlprt/contract';
 import type { TeamAccess } from '../../access/team-access.js';
-import type { TeamRow } from '../../db/schema.js';
-import type { InvitationView } from '../invitations/queries.js';
-import type { MemberRow, MemberTeamRow, TeamSearchRow } from './queries.js';
-
-/** A team row as the member sees it (ZTeamSummary). Offsets are computed at `at`, so DST is right. */
-export function presentTeamSummary(row: MemberTeamRow, at: Date): TTeamSummary {
-  const zone = findTimeZone(row.time_zone_id)?.name ?? DEFAULT_TIME_ZONE_NAME;
-  return {
-    id: row.id,
-    name: row.name,
-    website: row.website,
-    role: row.role,
-    favourite: row.favourite === 1,
-    version: row.version,
-    statusId: row.status_id,
-    suspended: row.suspended,
-    suspendedProcess: row.suspended_process,
-    timezoneId: row.time_zone_id,
-    timeZone: timeZoneText(zone, at),
-    utcOffset: zoneOffsetMinutes(zone, at) / 60,
-    createdAt: new Date(row.created_at).toISOString(),
-  };
-}
+import type { InvitationView } from '../../directory/invitations.js';
+import { presentTeamSummary } from '../../directory/teams.js';
+import type { MemberRow } from './queries.js';
 
 const fullName = (m: { name: string; surname: string }) => `${m.name} ${m.surname}`.trim();
 
@@ -86,20 +60,5 @@ export function presentTeamDetail(
     countAdmin: admins,
     countUser: members.length,
     permissionToDelete: soleAdminWithOthers ? 20 : 10,
-  };
-}
-
-/** One row of the team search. */
-export function presentTeamListItem(
-  row: TeamSearchRow,
-  role: number,
-  tags: string[],
-  at: Date,
-): TTeamListItem {
-  const { member_role: _m, members, ...team } = row;
-  return {
-    ...presentTeamSummary({ ...(team as TeamRow), role, favourite: row.favourite }, at),
-    members,
-    tags,
   };
 }

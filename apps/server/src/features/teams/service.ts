@@ -4,7 +4,6 @@ import {
   canCreateTeam,
   EventCode,
   findTimeZone,
-  isPlatformSupervisor,
   leavesTeamWithoutAdmin,
   MSG,
   MSG_TEAMS,
@@ -12,10 +11,8 @@ import {
   Role,
   type TCreateTeamRequest,
   type TTeamDetail,
-  type TTeamListItem,
   type TTeamSummary,
   type ZSetVersionRequest,
-  type ZTeamSearchRequest,
   type ZUpdateTeamRequest,
 } from '@tlprt/contract';
 import type { z } from 'zod';
@@ -26,11 +23,12 @@ import { recordAudit } from '../../audit/record.js';
 import type { AppContext } from '../../context.js';
 import { lockTeam } from '../../db/locks.js';
 import type { UserRow } from '../../db/schema.js';
+import { listPendingOfTeam } from '../../directory/invitations.js';
+import { listTeamsOfUser, presentTeamSummary, updateTeam } from '../../directory/teams.js';
 import { type Outgoing, publishAll, toUsers } from '../../events/publish.js';
 import { badRequest, forbidden, HttpError, notFound } from '../../http/errors.js';
-import { listPendingOfTeam } from '../invitations/queries.js';
 import { isSelf } from './policy.js';
-import { presentTeamDetail, presentTeamListItem, presentTeamSummary } from './presenter.js';
+import { presentTeamDetail } from './presenter.js';
 import {
   deleteTag,
   findTeamOfUser,
@@ -38,14 +36,10 @@ import {
   insertTeamWithMember,
   listMembers,
   listTags,
-  listTeamsOfUser,
   removeFavourite,
   removeMember,
-  searchTeams,
   setMemberRole,
-  tagsOfTeams,
   toggleFavourite,
-  updateTeam,
 } from './queries.js';
 
 /** The create-team block: the creator becomes Admin of the new team. */
@@ -67,12 +61,6 @@ export async function createTeam(
     { code: EventCode.UserAdded, team_id: teamId, add_user: actor.id },
   );
   return presentTeamSummary(row, new Date(ctx.now()));
-}
-
-/** TeamsRender of a user. */
-export async function teamsOf(ctx: AppContext, userId: number): Promise<TTeamSummary[]> {
-  const at = new Date(ctx.now());
-  return (await listTeamsOfUser(ctx.db, userId)).map((r) => presentTeamSummary(r, at));
 }
 
 /** Members other than `exceptUserId`. */
@@ -298,42 +286,4 @@ export async function removeTag(
     });
   });
   return listTags(ctx.db, teamId);
-}
-
-/** POST /v1/teams: own teams; supervisors every team. */
-export async function searchTeamsFor(
-  ctx: AppContext,
-  actor: UserRow,
-  input: z.output<typeof ZTeamSearchRequest>,
-): Promise<{ data: TTeamListItem[]; total: number }> {
-  const supervisor = isPlatformSupervisor(policyActor(actor));
-  const { rows, total } = await searchTeams(ctx.db, {
-    userId: actor.id,
-    allTeams: supervisor,
-    general: input.general || undefined,
-    onlyFavourites: input.favourite === 2,
-    statuses: input.statuses,
-    suspended: input.suspended,
-    createdFrom: input.start_time === undefined ? undefined : input.start_time * 1000,
-    // end_time names a second: everything created within it counts.
-    createdTo: input.end_time === undefined ? undefined : input.end_time * 1000 + 999,
-    offset: (input.page - 1) * input.limit,
-    limit: input.limit,
-  });
-  const tags = await tagsOfTeams(
-    ctx.db,
-    rows.map((r) => r.id),
-  );
-  const at = new Date(ctx.now());
-  return {
-    total,
-    data: rows.map((r) =>
-      presentTeamListItem(
-        r,
-        supervisor ? Role.Supervisor : (r.member_role ?? Role.Viewer),
-        tags.get(r.id) ?? [],
-        at,
-      ),
-    ),
-  };
 }

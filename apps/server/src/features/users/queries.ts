@@ -2,45 +2,6 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/index.js';
 import type { UserRow } from '../../db/schema.js';
 
-export function findUserById(db: Db, id: number): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
-export function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
-}
-
-/** Creates an account without a password; undefined when the e-mail is taken (also under a race). */
-export async function insertUserIfAbsent(
-  db: Db,
-  u: {
-    email: string;
-    supervisor: boolean;
-    subscription: boolean;
-    createdAt: number;
-    passwordHash?: string | null;
-    name?: string;
-    surname?: string;
-  },
-): Promise<number | undefined> {
-  const row = await db
-    .insertInto('users')
-    .values({
-      email: u.email,
-      password_hash: u.passwordHash ?? null,
-      change_password_at: u.passwordHash ? u.createdAt : null,
-      supervisor: u.supervisor ? 1 : 0,
-      subscription: u.subscription ? 1 : 0,
-      name: u.name ?? '',
-      surname: u.surname ?? '',
-      created_at: u.createdAt,
-    })
-    .onConflict((oc) => oc.column('email').doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  return row?.id;
-}
-
 export async function updateProfile(
   db: Db,
   id: number,
@@ -48,14 +9,6 @@ export async function updateProfile(
 ): Promise<void> {
   if (Object.keys(patch).length === 0) return;
   await db.updateTable('users').set(patch).where('id', '=', id).execute();
-}
-
-export async function setPasswordHash(db: Db, id: number, passwordHash: string, at: number): Promise<void> {
-  await db
-    .updateTable('users')
-    .set({ password_hash: passwordHash, change_password_at: at })
-    .where('id', '=', id)
-    .execute();
 }
 
 /** SUPERVISOR_EMAILS: the listed accounts get the flag; answers those that did not have it. */

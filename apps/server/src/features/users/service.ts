@@ -10,15 +10,11 @@ import { denied } from '../../access/team-access.js';
 import { recordAudit } from '../../audit/record.js';
 import type { AppContext } from '../../context.js';
 import type { UserRow } from '../../db/schema.js';
+import { describeUser, findUserById } from '../../directory/users.js';
 import { badRequest, forbidden, notFound } from '../../http/errors.js';
-import { teamsOf } from '../teams/service.js';
 import { canSearchUsers, canUpdateUser, canViewUser } from './policy.js';
-import { presentUser, presentUserListItem } from './presenter.js';
-import { findUserById, markSupervisors, searchUsers, updateProfile } from './queries.js';
-
-export async function describeUser(ctx: AppContext, row: UserRow): Promise<TUser> {
-  return presentUser(row, await teamsOf(ctx, row.id));
-}
+import { presentUserListItem } from './presenter.js';
+import { markSupervisors, searchUsers, updateProfile } from './queries.js';
 
 /** GET /v1/user/{id}: oneself, or anyone for a supervisor. */
 export async function getUser(ctx: AppContext, actor: UserRow, userId: number): Promise<TUser> {

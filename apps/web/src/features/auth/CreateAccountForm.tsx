@@ -1,12 +1,11 @@
 import { Button, Stack, TextInput } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
-import { LIMITS, validateForm, WEB_PATHS, ZCreateAccountForm } from '@tlprt/contract';
-import type { FormEvent } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { LIMITS, WEB_PATHS, ZCreateAccountForm } from '@tlprt/contract';
 import { useNavigate } from 'react-router';
 import { api } from '../../api/client';
 import { isApiError } from '../../api/errors';
 import { FormError } from '../../components/FormError';
-import { trimmed, useForm } from '../../components/useForm';
+import { formError, showApiError, trimmed, useContractForm } from '../../components/form';
 import { sessionKeys } from '../session/queries';
 import { setStoredTeam } from '../session/storage';
 
@@ -16,32 +15,33 @@ const FIELDS = ['name', 'surname', 'workspace'] as const;
 export function CreateAccountForm({ userId }: { userId: number }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const f = useForm({ name: '', surname: '', workspace: '' });
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const result = validateForm(ZCreateAccountForm, trimmed(f.values), { requiredFields: [...FIELDS] });
-    if (!result.ok) return f.showValidation(result);
-    f.setSubmitting(true);
-    try {
-      await api.updateUser(userId, { id: userId, name: result.data.name, surname: result.data.surname });
-    } catch (error) {
-      f.setSubmitting(false);
-      return f.showApiError(error, ['name', 'surname']);
-    }
-    try {
-      const team = await api.createTeam({ name: result.data.workspace });
+  const form = useContractForm(ZCreateAccountForm, {
+    initialValues: { name: '', surname: '', workspace: '' },
+    toInput: (v) => trimmed(v),
+    requiredFields: FIELDS,
+  });
+  const updateUser = useMutation({
+    mutationFn: ({ name, surname }: { name: string; surname: string }) =>
+      api.updateUser(userId, { id: userId, name, surname }),
+    onError: (error) => showApiError(form, error, ['name', 'surname']),
+  });
+  const createTeam = useMutation({
+    mutationFn: (name: string) => api.createTeam({ name }),
+    onSuccess: async (team) => {
       setStoredTeam(team.data);
       await queryClient.invalidateQueries({ queryKey: sessionKeys.all });
       navigate(WEB_PATHS.settings, { replace: true });
-    } catch (error) {
-      f.setSubmitting(false);
+    },
+    onError: (error) => {
       // the team's "name" field is the form's workspace
-      if (isApiError(error) && error.fieldErrors.name) {
-        f.showValidation({ fieldErrors: { workspace: error.fieldErrors.name } });
-      } else f.showApiError(error, []);
-    }
-  };
+      if (isApiError(error) && error.fieldErrors.name) form.setErrors({ workspace: error.fieldErrors.name });
+      else showApiError(form, error, []);
+    },
+  });
+
+  const submit = form.onSubmit((values) =>
+    updateUser.mutate(values, { onSuccess: () => createTeam.mutate(values.workspace) }),
+  );
 
   return (
     <form onSubmit={submit} noValidate>
@@ -51,30 +51,24 @@ export function CreateAccountForm({ userId }: { userId: number }) {
           autoComplete="given-name"
           size="md"
           maxLength={LIMITS.nameMax}
-          value={f.values.name}
-          onChange={(e) => f.setField('name', e.currentTarget.value)}
-          error={f.errors.name}
+          {...form.getInputProps('name')}
         />
         <TextInput
           label="Last name"
           autoComplete="family-name"
           size="md"
           maxLength={LIMITS.surnameMax}
-          value={f.values.surname}
-          onChange={(e) => f.setField('surname', e.currentTarget.value)}
-          error={f.errors.surname}
+          {...form.getInputProps('surname')}
         />
         <TextInput
           label="Workspace name"
           autoComplete="organization"
           size="md"
           maxLength={LIMITS.teamNameMax}
-          value={f.values.workspace}
-          onChange={(e) => f.setField('workspace', e.currentTarget.value)}
-          error={f.errors.workspace}
+          {...form.getInputProps('workspace')}
         />
-        <FormError message={f.formError} />
-        <Button type="submit" size="md" fullWidth loading={f.submitting}>
+        <FormError message={formError(form)} />
+        <Button type="submit" size="md" fullWidth loading={updateUser.isPending || createTeam.isPending}>
           Start
         </Button>
       </Stack>

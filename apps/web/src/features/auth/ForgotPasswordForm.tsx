@@ -1,47 +1,37 @@
 import { Button, Stack, TextInput } from '@mantine/core';
-import { validateForm, WEB_PATHS, ZRecoveryRequest } from '@tlprt/contract';
-import type { FormEvent } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { type TRecoveryRequest, WEB_PATHS, ZRecoveryRequest } from '@tlprt/contract';
 import { useNavigate } from 'react-router';
 import { api, linkBases } from '../../api/client';
 import { FormError } from '../../components/FormError';
-import { useForm } from '../../components/useForm';
+import { formError, showApiError, useContractForm } from '../../components/form';
 import { lowerCaseEmailMessage } from './messages';
 
 export function ForgotPasswordForm() {
   const navigate = useNavigate();
-  const f = useForm({ login: '' });
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const result = validateForm(ZRecoveryRequest, {
-      login: f.values.login.trim(),
-      url: linkBases().recoveryUrl,
-    });
-    if (!result.ok) return f.showValidation(lowerCaseEmailMessage(result));
-    f.setSubmitting(true);
-    try {
-      await api.recoverPassword(result.data);
-      navigate(WEB_PATHS.passwordRecovery);
-    } catch (error) {
-      f.showApiError(error, ['login']);
-      f.setSubmitting(false);
-    }
-  };
+  const form = useContractForm(ZRecoveryRequest, {
+    initialValues: { login: '' },
+    toInput: (v) => ({ login: v.login.trim(), url: linkBases().recoveryUrl }),
+    rewrite: lowerCaseEmailMessage,
+  });
+  const recover = useMutation({
+    mutationFn: (body: TRecoveryRequest) => api.recoverPassword(body),
+    onSuccess: () => navigate(WEB_PATHS.passwordRecovery),
+    onError: (error) => showApiError(form, error, ['login']),
+  });
 
   return (
-    <form onSubmit={submit} noValidate>
+    <form onSubmit={form.onSubmit((body) => recover.mutate(body))} noValidate>
       <Stack gap="md">
         <TextInput
           label="E-mail"
           type="email"
           autoComplete="email"
           size="md"
-          value={f.values.login}
-          onChange={(e) => f.setField('login', e.currentTarget.value)}
-          error={f.errors.login}
+          {...form.getInputProps('login')}
         />
-        <FormError message={f.formError} />
-        <Button type="submit" size="md" fullWidth loading={f.submitting}>
+        <FormError message={formError(form)} />
+        <Button type="submit" size="md" fullWidth loading={recover.isPending}>
           Submit
         </Button>
       </Stack>

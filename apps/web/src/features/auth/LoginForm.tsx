@@ -1,10 +1,10 @@
 import { Anchor, Button, Group, Stack, TextInput } from '@mantine/core';
-import { validateForm, WEB_PATHS, ZLoginRequest } from '@tlprt/contract';
-import type { FormEvent } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { type TLoginRequest, WEB_PATHS, ZLoginRequest } from '@tlprt/contract';
 import { Link, useNavigate } from 'react-router';
 import { api } from '../../api/client';
 import { FormError } from '../../components/FormError';
-import { useForm } from '../../components/useForm';
+import { formError, showApiError, useContractForm } from '../../components/form';
 import { pathAfterLogin } from '../session/storage';
 import { PasswordField } from './PasswordField';
 import { startSession } from './session';
@@ -23,48 +23,32 @@ export function LoginForm({
   forgotLink?: boolean;
 }) {
   const navigate = useNavigate();
-  const f = useForm({ login: '', password: '' });
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const result = validateForm(
-      ZLoginRequest,
-      { login: f.values.login.trim(), password: f.values.password },
-      { requiredFields: [...FIELDS] },
-    );
-    if (!result.ok) return f.showValidation(result);
-    f.setSubmitting(true);
-    try {
-      startSession(await api.login(result.data));
-      if (onLoggedIn) {
-        f.setSubmitting(false);
-        onLoggedIn();
-      } else navigate(pathAfterLogin(), { replace: true });
-    } catch (error) {
-      f.showApiError(error, FIELDS);
-      f.setSubmitting(false);
-    }
-  };
+  const form = useContractForm(ZLoginRequest, {
+    initialValues: { login: '', password: '' },
+    toInput: (v) => ({ login: v.login.trim(), password: v.password }),
+    requiredFields: FIELDS,
+  });
+  const login = useMutation({
+    mutationFn: (body: TLoginRequest) => api.login(body),
+    onSuccess: (response) => {
+      startSession(response);
+      if (onLoggedIn) onLoggedIn();
+      else navigate(pathAfterLogin(), { replace: true });
+    },
+    onError: (error) => showApiError(form, error, FIELDS),
+  });
 
   return (
-    <form onSubmit={submit} noValidate>
+    <form onSubmit={form.onSubmit((body) => login.mutate(body))} noValidate>
       <Stack gap="md">
         <TextInput
           label="E-mail"
           type="email"
           autoComplete="username"
           size="md"
-          value={f.values.login}
-          onChange={(e) => f.setField('login', e.currentTarget.value)}
-          error={f.errors.login}
+          {...form.getInputProps('login')}
         />
-        <PasswordField
-          label="Password"
-          autoComplete="current-password"
-          value={f.values.password}
-          onChange={(e) => f.setField('password', e.currentTarget.value)}
-          error={f.errors.password}
-        />
+        <PasswordField label="Password" autoComplete="current-password" {...form.getInputProps('password')} />
         {forgotLink && (
           <Group justify="flex-end" mt={-6}>
             <Anchor component={Link} to={WEB_PATHS.forgotPassword} size="sm">
@@ -72,8 +56,8 @@ export function LoginForm({
             </Anchor>
           </Group>
         )}
-        <FormError message={f.formError} />
-        <Button type="submit" size="md" fullWidth loading={f.submitting}>
+        <FormError message={formError(form)} />
+        <Button type="submit" size="md" fullWidth loading={login.isPending}>
           Login
         </Button>
       </Stack>

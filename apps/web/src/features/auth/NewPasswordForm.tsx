@@ -1,11 +1,11 @@
 import { Button, Stack } from '@mantine/core';
-import { validateForm, WEB_PATHS, ZSetNewPasswordRequest } from '@tlprt/contract';
-import type { FormEvent } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { type TSetNewPasswordRequest, WEB_PATHS, ZSetNewPasswordRequest } from '@tlprt/contract';
 import { useNavigate } from 'react-router';
 import { api } from '../../api/client';
 import { isApiError } from '../../api/errors';
 import { FormError } from '../../components/FormError';
-import { useForm } from '../../components/useForm';
+import { formError, showApiError, useContractForm } from '../../components/form';
 import { PasswordField } from './PasswordField';
 import { startSession } from './session';
 
@@ -25,50 +25,36 @@ export function NewPasswordForm({
   onExpired: () => void;
 }) {
   const navigate = useNavigate();
-  const f = useForm({ password: '', confirm: '' });
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const result = validateForm(
-      ZSetNewPasswordRequest,
-      { hash, password: f.values.password, confirm: f.values.confirm },
-      { requiredFields: [...FIELDS] },
-    );
-    if (!result.ok) return f.showValidation(result);
-    f.setSubmitting(true);
-    try {
-      const response =
-        mode === 'create'
-          ? await api.setNewPassword(result.data)
-          : await api.passwordRecoveryAccept(result.data);
+  const form = useContractForm(ZSetNewPasswordRequest, {
+    initialValues: { password: '', confirm: '' },
+    toInput: (v) => ({ ...v, hash }),
+    requiredFields: FIELDS,
+  });
+  const setPassword = useMutation({
+    mutationFn: (body: TSetNewPasswordRequest) =>
+      mode === 'create' ? api.setNewPassword(body) : api.passwordRecoveryAccept(body),
+    onSuccess: (response) => {
       startSession(response);
       navigate(mode === 'create' ? WEB_PATHS.createAccount : WEB_PATHS.settings, { replace: true });
-    } catch (error) {
-      f.setSubmitting(false);
+    },
+    onError: (error) => {
       if (isApiError(error) && error.status === 404) return onExpired();
-      f.showApiError(error, FIELDS);
-    }
-  };
+      showApiError(form, error, FIELDS);
+    },
+  });
 
+  const hashError = form.errors.hash;
   return (
-    <form onSubmit={submit} noValidate>
+    <form onSubmit={form.onSubmit((body) => setPassword.mutate(body))} noValidate>
       <Stack gap="md">
-        <PasswordField
-          label="New password"
-          autoComplete="new-password"
-          value={f.values.password}
-          onChange={(e) => f.setField('password', e.currentTarget.value)}
-          error={f.errors.password}
-        />
+        <PasswordField label="New password" autoComplete="new-password" {...form.getInputProps('password')} />
         <PasswordField
           label="Confirm new password"
           autoComplete="new-password"
-          value={f.values.confirm}
-          onChange={(e) => f.setField('confirm', e.currentTarget.value)}
-          error={f.errors.confirm}
+          {...form.getInputProps('confirm')}
         />
-        <FormError message={f.formError ?? f.errors.hash ?? null} />
-        <Button type="submit" size="md" fullWidth loading={f.submitting}>
+        <FormError message={formError(form) ?? (typeof hashError === 'string' ? hashError : null)} />
+        <Button type="submit" size="md" fullWidth loading={setPassword.isPending}>
           Submit
         </Button>
       </Stack>

@@ -1,67 +1,45 @@
 import { Button, Checkbox, Stack, TextInput } from '@mantine/core';
-import { MSG, validateForm, WEB_PATHS, ZRegisterRequest } from '@tlprt/contract';
-import type { FormEvent } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { MSG, type TRegisterRequest, WEB_PATHS, ZRegisterRequest } from '@tlprt/contract';
 import { useNavigate } from 'react-router';
 import { api, linkBases } from '../../api/client';
 import { FormError } from '../../components/FormError';
-import { useForm } from '../../components/useForm';
+import { formError, showApiError, useContractForm } from '../../components/form';
 import { lowerCaseEmailMessage } from './messages';
 
 export function RegisterForm() {
   const navigate = useNavigate();
-  const f = useForm<{ login: string; offer: boolean; subscription: boolean }>({
-    login: '',
-    offer: true,
-    subscription: true,
+  const form = useContractForm(ZRegisterRequest, {
+    initialValues: { login: '', offer: true, subscription: true },
+    toInput: (v) => {
+      const { createPath, resetPath, loginPath } = linkBases();
+      return { ...v, login: v.login.trim(), createPath, resetPath, loginPath };
+    },
+    rewrite: lowerCaseEmailMessage,
+  });
+  const register = useMutation({
+    mutationFn: (body: TRegisterRequest) => api.register(body),
+    onSuccess: () => navigate(WEB_PATHS.pendingRegistration),
+    onError: (error) => showApiError(form, error, ['login', 'offer']),
   });
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const { createPath, resetPath, loginPath } = linkBases();
-    const result = validateForm(ZRegisterRequest, {
-      login: f.values.login.trim(),
-      createPath,
-      resetPath,
-      loginPath,
-      offer: f.values.offer,
-      subscription: f.values.subscription,
-    });
-    if (!result.ok) return f.showValidation(lowerCaseEmailMessage(result));
-    f.setSubmitting(true);
-    try {
-      await api.register(result.data);
-      navigate(WEB_PATHS.pendingRegistration);
-    } catch (error) {
-      f.showApiError(error, ['login', 'offer']);
-      f.setSubmitting(false);
-    }
-  };
-
   return (
-    <form onSubmit={submit} noValidate>
+    <form onSubmit={form.onSubmit((body) => register.mutate(body))} noValidate>
       <Stack gap="md">
         <TextInput
           label="E-mail"
           type="email"
           autoComplete="email"
           size="md"
-          value={f.values.login}
-          onChange={(e) => f.setField('login', e.currentTarget.value)}
-          error={f.errors.login}
+          {...form.getInputProps('login')}
         />
-        <Checkbox
-          label={MSG.registerTerms}
-          checked={f.values.offer}
-          onChange={(e) => f.setField('offer', e.currentTarget.checked)}
-          error={f.errors.offer}
-        />
+        <Checkbox label={MSG.registerTerms} {...form.getInputProps('offer', { type: 'checkbox' })} />
         <Checkbox
           label={MSG.registerUpdates}
-          checked={f.values.subscription}
-          onChange={(e) => f.setField('subscription', e.currentTarget.checked)}
+          {...form.getInputProps('subscription', { type: 'checkbox', withError: false })}
         />
-        <FormError message={f.formError} />
-        <Button type="submit" size="md" fullWidth loading={f.submitting} disabled={!f.values.offer}>
+        <FormError message={formError(form)} />
+        <Button type="submit" size="md" fullWidth loading={register.isPending} disabled={!form.values.offer}>
           {MSG.registerButton}
         </Button>
       </Stack>

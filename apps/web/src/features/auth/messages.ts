@@ -1,9 +1,8 @@
-import { type FieldErrors, MSG } from '@tlprt/contract';
+import type { FormErrors } from '@mantine/form';
+import { MSG } from '@tlprt/contract';
 
 /** Spec §5: the register and forgot-password forms say "invalid email" (not "Invalid e-mail"). */
-export function lowerCaseEmailMessage<R extends { fieldErrors: FieldErrors; formError?: string }>(
-  result: R,
-): R {
-  if (result.fieldErrors.login !== MSG.invalidEmail) return result;
-  return { ...result, fieldErrors: { ...result.fieldErrors, login: MSG.invalidEmailLower } };
+export function lowerCaseEmailMessage(errors: FormErrors): FormErrors {
+  if (errors.login !== MSG.invalidEmail) return errors;
+  return { ...errors, login: MSG.invalidEmailLower };
 }

@@ -1,4 +1,4 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import {
   MSG,
@@ -9,18 +9,14 @@ import {
   STORAGE_KEYS,
   type TDomain,
 } from '@tlprt/contract';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { dismissPopup } from '../../api/popups';
+import { afterEach, describe, expect, it } from 'vitest';
 import AddDomainsRoute from '../../routes/addDomains';
 import { buildDomain, buildDraft, buildKey, buildTeam, buildUser, domainList } from '../../test/fixtures';
 import { type Routes, renderSignedIn, startApi } from '../../test/session';
-import { selectDraft } from './draftStore';
 
 type Api = Awaited<ReturnType<typeof startApi>>;
 let api: Api | null = null;
-beforeEach(() => selectDraft(null));
 afterEach(async () => {
-  act(() => dismissPopup());
   await api?.close();
   api = null;
 });
@@ -276,7 +272,7 @@ describe('Add domain: verification', () => {
       routes: {
         'GET /api/v1/domains/update_draft/5/22': () => {
           state.domains = [a, { ...verifiedB, draft: { id: 1 } }];
-          return ok;
+          return { status: 200, body: { message: 'ok', data: state.domains[1] } };
         },
       },
     });

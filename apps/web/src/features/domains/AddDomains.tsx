@@ -30,11 +30,13 @@ import {
   type TDomain,
   VerificationMethod,
   WEB_PATHS,
+  ZCreateDomainRequest,
 } from '@tlprt/contract';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { isApiError } from '../../api/errors';
-import { ConfirmModal } from '../../components/ConfirmModal';
+import { openConfirm } from '../../components/AppModals';
+import { useContractForm } from '../../components/form';
 import {
   IconAlert,
   IconBook,
@@ -53,10 +55,13 @@ import { usePolicy } from '../teams/policy';
 import { cardPadding } from '../teams/TeamSettings';
 import { CopyBlock } from './CopyBlock';
 import { DraftNav } from './DraftNav';
-import { currentDraft, isVerifiedDraft, selectDraft, useDraftSelection } from './draftStore';
+import { currentDraft, isVerifiedDraft, useDraftSelection } from './drafts';
 import { useCreateDomain, usePromoteDomain, useVerifyDomain } from './mutations';
 import { useDictionaries, useDomains, useInstructions } from './queries';
 import { integrationOf, playerSnippet } from './snippets';
+
+/** The URL the user types; the team comes from the session. */
+const DOMAIN_INPUT = ZCreateDomainRequest.pick({ url: true });
 
 /** Verification state of each draft (spec §4: tracked per draft). */
 type VerifyState = { status: 'verifying' } | { status: 'success' } | { status: 'error'; message: string };
@@ -67,7 +72,7 @@ export function AddDomains() {
   const team = currentTeam as NonNullable<typeof currentTeam>;
   const domains = useDomains(team.id);
   useDictionaries();
-  const sel = useDraftSelection();
+  const [sel] = useDraftSelection();
   const [verifyStates, setVerifyStates] = useState<Record<number, VerifyState>>({});
   const frozen = team.suspended === 1;
 
@@ -141,25 +146,20 @@ function DomainForm({ full }: { full: boolean }) {
   const team = currentTeam as NonNullable<typeof currentTeam>;
   const policy = usePolicy(team);
   const create = useCreateDomain(team.id);
-  const [value, setValue] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [, selectDraft] = useDraftSelection();
+  const form = useContractForm(DOMAIN_INPUT, { initialValues: { url: '' } });
   const allowed = policy.can('domains.manage');
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    if (value.trim() === '') {
-      setError(MSG.required);
-      return;
-    }
-    const host = bareHost(value);
-    setValue(host);
+  const submit = form.onSubmit(({ url }) => {
+    const host = bareHost(url);
+    form.setFieldValue('url', host);
     if (host === '') {
-      setError(MSG_DOMAINS.incorrectFormat);
+      form.setFieldError('url', MSG_DOMAINS.incorrectFormat);
       return;
     }
     create.mutate(host, {
       onSuccess: (res) => {
-        setValue('');
+        form.reset();
         selectDraft(res.data.id);
       },
       onError: (err) => {
@@ -171,10 +171,11 @@ function DomainForm({ full }: { full: boolean }) {
           409: err.body.message,
         };
         const msg = byStatus[err.status];
-        if (msg) setError(msg);
+        if (msg) form.setFieldError('url', msg);
       },
     });
-  };
+  });
+  const error = form.errors.url;
 
   return (
     <Card withBorder p={cardPadding} component="section" aria-labelledby="add-domain-title">
@@ -193,30 +194,22 @@ function DomainForm({ full }: { full: boolean }) {
             <TextInput
               label="Domain"
               placeholder="example.com"
-              value={value}
+              {...form.getInputProps('url')}
               style={{ flex: 1 }}
               disabled={!allowed || full}
-              error={error}
               aria-invalid={error ? true : undefined}
               autoComplete="off"
               autoCapitalize="none"
               spellCheck={false}
               inputMode="url"
-              onChange={(e) => {
-                setValue(e.currentTarget.value);
-                setError(null);
-              }}
               rightSection={
-                value ? (
+                form.values.url ? (
                   <ActionIcon
                     variant="subtle"
                     color="gray"
                     size="sm"
                     aria-label="Clear input"
-                    onClick={() => {
-                      setValue('');
-                      setError(null);
-                    }}
+                    onClick={() => form.setFieldValue('url', '')}
                   >
                     <IconX size={14} />
                   </ActionIcon>
@@ -263,14 +256,14 @@ function DraftSteps({
   const instructions = useInstructions(team.id, draft.id, !verified);
   const verify = useVerifyDomain(team.id);
   const promote = usePromoteDomain(team.id);
-  const [bypassOpen, setBypassOpen] = useState(false);
+  const [, selectDraft] = useDraftSelection();
   const allowed = policy.can('domains.manage');
   const supervisor = role === Role.Supervisor && team.suspended !== 1;
 
-  const run = (method: number, after?: () => void) => {
+  const run = (method: number) => {
     setState({ status: 'verifying' });
     // mutateAsync: the result still lands when the user has switched to another draft meanwhile.
-    verify
+    return verify
       .mutateAsync({ id: draft.id, method, inx })
       .then(() => setState({ status: 'success' }))
       .catch((err: unknown) => {
@@ -279,8 +272,7 @@ function DraftSteps({
         else if (isApiError(err) && (err.status === 404 || err.status === 409))
           setState({ status: 'error', message: err.body.message });
         else setState(null);
-      })
-      .finally(after);
+      });
   };
   const verifying = state?.status === 'verifying';
 
@@ -413,7 +405,13 @@ function DraftSteps({
               <Button
                 variant="outline"
                 color="orange"
-                onClick={() => setBypassOpen(true)}
+                onClick={() =>
+                  openConfirm({
+                    title: MSG_DOMAINS.verifyManually,
+                    onConfirm: () => run(VerificationMethod.SupervisorBypass),
+                    children: <Text>{MSG_DOMAINS.bypassConfirm}</Text>,
+                  })
+                }
                 disabled={verifying}
               >
                 {MSG_DOMAINS.verifyManually}
@@ -424,16 +422,6 @@ function DraftSteps({
       </Card>
 
       <PlayerStep draft={draft} />
-
-      <ConfirmModal
-        opened={bypassOpen}
-        onClose={() => setBypassOpen(false)}
-        title={MSG_DOMAINS.verifyManually}
-        loading={verify.isPending}
-        onConfirm={() => run(VerificationMethod.SupervisorBypass, () => setBypassOpen(false))}
-      >
-        <Text>{MSG_DOMAINS.bypassConfirm}</Text>
-      </ConfirmModal>
     </>
   );
 }

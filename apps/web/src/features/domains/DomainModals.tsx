@@ -1,14 +1,13 @@
 import { Alert, Button, Code, Group, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { DomainStatus, MSG_DOMAINS, type TDomain, type TKey, VerificationMethod } from '@tlprt/contract';
-import { useEffect, useState } from 'react';
-import { AppModal } from '../../components/AppModal';
-import { ConfirmModal } from '../../components/ConfirmModal';
+import { openAppModal, openConfirm } from '../../components/AppModals';
 import { IconAlert } from '../../components/icons';
 import { useDeleteKey, useSuspendKey, useToggleKey } from '../keys/mutations';
 import { useDeleteDomain, useSuspendDomain, useToggleDomain, useVerifyDomain } from './mutations';
 import { KeySettingsModal, SupervisorSettingsModal } from './SettingsModals';
 
-/** Every confirmation of My domains (spec §2 "Modals"), one open at a time. */
+/** Every confirmation of My domains (spec §2 "Modals"). */
 export type Pending =
   | { kind: 'toggleDomain'; domain: TDomain }
   | { kind: 'deleteDomain'; domain: TDomain }
@@ -18,180 +17,159 @@ export type Pending =
   | { kind: 'deleteKey'; domain: TDomain; key: TKey }
   | { kind: 'suspendKey'; domain: TDomain; key: TKey }
   | { kind: 'keySettings'; domain: TDomain; key: TKey }
-  | { kind: 'supervisorSettings'; domain: TDomain; key: TKey }
-  | null;
+  | { kind: 'supervisorSettings'; domain: TDomain; key: TKey };
 
-export function DomainModals({
-  teamId,
-  pending,
-  onClose,
-}: {
-  teamId: number;
-  pending: Pending;
-  onClose: () => void;
-}) {
+/** Opens the modal a control of My domains asks for. */
+export function useDomainModals(teamId: number): (pending: Pending) => void {
   const toggleDomain = useToggleDomain(teamId);
   const deleteDomain = useDeleteDomain(teamId);
   const suspendDomain = useSuspendDomain(teamId);
   const verify = useVerifyDomain(teamId);
   const toggleKey = useToggleKey(teamId);
   const suspendKey = useSuspendKey(teamId);
-  const done = { onSettled: onClose };
-  const kind = pending?.kind;
-  const domain = pending?.domain;
-  const key = pending && 'key' in pending ? pending.key : null;
-  const domainActive = domain?.status.id === DomainStatus.Active;
-  const domainSuspended = domain?.suspended === 1;
-  const keySuspended = key?.suspended === 1;
 
-  return (
-    <>
-      <ConfirmModal
-        opened={kind === 'toggleDomain'}
-        onClose={onClose}
-        title={domainActive ? 'Deactivate domain' : 'Activate domain'}
-        danger={domainActive}
-        loading={toggleDomain.isPending}
-        onConfirm={() => domain && toggleDomain.mutate(domain.id, done)}
-      >
-        <Text>
-          {domainActive
-            ? `${domain?.url ?? ''} and all its keys will stop serving traffic until you activate it again.`
-            : `${domain?.url ?? ''} moves back to the active domains and its keys work again.`}
-        </Text>
-      </ConfirmModal>
-
-      <ConfirmModal
-        opened={kind === 'deleteDomain'}
-        onClose={onClose}
-        title="Delete domain"
-        danger
-        loading={deleteDomain.isPending}
-        onConfirm={() => domain && deleteDomain.mutate(domain.id, done)}
-      >
-        <Text>
-          Delete <b>{domain?.url}</b>? This cannot be undone: its keys stop working and the domain must be
-          verified again to get it back.
-        </Text>
-      </ConfirmModal>
-
-      <ConfirmModal
-        opened={kind === 'suspendDomain'}
-        onClose={onClose}
-        title={domainSuspended ? 'Unsuspend domain' : 'Suspend domain'}
-        danger={!domainSuspended}
-        loading={suspendDomain.isPending}
-        onConfirm={() => domain && suspendDomain.mutate(domain.id, done)}
-      >
-        <Text>
-          {domainSuspended
-            ? `${domain?.url ?? ''} is unsuspended and each of its keys gets back its previous state.`
-            : `${domain?.url ?? ''} is suspended: all its keys are deactivated and cannot be changed until it is unsuspended.`}
-        </Text>
-      </ConfirmModal>
-
-      <ConfirmModal
-        opened={kind === 'bypass'}
-        onClose={onClose}
-        title={MSG_DOMAINS.verifyManually}
-        loading={verify.isPending}
-        onConfirm={() =>
-          domain &&
-          verify.mutate({ id: domain.id, method: VerificationMethod.SupervisorBypass, inx: 0 }, done)
-        }
-      >
-        <Text>{MSG_DOMAINS.bypassConfirm}</Text>
-      </ConfirmModal>
-
-      <ConfirmModal
-        opened={kind === 'deactivateKey'}
-        onClose={onClose}
-        title="Deactivate key"
-        danger
-        loading={toggleKey.isPending}
-        onConfirm={() => key && toggleKey.mutate(key.id, done)}
-      >
-        <Text>
-          The key <Code>{key?.keyHash}</Code> stops working for {domain?.url} until you activate it again.
-        </Text>
-      </ConfirmModal>
-
-      <ConfirmModal
-        opened={kind === 'suspendKey'}
-        onClose={onClose}
-        title={keySuspended ? 'Unsuspend key' : 'Suspend key'}
-        danger={!keySuspended}
-        loading={suspendKey.isPending}
-        onConfirm={() => key && suspendKey.mutate(key.id, done)}
-      >
-        <Text>
-          {keySuspended
-            ? 'The key gets back the status it had before it was suspended.'
-            : 'The key is suspended: it stops working and its owners cannot change it.'}{' '}
-          <Code>{key?.keyHash}</Code>
-        </Text>
-      </ConfirmModal>
-
-      <DeleteKeyModal teamId={teamId} k={kind === 'deleteKey' ? key : null} onClose={onClose} />
-      <KeySettingsModal
-        teamId={teamId}
-        domain={domain ?? null}
-        k={kind === 'keySettings' ? key : null}
-        onClose={onClose}
-      />
-      <SupervisorSettingsModal
-        teamId={teamId}
-        domain={domain ?? null}
-        k={kind === 'supervisorSettings' ? key : null}
-        onClose={onClose}
-      />
-    </>
-  );
+  return (pending) => {
+    const { domain } = pending;
+    switch (pending.kind) {
+      case 'toggleDomain': {
+        const active = domain.status.id === DomainStatus.Active;
+        return openConfirm({
+          title: active ? 'Deactivate domain' : 'Activate domain',
+          danger: active,
+          onConfirm: () => toggleDomain.mutateAsync(domain.id),
+          children: (
+            <Text>
+              {active
+                ? `${domain.url} and all its keys will stop serving traffic until you activate it again.`
+                : `${domain.url} moves back to the active domains and its keys work again.`}
+            </Text>
+          ),
+        });
+      }
+      case 'deleteDomain':
+        return openConfirm({
+          title: 'Delete domain',
+          danger: true,
+          onConfirm: () => deleteDomain.mutateAsync(domain.id),
+          children: (
+            <Text>
+              Delete <b>{domain.url}</b>? This cannot be undone: its keys stop working and the domain must be
+              verified again to get it back.
+            </Text>
+          ),
+        });
+      case 'suspendDomain': {
+        const suspended = domain.suspended === 1;
+        return openConfirm({
+          title: suspended ? 'Unsuspend domain' : 'Suspend domain',
+          danger: !suspended,
+          onConfirm: () => suspendDomain.mutateAsync(domain.id),
+          children: (
+            <Text>
+              {suspended
+                ? `${domain.url} is unsuspended and each of its keys gets back its previous state.`
+                : `${domain.url} is suspended: all its keys are deactivated and cannot be changed until it is unsuspended.`}
+            </Text>
+          ),
+        });
+      }
+      case 'bypass':
+        return openConfirm({
+          title: MSG_DOMAINS.verifyManually,
+          onConfirm: () =>
+            verify.mutateAsync({ id: domain.id, method: VerificationMethod.SupervisorBypass, inx: 0 }),
+          children: <Text>{MSG_DOMAINS.bypassConfirm}</Text>,
+        });
+      case 'deactivateKey':
+        return openConfirm({
+          title: 'Deactivate key',
+          danger: true,
+          onConfirm: () => toggleKey.mutateAsync(pending.key.id),
+          children: (
+            <Text>
+              The key <Code>{pending.key.keyHash}</Code> stops working for {domain.url} until you activate it
+              again.
+            </Text>
+          ),
+        });
+      case 'suspendKey': {
+        const suspended = pending.key.suspended === 1;
+        return openConfirm({
+          title: suspended ? 'Unsuspend key' : 'Suspend key',
+          danger: !suspended,
+          onConfirm: () => suspendKey.mutateAsync(pending.key.id),
+          children: (
+            <Text>
+              {suspended
+                ? 'The key gets back the status it had before it was suspended.'
+                : 'The key is suspended: it stops working and its owners cannot change it.'}{' '}
+              <Code>{pending.key.keyHash}</Code>
+            </Text>
+          ),
+        });
+      }
+      case 'deleteKey':
+        return openAppModal({
+          title: 'Delete key',
+          size: 'lg',
+          render: (close) => <DeleteKeyForm teamId={teamId} k={pending.key} onClose={close} />,
+        });
+      case 'keySettings':
+        return openAppModal({
+          title: 'Key settings',
+          size: 'lg',
+          render: (close) => (
+            <KeySettingsModal teamId={teamId} domain={domain} k={pending.key} onClose={close} />
+          ),
+        });
+      case 'supervisorSettings':
+        return openAppModal({
+          title: 'Supervisor settings',
+          size: 'min(1100px, 96vw)',
+          render: (close) => (
+            <SupervisorSettingsModal teamId={teamId} domain={domain} k={pending.key} onClose={close} />
+          ),
+        });
+    }
+  };
 }
 
 /** Spec §5: the user types the exact key text; Confirm stays disabled until it matches. */
-function DeleteKeyModal({ teamId, k, onClose }: { teamId: number; k: TKey | null; onClose: () => void }) {
-  const [typed, setTyped] = useState('');
+function DeleteKeyForm({ teamId, k, onClose }: { teamId: number; k: TKey; onClose: () => void }) {
   const remove = useDeleteKey(teamId);
-  const opened = k !== null;
-  useEffect(() => {
-    if (!opened) setTyped('');
-  }, [opened]);
-  const matches = k !== null && typed.trim() === k.keyHash;
+  const form = useForm({ initialValues: { key: '' } });
+  const matches = form.values.key.trim() === k.keyHash;
   return (
-    <AppModal opened={opened} onClose={onClose} title="Delete key" size="lg">
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (matches && k) remove.mutate(k.id, { onSettled: onClose });
-        }}
-      >
-        <Stack gap="md">
-          <Alert color="red" variant="light" icon={<IconAlert />}>
-            Players using this key stop getting P2P delivery. This cannot be undone.
-          </Alert>
-          <Text size="sm">Type the key to confirm:</Text>
-          <Code block className="code-block">
-            {k?.keyHash}
-          </Code>
-          <TextInput
-            label="Key"
-            value={typed}
-            onChange={(e) => setTyped(e.currentTarget.value)}
-            autoComplete="off"
-            spellCheck={false}
-            data-autofocus
-          />
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" color="red" disabled={!matches} loading={remove.isPending}>
-              Confirm
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </AppModal>
+    <form
+      onSubmit={form.onSubmit(() => {
+        // closes whatever the outcome: failures have their popups
+        if (matches) remove.mutateAsync(k.id).then(onClose, onClose);
+      })}
+    >
+      <Stack gap="md">
+        <Alert color="red" variant="light" icon={<IconAlert />}>
+          Players using this key stop getting P2P delivery. This cannot be undone.
+        </Alert>
+        <Text size="sm">Type the key to confirm:</Text>
+        <Code block className="code-block">
+          {k.keyHash}
+        </Code>
+        <TextInput
+          label="Key"
+          {...form.getInputProps('key')}
+          autoComplete="off"
+          spellCheck={false}
+          data-autofocus
+        />
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" color="red" disabled={!matches} loading={remove.isPending}>
+            Confirm
+          </Button>
+        </Group>
+      </Stack>
+    </form>
   );
 }

@@ -1,11 +1,10 @@
 import { ActionIcon, Box, Button, Group, ScrollArea, Text, Tooltip } from '@mantine/core';
 import { LIMITS, MSG_DOMAINS, type TDomain } from '@tlprt/contract';
-import { useState } from 'react';
-import { ConfirmModal } from '../../components/ConfirmModal';
+import { openConfirm } from '../../components/AppModals';
 import { IconCircleCheck, IconPlus, IconTrash } from '../../components/icons';
 import { useSession } from '../session/SessionProvider';
 import { usePolicy } from '../teams/policy';
-import { currentDraft, isVerifiedDraft, selectDraft, useDraftSelection } from './draftStore';
+import { currentDraft, isVerifiedDraft, useDraftSelection } from './drafts';
 import { useDeleteDomain } from './mutations';
 import { useDomains } from './queries';
 
@@ -19,15 +18,31 @@ export function DraftNav({ variant }: { variant: 'header' | 'page' }) {
   const team = currentTeam as NonNullable<typeof currentTeam>;
   const policy = usePolicy(team);
   const domains = useDomains(team.id);
-  const sel = useDraftSelection();
+  const [sel, selectDraft] = useDraftSelection();
   const remove = useDeleteDomain(team.id);
-  const [toDelete, setToDelete] = useState<TDomain | null>(null);
   if (!domains.data) return null;
   const drafts = domains.data.drafts;
   const current = currentDraft(drafts, sel);
   const full = domains.data.data.length >= LIMITS.domainsPerTeam;
   const suspended = team.suspended === 1;
   const canDelete = policy.can('domains.manage');
+  const askDelete = (draft: TDomain) =>
+    openConfirm({
+      title: 'Delete draft',
+      danger: true,
+      onConfirm: async () => {
+        await remove.mutateAsync(draft.id);
+        selectDraft(null);
+      },
+      children: (
+        <>
+          <Text>{MSG_DOMAINS.deleteDraftConfirm}</Text>
+          <Text size="sm" c="dimmed">
+            {draft.url}
+          </Text>
+        </>
+      ),
+    });
 
   const items = (
     <Group
@@ -80,7 +95,7 @@ export function DraftNav({ variant }: { variant: 'header' | 'page' }) {
                     mr={4}
                     aria-label={`Delete draft ${d.url}`}
                     disabled={!canDelete}
-                    onClick={() => setToDelete(d)}
+                    onClick={() => askDelete(d)}
                   >
                     <IconTrash size={14} />
                   </ActionIcon>
@@ -106,38 +121,13 @@ export function DraftNav({ variant }: { variant: 'header' | 'page' }) {
     </Group>
   );
 
-  return (
-    <>
-      {variant === 'header' ? (
-        <ScrollArea type="never" maw="100%" style={{ height: '100%' }}>
-          <Group h={60} wrap="nowrap" pl="md">
-            {items}
-          </Group>
-        </ScrollArea>
-      ) : (
-        items
-      )}
-      <ConfirmModal
-        opened={toDelete !== null}
-        onClose={() => setToDelete(null)}
-        title="Delete draft"
-        danger
-        loading={remove.isPending}
-        onConfirm={() =>
-          toDelete &&
-          remove.mutate(toDelete.id, {
-            onSuccess: () => selectDraft(null),
-            onSettled: () => setToDelete(null),
-          })
-        }
-      >
-        <Text>{MSG_DOMAINS.deleteDraftConfirm}</Text>
-        {toDelete && (
-          <Text size="sm" c="dimmed">
-            {toDelete.url}
-          </Text>
-        )}
-      </ConfirmModal>
-    </>
+  return variant === 'header' ? (
+    <ScrollArea type="never" maw="100%" style={{ height: '100%' }}>
+      <Group h={60} wrap="nowrap" pl="md">
+        {items}
+      </Group>
+    </ScrollArea>
+  ) : (
+    items
   );
 }

@@ -1,6 +1,7 @@
 import { ActionIcon, Badge, Box, Group, Switch, Table, Text, TextInput, Tooltip } from '@mantine/core';
+import { useField } from '@mantine/form';
 import { KeyStatus, LIMITS, MSG_DOMAINS, type TDomain, type TKey } from '@tlprt/contract';
-import { type KeyboardEvent, useEffect, useState } from 'react';
+import { type KeyboardEvent, useEffect } from 'react';
 import { isApiError } from '../../api/errors';
 import { IconAlert, IconBan, IconKey, IconShield, IconSliders, IconTrash } from '../../components/icons';
 import { useRenameKey, useToggleKey } from '../keys/mutations';
@@ -185,15 +186,15 @@ function KeyRow({
 
 /** Spec §5: the key name is edited inline, saved on blur or Enter; disabled for status 40. */
 function KeyNameInput({ teamId, k, disabled }: { teamId: number; k: TKey; disabled: boolean }) {
-  const [value, setValue] = useState(k.name);
-  const [error, setError] = useState<string | null>(null);
+  const name = useField({ initialValue: k.name });
   const rename = useRenameKey(teamId);
-  useEffect(() => setValue(k.name), [k.name]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new saved name replaces what is typed
+  useEffect(() => name.setValue(k.name), [k.name]);
 
   const save = () => {
-    const next = value.trim();
+    const next = name.getValue().trim();
     if (next === k.name) {
-      setValue(k.name);
+      name.setValue(k.name);
       return;
     }
     rename.mutate(
@@ -201,8 +202,8 @@ function KeyNameInput({ teamId, k, disabled }: { teamId: number; k: TKey; disabl
       {
         onError: (e) => {
           if (isApiError(e) && e.status < 500 && e.status !== 401 && e.status !== 403)
-            setError(e.fieldErrors.name ?? e.body.message);
-          else setValue(k.name);
+            name.setError(e.fieldErrors.name ?? e.body.message);
+          else name.setValue(k.name);
         },
       },
     );
@@ -212,23 +213,18 @@ function KeyNameInput({ teamId, k, disabled }: { teamId: number; k: TKey; disabl
       e.preventDefault();
       e.currentTarget.blur();
     } else if (e.key === 'Escape') {
-      setValue(k.name);
+      name.setValue(k.name);
     }
   };
   return (
     <TextInput
       aria-label={`Key name ${k.keyHash}`}
       placeholder={MSG_DOMAINS.nameKeyPlaceholder}
-      value={value}
+      {...name.getInputProps()}
       maxLength={LIMITS.nameMax}
       disabled={disabled}
       size="xs"
       variant={disabled ? 'filled' : 'default'}
-      error={error}
-      onChange={(e) => {
-        setValue(e.currentTarget.value);
-        setError(null);
-      }}
       onBlur={save}
       onKeyDown={onKeyDown}
     />

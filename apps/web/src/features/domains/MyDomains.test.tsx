@@ -10,7 +10,6 @@ import {
   type TSupervisorSettingRow,
 } from '@tlprt/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { dismissPopup } from '../../api/popups';
 import IntegrationRoute from '../../routes/integration';
 import { buildDomain, buildKey, buildTeam, buildUser, domainList } from '../../test/fixtures';
 import { type Routes, renderSignedIn, startApi } from '../../test/session';
@@ -21,13 +20,14 @@ import { MyDomains } from './MyDomains';
 type Api = Awaited<ReturnType<typeof startApi>>;
 let api: Api | null = null;
 afterEach(async () => {
-  act(() => dismissPopup());
   vi.unstubAllGlobals();
   await api?.close();
   api = null;
 });
 
 const ok = { status: 200, body: { message: 'ok' } };
+/** A success answering the changed key or domain, as the server does. */
+const okWith = (data: unknown) => ({ status: 200, body: { message: 'ok', data } });
 
 async function open(
   domains: TDomain[],
@@ -151,7 +151,7 @@ describe('My domains: lists and keys', () => {
   });
 
   it('renames a key on blur and on Enter', async () => {
-    await open([active], { routes: { 'PUT /api/v1/keys/5/1': ok } });
+    await open([active], { routes: { 'PUT /api/v1/keys/5/1': okWith(key) } });
     await expand('example.com');
     const input = screen.getByLabelText(`Key name ${key.keyHash}`);
     await userEvent.type(input, 'Main player');
@@ -194,7 +194,10 @@ describe('My domains: lists and keys', () => {
   it('deactivating a key asks for confirmation; activating is immediate', async () => {
     const off = buildKey({ id: 3, status: 20 });
     await open([buildDomain({ keys: [key, off] })], {
-      routes: { 'GET /api/v1/keys/active_key/5/1': ok, 'GET /api/v1/keys/active_key/5/3': ok },
+      routes: {
+        'GET /api/v1/keys/active_key/5/1': okWith(key),
+        'GET /api/v1/keys/active_key/5/3': okWith(off),
+      },
     });
     await expand('example.com');
     await userEvent.click(screen.getByRole('switch', { name: `Active ${off.keyHash}` }));
@@ -226,7 +229,7 @@ describe('My domains: lists and keys', () => {
 
   it('domain deactivate and delete go through a confirmation ("cannot be undone")', async () => {
     await open([active, inactive], {
-      routes: { 'GET /api/v1/domains/update_active/5/11': ok, 'DELETE /api/v1/domains/5/12': ok },
+      routes: { 'GET /api/v1/domains/update_active/5/11': okWith(active), 'DELETE /api/v1/domains/5/12': ok },
     });
     await userEvent.click(await screen.findByRole('button', { name: 'Deactivate domain example.com' }));
     let dialog = await screen.findByRole('dialog', { name: 'Deactivate domain' });
@@ -298,7 +301,7 @@ describe('My domains: supervisor', () => {
   it('suspend domain and key modals call the supervisor endpoints', async () => {
     await open([buildDomain({ keys: [key], suspended: 1 })], {
       supervisor: true,
-      routes: { 'POST /api/v1/domains/suspended/5/11': ok },
+      routes: { 'POST /api/v1/domains/suspended/5/11': okWith(active) },
     });
     await userEvent.click(await screen.findByRole('button', { name: 'Unsuspend domain example.com' }));
     const dialog = await screen.findByRole('dialog', { name: 'Unsuspend domain' });

@@ -43,7 +43,7 @@ import { GUIDE_URL } from '../../config';
 import { useCreateKey } from '../keys/mutations';
 import { useSession } from '../session/SessionProvider';
 import { usePolicy } from '../teams/policy';
-import { DomainModals, type Pending } from './DomainModals';
+import { type Pending, useDomainModals } from './DomainModals';
 import { KeyTable } from './KeyTable';
 import { useDomains } from './queries';
 
@@ -62,7 +62,7 @@ export function MyDomains() {
   const team = currentTeam as NonNullable<typeof currentTeam>;
   const policy = usePolicy(team);
   const domains = useDomains(team.id);
-  const [pending, setPending] = useState<Pending>(null);
+  const ask = useDomainModals(team.id);
   const [open, setOpen] = useState<string[]>([]);
   const frozen = team.suspended === 1;
   const perms: DomainPermissions = {
@@ -115,7 +115,7 @@ export function MyDomains() {
           open={open}
           setOpen={setOpen}
           perms={perms}
-          onAsk={setPending}
+          onAsk={ask}
         />
         <DomainList
           title={MSG_DOMAINS.inactiveDomains}
@@ -123,7 +123,7 @@ export function MyDomains() {
           open={open}
           setOpen={setOpen}
           perms={perms}
-          onAsk={setPending}
+          onAsk={ask}
         />
       </Stack>
     );
@@ -148,7 +148,6 @@ export function MyDomains() {
       >
         {body}
       </Box>
-      <DomainModals teamId={team.id} pending={pending} onClose={() => setPending(null)} />
     </Stack>
   );
 }

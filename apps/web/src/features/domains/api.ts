@@ -1,61 +1,20 @@
-import {
-  API,
-  DICTIONARY_LOCALE,
-  ZCreateDomainResponse,
-  ZDictionariesResponse,
-  ZDomainListResponse,
-  ZMessage,
-  ZVerificationInstructionsResponse,
-  ZVerifyDomainResponse,
-} from '@tlprt/contract';
-import { call } from '../../api/client';
+import { DICTIONARY_LOCALE, ENDPOINTS } from '@tlprt/contract';
+import { request } from '../../api/client';
 
-/** Domain calls of docs/domains-and-keys.md (paths and schemas from the contract). */
+const E = ENDPOINTS.domains;
+
+/** Domain calls of docs/domains-and-keys.md (the contract's descriptors). */
 export const domainsApi = {
-  list: (teamId: number, signal?: AbortSignal) =>
-    call({
-      method: 'POST',
-      path: API.domains.list(teamId),
-      schema: ZDomainListResponse,
-      auth: 'bearer',
-      signal,
-    }),
-  create: (teamId: number, url: string) =>
-    call({
-      method: 'POST',
-      path: API.domains.create(teamId),
-      body: { url, teamId },
-      schema: ZCreateDomainResponse,
-      auth: 'bearer',
-    }),
+  list: (teamId: number, signal?: AbortSignal) => request(E.list, { params: { teamId }, signal }),
+  create: (teamId: number, url: string) => request(E.create, { params: { teamId }, body: { url, teamId } }),
   instructions: (teamId: number, id: number, signal?: AbortSignal) =>
-    call({
-      path: API.domains.instructions(teamId, id),
-      schema: ZVerificationInstructionsResponse,
-      auth: 'bearer',
-      signal,
-    }),
+    request(E.instructions, { params: { teamId, id }, signal }),
   verify: (teamId: number, id: number, verificationMethod: number, inx: number) =>
-    call({
-      method: 'PUT',
-      path: API.domains.verify(teamId, id),
-      body: { verificationMethod, inx },
-      schema: ZVerifyDomainResponse,
-      auth: 'bearer',
-    }),
-  promote: (teamId: number, id: number) =>
-    call({ path: API.domains.promote(teamId, id), schema: ZMessage, auth: 'bearer' }),
-  toggleActive: (teamId: number, id: number) =>
-    call({ path: API.domains.toggleActive(teamId, id), schema: ZMessage, auth: 'bearer' }),
-  remove: (teamId: number, id: number) =>
-    call({ method: 'DELETE', path: API.domains.remove(teamId, id), schema: ZMessage, auth: 'bearer' }),
-  suspend: (teamId: number, id: number) =>
-    call({ method: 'POST', path: API.domains.suspend(teamId, id), schema: ZMessage, auth: 'bearer' }),
+    request(E.verify, { params: { teamId, id }, body: { verificationMethod, inx } }),
+  promote: (teamId: number, id: number) => request(E.promote, { params: { teamId, id } }),
+  toggleActive: (teamId: number, id: number) => request(E.toggleActive, { params: { teamId, id } }),
+  remove: (teamId: number, id: number) => request(E.remove, { params: { teamId, id } }),
+  suspend: (teamId: number, id: number) => request(E.suspend, { params: { teamId, id } }),
   dictionaries: (signal?: AbortSignal) =>
-    call({
-      path: API.dashboard.dictionaries(DICTIONARY_LOCALE),
-      schema: ZDictionariesResponse,
-      auth: 'bearer',
-      signal,
-    }),
+    request(ENDPOINTS.dictionaries.dictionaries, { params: { locale: DICTIONARY_LOCALE }, signal }),
 };

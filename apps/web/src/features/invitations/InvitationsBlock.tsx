@@ -15,7 +15,7 @@ import { LIMITS, MSG_TEAMS, ROLE_NAMES, type TInvitation } from '@tlprt/contract
 import { useState } from 'react';
 import { IconAlert, IconCircleCheck, IconInbox } from '../../components/icons';
 import { useSession } from '../session/SessionProvider';
-import { setSettingsTab } from '../settings/settingsTab';
+import { useSettingsTab } from '../settings/settingsTab';
 import { roleColor } from '../teams/roleColor';
 import { useAnswerInvitation } from './mutations';
 import { useMyInvitations } from './queries';
@@ -104,6 +104,7 @@ function InvitationCard({
   onHide: () => void;
 }) {
   const { selectTeam } = useSession();
+  const [, setSettingsTab] = useSettingsTab();
   const answer = useAnswerInvitation();
   const teamName = invitation.team.name || `Team ID ${invitation.team.id}`;
   const respond = (accept: boolean) =>

@@ -1,12 +1,7 @@
-import {
-  API,
-  linkBases,
-  type TInviteNewAccountRequest,
-  ZInvitationListResponse,
-  ZInviteAcceptResponse,
-  ZMessage,
-} from '@tlprt/contract';
-import { call } from '../../api/client';
+import { ENDPOINTS, linkBases, type TInviteNewAccountRequest } from '@tlprt/contract';
+import { request } from '../../api/client';
+
+const E = ENDPOINTS.invitations;
 
 /** The three link bases of an invitation mail (spec §2 "Links placed in e-mails"). */
 function inviteLinks() {
@@ -16,81 +11,26 @@ function inviteLinks() {
 
 /** Invitation calls of spec §7 "Invitations". */
 export const invitationsApi = {
-  mine: () =>
-    call({
-      method: 'POST',
-      path: API.users.invitations,
-      body: {},
-      schema: ZInvitationListResponse,
-      auth: 'bearer',
-    }),
-  ofTeam: (teamId: number) =>
-    call({
-      method: 'POST',
-      path: API.invitations.search(teamId),
-      body: {},
-      schema: ZInvitationListResponse,
-      auth: 'bearer',
-    }),
+  mine: () => request(E.mine),
+  ofTeam: (teamId: number) => request(E.search, { params: { teamId } }),
   /** Failures are shown in the invitation result modal, not as a popup (except 401/403/5xx). */
   create: (teamId: number, invited_email: string, role: number) =>
-    call({
-      method: 'POST',
-      path: API.invitations.create(teamId),
-      body: { invited_email, role, teamId, ...inviteLinks() },
-      schema: ZMessage,
-      auth: 'bearer',
-    }),
+    request(E.create, { params: { teamId }, body: { invited_email, role, teamId, ...inviteLinks() } }),
   accept: (teamId: number, inviteId: number) =>
-    call({
-      method: 'PUT',
-      path: API.invitations.one(teamId, inviteId),
-      schema: ZMessage,
-      auth: 'bearer',
-      popups: false,
-    }),
+    request(E.accept, { params: { teamId, inviteId }, popups: false }),
   /** The invited user declines, or an admin / the inviting Key master revokes. */
   cancel: (teamId: number, inviteId: number, popups = true) =>
-    call({
-      method: 'DELETE',
-      path: API.invitations.one(teamId, inviteId),
-      schema: ZMessage,
-      auth: 'bearer',
-      popups,
-    }),
+    request(E.cancel, { params: { teamId, inviteId }, popups }),
   resend: (teamId: number, inviteId: number) =>
-    call({
-      method: 'POST',
-      path: API.invitations.resend(teamId, inviteId),
+    request(E.resend, {
+      params: { teamId, inviteId },
       body: { teamId, invite_id: inviteId, ...inviteLinks() },
-      schema: ZMessage,
-      auth: 'bearer',
     }),
-  /** E-mail link, existing account: must be signed in as the invited user (Bearer). */
+  /** E-mail link, existing account: must be signed in as the invited user (the token is sent). */
   acceptByLinkSignedIn: (hash: string) =>
-    call({
-      method: 'PUT',
-      path: API.invitations.guest(hash),
-      body: {},
-      schema: ZInviteAcceptResponse,
-      auth: 'bearer',
-      popups: false,
-    }),
+    request(E.acceptByLink, { params: { hash }, popups: false, withToken: true }),
   /** E-mail link, new address: the invite-account form; the answer signs the new user in. */
   acceptByLinkNew: (hash: string, body: TInviteNewAccountRequest) =>
-    call({
-      method: 'PUT',
-      path: API.invitations.guest(hash),
-      body,
-      schema: ZInviteAcceptResponse,
-      auth: 'guest',
-    }),
-  declineByLink: (hash: string) =>
-    call({
-      method: 'DELETE',
-      path: API.invitations.guest(hash),
-      schema: ZMessage,
-      auth: 'guest',
-      popups: false,
-    }),
+    request(E.acceptByLink, { params: { hash }, body }),
+  declineByLink: (hash: string) => request(E.declineByLink, { params: { hash }, popups: false }),
 };

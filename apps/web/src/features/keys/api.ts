@@ -1,12 +1,8 @@
-import {
-  API,
-  ZKeyListResponse,
-  ZKeyResponse,
-  ZKeySettingsResponse,
-  ZMessage,
-  ZSupervisorSettingsResponse,
-} from '@tlprt/contract';
-import { call } from '../../api/client';
+import { ENDPOINTS } from '@tlprt/contract';
+import { request } from '../../api/client';
+
+const E = ENDPOINTS.keys;
+const S = ENDPOINTS.keySettings;
 
 export type SupervisorLayer = 'team' | 'domain' | 'key';
 export interface SupervisorSettingInput {
@@ -15,51 +11,35 @@ export interface SupervisorSettingInput {
   settingOverwrite: 0 | 1;
 }
 
+/** The supervisor write of each layer. */
+const SUPERVISOR_SET = {
+  key: S.setSupervisorByKey,
+  team: S.setSupervisorByTeam,
+  domain: S.setSupervisorByDomain,
+} as const;
+
 /** Key and key-setting calls of docs/domains-and-keys.md. */
 export const keysApi = {
-  list: (teamId: number, signal?: AbortSignal) =>
-    call({ method: 'POST', path: API.keys.list(teamId), schema: ZKeyListResponse, auth: 'bearer', signal }),
+  list: (teamId: number, signal?: AbortSignal) => request(E.list, { params: { teamId }, signal }),
   /** domainId 0: a key for every domain of the team. */
   create: (teamId: number, domainId: number, name?: string) =>
-    call({
-      method: 'POST',
-      path: API.keys.create(teamId, domainId),
-      body: name ? { name } : {},
-      schema: ZKeyResponse,
-      auth: 'bearer',
-    }),
+    request(E.create, { params: { teamId, domainId }, body: name ? { name } : {} }),
   rename: (teamId: number, id: number, name: string) =>
-    call({ method: 'PUT', path: API.keys.one(teamId, id), body: { name }, schema: ZMessage, auth: 'bearer' }),
-  toggleActive: (teamId: number, id: number) =>
-    call({ path: API.keys.toggleActive(teamId, id), schema: ZMessage, auth: 'bearer' }),
-  remove: (teamId: number, id: number) =>
-    call({ method: 'DELETE', path: API.keys.one(teamId, id), schema: ZMessage, auth: 'bearer' }),
-  suspend: (teamId: number, id: number) =>
-    call({ method: 'POST', path: API.keys.suspend(teamId, id), schema: ZMessage, auth: 'bearer' }),
+    request(E.rename, { params: { teamId, id }, body: { name } }),
+  toggleActive: (teamId: number, id: number) => request(E.toggleActive, { params: { teamId, id } }),
+  remove: (teamId: number, id: number) => request(E.remove, { params: { teamId, id } }),
+  suspend: (teamId: number, id: number) => request(E.suspend, { params: { teamId, id } }),
   settings: (teamId: number, domainId: number, keyId: number, signal?: AbortSignal) =>
-    call({
-      path: API.keys.settingsGet(teamId, domainId, keyId),
-      schema: ZKeySettingsResponse,
-      auth: 'bearer',
-      signal,
-    }),
+    request(S.read, { params: { teamId, domainId, keyId }, signal }),
   supervisorSettings: (teamId: number, keyId: number, domainId: number | null, signal?: AbortSignal) =>
-    call({
-      path: API.keys.supervisorGet(teamId, keyId, domainId),
-      schema: ZSupervisorSettingsResponse,
-      auth: 'bearer',
+    request(S.readSupervisor, {
+      params: { teamId, keyId },
+      query: { domainId: domainId ?? undefined },
       signal,
     }),
   setSupervisorSettings: (
     teamId: number,
     layer: SupervisorLayer,
     body: { domainId: number | null; keyId: number; teamId: number; settings: SupervisorSettingInput[] },
-  ) =>
-    call({
-      method: 'POST',
-      path: API.keys.supervisorSet(teamId, layer),
-      body,
-      schema: ZMessage,
-      auth: 'bearer',
-    }),
+  ) => request(SUPERVISOR_SET[layer], { params: { teamId }, body }),
 };

@@ -1,6 +1,6 @@
 import { NavLink, ScrollArea, Stack } from '@mantine/core';
+import { useMutation } from '@tanstack/react-query';
 import { Role, WEB_PATHS } from '@tlprt/contract';
-import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { api } from '../../api/client';
 import { endSession } from '../../api/navigation';
@@ -13,22 +13,13 @@ import { TeamSwitcher } from '../teams/TeamSwitcher';
 export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
   const { currentTeam, role } = useSession();
   const { pathname } = useLocation();
-  const [loggingOut, setLoggingOut] = useState(false);
+  // The token is dropped locally whatever the server answers.
+  const logout = useMutation({ mutationFn: () => api.logout(), onSettled: endSession });
   const at = (path: string) => pathname === path || pathname === `${path}/`;
   // A supervisor working in a team picked in Team Management has no team of their own, but a current one.
   const showStatistics = currentTeam !== null;
   const showIntegration = currentTeam !== null && role !== Role.Viewer;
   const inIntegration = at(WEB_PATHS.integration) || at(WEB_PATHS.addDomains) || at(WEB_PATHS.origins);
-
-  const logout = async () => {
-    setLoggingOut(true);
-    try {
-      await api.logout();
-    } catch {
-      // the token is dropped locally either way
-    }
-    endSession();
-  };
 
   return (
     <Stack h="100%" gap="md" justify="space-between">
@@ -99,11 +90,11 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
       </Stack>
       <NavLink
         component="button"
-        label={loggingOut ? 'Logging out…' : 'Logout'}
+        label={logout.isPending ? 'Logging out…' : 'Logout'}
         aria-label="Logout"
         leftSection={<IconLogout />}
-        onClick={() => void logout()}
-        disabled={loggingOut}
+        onClick={() => logout.mutate()}
+        disabled={logout.isPending}
         style={{ borderRadius: 8 }}
       />
     </Stack>

@@ -13,7 +13,7 @@ import { LinkExpired } from '../../components/LinkExpired';
 import NotFoundRoute from '../../routes/notFound';
 import { invitationsApi } from '../invitations/api';
 import { clearToken, getToken, setStoredTeamId, setStoredUserId, setToken } from '../session/storage';
-import { setSettingsTab } from '../settings/settingsTab';
+import { useSettingsTab } from '../settings/settingsTab';
 import { type LinkOutcome, outcomeOf } from './actions';
 import { ConfirmActionLogin } from './ConfirmActionLogin';
 import { InviteAccountForm } from './InviteAccountForm';
@@ -41,6 +41,7 @@ export function EmailInviteScreen({
     type === 'new' ? 'form' : type === 'old' && !getToken() ? 'login' : 'working',
   );
   const started = useRef(false);
+  const [, setSettingsTab] = useSettingsTab();
 
   const enterTeam = useCallback(
     (res: TInviteAcceptResponse) => {
@@ -50,7 +51,7 @@ export function EmailInviteScreen({
       queryClient.clear();
       navigate(WEB_PATHS.settings, { replace: true });
     },
-    [teamIdInvite, navigate],
+    [teamIdInvite, navigate, setSettingsTab],
   );
 
   const acceptSignedIn = useCallback(async () => {

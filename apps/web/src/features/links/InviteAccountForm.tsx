@@ -1,8 +1,8 @@
 import { Button, SimpleGrid, Stack, TextInput } from '@mantine/core';
-import { type TInviteNewAccountRequest, validateForm, ZInviteNewAccountRequest } from '@tlprt/contract';
-import type { FormEvent } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { type TInviteNewAccountRequest, ZInviteNewAccountRequest } from '@tlprt/contract';
 import { FormError } from '../../components/FormError';
-import { trimmed, useForm } from '../../components/useForm';
+import { formError, showApiError, trimmed, useContractForm } from '../../components/form';
 import { PasswordField } from '../auth/PasswordField';
 
 const FIELDS = ['name', 'surname', 'password', 'confirm'] as const;
@@ -16,22 +16,16 @@ export function InviteAccountForm({
 }: {
   onSubmit: (body: TInviteNewAccountRequest) => Promise<void>;
 }) {
-  const f = useForm({ name: '', surname: '', password: '', confirm: '' });
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const values = trimmed(f.values, ['password', 'confirm']);
-    const result = validateForm(ZInviteNewAccountRequest, values);
-    if (!result.ok) return f.showValidation(result);
-    f.setSubmitting(true);
-    try {
-      await onSubmit(result.data);
-    } catch (error) {
-      f.showApiError(error, FIELDS);
-      f.setSubmitting(false);
-    }
-  };
+  const form = useContractForm(ZInviteNewAccountRequest, {
+    initialValues: { name: '', surname: '', password: '', confirm: '' },
+    toInput: (v) => trimmed(v, ['password', 'confirm']),
+  });
+  const create = useMutation({
+    mutationFn: onSubmit,
+    onError: (error) => showApiError(form, error, FIELDS),
+  });
   return (
-    <form onSubmit={submit} noValidate>
+    <form onSubmit={form.onSubmit((body) => create.mutate(body))} noValidate>
       <Stack gap="md">
         <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
           <TextInput
@@ -39,36 +33,24 @@ export function InviteAccountForm({
             autoComplete="given-name"
             size="md"
             maxLength={30}
-            value={f.values.name}
-            onChange={(e) => f.setField('name', e.currentTarget.value)}
-            error={f.errors.name}
+            {...form.getInputProps('name')}
           />
           <TextInput
             label="Last name"
             autoComplete="family-name"
             size="md"
             maxLength={30}
-            value={f.values.surname}
-            onChange={(e) => f.setField('surname', e.currentTarget.value)}
-            error={f.errors.surname}
+            {...form.getInputProps('surname')}
           />
         </SimpleGrid>
-        <PasswordField
-          label="New password"
-          autoComplete="new-password"
-          value={f.values.password}
-          onChange={(e) => f.setField('password', e.currentTarget.value)}
-          error={f.errors.password}
-        />
+        <PasswordField label="New password" autoComplete="new-password" {...form.getInputProps('password')} />
         <PasswordField
           label="Confirm new password"
           autoComplete="new-password"
-          value={f.values.confirm}
-          onChange={(e) => f.setField('confirm', e.currentTarget.value)}
-          error={f.errors.confirm}
+          {...form.getInputProps('confirm')}
         />
-        <FormError message={f.formError} />
-        <Button type="submit" size="md" fullWidth loading={f.submitting}>
+        <FormError message={formError(form)} />
+        <Button type="submit" size="md" fullWidth loading={create.isPending}>
           Create account
         </Button>
       </Stack>

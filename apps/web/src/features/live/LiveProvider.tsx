@@ -1,8 +1,8 @@
-import { API } from '@tlprt/contract';
+import { PATHS } from '@tlprt/contract';
 import { type ReactNode, useEffect } from 'react';
 import { apiUrl } from '../../api/client';
 import { endSession } from '../../api/navigation';
-import { closeAllModals } from '../../components/modalBus';
+import { closeAllModals } from '../../api/popups';
 import { getToken } from '../session/storage';
 import { dispatchLive } from './bus';
 import { LiveStream } from './stream';
@@ -11,7 +11,7 @@ import { LiveStream } from './stream';
 export function LiveProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     const stream = new LiveStream({
-      url: apiUrl(API.auth.sse),
+      url: apiUrl(PATHS.live.stream),
       getToken,
       onEvent: (event) => {
         // Spec §4: open modals close when a server event arrives; handlers may open new ones.

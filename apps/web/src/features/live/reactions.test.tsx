@@ -3,7 +3,6 @@ import userEvent from '@testing-library/user-event';
 import { MSG_TEAMS, STORAGE_KEYS } from '@tlprt/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setNavigator } from '../../api/navigation';
-import { dismissPopup } from '../../api/popups';
 import { buildInvitation, buildTeam, buildUser } from '../../test/fixtures';
 import { renderSignedIn, startApi } from '../../test/session';
 import { useMyInvitations } from '../invitations/queries';
@@ -41,7 +40,6 @@ beforeEach(async () => {
   await screen.findByText('signed in');
 });
 afterEach(async () => {
-  act(() => dismissPopup());
   vi.unstubAllGlobals();
   setNavigator(null);
   await api?.close();

@@ -1,21 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query';
-import {
-  EventCode,
-  InviteStatus,
-  MSG_TEAMS,
-  ROLE_NAMES,
-  STORAGE_KEYS,
-  type TLiveEvent,
-  WEB_PATHS,
-} from '@tlprt/contract';
+import { EventCode, InviteStatus, MSG_TEAMS, ROLE_NAMES, type TLiveEvent, WEB_PATHS } from '@tlprt/contract';
 import { navigateTo, reloadPage } from '../../api/navigation';
 import { showPopup } from '../../api/popups';
 import { invalidateDomainsAndKeys } from '../domains/queries';
 import { invitationsApi } from '../invitations/api';
 import { invitationKeys } from '../invitations/queries';
 import { useSession } from '../session/SessionProvider';
-import { clearStoredTeam, writeRaw } from '../session/storage';
-import { setSettingsTab } from '../settings/settingsTab';
+import { clearStoredTeam, setSettingsHeadFlag } from '../session/storage';
+import { useSettingsTab } from '../settings/settingsTab';
 import { invalidateTeams } from '../teams/queries';
 import { useLiveEvent } from './useLiveEvent';
 
@@ -40,6 +32,7 @@ const num = (v: unknown): number | null =>
 function useLiveReactions(): void {
   const queryClient = useQueryClient();
   const { user, currentTeam } = useSession();
+  const [, setSettingsTab] = useSettingsTab();
   const refresh = () => {
     void invalidateTeams(queryClient);
     void invalidateDomainsAndKeys(queryClient);
@@ -134,7 +127,7 @@ function useLiveReactions(): void {
       title: MSG_TEAMS.evRoleChangedTitle,
       text: MSG_TEAMS.evRoleChangedText,
       onOk: () => {
-        writeRaw(STORAGE_KEYS.settingsHeadFlag, '1');
+        setSettingsHeadFlag();
         setSettingsTab(1);
       },
     });

@@ -2,7 +2,6 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MSG, MSG_DOMAINS, STORAGE_KEYS, type TOrigin } from '@tlprt/contract';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dismissPopup } from '../../api/popups';
 import OriginsRoute from '../../routes/origins';
 import { buildOrigin, buildTeam, buildUser } from '../../test/fixtures';
 import { renderSignedIn, startApi } from '../../test/session';
@@ -10,7 +9,6 @@ import { renderSignedIn, startApi } from '../../test/session';
 type Api = Awaited<ReturnType<typeof startApi>>;
 let api: Api | null = null;
 afterEach(async () => {
-  act(() => dismissPopup());
   await api?.close();
   api = null;
 });
@@ -31,7 +29,10 @@ async function open(state: { origins: TOrigin[] }, role = 10) {
         state.origins = [...state.origins, o];
         return { status: 201, body: { message: 'created', data: o } };
       },
-      'GET /api/v1/origins/5/1/toggle': ok,
+      'GET /api/v1/origins/5/1/toggle': () => ({
+        status: 200,
+        body: { message: 'ok', data: state.origins.find((o) => o.id === 1) },
+      }),
       'DELETE /api/v1/origins/5/1': () => {
         state.origins = state.origins.filter((o) => o.id !== 1);
         return ok;

@@ -14,18 +14,11 @@ import {
   TextInput,
   Tooltip,
 } from '@mantine/core';
-import {
-  LIMITS,
-  MSG,
-  MSG_DOMAINS,
-  MSG_TEAMS,
-  type TOrigin,
-  validateForm,
-  ZCreateOriginRequest,
-} from '@tlprt/contract';
-import { type FormEvent, useState } from 'react';
+import { LIMITS, MSG, MSG_DOMAINS, MSG_TEAMS, type TOrigin, ZCreateOriginRequest } from '@tlprt/contract';
+import { useState } from 'react';
 import { isApiError } from '../../api/errors';
-import { ConfirmModal } from '../../components/ConfirmModal';
+import { openConfirm } from '../../components/AppModals';
+import { useContractForm } from '../../components/form';
 import { IconAlert, IconPlus, IconServer, IconTrash } from '../../components/icons';
 import { EmptyState } from '../../components/Page';
 import { formatCreated } from '../domains/format';
@@ -43,8 +36,18 @@ export function Origins() {
   const toggle = useToggleOrigin(team.id);
   const remove = useDeleteOrigin(team.id);
   const [adding, setAdding] = useState(false);
-  const [toDelete, setToDelete] = useState<TOrigin | null>(null);
   const editable = policy.can('domains.manage');
+  const askDelete = (o: TOrigin) =>
+    openConfirm({
+      title: 'Delete origin',
+      danger: true,
+      onConfirm: () => remove.mutateAsync(o.id),
+      children: (
+        <Text>
+          Delete the origin <b>{o.name}</b> ({o.url})? Players pulling through it stop getting video.
+        </Text>
+      ),
+    });
 
   return (
     <Stack gap="lg">
@@ -137,7 +140,7 @@ export function Origins() {
                         variant="subtle"
                         color="red"
                         aria-label={`Delete origin ${o.url}`}
-                        onClick={() => setToDelete(o)}
+                        onClick={() => askDelete(o)}
                       >
                         <IconTrash />
                       </ActionIcon>
@@ -156,19 +159,6 @@ export function Origins() {
           })}
         </Accordion>
       )}
-      <ConfirmModal
-        opened={toDelete !== null}
-        onClose={() => setToDelete(null)}
-        title="Delete origin"
-        danger
-        loading={remove.isPending}
-        onConfirm={() => toDelete && remove.mutate(toDelete.id, { onSettled: () => setToDelete(null) })}
-      >
-        <Text>
-          Delete the origin <b>{toDelete?.name}</b> ({toDelete?.url})? Players pulling through it stop getting
-          video.
-        </Text>
-      </ConfirmModal>
     </Stack>
   );
 }
@@ -187,37 +177,25 @@ function Field({ label, value }: { label: string; value: string }) {
 /** Name input (required, max 30, spec §5) with Add and Cancel. */
 function AddOriginForm({ teamId, onDone }: { teamId: number; onDone: () => void }) {
   const create = useCreateOrigin(teamId);
-  const [name, setName] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    const r = validateForm(ZCreateOriginRequest, { name });
-    if (!r.ok) {
-      setError(r.fieldErrors.name ?? r.formError ?? MSG.required);
-      return;
-    }
-    create.mutate(r.data.name, {
+  const form = useContractForm(ZCreateOriginRequest, { initialValues: { name: '' } });
+  const submit = form.onSubmit(({ name }) =>
+    create.mutate(name, {
       onSuccess: onDone,
       onError: (err) => {
         if (isApiError(err) && err.status < 500 && err.status !== 401 && err.status !== 403)
-          setError(err.fieldErrors.name ?? err.body.message);
+          form.setFieldError('name', err.fieldErrors.name ?? err.body.message);
       },
-    });
-  };
+    }),
+  );
   return (
     <form onSubmit={submit} noValidate>
       <Group align="flex-start" gap="sm" wrap="wrap">
         <TextInput
           label="Origin name"
           placeholder="e.g. Main storage"
-          value={name}
+          {...form.getInputProps('name')}
           maxLength={LIMITS.originNameMax}
-          error={error}
           style={{ flex: 1, minWidth: 200 }}
-          onChange={(e) => {
-            setName(e.currentTarget.value);
-            setError(null);
-          }}
           data-autofocus
           autoFocus
         />

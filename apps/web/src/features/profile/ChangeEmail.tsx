@@ -10,12 +10,11 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { linkBases, MSG_TEAMS, validateForm, ZChangeEmailRequest } from '@tlprt/contract';
-import type { FormEvent } from 'react';
+import { linkBases, MSG_TEAMS, ZChangeEmailRequest } from '@tlprt/contract';
 import { showPopup } from '../../api/popups';
 import { FormError } from '../../components/FormError';
+import { formError, showApiError, useContractForm } from '../../components/form';
 import { IconMail } from '../../components/icons';
-import { useForm } from '../../components/useForm';
 import { useSession } from '../session/SessionProvider';
 import { useChangeEmail, useChangeEmailResend, useChangeEmailRevoke } from './mutations';
 
@@ -27,33 +26,28 @@ export function ChangeEmail({ locked, lockedReason }: { locked: boolean; lockedR
   const change = useChangeEmail(user.id);
   const resend = useChangeEmailResend(user.id);
   const revoke = useChangeEmailRevoke(user.id);
-  const f = useForm({ email: '', password: '' });
+  const form = useContractForm(ZChangeEmailRequest, {
+    initialValues: { email: '', password: '' },
+    toInput: (v) => ({
+      email: v.email.trim(),
+      password: v.password,
+      url: linkBases(window.location.origin).changeEmail,
+    }),
+  });
   const pending = user.statusChangeEmail === 10;
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    const values = { email: f.values.email.trim(), password: f.values.password };
-    const result = validateForm(ZChangeEmailRequest, {
-      ...values,
-      url: linkBases(window.location.origin).changeEmail,
-    });
-    if (!result.ok) return f.showValidation(result);
-    f.setSubmitting(true);
-    try {
-      await change.mutateAsync({
-        team_id: currentTeam?.id,
-        email: result.data.email,
-        password: values.password,
-      });
-      f.setField('email', '');
-      f.setField('password', '');
-      f.setSubmitting(false);
-      showPopup({ kind: 'notice', title: MSG_TEAMS.linkSent });
-    } catch (error) {
-      f.setSubmitting(false);
-      f.showApiError(error, FIELDS);
-    }
-  };
+  const submit = form.onSubmit(({ email, password }) =>
+    change.mutate(
+      { team_id: currentTeam?.id, email, password },
+      {
+        onSuccess: () => {
+          form.reset();
+          showPopup({ kind: 'notice', title: MSG_TEAMS.linkSent });
+        },
+        onError: (error) => showApiError(form, error, FIELDS),
+      },
+    ),
+  );
 
   return (
     <Card withBorder p={{ base: 'md', sm: 'xl' }} component="section" aria-labelledby="email-title">
@@ -106,24 +100,20 @@ export function ChangeEmail({ locked, lockedReason }: { locked: boolean; lockedR
                   label="New e-mail"
                   type="email"
                   autoComplete="email"
-                  value={f.values.email}
-                  onChange={(e) => f.setField('email', e.currentTarget.value)}
-                  error={f.errors.email}
+                  {...form.getInputProps('email')}
                   disabled={locked}
                 />
                 <PasswordInput
                   label="Current password"
                   autoComplete="current-password"
-                  value={f.values.password}
-                  onChange={(e) => f.setField('password', e.currentTarget.value)}
-                  error={f.errors.password}
+                  {...form.getInputProps('password')}
                   disabled={locked}
                   visibilityToggleButtonProps={{ 'aria-label': 'Toggle visibility' }}
                 />
               </SimpleGrid>
-              <FormError message={f.formError} />
+              <FormError message={formError(form)} />
               <Group justify="flex-end">
-                <Button type="submit" loading={f.submitting} disabled={locked}>
+                <Button type="submit" loading={change.isPending} disabled={locked}>
                   Change e-mail
                 </Button>
               </Group>

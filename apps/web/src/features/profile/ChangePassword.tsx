@@ -1,8 +1,7 @@
 import { Button, Card, Group, PasswordInput, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { MSG, validateForm, ZChangePasswordRequest } from '@tlprt/contract';
-import type { FormEvent } from 'react';
+import { MSG, ZChangePasswordRequest } from '@tlprt/contract';
 import { FormError } from '../../components/FormError';
-import { useForm } from '../../components/useForm';
+import { formError, showApiError, useContractForm } from '../../components/form';
 import { useSession } from '../session/SessionProvider';
 import { useChangePassword } from './mutations';
 import { useDoneFlag } from './useDoneFlag';
@@ -14,26 +13,23 @@ const toggle = { 'aria-label': 'Toggle visibility' };
 export function ChangePassword({ locked, lockedReason }: { locked: boolean; lockedReason?: string }) {
   const { user, currentTeam } = useSession();
   const change = useChangePassword(user.id);
-  const f = useForm({ password: '', new_password: '', confirm: '' });
+  const form = useContractForm(ZChangePasswordRequest, {
+    initialValues: { password: '', new_password: '', confirm: '' },
+    requiredFields: FIELDS,
+  });
   const [done, setDone] = useDoneFlag();
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    const result = validateForm(ZChangePasswordRequest, f.values, { requiredFields: [...FIELDS] });
-    if (!result.ok) return f.showValidation(result);
-    f.setSubmitting(true);
-    try {
-      await change.mutateAsync({ team_id: currentTeam?.id, ...f.values });
-      f.setField('password', '');
-      f.setField('new_password', '');
-      f.setField('confirm', '');
-      f.setFormError(null);
-      f.setSubmitting(false);
-      setDone(true);
-    } catch (error) {
-      f.setSubmitting(false);
-      f.showApiError(error, FIELDS);
-    }
-  };
+  const submit = form.onSubmit((values) =>
+    change.mutate(
+      { ...values, team_id: currentTeam?.id },
+      {
+        onSuccess: () => {
+          form.reset();
+          setDone(true);
+        },
+        onError: (error) => showApiError(form, error, FIELDS),
+      },
+    ),
+  );
   return (
     <Card withBorder p={{ base: 'md', sm: 'xl' }} component="section" aria-labelledby="pw-title">
       <form onSubmit={submit} noValidate>
@@ -50,37 +46,31 @@ export function ChangePassword({ locked, lockedReason }: { locked: boolean; lock
             <PasswordInput
               label="Current password"
               autoComplete="current-password"
-              value={f.values.password}
-              onChange={(e) => f.setField('password', e.currentTarget.value)}
-              error={f.errors.password}
+              {...form.getInputProps('password')}
               disabled={locked}
               visibilityToggleButtonProps={toggle}
             />
             <PasswordInput
               label="New password"
               autoComplete="new-password"
-              value={f.values.new_password}
-              onChange={(e) => f.setField('new_password', e.currentTarget.value)}
-              error={f.errors.new_password}
+              {...form.getInputProps('new_password')}
               disabled={locked}
               visibilityToggleButtonProps={toggle}
             />
             <PasswordInput
               label="Retype new password"
               autoComplete="new-password"
-              value={f.values.confirm}
-              onChange={(e) => f.setField('confirm', e.currentTarget.value)}
-              error={f.errors.confirm}
+              {...form.getInputProps('confirm')}
               disabled={locked}
               visibilityToggleButtonProps={toggle}
             />
           </SimpleGrid>
-          <FormError message={f.formError} />
+          <FormError message={formError(form)} />
           <Group justify="space-between">
             <Text size="sm" c="teal.9" role="status">
               {done ? MSG.passwordSet : ''}
             </Text>
-            <Button type="submit" loading={f.submitting} disabled={locked}>
+            <Button type="submit" loading={change.isPending} disabled={locked}>
               Change password
             </Button>
           </Group>

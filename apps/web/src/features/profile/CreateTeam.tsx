@@ -1,44 +1,33 @@
 import { Button, Card, Group, Stack, Text, TextInput, ThemeIcon, Title } from '@mantine/core';
-import { validateForm, ZCreateTeamRequest } from '@tlprt/contract';
-import { type FormEvent, useEffect, useState } from 'react';
+import { ZCreateTeamRequest } from '@tlprt/contract';
 import { isApiError } from '../../api/errors';
-import { AppModal } from '../../components/AppModal';
+import { openAppModal } from '../../components/AppModals';
+import { useContractForm } from '../../components/form';
 import { IconPlus } from '../../components/icons';
 import { useSession } from '../session/SessionProvider';
 import { setStoredTeamId } from '../session/storage';
-import { setSettingsTab } from '../settings/settingsTab';
+import { useSettingsTab } from '../settings/settingsTab';
 import { useCreateTeam } from '../teams/mutations';
 
 /** Create own team (spec §2): the creator becomes Admin. Hidden for user status 30/40 (caller decides). */
 export function CreateTeam() {
   const { selectTeam } = useSession();
-  const create = useCreateTeam();
-  const [open, setOpen] = useState(false);
-  const [name, setName] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    if (!open) {
-      setName('');
-      setError(null);
-    }
-  }, [open]);
-
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    const result = validateForm(ZCreateTeamRequest, { name });
-    if (!result.ok) return setError(result.fieldErrors.name ?? result.formError ?? null);
-    create.mutate(result.data, {
-      onSuccess: (r) => {
-        setOpen(false);
-        setStoredTeamId(r.data.id);
-        selectTeam(r.data.id);
-        setSettingsTab(1);
-      },
-      onError: (err) => {
-        if (isApiError(err) && err.status === 400) setError(err.fieldErrors.name ?? err.body.message);
-      },
+  const [, setSettingsTab] = useSettingsTab();
+  const open = () =>
+    openAppModal({
+      title: 'Create new team',
+      render: (close) => (
+        <CreateTeamForm
+          onClose={close}
+          onCreated={(id) => {
+            close();
+            setStoredTeamId(id);
+            selectTeam(id);
+            setSettingsTab(1);
+          }}
+        />
+      ),
     });
-  };
 
   return (
     <Card withBorder p={{ base: 'md', sm: 'xl' }} component="section">
@@ -56,34 +45,41 @@ export function CreateTeam() {
             </Text>
           </div>
         </Group>
-        <Button variant="light" onClick={() => setOpen(true)}>
+        <Button variant="light" onClick={open}>
           Create team
         </Button>
       </Group>
-      <AppModal opened={open} onClose={() => setOpen(false)} title="Create new team">
-        <form onSubmit={submit} noValidate>
-          <Stack gap="md">
-            <TextInput
-              label="Team name"
-              value={name}
-              onChange={(e) => {
-                setName(e.currentTarget.value);
-                setError(null);
-              }}
-              error={error}
-              data-autofocus
-            />
-            <Group justify="flex-end" gap="sm">
-              <Button variant="default" onClick={() => setOpen(false)}>
-                Cancel
-              </Button>
-              <Button type="submit" loading={create.isPending}>
-                Create team
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </AppModal>
     </Card>
+  );
+}
+
+function CreateTeamForm({ onClose, onCreated }: { onClose: () => void; onCreated: (id: number) => void }) {
+  const create = useCreateTeam();
+  const form = useContractForm(ZCreateTeamRequest, { initialValues: { name: '' } });
+  // The promise, not mutate's callbacks: the team becomes current even when a server event has closed
+  // the modal meanwhile.
+  const submit = form.onSubmit((body) =>
+    create.mutateAsync(body).then(
+      (r) => onCreated(r.data.id),
+      (err: unknown) => {
+        if (isApiError(err) && err.status === 400)
+          form.setFieldError('name', err.fieldErrors.name ?? err.body.message);
+      },
+    ),
+  );
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="md">
+        <TextInput label="Team name" {...form.getInputProps('name')} data-autofocus />
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={create.isPending}>
+            Create team
+          </Button>
+        </Group>
+      </Stack>
+    </form>
   );
 }

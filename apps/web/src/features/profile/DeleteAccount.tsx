@@ -1,10 +1,8 @@
 import { Alert, Badge, Button, Card, Group, List, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { MSG_TEAMS, Role, type TDeleteInfo } from '@tlprt/contract';
-import { useState } from 'react';
 import { showPopup } from '../../api/popups';
-import { InfoModal } from '../../components/ConfirmModal';
+import { openInfo, openPasswordConfirm } from '../../components/AppModals';
 import { IconAlert, IconTrash } from '../../components/icons';
-import { PasswordConfirmModal } from '../../components/PasswordConfirmModal';
 import { useSession } from '../session/SessionProvider';
 import { useDeleteInfo, useDeleteResend, useDeleteRevoke, useRequestDelete } from './mutations';
 
@@ -28,20 +26,50 @@ export function DeleteAccount() {
   const request = useRequestDelete(user.id);
   const resend = useDeleteResend(user.id);
   const revoke = useDeleteRevoke(user.id);
-  const [info, setInfo] = useState<TDeleteInfo | null>(null);
-  const [step, setStep] = useState<'none' | 'blocked' | 'password'>('none');
-  const close = () => setStep('none');
   const inProgress = user.deleteProgress === 1;
 
   const start = () =>
     check.mutate(undefined, {
-      onSuccess: (r) => {
-        setInfo(r.data);
-        setStep(canGoOn(r.data.status) ? 'password' : 'blocked');
-      },
+      onSuccess: (r) => (canGoOn(r.data.status) ? askPassword(r.data) : showBlocked(r.data)),
     });
 
-  const blocking = info?.arrayCannotDelete ?? [];
+  const askPassword = (info: TDeleteInfo) =>
+    openPasswordConfirm({
+      title: 'Delete account',
+      onConfirm: async (password) => {
+        await request.mutateAsync(password);
+        showPopup({ kind: 'notice', title: MSG_TEAMS.linkSent, text: 'Open it to delete your account.' });
+      },
+      children: <Text size="sm">{consequence(info)}</Text>,
+    });
+
+  const showBlocked = (info: TDeleteInfo) => {
+    const blocking = info.arrayCannotDelete ?? [];
+    openInfo({
+      title: MSG_TEAMS.unableDeleteAccountTitle,
+      children: (
+        <Stack gap="sm">
+          <Text>{blocking.length === 1 ? MSG_TEAMS.soleAdminText : MSG_TEAMS.unableDeleteAccountText}</Text>
+          {info.status === 400 && info.statusMessage && <Text c="dimmed">{info.statusMessage}</Text>}
+          {blocking.length > 0 && (
+            <List spacing={6} listStyleType="none" aria-label="Teams blocking the deletion">
+              {blocking.map((t) => (
+                <List.Item key={t.id}>
+                  <Group gap="xs" wrap="nowrap">
+                    <Text fw={600}>{t.name || `Team ID ${t.id}`}</Text>
+                    <Badge variant="light" color={t.role === Role.Admin ? 'yellow' : 'gray'}>
+                      {t.role === Role.Admin ? 'Admin' : 'Viewer'}
+                    </Badge>
+                  </Group>
+                </List.Item>
+              ))}
+            </List>
+          )}
+        </Stack>
+      ),
+    });
+  };
+
   return (
     <Card
       withBorder
@@ -101,37 +129,6 @@ export function DeleteAccount() {
           </Alert>
         )}
       </Stack>
-      <InfoModal opened={step === 'blocked'} onClose={close} title={MSG_TEAMS.unableDeleteAccountTitle}>
-        <Stack gap="sm">
-          <Text>{blocking.length === 1 ? MSG_TEAMS.soleAdminText : MSG_TEAMS.unableDeleteAccountText}</Text>
-          {info && info.status === 400 && info.statusMessage && <Text c="dimmed">{info.statusMessage}</Text>}
-          {blocking.length > 0 && (
-            <List spacing={6} listStyleType="none" aria-label="Teams blocking the deletion">
-              {blocking.map((t) => (
-                <List.Item key={t.id}>
-                  <Group gap="xs" wrap="nowrap">
-                    <Text fw={600}>{t.name || `Team ID ${t.id}`}</Text>
-                    <Badge variant="light" color={t.role === Role.Admin ? 'yellow' : 'gray'}>
-                      {t.role === Role.Admin ? 'Admin' : 'Viewer'}
-                    </Badge>
-                  </Group>
-                </List.Item>
-              ))}
-            </List>
-          )}
-        </Stack>
-      </InfoModal>
-      <PasswordConfirmModal
-        opened={step === 'password'}
-        onClose={close}
-        title="Delete account"
-        onConfirm={async (password) => {
-          await request.mutateAsync(password);
-          showPopup({ kind: 'notice', title: MSG_TEAMS.linkSent, text: 'Open it to delete your account.' });
-        }}
-      >
-        {info && <Text size="sm">{consequence(info)}</Text>}
-      </PasswordConfirmModal>
     </Card>
   );
 }

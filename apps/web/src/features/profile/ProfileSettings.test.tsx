@@ -1,8 +1,7 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MSG, MSG_TEAMS, STORAGE_KEYS } from '@tlprt/contract';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dismissPopup } from '../../api/popups';
 import { buildInvitation, buildTeam, buildUser } from '../../test/fixtures';
 import { type Routes, renderSignedIn, startApi } from '../../test/session';
 import { ProfileSettings } from './ProfileSettings';
@@ -10,7 +9,6 @@ import { ProfileSettings } from './ProfileSettings';
 type Api = Awaited<ReturnType<typeof startApi>>;
 let api: Api | null = null;
 afterEach(async () => {
-  act(() => dismissPopup());
   await api?.close();
   api = null;
 });
@@ -252,7 +250,7 @@ describe('invitations block', () => {
     await open({
       routes: {
         ...list,
-        'PUT /api/v1/teams/51/invitation/1': { status: 200, body: { message: 'ok' } },
+        'PUT /api/v1/teams/51/invitation/1': { status: 200, body: { message: 'ok', data: { team_id: 51 } } },
         'DELETE /api/v1/teams/52/invitation/2': { status: 200, body: { message: 'ok' } },
         'PUT /api/v1/teams/53/invitation/3': { status: 404, body: { message: 'Not found' } },
       },

@@ -1,91 +1,36 @@
-import { API, linkBases, ZDeleteInfoResponse, ZMessage } from '@tlprt/contract';
-import { call } from '../../api/client';
+import { ENDPOINTS, linkBases } from '@tlprt/contract';
+import { request } from '../../api/client';
+
+const E = ENDPOINTS.account;
 
 /** Account self-service calls of spec §7 "User". */
 export const profileApi = {
   changePassword: (
     id: number,
     body: { team_id?: number; password: string; new_password: string; confirm: string },
-  ) =>
-    call({
-      method: 'POST',
-      path: API.users.changePassword(id),
-      body: { user_id: id, ...body },
-      schema: ZMessage,
-      auth: 'bearer',
-    }),
+  ) => request(E.changePassword, { params: { id }, body: { user_id: id, ...body } }),
   changeEmail: (id: number, body: { team_id?: number; email: string; password: string }) =>
-    call({
-      method: 'POST',
-      path: API.users.changeEmail(id),
+    request(E.changeEmail, {
+      params: { id },
       body: { user_id: id, userId: id, url: linkBases(window.location.origin).changeEmail, ...body },
-      schema: ZMessage,
-      auth: 'bearer',
     }),
   changeEmailResend: (id: number) =>
-    call({
-      method: 'POST',
-      path: API.users.changeEmailResend,
+    request(E.changeEmailResend, {
       body: { id, userId: id, url: linkBases(window.location.origin).changeEmail },
-      schema: ZMessage,
-      auth: 'bearer',
     }),
-  changeEmailRevoke: (id: number) =>
-    call({
-      method: 'POST',
-      path: API.users.changeEmailRevoke,
-      body: { id, userId: id },
-      schema: ZMessage,
-      auth: 'bearer',
-    }),
-  changeEmailAccept: (hash: string) =>
-    call({
-      method: 'POST',
-      path: API.users.changeEmailAccept,
-      body: { hash },
-      schema: ZMessage,
-      auth: 'bearer',
-      popups: false,
-    }),
-  infoDelete: (id: number) =>
-    call({
-      method: 'POST',
-      path: API.users.infoDelete(id),
-      body: { userId: id },
-      schema: ZDeleteInfoResponse,
-      auth: 'bearer',
-    }),
+  changeEmailRevoke: (id: number) => request(E.changeEmailRevoke, { body: { id, userId: id } }),
+  changeEmailAccept: (hash: string) => request(E.changeEmailAccept, { body: { hash }, popups: false }),
+  infoDelete: (id: number) => request(E.deletionInfo, { params: { id } }),
   requestDelete: (id: number, password: string) =>
-    call({
-      method: 'DELETE',
-      path: API.users.remove(id),
+    request(E.remove, {
+      params: { id },
       body: { user_id: id, password, url: linkBases(window.location.origin).deleteUser },
-      schema: ZMessage,
-      auth: 'bearer',
     }),
   deleteResend: (id: number) =>
-    call({
-      method: 'POST',
-      path: API.users.deleteResend(id),
+    request(E.deleteResend, {
+      params: { id },
       body: { id, user_id: id, url: linkBases(window.location.origin).deleteUser },
-      schema: ZMessage,
-      auth: 'bearer',
     }),
-  deleteRevoke: (id: number) =>
-    call({
-      method: 'POST',
-      path: API.users.deleteRevoke(id),
-      body: { id },
-      schema: ZMessage,
-      auth: 'bearer',
-    }),
-  deleteAccept: (hash: string) =>
-    call({
-      method: 'DELETE',
-      path: API.users.deleteAccept,
-      body: { hash },
-      schema: ZMessage,
-      auth: 'bearer',
-      popups: false,
-    }),
+  deleteRevoke: (id: number) => request(E.deleteRevoke, { params: { id }, body: { id } }),
+  deleteAccept: (hash: string) => request(E.deleteAccept, { body: { hash }, popups: false }),
 };

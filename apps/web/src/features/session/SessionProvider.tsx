@@ -1,8 +1,8 @@
 import { Button, Center, Stack, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { API, MSG, Role, type TTeamSummary, type TUser, ZTeamDetailResponse } from '@tlprt/contract';
+import { ENDPOINTS, MSG, Role, type TTeamSummary, type TUser } from '@tlprt/contract';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
-import { call } from '../../api/client';
+import { request } from '../../api/client';
 import { LoaderLogo } from '../../components/LoaderLogo';
 import { pickCurrentTeam } from '../teams/currentTeam';
 import { sessionKeys, useSessionCheck } from './queries';
@@ -40,13 +40,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const supervised = useQuery({
     queryKey: [...sessionKeys.all, 'supervised-team', supervisedId],
     queryFn: ({ signal }) =>
-      call({
-        path: API.teams.one(supervisedId as number),
-        schema: ZTeamDetailResponse,
-        auth: 'bearer',
-        popups: false,
-        signal,
-      }),
+      request(ENDPOINTS.teams.read, { params: { id: supervisedId as number }, popups: false, signal }),
     enabled: supervisedId !== null,
     retry: false,
     select: (r): TTeamSummary => r.data,

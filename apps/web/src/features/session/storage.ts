@@ -1,13 +1,12 @@
+import { readLocalStorageValue } from '@mantine/hooks';
 import { ROUTE_NAMES, ROUTE_PATH_BY_NAME, STORAGE_KEYS, WEB_PATHS } from '@tlprt/contract';
 
-/** Every localStorage access of the session goes through here (keys of spec §9). */
-function read(key: string): string | null {
-  try {
-    return localStorage.getItem(key);
-  } catch {
-    return null;
-  }
-}
+/**
+ * The session's values in localStorage (keys of spec §9), read and written outside React (the API
+ * client, the live stream, the router guard). Values are plain strings, as the stored sessions have them.
+ */
+const read = (key: string): string | null =>
+  readLocalStorageValue<string | null>({ key, defaultValue: null, deserialize: (v) => v ?? null });
 function write(key: string, value: string | null): void {
   try {
     if (value === null) localStorage.removeItem(key);
@@ -34,6 +33,9 @@ export const clearStoredTeam = () => write(STORAGE_KEYS.currentTeamId, null);
 
 export const setRouteName = (name: string) => write(STORAGE_KEYS.routeName, name);
 
+/** Spec §4 event 70: the role-changed popup's OK sets the settings head flag. */
+export const setSettingsHeadFlag = () => write(STORAGE_KEYS.settingsHeadFlag, '1');
+
 /** Screens a returning user may be sent back to after login (the dashboard ones only). */
 const RETURNABLE = new Set<string>([
   ROUTE_NAMES.statistics,
@@ -51,9 +53,6 @@ export function pathAfterLogin(): string {
   if (name && RETURNABLE.has(name)) return ROUTE_PATH_BY_NAME[name] ?? WEB_PATHS.settings;
   return WEB_PATHS.settings;
 }
-
-export const readRaw = read;
-export const writeRaw = write;
 
 function toId(v: string | null): number | null {
   if (!v) return null;

@@ -1,28 +1,17 @@
+import { useLocalStorage } from '@mantine/hooks';
 import { STORAGE_KEYS } from '@tlprt/contract';
-import { useSyncExternalStore } from 'react';
-import { readRaw, writeRaw } from '../session/storage';
 
-/** Settings header tab (spec §2: 0 = profile, 1 = teams), kept in local storage. */
+/** Settings header tab (spec §2: 0 = profile, 1 = teams). */
 type SettingsTab = 0 | 1;
-const listeners = new Set<() => void>();
 
-function get(): SettingsTab {
-  return readRaw(STORAGE_KEYS.settingsTab) === '1' ? 1 : 0;
-}
-
-export function setSettingsTab(tab: SettingsTab): void {
-  writeRaw(STORAGE_KEYS.settingsTab, String(tab));
-  for (const l of listeners) l();
-}
-
+/** The tab kept in localStorage as "0"/"1" (spec §9), the same in every tab of the browser. */
 export function useSettingsTab(): [SettingsTab, (tab: SettingsTab) => void] {
-  const tab = useSyncExternalStore(
-    (cb) => {
-      listeners.add(cb);
-      return () => listeners.delete(cb);
-    },
-    get,
-    get,
-  );
-  return [tab, setSettingsTab];
+  const [tab, setTab] = useLocalStorage<SettingsTab>({
+    key: STORAGE_KEYS.settingsTab,
+    defaultValue: 0,
+    getInitialValueInEffect: false,
+    serialize: String,
+    deserialize: (v) => (v === '1' ? 1 : 0),
+  });
+  return [tab, setTab];
 }

@@ -14,7 +14,7 @@ import {
 } from '@mantine/core';
 import { MSG_STATS, type TDomain } from '@tlprt/contract';
 import { useEffect, useState } from 'react';
-import { ConfirmModal } from '../../components/ConfirmModal';
+import { openConfirm } from '../../components/AppModals';
 import { IconLock, IconPencil, IconTrash } from '../../components/icons';
 import { type DomainGroups, keyColor, keyLabel, tabLabel } from './lists';
 
@@ -177,7 +177,6 @@ export function ListPanel({
   const locked = index === 0;
   const [unlocked, setUnlocked] = useState(false);
   const [unlockAt, setUnlockAt] = useState(0);
-  const [confirm, setConfirm] = useState(false);
   const selected = new Set(keys);
 
   // The panel is keyed by list, so switching lists locks the name again; each click restarts the 10 s.
@@ -223,7 +222,17 @@ export function ListPanel({
                     color="red"
                     size={28}
                     aria-label={`Delete ${shown}`}
-                    onClick={() => setConfirm(true)}
+                    onClick={() =>
+                      openConfirm({
+                        title: MSG_STATS.deleteSheet,
+                        danger: true,
+                        confirmLabel: 'Delete',
+                        onConfirm: onDelete,
+                        children: (
+                          <Text size="sm">The list "{shown}" will be removed for you in this team.</Text>
+                        ),
+                      })
+                    }
                   >
                     <IconTrash size={15} />
                   </ActionIcon>
@@ -277,19 +286,6 @@ export function ListPanel({
           />
         </Stack>
       </Stack>
-      <ConfirmModal
-        opened={confirm}
-        onClose={() => setConfirm(false)}
-        title={MSG_STATS.deleteSheet}
-        danger
-        confirmLabel="Delete"
-        onConfirm={() => {
-          setConfirm(false);
-          onDelete();
-        }}
-      >
-        <Text size="sm">The list "{shown}" will be removed for you in this team.</Text>
-      </ConfirmModal>
     </Card>
   );
 }

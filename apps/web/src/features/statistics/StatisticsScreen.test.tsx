@@ -1,13 +1,11 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MSG_STATS, STORAGE_KEYS, type TDomain, type TStatsPoint } from '@tlprt/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { dismissPopup } from '../../api/popups';
 import StatisticsRoute from '../../routes/statistics';
 import { buildDomain, buildKey, buildTeam, buildUser, domainList } from '../../test/fixtures';
 import type { Recorded } from '../../test/server';
 import { type Routes, renderSignedIn, startApi } from '../../test/session';
-import { cancelPendingSaves, selectList } from './queries';
 
 // Only the canvas renderer is replaced: the option the page hands to ECharts is recorded.
 const charts = vi.hoisted(() => ({
@@ -33,9 +31,8 @@ type Api = Awaited<ReturnType<typeof startApi>>;
 let api: Api | null = null;
 afterEach(async () => {
   vi.useRealTimers();
-  act(() => dismissPopup());
-  cancelPendingSaves();
-  selectList(0);
+  // Unmounting sends the lists' pending save: to this test's server, before it closes.
+  cleanup();
   charts.options.length = 0;
   charts.replaced.length = 0;
   await api?.close();
@@ -105,7 +102,11 @@ async function open(
         status: 200,
         body: { message: 'ok', data: { tabs } },
       },
-      'POST /api/v1/statistic/settings/put/user/1/team/5': { status: 200, body: { message: 'ok' } },
+      // The server answers the lists it saved.
+      'POST /api/v1/statistic/settings/put/user/1/team/5': (r) => ({
+        status: 200,
+        body: { message: 'ok', data: JSON.parse((r.body as { save_json: string }).save_json) as unknown },
+      }),
       'POST /stats/v3/dashboard/day': (r) => statsReply(r),
       'POST /stats/v3/dashboard/week': (r) => statsReply(r),
       'POST /stats/v3/dashboard/month': (r) => statsReply(r),

@@ -32,15 +32,7 @@ import { useLiveEvent } from '../live/useLiveEvent';
 import { useSession } from '../session/SessionProvider';
 import type { ChartInput } from './chartOption';
 import { zoomIndexes } from './chartOption';
-import {
-  RANGE_LABEL,
-  RANGE_ORDER,
-  readStoredRange,
-  SAMPLE_STEP,
-  sampleStats,
-  storeRange,
-  summarize,
-} from './data';
+import { RANGE_LABEL, RANGE_ORDER, SAMPLE_STEP, sampleStats, summarize, useStoredRange } from './data';
 import { formatBytes, formatCount, formatPercent, utcLabel } from './format';
 import { ListPanel } from './ListPanel';
 import { activeTrafficKeys, groupDomains, hasVerifiedDomain } from './lists';
@@ -122,7 +114,7 @@ export function StatisticsScreen() {
   // 60, 62, 90–92 already refresh through the live reactions; a deleted domain (61) does here.
   useLiveEvent(EventCode.DomainDeleted, () => void invalidateDomainsAndKeys(queryClient));
   const lists = useStatsLists();
-  const [range, setRange] = useState<TStatsRange>(readStoredRange);
+  const [range, setRange] = useStoredRange();
   const wide = useMediaQuery(WIDE_QUERY, false, { getInitialValueInEffect: false });
   const groups = useMemo(() => groupDomains(domains.data), [domains.data]);
   const activeKeys = useMemo(() => activeTrafficKeys(groups), [groups]);
@@ -158,11 +150,7 @@ export function StatisticsScreen() {
   const rangeSwitch = (
     <SegmentedControl
       value={range}
-      onChange={(v) => {
-        const r = v as TStatsRange;
-        setRange(r);
-        storeRange(r);
-      }}
+      onChange={(v) => setRange(v as TStatsRange)}
       data={RANGE_ORDER.map((r) => ({ value: r, label: RANGE_LABEL[r] }))}
       aria-label="Time range"
       radius="md"

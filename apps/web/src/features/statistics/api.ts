@@ -1,15 +1,9 @@
-import {
-  API,
-  type TStatsQuery,
-  type TStatsRange,
-  type TStatsTab,
-  ZMessage,
-  ZStatsResponse,
-  ZStatsSettingsResponse,
-} from '@tlprt/contract';
-import { call } from '../../api/client';
+import { ENDPOINTS, type TStatsQuery, type TStatsRange, type TStatsTab } from '@tlprt/contract';
+import { request } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import { reportApiError } from '../../api/popups';
+
+const E = ENDPOINTS.statistics;
 
 /** Only the session-ending 401 and the forbidden 403 become popups: the screen shows its own error. */
 function quiet<T>(promise: Promise<T>): Promise<T> {
@@ -19,40 +13,21 @@ function quiet<T>(promise: Promise<T>): Promise<T> {
   });
 }
 
-/** Statistics calls of spec §7 (paths and schemas from the contract). */
+/** Statistics calls of spec §7 (the contract's descriptors). */
 export const statsApi = {
   query: (range: TStatsRange, body: TStatsQuery, signal?: AbortSignal) =>
     quiet(
-      call({
-        method: 'POST',
-        path: range === 'live' ? API.stats.live(body.team_id) : API.stats[range],
-        body,
-        schema: ZStatsResponse,
-        auth: 'bearer',
-        popups: false,
-        signal,
-      }),
+      range === 'live'
+        ? request(E.live, { params: { team_id: body.team_id }, body, popups: false, signal })
+        : request(E[range], { body, popups: false, signal }),
     ),
   settingsGet: (userId: number, teamId: number, signal?: AbortSignal) =>
-    quiet(
-      call({
-        method: 'POST',
-        path: API.stats.settingsGet(userId, teamId),
-        body: { user_id: userId, team_id: teamId },
-        schema: ZStatsSettingsResponse,
-        auth: 'bearer',
-        popups: false,
-        signal,
-      }),
-    ),
+    quiet(request(E.readLists, { params: { user_id: userId, team_id: teamId }, popups: false, signal })),
   settingsPut: (userId: number, teamId: number, tabs: TStatsTab[]) =>
     quiet(
-      call({
-        method: 'POST',
-        path: API.stats.settingsPut(userId, teamId),
+      request(E.saveLists, {
+        params: { user_id: userId, team_id: teamId },
         body: { user_id: userId, team_id: teamId, save_json: JSON.stringify({ tabs }) },
-        schema: ZMessage,
-        auth: 'bearer',
         popups: false,
       }),
     ),

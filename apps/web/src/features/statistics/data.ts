@@ -1,3 +1,4 @@
+import { useLocalStorage } from '@mantine/hooks';
 import {
   STATS_RANGES,
   STORAGE_KEYS,
@@ -6,7 +7,6 @@ import {
   type TStatsQuery,
   type TStatsRange,
 } from '@tlprt/contract';
-import { readRaw, writeRaw } from '../session/storage';
 
 /** Range names in the order of TimeRange (Live 0, Day 1, Week 2, Month 3). */
 export const RANGE_ORDER: readonly TStatsRange[] = ['live', 'day', 'week', 'month'];
@@ -17,14 +17,19 @@ export const RANGE_LABEL: Record<TStatsRange, string> = {
   month: 'Month',
 };
 
-/** The stored range (localStorage, 0..3); Day when nothing valid is stored. */
-export function readStoredRange(): TStatsRange {
-  const raw = readRaw(STORAGE_KEYS.timeRange);
-  const n = raw === null || raw === '' ? Number.NaN : Number(raw);
-  return RANGE_ORDER[Number.isInteger(n) ? n : TimeRange.Day] ?? 'day';
-}
-export function storeRange(range: TStatsRange): void {
-  writeRaw(STORAGE_KEYS.timeRange, String(RANGE_ORDER.indexOf(range)));
+/** The range kept in localStorage as its TimeRange number (0..3); Day when nothing valid is stored. */
+export function useStoredRange(): [TStatsRange, (range: TStatsRange) => void] {
+  const [range, setRange] = useLocalStorage<TStatsRange>({
+    key: STORAGE_KEYS.timeRange,
+    defaultValue: 'day',
+    getInitialValueInEffect: false,
+    serialize: (range) => String(RANGE_ORDER.indexOf(range)),
+    deserialize: (raw) => {
+      const n = raw === undefined || raw === '' ? Number.NaN : Number(raw);
+      return RANGE_ORDER[Number.isInteger(n) ? n : TimeRange.Day] ?? 'day';
+    },
+  });
+  return [range, setRange];
 }
 
 /** The request body of one statistics call: the range's window ending at `nowS`. */

@@ -1,14 +1,16 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useDebouncedCallback, useSessionStorage } from '@mantine/hooks';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   DEFAULT_TAB_NAME,
   LIMITS,
   STATS_RANGES,
+  STORAGE_KEYS,
   TIMINGS,
   type TStatsPoint,
   type TStatsRange,
   type TStatsTab,
 } from '@tlprt/contract';
-import { useCallback, useSyncExternalStore } from 'react';
+import { useEffect } from 'react';
 import { useServerClockOffset } from '../session/queries';
 import { useSession } from '../session/SessionProvider';
 import { statsApi } from './api';
@@ -52,51 +54,13 @@ export function useStats(range: TStatsRange, keys: readonly string[], teamId: nu
   });
 }
 
-/* ---------- the selected list (shared by the header tab bar and the page) ---------- */
-
-let selected = 0;
-const listeners = new Set<() => void>();
-export function selectList(index: number): void {
-  selected = index;
-  for (const l of [...listeners]) l();
-}
-function useSelectedIndex(): number {
-  return useSyncExternalStore(
-    (cb) => {
-      listeners.add(cb);
-      return () => listeners.delete(cb);
-    },
-    () => selected,
-    () => selected,
-  );
-}
-
-/* ---------- saving (debounced PUT of the user's lists) ---------- */
-
-const timers = new Map<string, ReturnType<typeof setTimeout>>();
-function scheduleSave(userId: number, teamId: number, tabs: TStatsTab[]): void {
-  const id = `${userId}/${teamId}`;
-  const t = timers.get(id);
-  if (t) clearTimeout(t);
-  timers.set(
-    id,
-    setTimeout(() => {
-      timers.delete(id);
-      statsApi.settingsPut(userId, teamId, tabs).catch(() => {
-        /* kept locally; the next change retries */
-      });
-    }, SAVE_DEBOUNCE_MS),
-  );
-}
-/** Tests: drop pending saves. */
-export function cancelPendingSaves(): void {
-  for (const t of timers.values()) clearTimeout(t);
-  timers.clear();
-}
+const SELECTED_LIST_KEY = STORAGE_KEYS.statsList;
 
 /**
  * The statistics lists (spec §2): index 0 is the locked "Active traffic" list (not saved; its keys come
  * from the domains), indexes 1.. are the user's saved lists (settings get/put, at most 8 in all).
+ * The header tab bar and the page share the selected list per browser tab (session storage). Changes
+ * show at once and are saved 500 ms after the last one (a rename sends one PUT, not one per letter).
  */
 export function useStatsLists() {
   const { user, currentTeam } = useSession();
@@ -117,16 +81,35 @@ export function useStatsLists() {
     enabled: teamId > 0,
     staleTime: Number.POSITIVE_INFINITY,
   });
+  const [selected, select] = useSessionStorage({
+    key: SELECTED_LIST_KEY,
+    defaultValue: 0,
+    getInitialValueInEffect: false,
+  });
   const tabs = query.data ?? [];
-  const index = Math.min(useSelectedIndex(), tabs.length);
+  const index = Math.min(selected, tabs.length);
 
-  const update = useCallback(
-    (next: TStatsTab[]) => {
-      queryClient.setQueryData(key, next);
-      scheduleSave(user.id, teamId, next);
+  // A failed save keeps the lists shown; the next change sends them all again.
+  const save = useMutation({
+    mutationFn: (v: { userId: number; teamId: number; tabs: TStatsTab[] }) =>
+      statsApi.settingsPut(v.userId, v.teamId, v.tabs),
+  });
+  // The lists of that user and team as they are when the delay ends: the latest change wins.
+  const scheduleSave = useDebouncedCallback(
+    (userId: number, team: number) => {
+      const latest = queryClient.getQueryData<TStatsTab[]>(statsKeys.settings(userId, team));
+      if (latest) save.mutate({ userId, teamId: team, tabs: latest });
     },
-    [queryClient, key, user.id, teamId],
+    { delay: SAVE_DEBOUNCE_MS, flushOnUnmount: true },
   );
+  // Another team made current: what is pending belongs to the one before and is saved now.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the flush is due when the user or team changes
+  useEffect(() => () => scheduleSave.flush(), [user.id, teamId, scheduleSave]);
+
+  const update = (next: TStatsTab[]) => {
+    queryClient.setQueryData(key, next);
+    scheduleSave(user.id, teamId);
+  };
   const current = (): TStatsTab[] => queryClient.getQueryData<TStatsTab[]>(key) ?? [];
 
   return {
@@ -135,12 +118,12 @@ export function useStatsLists() {
     /** 0 = Active traffic; i = tabs[i - 1]. */
     index,
     canAdd: tabs.length + 1 < LIMITS.statisticsTabs,
-    select: selectList,
+    select,
     add: () => {
       const list = current();
       if (list.length + 1 >= LIMITS.statisticsTabs) return;
       update([...list, { nameTab: DEFAULT_TAB_NAME, activeKeys: [] }]);
-      selectList(list.length + 1);
+      select(list.length + 1);
     },
     rename: (i: number, name: string) =>
       update(current().map((t, j) => (j === i - 1 ? { ...t, nameTab: name.slice(0, 30) } : t))),
@@ -149,7 +132,7 @@ export function useStatsLists() {
     remove: (i: number) => {
       if (i < 1) return;
       update(current().filter((_, j) => j !== i - 1));
-      selectList(Math.max(0, i - 1));
+      select(Math.max(0, i - 1));
     },
   };
 }

@@ -1,21 +1,13 @@
 import { Anchor, Menu } from '@mantine/core';
+import { useMutation } from '@tanstack/react-query';
 import { MSG_TEAM_MANAGEMENT } from '@tlprt/contract';
-import { useState } from 'react';
 import { downloadCsv, type ExportKind } from './api';
 
 /** Footer link "Get CSV list of all Users or Teams": a small menu, Users or Teams. */
 export function CsvMenu() {
-  const [busy, setBusy] = useState<ExportKind | null>(null);
-  const get = async (kind: ExportKind) => {
-    setBusy(kind);
-    try {
-      await downloadCsv(kind);
-    } catch {
-      // the popup already says what went wrong
-    } finally {
-      setBusy(null);
-    }
-  };
+  // a failure has its popup already
+  const get = useMutation({ mutationFn: (kind: ExportKind) => downloadCsv(kind) });
+  const busy = get.isPending ? get.variables : null;
   return (
     <Menu position="top-start" shadow="md" withinPortal>
       <Menu.Target>
@@ -25,10 +17,10 @@ export function CsvMenu() {
       </Menu.Target>
       <Menu.Dropdown>
         <Menu.Label>CSV list of all</Menu.Label>
-        <Menu.Item onClick={() => void get('users')} disabled={busy !== null}>
+        <Menu.Item onClick={() => get.mutate('users')} disabled={busy !== null}>
           Users
         </Menu.Item>
-        <Menu.Item onClick={() => void get('teams')} disabled={busy !== null}>
+        <Menu.Item onClick={() => get.mutate('teams')} disabled={busy !== null}>
           Teams
         </Menu.Item>
       </Menu.Dropdown>

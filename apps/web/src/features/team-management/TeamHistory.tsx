@@ -20,8 +20,7 @@ import {
   type TAuditEntry,
   type TTeamListItem,
 } from '@tlprt/contract';
-import { useState } from 'react';
-import { AppModal } from '../../components/AppModal';
+import { openAppModal } from '../../components/AppModals';
 import { IconAlert, IconClock } from '../../components/icons';
 import { teamManagementApi } from './api';
 import { teamManagementKeys } from './queries';
@@ -79,29 +78,24 @@ function Entry({ e }: { e: TAuditEntry }) {
 
 /** The team's supervisor history (DESIGN §12): a button on each card and row, and its modal. */
 export function TeamHistoryButton({ team }: { team: TTeamListItem }) {
-  const [open, setOpen] = useState(false);
   const name = teamName(team);
   return (
-    <>
-      <Tooltip label={MSG_TEAM_MANAGEMENT.history} withArrow>
-        <ActionIcon
-          variant="subtle"
-          color="gray"
-          aria-label={`History of ${name}`}
-          onClick={() => setOpen(true)}
-        >
-          <IconClock size={16} />
-        </ActionIcon>
-      </Tooltip>
-      <AppModal
-        opened={open}
-        onClose={() => setOpen(false)}
-        title={`${MSG_TEAM_MANAGEMENT.history}: ${name}`}
-        size="lg"
+    <Tooltip label={MSG_TEAM_MANAGEMENT.history} withArrow>
+      <ActionIcon
+        variant="subtle"
+        color="gray"
+        aria-label={`History of ${name}`}
+        onClick={() =>
+          openAppModal({
+            title: `${MSG_TEAM_MANAGEMENT.history}: ${name}`,
+            size: 'lg',
+            render: () => <HistoryList teamId={team.id} />,
+          })
+        }
       >
-        {open && <HistoryList teamId={team.id} />}
-      </AppModal>
-    </>
+        <IconClock size={16} />
+      </ActionIcon>
+    </Tooltip>
   );
 }
 

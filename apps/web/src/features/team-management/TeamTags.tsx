@@ -1,7 +1,7 @@
 import { ActionIcon, Badge, Group, TextInput } from '@mantine/core';
-import { LIMITS, type TTeamListItem } from '@tlprt/contract';
-import { useState } from 'react';
+import { LIMITS, type TTeamListItem, ZTagRequest } from '@tlprt/contract';
 import { isApiError } from '../../api/errors';
+import { useContractForm } from '../../components/form';
 import { IconX } from '../../components/icons';
 import { useTagAdd, useTagRemove } from './mutations';
 import { teamName } from './teamView';
@@ -10,25 +10,27 @@ import { teamName } from './teamView';
 export function TeamTags({ team, editable = true }: { team: TTeamListItem; editable?: boolean }) {
   const add = useTagAdd();
   const remove = useTagRemove();
-  const [draft, setDraft] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const form = useContractForm(ZTagRequest, { initialValues: { tag: '' } });
   const label = teamName(team);
 
-  const submit = () => {
-    const tag = draft.trim();
-    if (!tag) return;
+  // Enter on an empty input does nothing (no "Required field" in the middle of a card).
+  const submit = form.onSubmit(({ tag }) => {
     if (team.tags.includes(tag)) {
-      setError('This tag already exists');
+      form.setFieldError('tag', 'This tag already exists');
       return;
     }
     add.mutate(
       { id: team.id, tag },
       {
-        onSuccess: () => setDraft(''),
-        onError: (e) => setError(isApiError(e) ? (e.fieldErrors.tag ?? e.message) : 'Could not add the tag'),
+        onSuccess: () => form.reset(),
+        onError: (e) =>
+          form.setFieldError(
+            'tag',
+            isApiError(e) ? (e.fieldErrors.tag ?? e.message) : 'Could not add the tag',
+          ),
       },
     );
-  };
+  });
 
   return (
     <Group gap={6} wrap="wrap" align="center">
@@ -65,20 +67,15 @@ export function TeamTags({ team, editable = true }: { team: TTeamListItem; edita
           w={130}
           placeholder="+ Add tag"
           aria-label={`Add a tag to ${label}`}
-          value={draft}
+          {...form.getInputProps('tag')}
           maxLength={LIMITS.tagMax}
-          error={error}
           disabled={add.isPending}
           onClick={(e) => e.stopPropagation()}
-          onChange={(e) => {
-            setDraft(e.currentTarget.value);
-            setError(null);
-          }}
           onKeyDown={(e) => {
             e.stopPropagation();
             if (e.key === 'Enter') {
               e.preventDefault();
-              submit();
+              if (form.values.tag.trim() !== '') submit();
             }
           }}
         />

@@ -1,50 +1,21 @@
-import {
-  API,
-  type TTeamSearchRequest,
-  ZAuditResponse,
-  ZFavouriteResponse,
-  ZTagsResponse,
-  ZTeamSearchResponse,
-} from '@tlprt/contract';
-import { apiUrl, call } from '../../api/client';
+import { ENDPOINTS, PATHS, type TTeamSearchRequest } from '@tlprt/contract';
+import { apiUrl, request } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import { reportApiError } from '../../api/popups';
 import { getToken } from '../session/storage';
+
+const E = ENDPOINTS.teams;
 
 /** Calls of the Team Management panel (spec §7 Teams: search, favourite, tags; the CSV exports). */
 export const teamManagementApi = {
   /** A team's supervisor history (DESIGN §12), newest first. */
   audit: (teamId: number, page: number, signal?: AbortSignal) =>
-    call({ path: API.audit(teamId, page), schema: ZAuditResponse, auth: 'bearer', signal }),
-  search: (body: TTeamSearchRequest, signal?: AbortSignal) =>
-    call({
-      method: 'POST',
-      path: API.teams.search,
-      body,
-      schema: ZTeamSearchResponse,
-      auth: 'bearer',
-      signal,
-    }),
-  favourite: (id: number) =>
-    call({ method: 'PUT', path: API.teams.favourite(id), schema: ZFavouriteResponse, auth: 'bearer' }),
+    request(ENDPOINTS.audit.read, { query: { team_id: teamId, page }, signal }),
+  search: (body: TTeamSearchRequest, signal?: AbortSignal) => request(E.search, { body, signal }),
+  favourite: (id: number) => request(E.toggleFavourite, { params: { id } }),
   /** Tag errors (duplicate, too long) are shown under the tag input, not as a popup. */
-  tagAdd: (id: number, tag: string) =>
-    call({
-      method: 'PUT',
-      path: API.teams.tagAdd(id),
-      body: { tag },
-      schema: ZTagsResponse,
-      auth: 'bearer',
-      popups: false,
-    }),
-  tagRemove: (id: number, tag: string) =>
-    call({
-      method: 'PUT',
-      path: API.teams.tagRemove(id),
-      body: { tag },
-      schema: ZTagsResponse,
-      auth: 'bearer',
-    }),
+  tagAdd: (id: number, tag: string) => request(E.addTag, { params: { id }, body: { tag }, popups: false }),
+  tagRemove: (id: number, tag: string) => request(E.removeTag, { params: { id }, body: { tag } }),
 };
 
 export type ExportKind = 'users' | 'teams';
@@ -61,7 +32,7 @@ function fileNameOf(res: Response, kind: ExportKind): string {
  */
 export async function downloadCsv(kind: ExportKind): Promise<void> {
   const token = getToken();
-  const res = await fetch(apiUrl(API.export[kind]), {
+  const res = await fetch(apiUrl(PATHS.export[kind]), {
     headers: token ? { Authorization: `Bearer ${token}` } : {},
   });
   if (!res.ok) {

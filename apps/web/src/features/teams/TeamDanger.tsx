@@ -1,12 +1,12 @@
 import { Button, Card, Group, Stack, Text, TextInput, ThemeIcon, Title } from '@mantine/core';
-import { MSG, MSG_TEAMS, mayLeaveByRole, type TTeamDetail } from '@tlprt/contract';
-import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { MSG, MSG_TEAMS, mayLeaveByRole, type TTeamDetail, ZSuspendRequest } from '@tlprt/contract';
+import type { ReactNode } from 'react';
 import { isApiError } from '../../api/errors';
 import { showPopup } from '../../api/popups';
-import { AppModal } from '../../components/AppModal';
-import { InfoModal } from '../../components/ConfirmModal';
+import { openAppModal, openInfo, openPasswordConfirm } from '../../components/AppModals';
+import { useContractForm } from '../../components/form';
 import { IconDoorExit, IconMail, IconPause, IconTrash } from '../../components/icons';
-import { PasswordConfirmModal } from '../../components/PasswordConfirmModal';
 import { SupportContact } from '../../components/SupportContact';
 import { clearStoredTeam } from '../session/storage';
 import {
@@ -62,9 +62,22 @@ function ActionCard({
 export function LeaveTeamCard({ team }: { team: TTeamDetail }) {
   const policy = usePolicy(team);
   const leave = useLeaveTeam(team.id);
-  const [open, setOpen] = useState(false);
-  const [unable, setUnable] = useState(false);
   if (!policy.ctx || !mayLeaveByRole(policy.ctx)) return null;
+  const open = () =>
+    openPasswordConfirm({
+      title: 'Leave team',
+      onConfirm: async (password) => {
+        await leave.mutateAsync(password);
+        clearStoredTeam();
+      },
+      onFailure: (e) => {
+        if (isApiError(e) && e.status === 409)
+          openInfo({ title: MSG_TEAMS.unableLeaveTitle, children: MSG_TEAMS.unableLeaveText });
+      },
+      children: (
+        <Text size="sm">Enter your password to leave “{team.name || MSG.teamIdLabel(team.id)}”.</Text>
+      ),
+    });
   return (
     <ActionCard
       icon={<IconDoorExit size={20} />}
@@ -72,26 +85,9 @@ export function LeaveTeamCard({ team }: { team: TTeamDetail }) {
       title="Leave team"
       text="You will lose access to this team. An admin can invite you again."
     >
-      <Button color="red" variant="light" disabled={!policy.can('team.leave')} onClick={() => setOpen(true)}>
+      <Button color="red" variant="light" disabled={!policy.can('team.leave')} onClick={open}>
         Leave team
       </Button>
-      <PasswordConfirmModal
-        opened={open}
-        onClose={() => setOpen(false)}
-        title="Leave team"
-        onConfirm={async (password) => {
-          await leave.mutateAsync(password);
-          clearStoredTeam();
-        }}
-        onFailure={(e) => {
-          if (isApiError(e) && e.status === 409) setUnable(true);
-        }}
-      >
-        <Text size="sm">Enter your password to leave “{team.name || MSG.teamIdLabel(team.id)}”.</Text>
-      </PasswordConfirmModal>
-      <InfoModal opened={unable} onClose={() => setUnable(false)} title={MSG_TEAMS.unableLeaveTitle}>
-        {MSG_TEAMS.unableLeaveText}
-      </InfoModal>
     </ActionCard>
   );
 }
@@ -102,9 +98,32 @@ export function DeleteTeamCard({ team }: { team: TTeamDetail }) {
   const lock = useDeleteLock(team.id);
   const resend = useDeleteResend(team.id);
   const cancel = useDeleteCancel(team.id);
-  const [open, setOpen] = useState(false);
-  const [unable, setUnable] = useState(false);
   const deleting = team.statusId === 30;
+  const open = () =>
+    openPasswordConfirm({
+      title: 'Delete team',
+      onConfirm: async (password) => {
+        await lock.mutateAsync(password);
+        linkSent();
+      },
+      onFailure: (e) => {
+        if (isApiError(e) && (e.status === 402 || e.status === 409))
+          openInfo({
+            title: MSG_TEAMS.unableDeleteTeamTitle,
+            children: (
+              <Stack gap="xs">
+                <Text>{MSG_TEAMS.unableDeleteTeamText}</Text>
+                <SupportContact />
+              </Stack>
+            ),
+          });
+      },
+      children: (
+        <Text size="sm">
+          We will e-mail you a link to confirm the deletion of “{team.name || MSG.teamIdLabel(team.id)}”.
+        </Text>
+      ),
+    });
   return (
     <ActionCard
       icon={<IconTrash size={20} />}
@@ -131,32 +150,10 @@ export function DeleteTeamCard({ team }: { team: TTeamDetail }) {
           </>
         )
       ) : (
-        <Button color="red" disabled={!policy.can('team.deleteLock')} onClick={() => setOpen(true)}>
+        <Button color="red" disabled={!policy.can('team.deleteLock')} onClick={open}>
           Delete team
         </Button>
       )}
-      <PasswordConfirmModal
-        opened={open}
-        onClose={() => setOpen(false)}
-        title="Delete team"
-        onConfirm={async (password) => {
-          await lock.mutateAsync(password);
-          linkSent();
-        }}
-        onFailure={(e) => {
-          if (isApiError(e) && (e.status === 402 || e.status === 409)) setUnable(true);
-        }}
-      >
-        <Text size="sm">
-          We will e-mail you a link to confirm the deletion of “{team.name || MSG.teamIdLabel(team.id)}”.
-        </Text>
-      </PasswordConfirmModal>
-      <InfoModal opened={unable} onClose={() => setUnable(false)} title={MSG_TEAMS.unableDeleteTeamTitle}>
-        <Stack gap="xs">
-          <Text>{MSG_TEAMS.unableDeleteTeamText}</Text>
-          <SupportContact />
-        </Stack>
-      </InfoModal>
     </ActionCard>
   );
 }
@@ -167,11 +164,35 @@ export function SuspendTeamCard({ team }: { team: TTeamDetail }) {
   const suspend = useSuspend(team.id);
   const resend = useSuspendResend(team.id);
   const revoke = useSuspendRevoke(team.id);
-  const [open, setOpen] = useState(false);
-  const [inProgress, setInProgress] = useState(false);
   const suspended = team.suspended === 1;
   const pending = !suspended && team.suspendedProcess === 1;
   const allowed = policy.can('team.suspend');
+  const open = () =>
+    openAppModal({
+      title: suspended ? 'Unsuspend team' : 'Suspend team',
+      render: (close) => (
+        <SuspendForm
+          onClose={close}
+          teamName={team.name}
+          unsuspend={suspended}
+          onConfirm={async (name) => {
+            await suspend.mutateAsync(name);
+            if (!suspended)
+              openInfo({
+                title: 'Team suspension in progress',
+                children: (
+                  <Stack gap="xs">
+                    <Text>{MSG_TEAMS.suspensionPending}</Text>
+                    <Text c="dimmed" size="sm">
+                      {MSG_TEAMS.linkSent}
+                    </Text>
+                  </Stack>
+                ),
+              });
+          }}
+        />
+      ),
+    });
   return (
     <ActionCard
       icon={<IconPause size={20} />}
@@ -206,108 +227,64 @@ export function SuspendTeamCard({ team }: { team: TTeamDetail }) {
           </Button>
         </>
       ) : (
-        <Button color={suspended ? 'teal' : 'red'} disabled={!allowed} onClick={() => setOpen(true)}>
+        <Button color={suspended ? 'teal' : 'red'} disabled={!allowed} onClick={open}>
           {suspended ? 'Unsuspend team' : 'Suspend team'}
         </Button>
       )}
-      <SuspendModal
-        opened={open}
-        onClose={() => setOpen(false)}
-        teamName={team.name}
-        unsuspend={suspended}
-        onConfirm={async (name) => {
-          await suspend.mutateAsync(name);
-          if (!suspended) setInProgress(true);
-        }}
-      />
-      <InfoModal opened={inProgress} onClose={() => setInProgress(false)} title="Team suspension in progress">
-        <Stack gap="xs">
-          <Text>{MSG_TEAMS.suspensionPending}</Text>
-          <Text c="dimmed" size="sm">
-            {MSG_TEAMS.linkSent}
-          </Text>
-        </Stack>
-      </InfoModal>
     </ActionCard>
   );
 }
 
-function SuspendModal({
-  opened,
+function SuspendForm({
   onClose,
   teamName,
   unsuspend,
   onConfirm,
 }: {
-  opened: boolean;
   onClose: () => void;
   teamName: string;
   unsuspend: boolean;
   onConfirm: (name: string) => Promise<void>;
 }) {
-  const [value, setValue] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  useEffect(() => {
-    if (!opened) {
-      setValue('');
-      setError(null);
-      setBusy(false);
-    }
-  }, [opened]);
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    const typed = value.trim();
-    if (teamName.trim() !== '' && typed !== teamName.trim()) {
-      setError(MSG.incorrectTeamName);
-      return;
-    }
-    setBusy(true);
-    try {
-      await onConfirm(typed);
-      onClose();
-    } catch (err) {
-      setBusy(false);
-      if (isApiError(err) && err.status === 400) setError(err.fieldErrors.name ?? err.body.message);
+  // Spec §5: the typed text must equal the team name (an unnamed team takes anything).
+  const schema = ZSuspendRequest.pick({ name: true }).refine(
+    (v) => teamName.trim() === '' || v.name === teamName.trim(),
+    { path: ['name'], message: MSG.incorrectTeamName },
+  );
+  const form = useContractForm(schema, { initialValues: { name: '' } });
+  const confirm = useMutation({
+    mutationFn: onConfirm,
+    onSuccess: onClose,
+    onError: (err) => {
+      if (isApiError(err) && err.status === 400)
+        form.setFieldError('name', err.fieldErrors.name ?? err.body.message);
       else onClose();
-    }
-  };
+    },
+  });
   return (
-    <AppModal opened={opened} onClose={onClose} title={unsuspend ? 'Unsuspend team' : 'Suspend team'}>
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          <Group gap="sm" wrap="nowrap" align="flex-start">
-            <ThemeIcon variant="light" color="orange" radius="xl">
-              <IconMail size={16} />
-            </ThemeIcon>
-            <Text size="sm">
-              {unsuspend
-                ? 'The team becomes active again at once.'
-                : 'We will e-mail you a link to confirm the suspension.'}{' '}
-              Type the team name <b>{teamName || '(no name)'}</b> to confirm.
-            </Text>
-          </Group>
-          <TextInput
-            label="Team name"
-            value={value}
-            onChange={(e) => {
-              setValue(e.currentTarget.value);
-              setError(null);
-            }}
-            error={error}
-            autoComplete="off"
-            data-autofocus
-          />
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" color={unsuspend ? 'teal' : 'red'} loading={busy}>
-              Confirm
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </AppModal>
+    <form onSubmit={form.onSubmit(({ name }) => confirm.mutate(name))} noValidate>
+      <Stack gap="md">
+        <Group gap="sm" wrap="nowrap" align="flex-start">
+          <ThemeIcon variant="light" color="orange" radius="xl">
+            <IconMail size={16} />
+          </ThemeIcon>
+          <Text size="sm">
+            {unsuspend
+              ? 'The team becomes active again at once.'
+              : 'We will e-mail you a link to confirm the suspension.'}{' '}
+            Type the team name <b>{teamName || '(no name)'}</b> to confirm.
+          </Text>
+        </Group>
+        <TextInput label="Team name" {...form.getInputProps('name')} autoComplete="off" data-autofocus />
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" color={unsuspend ? 'teal' : 'red'} loading={confirm.isPending}>
+            Confirm
+          </Button>
+        </Group>
+      </Stack>
+    </form>
   );
 }

@@ -17,19 +17,18 @@ import {
   canManageInvitation,
   DEFAULT_INVITE_ROLE,
   invitableRoles,
-  MSG,
   MSG_TEAMS,
   ROLE_NAMES,
   TIMINGS,
   type TTeamDetail,
   type TTeamMember,
-  ZEmail,
+  ZInvitationCreateRequest,
 } from '@tlprt/contract';
-import { type FormEvent, useEffect, useState } from 'react';
 import { isApiError } from '../../api/errors';
 import { showPopup } from '../../api/popups';
-import { ConfirmModal, InfoModal } from '../../components/ConfirmModal';
+import { openConfirm, openInfo } from '../../components/AppModals';
 import { FormError } from '../../components/FormError';
+import { formError, useContractForm } from '../../components/form';
 import { IconTrash } from '../../components/icons';
 import { useCreateInvitation, useResendInvitation, useRevokeInvitation } from '../invitations/mutations';
 import { ProfileAvatar } from '../profile/avatars';
@@ -39,21 +38,33 @@ import { usePolicy } from './policy';
 import { roleColor } from './roleColor';
 import { cardPadding } from './TeamSettings';
 
-type Pending = { kind: 'remove'; member: TTeamMember } | { kind: 'revoke'; member: TTeamMember } | null;
+type Pending = { kind: 'remove'; member: TTeamMember } | { kind: 'revoke'; member: TTeamMember };
 
 /** Manage members (spec §2): members with their role, invited people with resend/revoke. */
 export function MembersCard({ team }: { team: TTeamDetail }) {
   const policy = usePolicy(team);
-  const [pending, setPending] = useState<Pending>(null);
   const remove = useRemoveMember(team.id);
   const revoke = useRevokeInvitation(team.id);
-  const close = () => setPending(null);
   const invited = team.invited.filter((m) => m.invite_status === 10);
-  const confirm = () => {
-    if (!pending) return;
-    const done = { onSettled: close };
-    if (pending.kind === 'remove') remove.mutate(pending.member.id, done);
-    else if (pending.member.invite_id !== null) revoke.mutate(pending.member.invite_id, done);
+  const ask = (pending: Pending) => {
+    const { member } = pending;
+    openConfirm({
+      title: pending.kind === 'revoke' ? 'Revoke invitation' : 'Remove member',
+      danger: true,
+      onConfirm: () =>
+        pending.kind === 'remove'
+          ? remove.mutateAsync(member.id)
+          : member.invite_id !== null
+            ? revoke.mutateAsync(member.invite_id)
+            : undefined,
+      children: (
+        <Text>
+          {pending.kind === 'revoke'
+            ? `The invitation sent to ${member.email} will stop working.`
+            : `${member.email} will be signed off this team and lose access to it.`}
+        </Text>
+      ),
+    });
   };
   return (
     <Card withBorder p={cardPadding} component="section" aria-labelledby="members-title">
@@ -74,7 +85,7 @@ export function MembersCard({ team }: { team: TTeamDetail }) {
         </div>
         <Stack gap={0} component="ul" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Team members">
           {team.users.map((m, i) => (
-            <MemberRow key={`u${m.id}`} team={team} member={m} first={i === 0} onAsk={setPending} />
+            <MemberRow key={`u${m.id}`} team={team} member={m} first={i === 0} onAsk={ask} />
           ))}
           {invited.map((m, i) => (
             <MemberRow
@@ -82,25 +93,11 @@ export function MembersCard({ team }: { team: TTeamDetail }) {
               team={team}
               member={m}
               first={team.users.length === 0 && i === 0}
-              onAsk={setPending}
+              onAsk={ask}
             />
           ))}
         </Stack>
       </Stack>
-      <ConfirmModal
-        opened={pending !== null}
-        onClose={close}
-        title={pending?.kind === 'revoke' ? 'Revoke invitation' : 'Remove member'}
-        onConfirm={confirm}
-        loading={remove.isPending || revoke.isPending}
-        danger
-      >
-        <Text>
-          {pending?.kind === 'revoke'
-            ? `The invitation sent to ${pending.member.email} will stop working.`
-            : `${pending?.member.email ?? ''} will be signed off this team and lose access to it.`}
-        </Text>
-      </ConfirmModal>
     </Card>
   );
 }
@@ -239,37 +236,33 @@ function MemberRow({
   );
 }
 
+/** What the invite form types: the e-mail and the role (the link bases are added by the call). */
+const INVITE_INPUT = ZInvitationCreateRequest.pick({ invited_email: true, role: true });
+
 /** Invite form (spec §2, §5): e-mail and role (default Viewer; options from the inviter's role). */
 export function InviteCard({ team }: { team: TTeamDetail }) {
   const policy = usePolicy(team);
   const roles = invitableRoles(policy.ctx?.role ?? null);
-  const [email, setEmail] = useState('');
-  const [role, setRole] = useState<number>(DEFAULT_INVITE_ROLE);
-  const [error, setError] = useState<string | null>(null);
-  const [result, setResult] = useState<{ ok: boolean; message: string } | null>(null);
+  const form = useContractForm(INVITE_INPUT, {
+    initialValues: { invited_email: '', role: String(DEFAULT_INVITE_ROLE) },
+    requiredFields: ['invited_email'],
+  });
   const create = useCreateInvitation(team.id);
   const disabled = !policy.can('team.invite');
 
-  // Spec §4: the success message clears itself after 3 seconds.
-  useEffect(() => {
-    if (!result?.ok) return;
-    const t = setTimeout(() => setResult(null), TIMINGS.successMessageMs);
-    return () => clearTimeout(t);
-  }, [result]);
-
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    const trimmed = email.trim();
-    if (trimmed === '') return setError(MSG.allRequired);
-    const parsed = ZEmail.safeParse(trimmed);
-    if (!parsed.success) return setError(MSG.invalidEmail);
+  const submit = form.onSubmit(({ invited_email, role }) =>
     create.mutate(
-      { email: parsed.data, role },
+      { email: invited_email, role },
       {
         onSuccess: (r) => {
-          setEmail('');
-          setRole(DEFAULT_INVITE_ROLE);
-          setResult({ ok: true, message: r.message || MSG_TEAMS.inviteSent });
+          form.reset();
+          // Spec §4: the success message clears itself after 3 seconds.
+          openInfo({
+            title: 'Invitation sent',
+            color: 'teal.9',
+            autoCloseMs: TIMINGS.successMessageMs,
+            children: r.message || MSG_TEAMS.inviteSent,
+          });
         },
         onError: (err) => {
           if (
@@ -279,14 +272,15 @@ export function InviteCard({ team }: { team: TTeamDetail }) {
             err.status !== 401 &&
             err.status !== 403
           )
-            setResult({
-              ok: false,
-              message: Object.values(err.fieldErrors)[0] ?? err.body.message,
+            openInfo({
+              title: 'Invitation not sent',
+              color: 'red.9',
+              children: Object.values(err.fieldErrors)[0] ?? err.body.message,
             });
         },
       },
-    );
-  };
+    ),
+  );
 
   return (
     <Card withBorder p={cardPadding} component="section" aria-labelledby="invite-title">
@@ -305,20 +299,15 @@ export function InviteCard({ team }: { team: TTeamDetail }) {
               label="E-mail"
               type="email"
               placeholder="colleague@example.com"
-              value={email}
+              {...form.getInputProps('invited_email', { withError: false })}
               disabled={disabled}
-              onChange={(e) => {
-                setEmail(e.currentTarget.value);
-                setError(null);
-              }}
               style={{ flex: '1 1 240px' }}
             />
             <NativeSelect
               label="Role"
-              value={String(role)}
+              {...form.getInputProps('role')}
               disabled={disabled}
               data={roles.map((r) => ({ value: String(r), label: ROLE_NAMES[r] ?? String(r) }))}
-              onChange={(e) => setRole(Number(e.currentTarget.value))}
               w={{ base: '100%', xs: 170 }}
             />
             <Box pt={{ base: 0, xs: 25 }} w={{ base: '100%', xs: 'auto' }}>
@@ -327,17 +316,12 @@ export function InviteCard({ team }: { team: TTeamDetail }) {
               </Button>
             </Box>
           </Group>
-          <FormError message={error} />
+          {/* The e-mail's message goes on the form's line, as the other invite messages do. */}
+          <FormError message={formError(form) ?? asText(form.errors.invited_email)} />
         </Stack>
       </form>
-      <InfoModal
-        opened={result !== null}
-        onClose={() => setResult(null)}
-        title={result?.ok ? 'Invitation sent' : 'Invitation not sent'}
-        color={result?.ok ? 'teal.9' : 'red.9'}
-      >
-        {result?.message ?? ''}
-      </InfoModal>
     </Card>
   );
 }
+
+const asText = (e: unknown) => (typeof e === 'string' ? e : null);

@@ -1,8 +1,7 @@
-import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MSG, MSG_TEAMS, STORAGE_KEYS } from '@tlprt/contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { dismissPopup } from '../../api/popups';
 import { buildDetail, buildMember, buildTeam, buildUser } from '../../test/fixtures';
 import { type Routes, renderSignedIn, startApi } from '../../test/session';
 import { Sidebar } from '../layout/Sidebar';
@@ -12,7 +11,6 @@ import { TeamSettings } from './TeamSettings';
 type Api = Awaited<ReturnType<typeof startApi>>;
 let api: Api | null = null;
 afterEach(async () => {
-  act(() => dismissPopup());
   await api?.close();
   api = null;
 });

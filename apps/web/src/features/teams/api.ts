@@ -1,94 +1,38 @@
-import {
-  API,
-  type TCreateTeamRequest,
-  type TUpdateTeamRequest,
-  ZMessage,
-  ZTeamDetailResponse,
-  ZTeamResponse,
-  ZTimeZoneListResponse,
-} from '@tlprt/contract';
-import { call } from '../../api/client';
+import { ENDPOINTS, type TCreateTeamRequest, type TUpdateTeamRequest } from '@tlprt/contract';
+import { request } from '../../api/client';
 
-/** Team calls of spec §7 "Teams" (paths and schemas from the contract). */
+const E = ENDPOINTS.teams;
+const L = ENDPOINTS.teamLifecycle;
+
+/** Team calls of spec §7 "Teams" (the contract's descriptors). */
 interface LinkPaths {
   confirmPath: string;
   cancelPath: string;
 }
 
 export const teamsApi = {
-  detail: (id: number, signal?: AbortSignal) =>
-    call({ path: API.teams.one(id), schema: ZTeamDetailResponse, auth: 'bearer', signal }),
-  create: (body: TCreateTeamRequest) =>
-    call({ method: 'POST', path: API.dashboard.createTeam, body, schema: ZTeamResponse, auth: 'bearer' }),
+  detail: (id: number, signal?: AbortSignal) => request(E.read, { params: { id }, signal }),
+  create: (body: TCreateTeamRequest) => request(E.create, { body }),
   update: (id: number, body: TUpdateTeamRequest) =>
-    call({ method: 'PUT', path: API.teams.one(id), body: { id, ...body }, schema: ZMessage, auth: 'bearer' }),
-  setTimeZone: (id: number, tz: number) =>
-    call({ method: 'POST', path: API.teams.setTimeZone(id, tz), schema: ZMessage, auth: 'bearer' }),
-  setVersion: (id: number, version: number) =>
-    call({
-      method: 'PUT',
-      path: API.teams.setVersion(id),
-      body: { version },
-      schema: ZMessage,
-      auth: 'bearer',
-    }),
+    request(E.update, { params: { id }, body: { id, ...body } }),
+  setTimeZone: (id: number, tz: number) => request(E.setTimeZone, { params: { id, timezoneId: tz } }),
+  setVersion: (id: number, version: number) => request(E.setVersion, { params: { id }, body: { version } }),
   setRole: (id: number, userId: number, role: number) =>
-    call({
-      method: 'POST',
-      path: API.teams.setRole(id, userId, role),
-      schema: ZMessage,
-      auth: 'bearer',
-      popups: true,
-    }),
-  removeMember: (id: number, userId: number) =>
-    call({ method: 'DELETE', path: API.teams.removeMember(id, userId), schema: ZMessage, auth: 'bearer' }),
-  leave: (id: number, password: string) =>
-    call({ method: 'POST', path: API.teams.leave(id), body: { password }, schema: ZMessage, auth: 'bearer' }),
+    request(E.setRole, { params: { id, userId, roleId: role }, popups: true }),
+  removeMember: (id: number, userId: number) => request(E.removeMember, { params: { id, userId } }),
+  leave: (id: number, password: string) => request(E.leave, { params: { id }, body: { password } }),
   deleteLock: (id: number, body: LinkPaths & { password: string }) =>
-    call({ method: 'POST', path: API.teams.deleteLock(id), body, schema: ZMessage, auth: 'bearer' }),
-  deleteResend: (id: number, body: LinkPaths) =>
-    call({ method: 'POST', path: API.teams.deleteResend(id), body, schema: ZMessage, auth: 'bearer' }),
+    request(L.deleteLock, { params: { id }, body }),
+  deleteResend: (id: number, body: LinkPaths) => request(L.deleteResend, { params: { id }, body }),
   deleteCancel: (id: number, hash?: string, popups = true) =>
-    call({
-      method: 'POST',
-      path: API.teams.deleteCancel(id),
-      body: hash ? { hash } : {},
-      schema: ZMessage,
-      auth: 'bearer',
-      popups,
-    }),
-  deleteConfirm: (hash: string) =>
-    call({
-      method: 'DELETE',
-      path: API.teams.deleteConfirm,
-      body: { hash },
-      schema: ZMessage,
-      auth: 'bearer',
-      popups: false,
-    }),
+    request(L.deleteCancel, { params: { id }, body: hash ? { hash } : {}, popups }),
+  deleteConfirm: (hash: string) => request(L.deleteConfirm, { body: { hash }, popups: false }),
   suspend: (id: number, body: Partial<LinkPaths> & { name: string }) =>
-    call({ method: 'POST', path: API.teams.suspend(id), body, schema: ZMessage, auth: 'bearer' }),
-  suspendResend: (id: number, body: LinkPaths) =>
-    call({ method: 'POST', path: API.teams.suspendResend(id), body, schema: ZMessage, auth: 'bearer' }),
+    request(L.suspend, { params: { id }, body }),
+  suspendResend: (id: number, body: LinkPaths) => request(L.suspendResend, { params: { id }, body }),
   suspendRevoke: (id: number, hash?: string, popups = true) =>
-    call({
-      method: 'POST',
-      path: API.teams.suspendRevoke(id),
-      body: hash ? { hash } : {},
-      schema: ZMessage,
-      auth: 'bearer',
-      popups,
-    }),
-  suspendConfirm: (hash: string) =>
-    call({
-      method: 'PUT',
-      path: API.teams.suspendConfirm,
-      body: { hash },
-      schema: ZMessage,
-      auth: 'bearer',
-      popups: false,
-    }),
-  favourite: (id: number) =>
-    call({ method: 'PUT', path: API.teams.favourite(id), schema: ZMessage, auth: 'bearer' }),
-  timeZones: () => call({ path: API.auth.timeZoneList, schema: ZTimeZoneListResponse, auth: 'guest' }),
+    request(L.suspendRevoke, { params: { id }, body: hash ? { hash } : {}, popups }),
+  suspendConfirm: (hash: string) => request(L.suspendConfirm, { body: { hash }, popups: false }),
+  favourite: (id: number) => request(E.toggleFavourite, { params: { id } }),
+  timeZones: () => request(ENDPOINTS.dictionaries.timeZoneList),
 };

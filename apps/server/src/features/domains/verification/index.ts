@@ -3,7 +3,6 @@ export { type AddressClass, classifyAddress, isPublicAddress } from './address.j
 export { isValidHash, newVerificationHash, normalizeHost } from './host.js';
 export {
   instructions,
-  publicHostOf,
   type VerificationInstructions,
 } from './instructions.js';
 export {

@@ -39,11 +39,6 @@ export function cnameTarget(publicHost: string): string {
   return `verify.${cleanPublicHost(publicHost)}`;
 }
 
-/** PUBLIC_URL's host name (no port): the CNAME target is built from it. */
-export function publicHostOf(publicUrl: string): string {
-  return new URL(publicUrl).hostname;
-}
-
 /**
  * Texts for `host` and `hash`. They are computed for whatever the caller stored; a host that is not
  * a valid bare name is shown lower-cased as given rather than refused, since the screen only displays it.

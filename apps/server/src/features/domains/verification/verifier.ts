@@ -1,4 +1,5 @@
 import type { Config } from '../../../config.js';
+import { publicHostOf } from '../../../config.js';
 import { createDnsClient, type DnsClient } from './dns.js';
 import { CheckFailed, reasonOf } from './failure.js';
 import { isValidHash, normalizeHost } from './host.js';
@@ -8,7 +9,6 @@ import {
   cnameTarget,
   htmlFileName,
   instructions,
-  publicHostOf,
   txtValue,
   type VerificationInstructions,
 } from './instructions.js';

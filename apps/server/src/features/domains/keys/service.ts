@@ -6,15 +6,15 @@ import {
   MSG_DOMAINS,
   type TKey,
 } from '@tlprt/contract';
-import { toTeam } from '../../access/audience.js';
-import { authorizeTeam, type TeamAccess } from '../../access/team-access.js';
-import { recordAudit } from '../../audit/record.js';
-import type { AppContext } from '../../context.js';
-import { isUniqueViolation } from '../../db/errors.js';
-import type { Db } from '../../db/index.js';
-import type { UserRow } from '../../db/schema.js';
-import { publishAll } from '../../events/publish.js';
-import { HttpError, notFound } from '../../http/errors.js';
+import { toTeam } from '../../../access/audience.js';
+import { authorizeTeam, type TeamAccess } from '../../../access/team-access.js';
+import { recordAudit } from '../../../audit/record.js';
+import type { AppContext } from '../../../context.js';
+import { isUniqueViolation } from '../../../db/errors.js';
+import type { Db } from '../../../db/index.js';
+import type { UserRow } from '../../../db/schema.js';
+import { publishAll } from '../../../events/publish.js';
+import { HttpError, notFound } from '../../../http/errors.js';
 import { newKeyHash } from './hash.js';
 import { assertKeyChangeable, assertKeyEditable, assertKeyToggleable } from './policy.js';
 import { presentKey } from './presenter.js';

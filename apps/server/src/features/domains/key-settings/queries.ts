@@ -1,5 +1,5 @@
-import type { Db } from '../../db/index.js';
-import type { SettingLayer } from '../../db/schema.js';
+import type { Db } from '../../../db/index.js';
+import type { SettingLayer } from '../../../db/schema.js';
 import type { LayerValue, SettingInput } from './layers.js';
 
 /**

@@ -1,5 +1,12 @@
-import type { Db } from '../../db/index.js';
-import type { UserRow } from '../../db/schema.js';
+import { MSG, TIMINGS, type TLoginResponse } from '@tlprt/contract';
+import type { AppContext } from '../context.js';
+import type { Db } from '../db/index.js';
+import type { UserRow } from '../db/schema.js';
+import type { AuthInfo } from '../http/auth.js';
+import { randomToken, sha256 } from '../lib/tokens.js';
+
+/** Sessions (bearer tokens): opened at sign-in and by invitations, looked up by the token check of every
+ *  signed-in call and by the live streams' heartbeat, revoked by sign-out and account changes. */
 
 export async function insertSession(
   db: Db,
@@ -84,4 +91,25 @@ export async function revokeOtherSessions(
     .returning('id')
     .execute();
   return rows.map((r) => r.id);
+}
+
+export async function openSession(db: Db, now: number, userId: number): Promise<TLoginResponse> {
+  const token = randomToken(32);
+  const expiresAt = now + TIMINGS.sessionTtlMs;
+  await insertSession(db, { userId, tokenHash: sha256(token), createdAt: now, expiresAt });
+  return {
+    message: MSG.loggedIn,
+    data: {
+      access_token: token,
+      token_type: 'Bearer',
+      expires_at: Math.floor(expiresAt / 1000),
+      user_id: userId,
+    },
+    access_token: token,
+  };
+}
+
+/** The auth hook's lookup. */
+export async function lookupSession(ctx: AppContext, tokenHash: string): Promise<AuthInfo | undefined> {
+  return findLiveSession(ctx.db, tokenHash, ctx.now());
 }

@@ -1,5 +1,5 @@
 import { KeyStatus, MSG_DOMAIN_RULES, MSG_DOMAINS } from '@tlprt/contract';
-import { HttpError } from '../../http/errors.js';
+import { HttpError } from '../../../http/errors.js';
 import type { KeyView } from './queries.js';
 
 /** While its domain is suspended, no key of that domain may change (403 keyChangeBlocked). */

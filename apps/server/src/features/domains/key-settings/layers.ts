@@ -1,6 +1,6 @@
 import { KEY_SETTING_RANGES, MSG_DOMAIN_RULES, type TSupervisorSettingRow } from '@tlprt/contract';
-import type { SettingLayer } from '../../db/schema.js';
-import { badRequest } from '../../http/errors.js';
+import type { SettingLayer } from '../../../db/schema.js';
+import { badRequest } from '../../../http/errors.js';
 
 /** The settings a player knows (12, 13, 101), in id order. */
 export const SETTING_IDS = Object.keys(KEY_SETTING_RANGES)

@@ -1,8 +1,8 @@
 import { KEY_ENDPOINTS as E, MSG, MSG_DOMAIN_RULES } from '@tlprt/contract';
 import type { FastifyPluginAsync } from 'fastify';
-import type { AppContext } from '../../context.js';
-import { caller } from '../../http/auth.js';
-import { route } from '../../http/route.js';
+import type { AppContext } from '../../../context.js';
+import { caller } from '../../../http/auth.js';
+import { route } from '../../../http/route.js';
 import * as keys from './service.js';
 
 export function keyRoutes(ctx: AppContext): FastifyPluginAsync {

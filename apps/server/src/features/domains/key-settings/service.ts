@@ -12,18 +12,18 @@ import {
   type ZSetSupervisorSettingsRequest,
 } from '@tlprt/contract';
 import type { z } from 'zod';
-import { toTeam } from '../../access/audience.js';
-import { authorizeTeam } from '../../access/team-access.js';
-import { type AuditEntry, recordAudit } from '../../audit/record.js';
-import type { AppContext } from '../../context.js';
-import type { Db } from '../../db/index.js';
-import type { SettingLayer, UserRow } from '../../db/schema.js';
-import { publishAll } from '../../events/publish.js';
-import { badRequest, notFound } from '../../http/errors.js';
-import { findDomain } from '../domains/queries.js';
+import { toTeam } from '../../../access/audience.js';
+import { authorizeTeam } from '../../../access/team-access.js';
+import { type AuditEntry, recordAudit } from '../../../audit/record.js';
+import type { AppContext } from '../../../context.js';
+import type { Db } from '../../../db/index.js';
+import type { SettingLayer, UserRow } from '../../../db/schema.js';
+import { publishAll } from '../../../events/publish.js';
+import { badRequest, notFound } from '../../../http/errors.js';
 import { assertKeyChangeable, assertKeyEditable } from '../keys/policy.js';
 import { findKeyByHash, type KeyView } from '../keys/queries.js';
 import { keyOf } from '../keys/service.js';
+import { findDomain } from '../queries.js';
 import {
   assertValidSettings,
   effectiveSettings,

@@ -1,7 +1,7 @@
 import { DomainStatus, KeyStatus } from '@tlprt/contract';
 import { sql, type Updateable } from 'kysely';
-import type { Db } from '../../db/index.js';
-import type { KeyRow, KeysTable } from '../../db/schema.js';
+import type { Db } from '../../../db/index.js';
+import type { KeyRow, KeysTable } from '../../../db/schema.js';
 
 /** Statuses a team sees (spec §4: 10, 20, 30, 40; 50 is deleted). */
 const LISTED_KEY_STATUSES = [KeyStatus.Active, KeyStatus.Inactive, KeyStatus.Locked, KeyStatus.Restricted];

@@ -1,0 +1,79 @@
+import { KEY_SETTING_ENDPOINTS as E, MSG, MSG_DOMAIN_RULES } from '@tlprt/contract';
+import type { FastifyPluginAsync } from 'fastify';
+import type { AppContext } from '../../../context.js';
+import { caller } from '../../../http/auth.js';
+import { allowOrigin } from '../../../http/cors.js';
+import { notFound } from '../../../http/errors.js';
+import { route } from '../../../http/route.js';
+import * as settings from './service.js';
+
+/** Player settings of a key: the customer layer and the supervisor layers. */
+export function keySettingRoutes(ctx: AppContext): FastifyPluginAsync {
+  return async (app) => {
+    route(app, E.read, async (req) => {
+      const { teamId, domainId, keyId } = req.params;
+      return {
+        message: MSG.ok,
+        data: await settings.readKeySettings(ctx, caller(req).user, teamId, domainId, keyId),
+      };
+    });
+
+    route(app, E.write, async (req) => {
+      const { teamId, domainId, keyId } = req.params;
+      return {
+        message: MSG_DOMAIN_RULES.settingsSaved,
+        data: await settings.writeKeySettings(
+          ctx,
+          caller(req).user,
+          teamId,
+          domainId,
+          keyId,
+          req.body.settings,
+        ),
+      };
+    });
+
+    route(app, E.readSupervisor, async (req) => ({
+      message: MSG.ok,
+      data: await settings.readSupervisorSettings(
+        ctx,
+        caller(req).user,
+        req.params.teamId,
+        req.params.keyId,
+        req.query.domainId || null,
+      ),
+    }));
+
+    const layers = [
+      ['key', E.setSupervisorByKey],
+      ['team', E.setSupervisorByTeam],
+      ['domain', E.setSupervisorByDomain],
+    ] as const;
+    for (const [layer, spec] of layers) {
+      route(app, spec, async (req) => {
+        await settings.writeSupervisorSettings(ctx, caller(req).user, req.params.teamId, layer, req.body);
+        return { message: MSG_DOMAIN_RULES.settingsSaved };
+      });
+    }
+  };
+}
+
+/** What the player plugin reads. */
+export function publicKeySettingRoutes(ctx: AppContext): FastifyPluginAsync {
+  return async (app) => {
+    route(app, E.publicRead, async (req, reply) => {
+      const origin = req.headers.origin;
+      // A page that is not on one of the key's domains is told what any unusable key gets (DESIGN §11).
+      if (!(await ctx.origins.forKey(req.params.keyHash, origin))) throw notFound();
+      allowOrigin(reply, origin);
+      return {
+        message: MSG.ok,
+        data: {
+          keyHash: req.params.keyHash,
+          settings: await settings.publicKeySettings(ctx, req.params.keyHash),
+          iceServers: ctx.config.iceServers,
+        },
+      };
+    });
+  };
+}
