@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { type TLiveEvent, ZLiveEvent } from '@tlprt/contract';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -24,7 +25,10 @@ const ZBusMessage = z.object({
   }),
   event: ZLiveEvent,
   close: z.boolean().optional(),
+  /** One of the notifications a message too long for one was split into (see PgBus.publish). */
+  part: z.object({ id: z.string(), index: z.number().int(), count: z.number().int() }).optional(),
 });
+type WireMessage = z.output<typeof ZBusMessage>;
 
 export type BusListener = (message: BusMessage) => void;
 
@@ -64,6 +68,44 @@ export class InProcessBus extends ListenerSet implements EventBus {
 
 export const PG_CHANNEL = 'tlprt_events';
 
+/** A NOTIFY payload must be shorter than 8000 bytes (PostgreSQL's default build). */
+const NOTIFY_MAX_BYTES = 7999;
+
+/**
+ * The notifications of one message: itself when it fits, else its recipients split over parts that each
+ * fit, every part with the event (a team of a thousand members or more does not fit in one).
+ */
+export function notifyPayloads(message: BusMessage, maxBytes = NOTIFY_MAX_BYTES): string[] {
+  const whole = JSON.stringify(message);
+  if (Buffer.byteLength(whole) <= maxBytes) return [whole];
+  const id = randomUUID();
+  const frame = { ...message, target: { userIds: [], sessionIds: [] }, part: { id, index: 0, count: 0 } };
+  // The part's own numbers may take a few more digits than the zeros measured here.
+  const room = maxBytes - Buffer.byteLength(JSON.stringify(frame)) - 12;
+  if (room < 32) throw new Error('A live event is too long for a PostgreSQL notification');
+  const targets: EventTarget[] = [];
+  let target: EventTarget = {};
+  let used = 0;
+  for (const key of ['userIds', 'sessionIds'] as const) {
+    for (const recipient of message.target[key] ?? []) {
+      const cost = String(recipient).length + 1;
+      if (used + cost > room) {
+        targets.push(target);
+        target = {};
+        used = 0;
+      }
+      const list = target[key] ?? [];
+      list.push(recipient);
+      target[key] = list;
+      used += cost;
+    }
+  }
+  targets.push(target);
+  return targets.map((t, index) =>
+    JSON.stringify({ ...message, target: t, part: { id, index, count: targets.length } }),
+  );
+}
+
 type Log = (msg: string, err?: unknown) => void;
 
 /**
@@ -72,6 +114,8 @@ type Log = (msg: string, err?: unknown) => void;
  */
 export class PgBus extends ListenerSet implements EventBus {
   private client: pg.Client | undefined;
+  /** The parts received so far of split messages, by message. */
+  private readonly parts = new Map<string, BusMessage>();
   private closed = false;
   private retryMs = 1000;
   private retryTimer: NodeJS.Timeout | undefined;
@@ -95,7 +139,7 @@ export class PgBus extends ListenerSet implements EventBus {
     client.on('notification', (n) => {
       if (n.channel !== PG_CHANNEL || !n.payload) return;
       const parsed = ZBusMessage.safeParse(safeJson(n.payload));
-      if (parsed.success) this.deliver(parsed.data);
+      if (parsed.success) this.receive(parsed.data);
       else this.log('Ignored a malformed live event notification');
     });
     client.on('error', (err) => this.onLost(client, err));
@@ -112,10 +156,31 @@ export class PgBus extends ListenerSet implements EventBus {
     this.retryMs = 1000;
   }
 
+  /** A split message is delivered once, whole, when its last part arrives: a stream named in two parts
+   *  (by user and by session) still gets the event once. The parts of one message arrive together and
+   *  in order, as the notifications of one transaction do. */
+  private receive({ part, ...message }: WireMessage): void {
+    if (!part) {
+      this.deliver(message);
+      return;
+    }
+    const whole = this.parts.get(part.id) ?? { ...message, target: { userIds: [], sessionIds: [] } };
+    whole.target.userIds?.push(...(message.target.userIds ?? []));
+    whole.target.sessionIds?.push(...(message.target.sessionIds ?? []));
+    if (part.index < part.count - 1) {
+      this.parts.set(part.id, whole);
+      return;
+    }
+    this.parts.delete(part.id);
+    this.deliver(whole);
+  }
+
   /** Events sent while the listener is down are lost (NOTIFY is not queued), so reconnect promptly. */
   private onLost(client: pg.Client, err?: unknown): void {
     if (this.closed || this.client !== client) return;
     this.client = undefined;
+    // Messages whose last parts were missed are lost with the connection.
+    this.parts.clear();
     this.log('Live event listener lost its PostgreSQL connection; reconnecting', err);
     client.removeAllListeners('end');
     client.end().catch(() => undefined);
@@ -134,8 +199,15 @@ export class PgBus extends ListenerSet implements EventBus {
   }
 
   async publish(target: EventTarget, event: TLiveEvent, options?: { close?: boolean }): Promise<void> {
-    const payload = JSON.stringify(busMessage(target, event, options?.close));
-    await sql`select pg_notify(${PG_CHANNEL}, ${payload})`.execute(this.db);
+    const payloads = notifyPayloads(busMessage(target, event, options?.close));
+    if (payloads.length === 1) {
+      await sql`select pg_notify(${PG_CHANNEL}, ${payloads[0]})`.execute(this.db);
+      return;
+    }
+    // One transaction: its notifications are delivered at commit, all together and in order.
+    await this.db.transaction().execute(async (trx) => {
+      for (const payload of payloads) await sql`select pg_notify(${PG_CHANNEL}, ${payload})`.execute(trx);
+    });
   }
 
   async close(): Promise<void> {
