@@ -3,18 +3,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { freshPg, pct, round } from './lib/common.mjs';
+import { freshPg, pct, round, seedBenchTeam } from './lib/common.mjs';
 
 const dist = new URL('../../apps/server/dist/', import.meta.url);
 const { buildApp } = await import(new URL('app.js', dist).href);
 const { loadConfig } = await import(new URL('config.js', dist).href);
-const { insertSession } = await import(new URL('features/auth/queries.js', dist).href);
-const { insertTeamWithMember } = await import(new URL('features/teams/queries.js', dist).href);
-const { insertUserIfAbsent, findUserByEmail } = await import(new URL('features/users/queries.js', dist).href);
-const { insertKey } = await import(new URL('features/keys/queries.js', dist).href);
-const { newKeyHash } = await import(new URL('features/keys/hash.js', dist).href);
-const { randomToken, sha256 } = await import(new URL('lib/tokens.js', dist).href);
-const { refreshTeamTotals } = await import(new URL('features/statistics/aggregator.js', dist).href);
+const { refreshBlocks, refreshTeamTotals } = await import(
+  new URL('features/statistics/queries.js', dist).href
+);
 
 const KEYS = 50;
 const DAYS = 30;
@@ -22,8 +18,9 @@ const BATCHES = Number(process.env.BENCH_INGEST_BATCHES ?? 300);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 200);
 const log = (m) => process.stderr.write(`  ${m}\n`);
 
-/** 30 days of minutes for every key, made by the database itself, then the rollups and the team
- *  totals from them (the totals by the server's own code, as a flush makes them). */
+/** 30 days of minutes for every key, made by the database itself, then the rollups, and the team
+ *  totals and the blocks (minutes: the last 2 days, what retention keeps of them) by the server's own
+ *  code, as a flush makes them. */
 async function generateMinutes(db, teamId, keyIds, nowSec, isPg) {
   const to = nowSec - (nowSec % 60) - 600;
   const from = to - DAYS * 86_400;
@@ -31,30 +28,33 @@ async function generateMinutes(db, teamId, keyIds, nowSec, isPg) {
   // Daily sine audience per key; bytes ~ 22.5 MB per viewer-minute, 60 % from peers.
   const viewers = sql`(50 + (k.id % 7) * 30) * (0.6 + 0.4 * sin(m.x / 13751.0))`;
   if (isPg) {
-    await sql`insert into stats_minute (key_id, minute, cdn_bytes, p2p_bytes, nodr_bytes, cdn_users, p2p_users, nodr_users)
+    await sql`insert into stats_minute (key_id, minute, cdn_bytes, p2p_bytes, nodr_bytes, cdn_users, p2p_users, nodr_users, users)
       select k.id, m.x, (${viewers} * 9000000)::bigint, (${viewers} * 13500000)::bigint, 0,
-             (${viewers})::int, (${viewers} * 0.9)::int, 0
+             (${viewers})::int, (${viewers} * 0.9)::int, 0, (${viewers})::int
       from keys k cross join generate_series(${from}::bigint, ${to}::bigint, 60) as m(x)
       where k.id in (${ids})`.execute(db);
   } else {
     await sql`with recursive m(x) as (select ${sql.lit(from)} union all select x + 60 from m where x < ${sql.lit(to)})
-      insert into stats_minute (key_id, minute, cdn_bytes, p2p_bytes, nodr_bytes, cdn_users, p2p_users, nodr_users)
+      insert into stats_minute (key_id, minute, cdn_bytes, p2p_bytes, nodr_bytes, cdn_users, p2p_users, nodr_users, users)
       select k.id, m.x, cast(${viewers} * 9000000 as integer), cast(${viewers} * 13500000 as integer), 0,
-             cast(${viewers} as integer), cast(${viewers} * 0.9 as integer), 0
+             cast(${viewers} as integer), cast(${viewers} * 0.9 as integer), 0, cast(${viewers} as integer)
       from keys k cross join m where k.id in (${ids})`.execute(db);
   }
   for (const [table, size] of [
     ['stats_20m', 1200],
     ['stats_hour', 3600],
   ]) {
-    await sql`insert into ${sql.table(table)} (key_id, bucket, cdn_bytes, p2p_bytes, nodr_bytes, cdn_users, p2p_users, nodr_users)
+    await sql`insert into ${sql.table(table)} (key_id, bucket, cdn_bytes, p2p_bytes, nodr_bytes, cdn_users, p2p_users, nodr_users, users)
       select key_id, (minute / ${sql.lit(size)}) * ${sql.lit(size)}, sum(cdn_bytes), sum(p2p_bytes), sum(nodr_bytes),
-             max(cdn_users), max(p2p_users), max(nodr_users)
+             max(cdn_users), max(p2p_users), max(nodr_users), max(users)
       from stats_minute where key_id in (${ids}) group by key_id, (minute / ${sql.lit(size)}) * ${sql.lit(size)}`.execute(
       db,
     );
   }
   await refreshTeamTotals(db, [teamId], from, to);
+  await refreshBlocks(db, 60, keyIds, to - 2 * 86_400, to);
+  await refreshBlocks(db, 1200, keyIds, from, to);
+  await refreshBlocks(db, 3600, keyIds, from, to);
   await sql`analyze`.execute(db);
   return (to - from) / 60 + 1;
 }
@@ -65,42 +65,16 @@ async function benchOn(label, databaseUrl) {
     DATABASE_URL: databaseUrl,
     PUBLIC_URL: 'http://bench.test',
     WEB_DIST: join(tmpdir(), 'tlprt-bench-no-web'),
+    // No timed flush during the ingest: the flush below is then all 300k reports, every run, and the
+    // ingest figure the request path alone (the two together: "ingest then flush").
+    STATS_INGEST_FLUSH_MS: '600000',
   });
   const app = await buildApp(config, { logger: false });
   const results = [];
   try {
     const { db } = app.ctx;
     const now = Date.now();
-    await insertUserIfAbsent(db, {
-      email: 'bench@example.test',
-      passwordHash: null,
-      supervisor: false,
-      subscription: false,
-      createdAt: now,
-      name: 'Bench',
-      surname: 'User',
-    });
-    const user = await findUserByEmail(db, 'bench@example.test');
-    const teamId = await insertTeamWithMember(
-      db,
-      { name: 'Bench', createdAt: now },
-      { userId: user.id, role: 10 },
-    );
-    const token = randomToken(32);
-    await insertSession(db, {
-      userId: user.id,
-      tokenHash: sha256(token),
-      createdAt: now,
-      expiresAt: now + 86_400_000,
-    });
-    const keys = [];
-    for (let i = 0; i < KEYS; i++) {
-      const keyHash = newKeyHash();
-      keys.push({
-        id: await insertKey(db, { teamId, domainId: null, keyHash, name: `k${i}`, createdAt: now }),
-        keyHash,
-      });
-    }
+    const { teamId, keys, token } = await seedBenchTeam(db, { keys: KEYS, session: true });
     const t0 = Date.now();
     const perKey = await generateMinutes(
       db,
@@ -167,6 +141,12 @@ async function benchOn(label, databaseUrl) {
       unit: 'ms',
     });
     results.push({ case: `flush ${accepted} reports ${label}`, n: 1, p50: round(flushMs), unit: 'ms' });
+    results.push({
+      case: `ingest then flush ${label}`,
+      n: accepted,
+      p50: Math.round(accepted / (seconds + flushMs / 1000)),
+      unit: 'reports/s',
+    });
     log(`${label}: ingest ${Math.round(accepted / seconds)} reports/s; flush ${Math.round(flushMs)} ms`);
 
     // Queries over the whole window of each range: all 50 keys (the "Active traffic" list when every

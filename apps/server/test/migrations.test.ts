@@ -10,7 +10,7 @@ import { newKeyHash } from '../src/features/domains/keys/hash.js';
 import { insertKey } from '../src/features/domains/keys/queries.js';
 import { insertInvitation, updateInvitation } from '../src/features/invitations/queries.js';
 import { sessionHash, writeBatch } from '../src/features/statistics/aggregator.js';
-import { statsDb } from '../src/features/statistics/tables.js';
+import { SERIES_BITS, statsDb } from '../src/features/statistics/tables.js';
 import { insertTeamWithMember } from '../src/features/teams/queries.js';
 import { dropDatabase, freshDatabaseUrl, PUBLIC_URL } from './helpers/server.js';
 
@@ -97,7 +97,17 @@ describe('0006_stats_team_totals', () => {
       { team_id: b.teamId, minute: 600, ...row(5), users: 10 },
     ]);
     expect(await s.selectFrom('stats_team_hour').selectAll().execute()).toEqual([
-      { team_id: a.teamId, bucket: 3600, ...row(10), users: 20 },
+      {
+        team_id: a.teamId,
+        bucket: 3600,
+        ...row(10),
+        users: 20,
+        // 0011: no minute of that hour is kept, so its own peaks are the keys' peaks summed.
+        peak_cdn_users: 10,
+        peak_p2p_users: 20,
+        peak_nodr_users: 0,
+        peak_users: 20,
+      },
     ]);
     expect(await s.selectFrom('stats_team_20m').selectAll().execute()).toEqual([]);
   });
@@ -223,7 +233,10 @@ describe('0009_stats_viewers', () => {
         keyId: k1,
         minute: m1,
         bytes: [1, 0, 0],
-        sessions: [new Set(['s1', 's4']), new Set(), new Set(), new Set(['s1', 's4'])],
+        sessions: new Map([
+          ['s1', SERIES_BITS.cdn],
+          ['s4', SERIES_BITS.cdn],
+        ]),
         users: [0, 0, 0, 0],
       },
     ]);

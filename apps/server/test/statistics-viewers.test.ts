@@ -1,7 +1,7 @@
 import { PATHS } from '@tlprt/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MinuteAgg, writeBatch } from '../src/features/statistics/aggregator.js';
-import { statsDb } from '../src/features/statistics/tables.js';
+import { SERIES_BITS, statsDb } from '../src/features/statistics/tables.js';
 import { buildKey, buildTeam } from './factories.js';
 import { Api, type Json } from './helpers/http.js';
 import { manualClock, startServer, type TestServer } from './helpers/server.js';
@@ -154,7 +154,7 @@ describe('distinct viewers (usersCount)', () => {
     expect(viewers(at(month, HOUR))).toEqual([5, 5, 6]);
   });
 
-  it('reads the same viewers from team totals, totals less left-out keys, and keys summed', async () => {
+  it("reads the same viewers from team totals less left-out keys and keys summed; all keys: the team's peak", async () => {
     const s = await setup(3);
     const minutes = [M, M - 60, M - 7 * 60, M - 30 * 60, M - 70 * 60];
     s.keys.forEach((k, ki) => {
@@ -169,12 +169,14 @@ describe('distinct viewers (usersCount)', () => {
     });
     await flush();
     const hashes = s.keys.map((k) => k.keyHash);
+    const minutesOfAll = (await query(s.as, 'day', s.team.id, hashes)).data as Json[];
     for (const range of ['day', 'week', 'month'] as const) {
       const alone = await Promise.all(hashes.map((h) => query(s.as, range, s.team.id, [h])));
+      const step = alone[0].step as number;
       const summed = (idx: number[]) =>
         alone[0].data.map((_: Json, i: number) => idx.reduce((n, k) => n + alone[k].data[i].usersCount, 0));
-      // All three (the team total), two (the total less one) and one (read directly).
-      for (const idx of [[0, 1, 2], [0, 2], [1, 2], [1]]) {
+      // Two (the total less one) and one (read directly): the keys' own peaks, summed.
+      for (const idx of [[0, 2], [1, 2], [1]]) {
         const r = await query(
           s.as,
           range,
@@ -183,7 +185,18 @@ describe('distinct viewers (usersCount)', () => {
         );
         expect(r.data.map((p: Json) => p.usersCount)).toEqual(summed(idx));
       }
+      // All three (the team total): the team's own peak minute of each point.
       const all = await query(s.as, range, s.team.id, hashes);
+      expect(all.data.map((p: Json) => p.usersCount)).toEqual(
+        all.data.map((p: Json) =>
+          Math.max(
+            0,
+            ...minutesOfAll
+              .filter((m) => m.datePoint >= p.datePoint && m.datePoint < p.datePoint + step)
+              .map((m) => m.usersCount),
+          ),
+        ),
+      );
       expect(all.data.some((p: Json) => p.usersCount > 0)).toBe(true);
       // The audience is not the two series added up.
       expect(all.data.some((p: Json) => p.usersCount < p.cdnUsersCount + p.p2pUsersCount)).toBe(true);
@@ -205,10 +218,12 @@ describe('flush', () => {
     await ingest([rep(key, 'a', M + 10, 100, 0), rep(key, 'c', M + 11, 100, 100)]);
     await flush();
     const [first, second] = sent();
-    expect([...(first?.sessions?.[3] ?? [])].sort()).toEqual(['a', 'b']);
-    // 'a' was stored by the first flush: only 'c' is new.
-    expect([...(second?.sessions?.[3] ?? [])]).toEqual(['c']);
-    expect([...(second?.sessions?.[0] ?? [])]).toEqual(['c']);
+    expect([...(first?.sessions ?? [])].sort()).toEqual([
+      ['a', SERIES_BITS.cdn],
+      ['b', SERIES_BITS.p2p],
+    ]);
+    // 'a' was stored by the first flush, with the same series: only 'c' is new.
+    expect([...(second?.sessions ?? [])]).toEqual([['c', SERIES_BITS.cdn | SERIES_BITS.p2p]]);
     const point = at(await query(as, 'day', team.id, [key]), M);
     expect(viewers(point)).toEqual([2, 2, 3]);
     expect(point.cdnDwSize).toBe(300);

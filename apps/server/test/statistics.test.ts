@@ -257,14 +257,15 @@ describe('query', () => {
     const both = [s.key.keyHash, k2.keyHash];
     const week = await query(s.as, 'week', s.team.id, both);
     expect(week.body.step).toBe(1200);
-    // Several keys: each key's peak minute, summed (the rollups keep one peak per key).
+    // Every key of the team: the team's own peak minute (hh:41, 3 viewers), not the keys' peaks summed
+    // (3 + 2: the rollups keep one peak per key; statistics-team-peak.test.ts has the lists of some keys).
     expect(at(week.body, b40)).toEqual({
       datePoint: b40,
       cdnDwSize: 50,
-      cdnUsersCount: 5,
+      cdnUsersCount: 3,
       p2pDwSize: 3,
       p2pUsersCount: 3,
-      usersCount: 5,
+      usersCount: 3,
     });
     expect(at(week.body, b20)).toEqual({
       datePoint: b20,
@@ -280,10 +281,10 @@ describe('query', () => {
     expect(at(month.body, HOUR)).toEqual({
       datePoint: HOUR,
       cdnDwSize: 60,
-      cdnUsersCount: 7,
+      cdnUsersCount: 5,
       p2pDwSize: 13,
       p2pUsersCount: 5,
-      usersCount: 7,
+      usersCount: 5,
     });
     // One key: the peak minute of the bucket exactly.
     const week1 = await query(s.as, 'week', s.team.id, [s.key.keyHash]);
@@ -309,7 +310,7 @@ describe('query', () => {
     expect(at(day.body, b40 + 180)).toMatchObject({ cdnDwSize: 20, cdnUsersCount: 2, usersCount: 2 });
   });
 
-  it("most of a team's keys (read as the team total less the rest) give the sums of each key alone", async () => {
+  it("most of a team's keys (read as the team total less the rest) give the sums of each key alone; all of them the team's peak viewers", async () => {
     const s = await setup();
     const keys = [s.key];
     for (let i = 0; i < 3; i++) keys.push(await buildKey(server.app, s.team.id, s.domain.id));
@@ -336,20 +337,28 @@ describe('query', () => {
     // A key switched off keeps its history; the "Active traffic" list asks for the other four.
     await updateKey(server.app.ctx.db, s.team.id, switchedOff.id, { status: KeyStatus.Inactive });
     const hashes = keys.map((k) => k.keyHash);
+    // Minutes are exact for any keys: the team's own peak of a 20-minute or hourly point is read off them.
+    const minutesOfAll = (await query(s.as, 'day', s.team.id, hashes)).body.data as Json[];
+    const teamPeak = (t: number, step: number, f: string) =>
+      Math.max(0, ...minutesOfAll.filter((p) => p.datePoint >= t && p.datePoint < t + step).map((p) => p[f]));
     for (const range of ['day', 'week', 'month'] as const) {
       const alone = await Promise.all(
         hashes.map(async (h) => (await query(s.as, range, s.team.id, [h])).body),
       );
+      const step = alone[0].step as number;
       const expected = (idx: number[]) =>
         alone[0].data.map((p: Json, i: number) => {
           const sum = (f: string) => idx.reduce((n, k) => n + alone[k].data[i][f], 0);
+          // The other keys had viewers in the window: the asked keys' own peaks, summed.
+          const users = (f: string) =>
+            idx.length === keys.length && step > 60 ? teamPeak(p.datePoint, step, f) : sum(f);
           return {
             datePoint: p.datePoint,
             cdnDwSize: sum('cdnDwSize'),
-            cdnUsersCount: sum('cdnUsersCount'),
+            cdnUsersCount: users('cdnUsersCount'),
             p2pDwSize: sum('p2pDwSize'),
-            p2pUsersCount: sum('p2pUsersCount'),
-            usersCount: sum('usersCount'),
+            p2pUsersCount: users('p2pUsersCount'),
+            usersCount: users('usersCount'),
           };
         });
       // All five (team total), four (total less one), three (total less two), two and one (summed).
@@ -360,6 +369,14 @@ describe('query', () => {
         ]);
         expect(r.status).toBe(200);
         expect(r.body.data).toEqual(expected(idx));
+      }
+      if (step > 60) {
+        // The keys' peaks fall in different minutes: the team's peak is below their sum somewhere.
+        const all = expected([0, 1, 2, 3, 4]);
+        const summed = alone[0].data.map((_: Json, i: number) =>
+          alone.reduce((n: number, a: Json) => n + a.data[i].usersCount, 0),
+        );
+        expect(all.some((p: Json, i: number) => p.usersCount < summed[i])).toBe(true);
       }
       // Something was counted in each range, so the comparison is not between zeros.
       expect(expected([0, 1, 2, 3, 4]).some((p: Json) => p.usersCount > 0 && p.p2pDwSize > 0)).toBe(true);
@@ -570,7 +587,7 @@ describe('graceful shutdown', () => {
 });
 
 describe('retention', () => {
-  it('deletes minutes after 2 days, 20-minute rows after 62 days, hours after 2 years; team totals too', async () => {
+  it('deletes minutes after 2 days, 20-minute rows after 62 days, hours after 2 years; team totals and blocks too', async () => {
     const db = statsDb(server.app.ctx.db);
     const keyId = 900_000 + Math.floor(Math.random() * 1000);
     const row = { cdn_bytes: 1, p2p_bytes: 1, nodr_bytes: 0, cdn_users: 1, p2p_users: 1, nodr_users: 0 };
@@ -616,7 +633,27 @@ describe('retention', () => {
         ])
         .execute();
     }
+    // A block goes with the last of its points: one span older than its points' retention, one newer.
+    const blocks = [
+      ['stats_minute_blocks', 2 * day, 3600],
+      ['stats_20m_blocks', 62 * day, day],
+      ['stats_hour_blocks', 730 * day, 3 * day],
+    ] as const;
+    for (const [table, keep, span] of blocks) {
+      const points = Buffer.alloc(0);
+      await db
+        .insertInto(table)
+        .values([
+          { key_id: keyId, start: NOW - keep - span - 60, points },
+          { key_id: keyId, start: NOW - keep - span + 60, points },
+        ])
+        .execute();
+    }
     await server.app.stats.prune(NOW * 1000);
+    for (const [table] of blocks) {
+      const starts = await db.selectFrom(table).select('start').where('key_id', '=', keyId).execute();
+      expect(starts.map((r) => Number(r.start))).toHaveLength(1);
+    }
     const left = async (t: 'stats_minute' | 'stats_20m' | 'stats_hour') =>
       (await db.selectFrom(t).select('key_id').where('key_id', '=', keyId).execute()).length;
     const teamLeft = async (t: 'stats_team_minute' | 'stats_team_20m' | 'stats_team_hour') =>

@@ -8,6 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { seedBenchTeam } from './common.mjs';
 
 const mode = process.argv[2];
 const keyCount = Number(process.argv[3] ?? 10);
@@ -25,12 +26,6 @@ async function real() {
   const dist = new URL('../../../apps/server/dist/', import.meta.url);
   const { buildApp } = await import(new URL('app.js', dist).href);
   const { loadConfig } = await import(new URL('config.js', dist).href);
-  const { insertTeamWithMember } = await import(new URL('features/teams/queries.js', dist).href);
-  const { insertUserIfAbsent, findUserByEmail } = await import(
-    new URL('features/users/queries.js', dist).href
-  );
-  const { insertKey } = await import(new URL('features/keys/queries.js', dist).href);
-  const { newKeyHash } = await import(new URL('features/keys/hash.js', dist).href);
   const dir = mkdtempSync(join(tmpdir(), 'tlprt-bench-server-'));
   const config = loadConfig({
     NODE_ENV: 'production',
@@ -39,33 +34,11 @@ async function real() {
     WEB_DIST: join(tmpdir(), 'tlprt-bench-no-web'),
   });
   const app = await buildApp(config);
-  const { db } = app.ctx;
-  const now = Date.now();
-  await insertUserIfAbsent(db, {
-    email: 'bench@example.test',
-    passwordHash: null,
-    supervisor: false,
-    subscription: false,
-    createdAt: now,
-    name: 'Bench',
-    surname: 'User',
-  });
-  const user = await findUserByEmail(db, 'bench@example.test');
-  const teamId = await insertTeamWithMember(
-    db,
-    { name: 'Bench', createdAt: now },
-    { userId: user.id, role: 10 },
-  );
-  const keys = [];
-  for (let i = 0; i < keyCount; i++) {
-    const keyHash = newKeyHash();
-    await insertKey(db, { teamId, domainId: null, keyHash, name: `k${i}`, createdAt: now });
-    keys.push(keyHash);
-  }
+  const { keys } = await seedBenchTeam(app.ctx.db, { keys: keyCount });
   await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     app,
-    keys,
+    keys: keys.map((k) => k.keyHash),
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
     extra: () => ({ reportsReceived: app.stats.reportsReceived }),
   };

@@ -30,6 +30,51 @@ export async function freshPg(url) {
   };
 }
 
+/**
+ * The bench's account: a user, its team and `keys` keys (with `session`, a bearer token too), made by the
+ * built server's own code in `db` (apps/server/dist). Answers {userId, teamId, keys: [{id, keyHash}], token}.
+ */
+export async function seedBenchTeam(db, { keys = 10, session = false } = {}) {
+  const dist = new URL('../../../apps/server/dist/', import.meta.url);
+  const load = (path) => import(new URL(path, dist).href);
+  const { insertUserIfAbsent } = await load('directory/users.js');
+  const { insertSession } = await load('directory/sessions.js');
+  const { insertTeamWithMember } = await load('features/teams/queries.js');
+  const { insertKey } = await load('features/domains/keys/queries.js');
+  const { newKeyHash } = await load('features/domains/keys/hash.js');
+  const { randomToken, sha256 } = await load('lib/tokens.js');
+  const now = Date.now();
+  const userId = await insertUserIfAbsent(db, {
+    email: 'bench@example.test',
+    passwordHash: null,
+    supervisor: false,
+    subscription: false,
+    createdAt: now,
+    name: 'Bench',
+    surname: 'User',
+  });
+  const teamId = await insertTeamWithMember(db, { name: 'Bench', createdAt: now }, { userId, role: 10 });
+  const made = [];
+  for (let i = 0; i < keys; i++) {
+    const keyHash = newKeyHash();
+    made.push({
+      id: await insertKey(db, { teamId, domainId: null, keyHash, name: `k${i}`, createdAt: now }),
+      keyHash,
+    });
+  }
+  let token;
+  if (session) {
+    token = randomToken(32);
+    await insertSession(db, {
+      userId,
+      tokenHash: sha256(token),
+      createdAt: now,
+      expiresAt: now + 86_400_000,
+    });
+  }
+  return { userId, teamId, keys: made, token };
+}
+
 /** The machine's load averages (1, 5, 15 min): the benches share their CPUs, figures depend on it. */
 export const loadAverage = async () => {
   const { loadavg } = await import('node:os');

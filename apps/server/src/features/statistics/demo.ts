@@ -1,6 +1,6 @@
-import { KeyStatus } from '@tlprt/contract';
 import type { FastifyInstance } from 'fastify';
 import { backfillHistory } from './backfill.js';
+import { findMembersTeam, hasHourlyPoints, listActiveKeysExcept } from './queries.js';
 import { LiveSimulation } from './simulator.js';
 import { statsDb } from './tables.js';
 
@@ -19,36 +19,16 @@ export async function startDemoTraffic(
   excludedKeyName: string,
 ): Promise<void> {
   const { db, now, log } = app.ctx;
-  const team = await db
-    .selectFrom('teams as t')
-    .innerJoin('team_members as m', 'm.team_id', 't.id')
-    .innerJoin('users as u', 'u.id', 'm.user_id')
-    .select('t.id')
-    .where('u.email', '=', demoEmail)
-    .where('t.name', '=', teamName)
-    .executeTakeFirst();
-  if (!team) return;
-  const keys = await db
-    .selectFrom('keys')
-    .select(['id', 'key_hash'])
-    .where('team_id', '=', team.id)
-    .where('status', '=', KeyStatus.Active)
-    .where('name', '!=', excludedKeyName)
-    .orderBy('id')
-    .execute();
+  const teamId = await findMembersTeam(db, demoEmail, teamName);
+  if (teamId === undefined) return;
+  const keys = await listActiveKeysExcept(db, teamId, excludedKeyName);
   const verdicts = await app.stats.keys.resolve(keys.map((k) => k.key_hash));
   const active = keys.filter((k) => verdicts.get(k.key_hash)?.ok);
   if (active.length === 0) return;
-  const has = await statsDb(db)
-    .selectFrom('stats_hour')
-    .select('key_id')
-    .where(
-      'key_id',
-      'in',
-      active.map((k) => k.id),
-    )
-    .limit(1)
-    .executeTakeFirst();
+  const has = await hasHourlyPoints(
+    statsDb(db),
+    active.map((k) => k.id),
+  );
   // Each key keeps its own audience size, in the history and live alike, so the chart runs on
   // without a step at the moment the server started.
   const peaks = active.map((_, i) => DEMO_PEAKS[i % DEMO_PEAKS.length] ?? 100);

@@ -1,5 +1,6 @@
 import { DomainStatus, INGEST_ERRORS, KeyStatus } from '@tlprt/contract';
 import type { Db } from '../../db/index.js';
+import { findKeysForIngest } from './queries.js';
 
 /** What ingest needs of a key: its id, or why its reports are refused. */
 type KeyVerdict = { ok: true; keyId: number } | { ok: false; message: string };
@@ -27,26 +28,9 @@ export class KeyCache {
       if (c && c.until > now) out.set(h, c.verdict);
       else if (!missing.includes(h)) missing.push(h);
     }
-    for (let i = 0; i < missing.length; i += 500) {
-      const part = missing.slice(i, i + 500);
-      const rows = await this.db
-        .selectFrom('keys as k')
-        .innerJoin('teams as t', 't.id', 'k.team_id')
-        .leftJoin('domains as d', 'd.id', 'k.domain_id')
-        .select([
-          'k.id',
-          'k.key_hash',
-          'k.status',
-          'k.suspended',
-          't.suspended as team_suspended',
-          'd.status as domain_status',
-          'd.suspended as domain_suspended',
-          'k.domain_id',
-        ])
-        .where('k.key_hash', 'in', part)
-        .execute();
-      const found = new Map(rows.map((r) => [r.key_hash, r]));
-      for (const h of part) {
+    if (missing.length > 0) {
+      const found = new Map((await findKeysForIngest(this.db, missing)).map((r) => [r.key_hash, r]));
+      for (const h of missing) {
         const r = found.get(h);
         let verdict: KeyVerdict;
         if (!r) verdict = { ok: false, message: INGEST_ERRORS.unknownKey };

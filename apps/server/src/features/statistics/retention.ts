@@ -1,15 +1,20 @@
-import { sql } from 'kysely';
 import type { Db } from '../../db/index.js';
-import { RETENTION_S } from './tables.js';
+import { deleteRowsBefore } from './queries.js';
+import { BLOCK_SPAN_S, RETENTION_S } from './tables.js';
 
-/** Each table with its time column and how long it is kept; team totals go with the rows they total. */
+/** Each table with its time column and how long it is kept; team totals go with the rows they total,
+ *  and a block with the last of its points. */
 const KEPT = [
   ['stats_minute', 'minute', RETENTION_S.minute],
   ['stats_team_minute', 'minute', RETENTION_S.minute],
+  ['stats_minute_blocks', 'start', RETENTION_S.minute + BLOCK_SPAN_S.minute],
+  ['stats_team_minute_blocks', 'start', RETENTION_S.minute + BLOCK_SPAN_S.minute],
   ['stats_20m', 'bucket', RETENTION_S.twenty],
   ['stats_team_20m', 'bucket', RETENTION_S.twenty],
+  ['stats_20m_blocks', 'start', RETENTION_S.twenty + BLOCK_SPAN_S.twenty],
   ['stats_hour', 'bucket', RETENTION_S.hour],
   ['stats_team_hour', 'bucket', RETENTION_S.hour],
+  ['stats_hour_blocks', 'start', RETENTION_S.hour + BLOCK_SPAN_S.hour],
   ['stats_minute_sessions', 'minute', RETENTION_S.sessions],
 ] as const;
 
@@ -17,9 +22,7 @@ const KEPT = [
 export async function pruneStats(db: Db, nowMs: number): Promise<Record<string, number>> {
   const now = Math.floor(nowMs / 1000);
   const deleted: Record<string, number> = {};
-  for (const [table, time, keep] of KEPT) {
-    const r = await sql`delete from ${sql.table(table)} where ${sql.ref(time)} < ${now - keep}`.execute(db);
-    deleted[table] = Number(r.numAffectedRows ?? 0);
-  }
+  for (const [table, time, keep] of KEPT)
+    deleted[table] = await deleteRowsBefore(db, table, time, now - keep);
   return deleted;
 }

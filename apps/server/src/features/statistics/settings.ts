@@ -9,6 +9,7 @@ import { authorizeTeam, denied } from '../../access/team-access.js';
 import type { AppContext } from '../../context.js';
 import type { UserRow } from '../../db/schema.js';
 import { badRequest } from '../../http/errors.js';
+import { findSettingsJson, saveSettingsJson } from './queries.js';
 import { statsDb } from './tables.js';
 
 const DEFAULT: TStatsSettings = { tabs: [] };
@@ -21,15 +22,10 @@ async function gate(ctx: AppContext, actor: UserRow, userId: number, teamId: num
 
 export async function getSettings(ctx: AppContext, actor: UserRow, userId: number, teamId: number) {
   await gate(ctx, actor, userId, teamId);
-  const row = await statsDb(ctx.db)
-    .selectFrom('stats_settings')
-    .select('save_json')
-    .where('user_id', '=', userId)
-    .where('team_id', '=', teamId)
-    .executeTakeFirst();
-  if (!row) return DEFAULT;
+  const json = await findSettingsJson(statsDb(ctx.db), userId, teamId);
+  if (json === undefined) return DEFAULT;
   try {
-    const parsed = ZStatsSettings.safeParse(JSON.parse(row.save_json));
+    const parsed = ZStatsSettings.safeParse(JSON.parse(json));
     return parsed.success ? parsed.data : DEFAULT;
   } catch {
     return DEFAULT;
@@ -61,11 +57,6 @@ export async function putSettings(
     throw badRequest(MSG.validationFailed, errors);
   }
   const json = JSON.stringify(parsed.data);
-  const t = ctx.now();
-  await statsDb(ctx.db)
-    .insertInto('stats_settings')
-    .values({ user_id: userId, team_id: teamId, save_json: json, updated_at: t })
-    .onConflict((oc) => oc.columns(['user_id', 'team_id']).doUpdateSet({ save_json: json, updated_at: t }))
-    .execute();
+  await saveSettingsJson(statsDb(ctx.db), userId, teamId, json, ctx.now());
   return parsed.data;
 }

@@ -1,8 +1,8 @@
-import { type Generated, type Kysely, PostgresAdapter, type RawBuilder, sql } from 'kysely';
+import type { Generated, Kysely } from 'kysely';
 import type { Db } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
 
-/** The statistics tables (migrations 0005, 0006 and 0009). Sizes are bigint: read back as numbers
+/** The statistics tables (migrations 0005, 0006, 0009 and 0011). Sizes are bigint: read back as numbers
  *  (db/index.ts). */
 interface SeriesColumns {
   cdn_bytes: number;
@@ -28,16 +28,34 @@ interface StatsTeamMinuteTable extends SeriesColumns {
   team_id: number;
   minute: number;
 }
+/** The `*_users` columns hold the sum of the keys' peaks, like every team total; the `peak_*` ones
+ *  (0011) the team's own peak minute of the bucket. */
 interface StatsTeamBucketTable extends SeriesColumns {
   team_id: number;
   bucket: number;
+  peak_cdn_users: Generated<number>;
+  peak_p2p_users: Generated<number>;
+  peak_nodr_users: Generated<number>;
+  peak_users: Generated<number>;
 }
+/** One session of one key-minute (0011): `series` holds its series as bits (SERIES_BITS); the row
+ *  itself makes it a viewer. */
 interface StatsMinuteSessionsTable {
-  key_id: number;
   minute: number;
-  /** 0 cdn, 1 p2p, 2 nodr, 3 any bytes (SESSION_SETS). */
-  series: number;
+  key_id: number;
   session_hash: string;
+  series: number;
+}
+/** A key's points of one span packed in one value (0011, queries.ts packPoints): what the ranges read. */
+interface StatsBlocksTable {
+  key_id: number;
+  start: number;
+  points: Buffer;
+}
+interface StatsTeamBlocksTable {
+  team_id: number;
+  start: number;
+  points: Buffer;
 }
 interface StatsSettingsTable {
   user_id: number;
@@ -53,6 +71,10 @@ export type StatsTables = {
   stats_team_20m: StatsTeamBucketTable;
   stats_team_hour: StatsTeamBucketTable;
   stats_minute_sessions: StatsMinuteSessionsTable;
+  stats_minute_blocks: StatsBlocksTable;
+  stats_team_minute_blocks: StatsTeamBlocksTable;
+  stats_20m_blocks: StatsBlocksTable;
+  stats_hour_blocks: StatsBlocksTable;
   stats_settings: StatsSettingsTable;
 };
 export type StatsDb = Kysely<Database & StatsTables>;
@@ -67,16 +89,12 @@ export const RETENTION_S = {
   sessions: 2 * 3600,
 } as const;
 
-/** The three levels of points: the per-key table, the team totals of it (the sum of the team's per-key
- *  rows), their time column and the seconds of one point. */
-export const STATS_LEVELS = [
-  { key: 'stats_minute', team: 'stats_team_minute', time: 'minute', size: 60 },
-  { key: 'stats_20m', team: 'stats_team_20m', time: 'bucket', size: 1200 },
-  { key: 'stats_hour', team: 'stats_team_hour', time: 'bucket', size: 3600 },
-] as const;
+/** The seconds of points one block packs per level (queries.ts, packPoints): at most 72 points of 41
+ *  bytes, so that a block stays within one SQLite page (no overflow page to follow on every read). */
+export const BLOCK_SPAN_S = { minute: 3600, twenty: 86_400, hour: 3 * 86_400 } as const;
 
-export const isPostgres = (db: { getExecutor(): { readonly adapter: unknown } }): boolean =>
-  db.getExecutor().adapter instanceof PostgresAdapter;
+/** The bit of each series in a stored session's `series`. */
+export const SERIES_BITS = { cdn: 1, p2p: 2, nodr: 4 } as const;
 
 /**
  * The most one stored minute of one key holds per series: 2^50 bytes (about 150 Tbit/s for the whole
@@ -85,21 +103,4 @@ export const isPostgres = (db: { getExecutor(): { readonly adapter: unknown } })
  */
 export const MINUTE_BYTES_CAP = 2 ** 50;
 /** Below the 64-bit limit (9.22e18): where sums over many keys saturate instead of failing. */
-const SUM_CAP = 9e18;
-
-/** `a + b`, at most MINUTE_BYTES_CAP (both operands are already at most that: the addition cannot
- *  overflow). */
-export function cappedAdd(pg: boolean, a: RawBuilder<unknown>, b: RawBuilder<unknown>) {
-  return pg
-    ? sql<number>`least(${a} + ${b}, ${sql.lit(MINUTE_BYTES_CAP)})`
-    : sql<number>`min(${a} + ${b}, ${sql.lit(MINUTE_BYTES_CAP)})`;
-}
-
-/** `sum(column)` over any number of keys that saturates instead of failing: PostgreSQL sums bigint as
- *  numeric (no overflow until the cast back), SQLite's sum() raises "integer overflow" where total()
- *  does not (exact below 2^53). */
-export function cappedSum(pg: boolean, column: RawBuilder<unknown>) {
-  return pg
-    ? sql<number>`least(sum(${column}), ${sql.lit(SUM_CAP)})`
-    : sql<number>`cast(min(total(${column}), ${sql.lit(SUM_CAP)}) as integer)`;
-}
+export const SUM_CAP = 9e18;
