@@ -14,7 +14,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { cpus, totalmem } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freshPg, loadAverage, pct, round } from './lib/common.mjs';
+import { alsoOnPostgres, loadAverage, pct, round } from './lib/common.mjs';
 
 const MEMBERS = Number(process.env.BENCH_FANOUT_MEMBERS ?? 500);
 const SESSIONS = Number(process.env.BENCH_FANOUT_SESSIONS ?? 10);
@@ -37,7 +37,7 @@ function startServer(pgUrl) {
   const ask = () =>
     new Promise((resolve) => {
       child.once('message', resolve);
-      child.send('stats');
+      child.send('measure');
     });
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`fan-out server exited with ${code}`)));
@@ -244,14 +244,7 @@ async function benchOn(label, pgUrl) {
 
 const started = Date.now();
 const results = await benchOn('sqlite', undefined);
-if (process.env.BENCH_DATABASE_URL) {
-  const db = await freshPg(process.env.BENCH_DATABASE_URL);
-  try {
-    results.push(...(await benchOn('postgres', db.url)));
-  } finally {
-    await db.drop();
-  }
-}
+results.push(...(await alsoOnPostgres(benchOn)));
 process.stdout.write(
   `${JSON.stringify({
     bench: 'fanout',

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { freshPg, pct, round, seedBenchTeam } from './lib/common.mjs';
+import { alsoOnPostgres, pct, round, seedBenchTeam } from './lib/common.mjs';
 
 const dist = new URL('../../apps/server/dist/', import.meta.url);
 const { buildApp } = await import(new URL('app.js', dist).href);
@@ -208,14 +208,7 @@ try {
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
-if (process.env.BENCH_DATABASE_URL) {
-  const pgdb = await freshPg(process.env.BENCH_DATABASE_URL);
-  try {
-    results.push(...(await benchOn('postgres', pgdb.url)));
-  } finally {
-    await pgdb.drop();
-  }
-}
+results.push(...(await alsoOnPostgres(benchOn)));
 process.stdout.write(
   `${JSON.stringify({
     bench: 'statistics',

@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { freshPg, pct, round } from './lib/common.mjs';
+import { alsoOnPostgres, pct, round } from './lib/common.mjs';
 
 const dist = new URL('../../apps/server/dist/', import.meta.url);
 const { buildApp } = await import(new URL('app.js', dist).href);
@@ -229,14 +229,7 @@ try {
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
-if (process.env.BENCH_DATABASE_URL) {
-  const db = await freshPg(process.env.BENCH_DATABASE_URL);
-  try {
-    results.push(...(await benchOn('postgres', db.url)));
-  } finally {
-    await db.drop();
-  }
-}
+results.push(...(await alsoOnPostgres(benchOn)));
 process.stdout.write(
   `${JSON.stringify({
     bench: 'team-search',

@@ -8,6 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { answerParent } from './child.mjs';
 import { seedBenchTeam } from './common.mjs';
 
 const mode = process.argv[2];
@@ -45,18 +46,4 @@ async function real() {
 }
 
 const { app, keys, cleanup, extra } = mode === 'bare' ? await bare() : await real();
-process.on('message', async (m) => {
-  if (m === 'rss') {
-    const cpu = process.cpuUsage();
-    process.send({ rss: process.memoryUsage().rss, cpuUs: cpu.user + cpu.system, ...(extra ? extra() : {}) });
-  } else if (m === 'stop') {
-    await app.close();
-    cleanup();
-    process.exit(0);
-  }
-});
-process.on('disconnect', () => {
-  cleanup();
-  process.exit(0);
-});
-process.send({ ready: true, port: app.server.address().port, origin: PUBLIC_URL, keys });
+answerParent(app, cleanup, { origin: PUBLIC_URL, keys }, extra);

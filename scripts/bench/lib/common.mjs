@@ -30,6 +30,17 @@ export async function freshPg(url) {
   };
 }
 
+/** `run('postgres', url)` on a fresh database of BENCH_DATABASE_URL's server when it is set; [] otherwise. */
+export async function alsoOnPostgres(run) {
+  if (!process.env.BENCH_DATABASE_URL) return [];
+  const db = await freshPg(process.env.BENCH_DATABASE_URL);
+  try {
+    return await run('postgres', db.url);
+  } finally {
+    await db.drop();
+  }
+}
+
 /**
  * The bench's account: a user, its team and `keys` keys (with `session`, a bearer token too), made by the
  * built server's own code in `db` (apps/server/dist). Answers {userId, teamId, keys: [{id, keyHash}], token}.
@@ -97,7 +108,7 @@ export async function startServer(mode, { keys = 10 } = {}) {
   const ask = () =>
     new Promise((resolve) => {
       child.once('message', resolve);
-      child.send('rss');
+      child.send('measure');
     });
   return {
     ...first,

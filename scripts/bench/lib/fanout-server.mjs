@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KeyStatus, Role, TIMINGS } from '@tlprt/contract';
+import { answerParent } from './child.mjs';
 
 const members = Number(process.argv[2]);
 const sessionsPerMember = Number(process.argv[3]);
@@ -105,22 +106,4 @@ const tokens = streams.map(({ userId, token }) => ({ userId, token }));
 const adminToken = admin.token;
 await app.listen({ port: 0, host: '127.0.0.1' });
 
-process.on('message', async (m) => {
-  if (m === 'stats') {
-    const cpu = process.cpuUsage();
-    process.send({
-      rss: process.memoryUsage().rss,
-      cpuUs: cpu.user + cpu.system,
-      streams: app.ctx.hub.size,
-    });
-  } else if (m === 'stop') {
-    await app.close();
-    cleanup();
-    process.exit(0);
-  }
-});
-process.on('disconnect', () => {
-  cleanup();
-  process.exit(0);
-});
-process.send({ ready: true, port: app.server.address().port, teamId, keyId, adminToken, tokens });
+answerParent(app, cleanup, { teamId, keyId, adminToken, tokens }, () => ({ streams: app.ctx.hub.size }));

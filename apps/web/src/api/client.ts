@@ -4,6 +4,7 @@ import type {
   EndpointQuery,
   EndpointResult,
   EndpointSpec,
+  HttpMethod,
   TCreateTeamRequest,
   TLoginRequest,
   TRecoveryRequest,
@@ -23,10 +24,8 @@ import { reportApiError } from './popups';
  * schema; anything else becomes an ApiError, mapped to a popup in api/popups.ts.
  */
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-
 interface CallOptions<T> {
-  method?: Method;
+  method?: HttpMethod;
   path: string;
   body?: unknown;
   schema: z.ZodType<T>;
