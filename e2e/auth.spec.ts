@@ -71,6 +71,9 @@ test('forgot password: the reset link sets a new password, the old one stops wor
 
   await page.getByRole('button', { name: 'Logout' }).first().click();
   await expect(page).toHaveURL(/\/$/);
+  // The URL changes before the sign-in screen's code has loaded; until then the settings page (with its
+  // own E-mail fields) is still on screen.
+  await expect(page.getByRole('button', { name: 'Login' })).toBeVisible();
 
   await page.getByLabel('E-mail').fill(email);
   await page.getByLabel('Password', { exact: true }).fill('old-secret');
