@@ -6,13 +6,16 @@ import {
   PATHS,
   Role,
   STATS_SETTINGS_INVALID_JSON,
+  ZStatsPoint,
+  ZStatsResponse,
 } from '@tlprt/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { updateKey } from '../src/features/domains/keys/queries.js';
 import { writeBatch } from '../src/features/statistics/aggregator.js';
 import { statsDb } from '../src/features/statistics/tables.js';
 import { buildDomain, buildKey, buildTeam, buildUser, setTeamState } from './factories.js';
-import { Api, type Json } from './helpers/http.js';
+import { Api, type Json, type Res } from './helpers/http.js';
 import {
   dropDatabase,
   freshDatabaseUrl,
@@ -93,7 +96,15 @@ async function setup() {
   };
 }
 
-function query(
+/** The contract's answer with nothing more: the server writes the chart's JSON text itself
+ *  (statsResponseJson), so every answer of these tests is held to the exact shape. */
+const ZExactStatsResponse = ZStatsResponse.extend({ data: z.array(ZStatsPoint.strict()) }).strict();
+function exactAnswer(res: Res<Json>) {
+  if (res.status === 200) ZExactStatsResponse.parse(res.body);
+  return res;
+}
+
+async function query(
   as: Api,
   range: 'day' | 'week' | 'month',
   teamId: number,
@@ -101,21 +112,25 @@ function query(
   start = 0,
   end = NOW + 3600,
 ) {
-  return as.post(PATHS.statistics[range], {
-    apiKeys,
-    startTimestamp: start,
-    endTimestamp: end,
-    team_id: teamId,
-    clientId: 1,
-  });
+  return exactAnswer(
+    await as.post(PATHS.statistics[range], {
+      apiKeys,
+      startTimestamp: start,
+      endTimestamp: end,
+      team_id: teamId,
+      clientId: 1,
+    }),
+  );
 }
-const live = (as: Api, teamId: number, apiKeys: string[]) =>
-  as.post(PATHS.statistics.live(teamId), {
-    apiKeys,
-    startTimestamp: 0,
-    endTimestamp: NOW + 60,
-    team_id: teamId,
-  });
+const live = async (as: Api, teamId: number, apiKeys: string[]) =>
+  exactAnswer(
+    await as.post(PATHS.statistics.live(teamId), {
+      apiKeys,
+      startTimestamp: 0,
+      endTimestamp: NOW + 60,
+      team_id: teamId,
+    }),
+  );
 
 const at = (body: Json, t: number) => body.data.find((p: Json) => p.datePoint === t);
 

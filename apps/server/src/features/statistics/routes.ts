@@ -1,10 +1,10 @@
 import { STATISTICS_ENDPOINTS as E, INGEST_ERRORS, LIMITS, MSG, type TIngestResponse } from '@tlprt/contract';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import { caller } from '../../http/auth.js';
 import { allowOrigin, preflight } from '../../http/cors.js';
 import { route } from '../../http/route.js';
-import { queryStats } from './query.js';
+import { queryStats, type StatsSeries, statsResponseJson } from './query.js';
 import type { StatsService } from './service.js';
 import { getSettings, putSettings } from './settings.js';
 
@@ -54,16 +54,23 @@ export function ingestRoutes(svc: StatsService): FastifyPluginAsync {
 /** The dashboard's charts and saved key lists. */
 export function statsRoutes(svc: StatsService): FastifyPluginAsync {
   return async (app) => {
+    // The answer goes out as the JSON text statsResponseJson writes (a string with a JSON content
+    // type is sent as it is), still compressed by the app's compression hook.
+    const send = (reply: FastifyReply, series: StatsSeries) =>
+      reply.type('application/json; charset=utf-8').send(statsResponseJson(series));
     for (const range of ['day', 'week', 'month'] as const) {
-      route(app, E[range], async (req) =>
-        queryStats(svc, caller(req).user, range, req.body.team_id, req.body),
+      route(app, E[range], async (req, reply) =>
+        send(reply, await queryStats(svc, caller(req).user, range, req.body.team_id, req.body)),
       );
     }
-    route(app, E.live, async (req) =>
-      queryStats(svc, caller(req).user, 'live', req.params.team_id, {
-        ...req.body,
-        team_id: req.params.team_id,
-      }),
+    route(app, E.live, async (req, reply) =>
+      send(
+        reply,
+        await queryStats(svc, caller(req).user, 'live', req.params.team_id, {
+          ...req.body,
+          team_id: req.params.team_id,
+        }),
+      ),
     );
 
     route(app, E.readLists, async (req) => ({
