@@ -4,7 +4,6 @@ import type {
   EndpointQuery,
   EndpointResult,
   EndpointSpec,
-  HttpMethod,
   TCreateTeamRequest,
   TLoginRequest,
   TRecoveryRequest,
@@ -24,18 +23,6 @@ import { reportApiError } from './popups';
  * schema; anything else becomes an ApiError, mapped to a popup in api/popups.ts.
  */
 
-interface CallOptions<T> {
-  method?: HttpMethod;
-  path: string;
-  body?: unknown;
-  schema: z.ZodType<T>;
-  /** 'bearer' sends the token and lets 401/403 end the session / show the forbidden popup. */
-  auth: 'guest' | 'bearer';
-  /** false: the caller handles every failure itself (no popup). */
-  popups?: boolean;
-  signal?: AbortSignal;
-}
-
 let baseUrl = '';
 /** Tests point the client at a real local server; the app uses the page's own origin. */
 export function configureApi(options: { baseUrl: string }): void {
@@ -43,16 +30,37 @@ export function configureApi(options: { baseUrl: string }): void {
 }
 export const apiUrl = (path: string) => `${baseUrl}${path}`;
 
-async function call<T>(options: CallOptions<T>): Promise<T> {
-  const { method = 'GET', path, body, schema, auth, popups = true, signal } = options;
+interface RequestInput<E extends EndpointSpec> {
+  params?: EndpointParams<E>;
+  query?: EndpointQuery<E>;
+  body?: EndpointBody<E>;
+  /** false: the caller handles every failure itself (no popup). */
+  popups?: boolean;
+  signal?: AbortSignal;
+  /** Sends the session token to a guest endpoint that reads an optional one (the invitation link
+   *  answered by an existing account); a 401 then ends the session like any authenticated call. */
+  withToken?: boolean;
+}
+
+/** Calls one contract endpoint: its method and path, the token if its access needs one (a 401 or 403
+ *  then ends the session or shows the forbidden popup), and its success body parsed by its response
+ *  schema. */
+export async function request<E extends EndpointSpec & { response: z.ZodType }>(
+  spec: E,
+  input: RequestInput<E> = {},
+): Promise<EndpointResult<E>> {
+  const { params, query, body, popups = true, signal, withToken = false } = input;
+  const { method } = spec;
+  const path = endpointPath(spec, params as Record<string, unknown>, query as Record<string, unknown>);
+  const bearer = withToken || spec.access === 'user' || spec.access === 'supervisor';
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  if (auth === 'bearer') {
+  if (bearer) {
     const token = getToken();
     if (token) headers.Authorization = `Bearer ${token}`;
   }
   const fail = (error: ApiError): never => {
-    if (popups) reportApiError(error, auth === 'bearer');
+    if (popups) reportApiError(error, bearer);
     throw error;
   };
 
@@ -74,7 +82,7 @@ async function call<T>(options: CallOptions<T>): Promise<T> {
   // the server's: its unread body must not reach the schema check and the error popup.
   if (signal?.aborted) throw signal.reason ?? new DOMException('Aborted', 'AbortError');
   if (response.status === 200 || response.status === 201) {
-    const parsed = schema.safeParse(json);
+    const parsed = (spec.response as z.ZodType<EndpointResult<E>>).safeParse(json);
     if (parsed.success) return parsed.data;
     console.error(`Unexpected response body from ${method} ${path}`, parsed.error.issues);
     return fail(new ApiError(500, { message: MSG.serverErrorTitle }));
@@ -86,36 +94,6 @@ async function call<T>(options: CallOptions<T>): Promise<T> {
       errorBody.success ? errorBody.data : { message: response.statusText || MSG.serverErrorTitle },
     ),
   );
-}
-
-interface RequestInput<E extends EndpointSpec> {
-  params?: EndpointParams<E>;
-  query?: EndpointQuery<E>;
-  body?: EndpointBody<E>;
-  /** false: the caller handles every failure itself (no popup). */
-  popups?: boolean;
-  signal?: AbortSignal;
-  /** Sends the session token to a guest endpoint that reads an optional one (the invitation link
-   *  answered by an existing account); a 401 then ends the session like any authenticated call. */
-  withToken?: boolean;
-}
-
-/** Calls one contract endpoint: its method and path, the token if its access needs one, and its
- *  success body parsed by its response schema. */
-export function request<E extends EndpointSpec & { response: z.ZodType }>(
-  spec: E,
-  input: RequestInput<E> = {},
-): Promise<EndpointResult<E>> {
-  const { params, query, body, popups, signal, withToken = false } = input;
-  return call({
-    method: spec.method,
-    path: endpointPath(spec, params as Record<string, unknown>, query as Record<string, unknown>),
-    body,
-    schema: spec.response as z.ZodType<EndpointResult<E>>,
-    auth: withToken || spec.access === 'user' || spec.access === 'supervisor' ? 'bearer' : 'guest',
-    popups,
-    signal,
-  });
 }
 
 async function readJson(response: Response): Promise<unknown> {
