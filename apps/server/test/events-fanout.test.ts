@@ -48,6 +48,15 @@ function dechunk(body: string): { text: string; last: boolean } {
   return { text, last: false };
 }
 
+async function sessionIdOf(server: TestServer, token: string): Promise<number> {
+  const row = await server.app.ctx.db
+    .selectFrom('sessions')
+    .select('id')
+    .where('token_hash', '=', sha256(token))
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
 const withoutPings = (text: string) => text.replaceAll(': ping\n\n', '');
 const connected = ': connected\n\n';
 
@@ -91,6 +100,26 @@ describe('one event to many streams', () => {
     for (const s of all) s.close();
   });
 
+  it('writes once to a stream targeted both as its user and as its session, and forgets closed streams', async () => {
+    const u = await buildUser(server.app);
+    const sessionId = await sessionIdOf(server, u.token);
+    const first = rawStream(server.base, u.token, '1.1');
+    await expect.poll(() => dechunk(first.body()).text.startsWith(connected)).toBe(true);
+    const event = { code: EventCode.UserAdded, team_id: 9 };
+    await server.app.ctx.bus.publish({ userIds: [u.id], sessionIds: [sessionId] }, event);
+    const message = `data: ${JSON.stringify(event)}\n\n`;
+    await expect.poll(() => withoutPings(dechunk(first.body()).text)).toBe(connected + message);
+
+    const held = server.app.ctx.hub.size;
+    first.close();
+    await expect.poll(() => server.app.ctx.hub.size).toBe(held - 1);
+    const second = rawStream(server.base, u.token, '1.1');
+    await expect.poll(() => dechunk(second.body()).text.startsWith(connected)).toBe(true);
+    await server.app.ctx.bus.publish({ sessionIds: [sessionId] }, event);
+    await expect.poll(() => withoutPings(dechunk(second.body()).text)).toBe(connected + message);
+    second.close();
+  });
+
   it('ends the targeted streams of a forced logout after the event, with the last chunk', async () => {
     const u = await buildUser(server.app);
     const other = await buildSession(server.app, u.id);
@@ -100,11 +129,7 @@ describe('one event to many streams', () => {
     await expect
       .poll(() => [tab1, tab2, device2].every((s) => dechunk(s.body()).text.startsWith(connected)))
       .toBe(true);
-    const { id: sessionId } = await server.app.ctx.db
-      .selectFrom('sessions')
-      .select('id')
-      .where('token_hash', '=', sha256(u.token))
-      .executeTakeFirstOrThrow();
+    const sessionId = await sessionIdOf(server, u.token);
 
     await server.app.ctx.bus.publish(
       { sessionIds: [sessionId] },
@@ -175,11 +200,7 @@ describe.runIf(onPostgres)('PgBus: a message split over several notifications', 
 
   it('reaches its streams once, whole, and a forced logout still ends them', async () => {
     const u = await buildUser(server.app);
-    const { id: sessionId } = await server.app.ctx.db
-      .selectFrom('sessions')
-      .select('id')
-      .where('token_hash', '=', sha256(u.token))
-      .executeTakeFirstOrThrow();
+    const sessionId = await sessionIdOf(server, u.token);
     const s = await openStream(server.base, u.token);
     await s.waitFor((raw) => raw.startsWith(': connected'));
 

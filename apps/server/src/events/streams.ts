@@ -23,6 +23,10 @@ type LiveSessionCheck = (sessionIds: number[]) => Promise<Set<number>>;
  */
 export class StreamHub {
   private readonly streams = new Set<LiveStream>();
+  /** The same streams by user and by session: an event for a few users is written to their streams
+   *  without looking at every stream the node holds. */
+  private readonly byUser = new Map<number, Set<LiveStream>>();
+  private readonly bySession = new Map<number, Set<LiveStream>>();
   private readonly heartbeat: NodeJS.Timeout;
   private readonly unsubscribe: () => void;
 
@@ -55,18 +59,28 @@ export class StreamHub {
     res.write(': connected\n\n');
     const stream: LiveStream = { ...owner, res };
     this.streams.add(stream);
-    res.on('close', () => this.streams.delete(stream));
+    indexed(this.byUser, stream.userId).add(stream);
+    indexed(this.bySession, stream.sessionId).add(stream);
+    res.on('close', () => this.forget(stream));
   }
 
   private deliver({ target, event, close }: BusMessage): void {
-    const users = new Set(target.userIds ?? []);
-    const sessions = new Set(target.sessionIds ?? []);
+    // A stream of a targeted user and of a targeted session gets the event once.
+    const recipients = new Set<LiveStream>();
+    for (const id of target.userIds ?? []) for (const s of this.byUser.get(id) ?? []) recipients.add(s);
+    for (const id of target.sessionIds ?? []) for (const s of this.bySession.get(id) ?? []) recipients.add(s);
+    if (recipients.size === 0) return;
     const frame = framed(`data: ${JSON.stringify(event)}\n\n`);
-    for (const s of this.streams) {
-      if (!users.has(s.userId) && !sessions.has(s.sessionId)) continue;
+    for (const s of recipients) {
       send(s.res, frame);
       if (close) this.end(s);
     }
+  }
+
+  private forget(s: LiveStream): void {
+    this.streams.delete(s);
+    unindex(this.byUser, s.userId, s);
+    unindex(this.bySession, s.sessionId, s);
   }
 
   /** Heartbeat: ends the streams of expired or revoked sessions (one query for all), pings the rest. A
@@ -92,7 +106,7 @@ export class StreamHub {
   }
 
   private end(s: LiveStream): void {
-    this.streams.delete(s);
+    this.forget(s);
     s.res.end();
   }
 
@@ -102,6 +116,20 @@ export class StreamHub {
     this.unsubscribe();
     for (const s of this.streams) this.end(s);
   }
+}
+
+function indexed(index: Map<number, Set<LiveStream>>, id: number): Set<LiveStream> {
+  let set = index.get(id);
+  if (!set) {
+    set = new Set();
+    index.set(id, set);
+  }
+  return set;
+}
+
+function unindex(index: Map<number, Set<LiveStream>>, id: number, s: LiveStream): void {
+  const set = index.get(id);
+  if (set?.delete(s) && set.size === 0) index.delete(id);
 }
 
 /** A message as it goes on the wire, encoded once for all the streams it is written to. */
