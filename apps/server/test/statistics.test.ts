@@ -6,6 +6,7 @@ import {
   PATHS,
   Role,
   STATS_SETTINGS_INVALID_JSON,
+  ZIngestResponse,
   ZStatsPoint,
   ZStatsResponse,
 } from '@tlprt/contract';
@@ -76,8 +77,12 @@ const rep = (
   ...(nodrBytes === undefined ? {} : { nodrBytes }),
 });
 
+/** The 202 is written as JSON text too (ingestRoutes): held to the exact shape as well. */
+const ZExactIngestResponse = ZIngestResponse.strict();
 async function ingest(reports: unknown[], target: Api = api) {
-  return target.post(PATHS.statistics.ingest, { reports });
+  const res = await target.post(PATHS.statistics.ingest, { reports });
+  if (res.status === 202) ZExactIngestResponse.parse(res.body);
+  return res;
 }
 
 /** A team with an active verified domain and one active key; `as` is its owner. */
