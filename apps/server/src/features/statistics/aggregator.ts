@@ -4,7 +4,6 @@ import {
   databaseAnswers,
   insertSessions,
   lockFlushes,
-  type MinuteRow,
   POINT_SIZES,
   ROLLUP_SIZES,
   recountViewers,
@@ -15,7 +14,7 @@ import {
   teamsOfKeys,
   upsertMinutes,
 } from './queries.js';
-import { MINUTE_BYTES_CAP, SERIES_BITS, type StatsDb, statsDb } from './tables.js';
+import { MINUTE_BYTES_CAP, type MinuteRow, SERIES_BITS, type StatsDb, statsDb } from './tables.js';
 
 /** The series' indexes, typed so tuple access needs no assertion. */
 const IDX = [0, 1, 2] as const;

@@ -1,7 +1,14 @@
 import { KeyStatus } from '@tlprt/contract';
 import { PostgresAdapter, type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/index.js';
-import { BLOCK_SPAN_S, MINUTE_BYTES_CAP, SERIES_BITS, type StatsDb, SUM_CAP } from './tables.js';
+import {
+  BLOCK_SPAN_S,
+  MINUTE_BYTES_CAP,
+  type MinuteRow,
+  SERIES_BITS,
+  type StatsDb,
+  SUM_CAP,
+} from './tables.js';
 
 /** The statistics feature's SQL: ingest key look-ups, the flush, the reads of the ranges, saved lists,
  *  retention and the demo's look-ups. Same statements on SQLite and PostgreSQL unless marked. */
@@ -106,18 +113,6 @@ const FLUSH_LOCK = 6_060_601;
 
 export async function lockFlushes(db: StatsDb): Promise<void> {
   if (isPostgres(db)) await sql`select pg_advisory_xact_lock(${FLUSH_LOCK})`.execute(db);
-}
-
-export interface MinuteRow {
-  key_id: number;
-  minute: number;
-  cdn_bytes: number;
-  p2p_bytes: number;
-  nodr_bytes: number;
-  cdn_users: number;
-  p2p_users: number;
-  nodr_users: number;
-  users: number;
 }
 
 /** Adds the bytes to the stored minutes (saturating); user counts keep the larger of the two. */

@@ -1,4 +1,4 @@
-import type { Generated, Kysely } from 'kysely';
+import type { Generated, Kysely, Selectable } from 'kysely';
 import type { Db } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
 
@@ -19,6 +19,8 @@ interface StatsMinuteTable extends SeriesColumns {
   key_id: number;
   minute: number;
 }
+/** One key-minute as the flush writes it. */
+export type MinuteRow = Selectable<StatsMinuteTable>;
 interface StatsBucketTable extends SeriesColumns {
   key_id: number;
   bucket: number;
