@@ -14,7 +14,7 @@ import {
   type VerifierOptions,
 } from '../src/features/domains/verification/index.js';
 import { checkVerificationMeta } from '../src/features/domains/verification/meta.js';
-import { type SafeFetchOptions, safeFetch } from '../src/features/domains/verification/safe-fetch.js';
+import { type SafeFetchOptions, safeFetch } from '../src/net/safe-fetch.js';
 import { startTestDns, type TestDns } from './helpers/dns-server.js';
 import { closedPort, type Route, startTestSite, type TestSite } from './helpers/http-site.js';
 

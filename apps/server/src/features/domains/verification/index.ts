@@ -1,6 +1,7 @@
 /** Domain ownership verification (DESIGN §6): the verifier, its copyable instructions and helpers. */
-export { type AddressClass, classifyAddress, isPublicAddress } from './address.js';
-export { isValidHash, newVerificationHash, normalizeHost } from './host.js';
+export { type AddressClass, classifyAddress, isPublicAddress } from '../../../net/address.js';
+export { normalizeHost } from '../../../net/host.js';
+export { isValidHash, newVerificationHash } from './host.js';
 export {
   instructions,
   type VerificationInstructions,

@@ -1,4 +1,4 @@
-import { normalizeHost } from './host.js';
+import { normalizeHost } from '../../../net/host.js';
 import { META_NAME } from './meta.js';
 
 /** The copyable texts of the Add-domain screen, one block per verification tab. */

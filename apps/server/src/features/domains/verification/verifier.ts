@@ -1,8 +1,10 @@
 import type { Config } from '../../../config.js';
 import { publicHostOf } from '../../../config.js';
-import { createDnsClient, type DnsClient } from './dns.js';
-import { CheckFailed, reasonOf } from './failure.js';
-import { isValidHash, normalizeHost } from './host.js';
+import { createDnsClient, type DnsClient } from '../../../net/dns.js';
+import { CheckFailed, reasonOf } from '../../../net/failure.js';
+import { normalizeHost } from '../../../net/host.js';
+import { type FetchedPage, type SafeFetchOptions, safeFetch } from '../../../net/safe-fetch.js';
+import { isValidHash } from './host.js';
 import {
   cnameLabel,
   cnameName,
@@ -13,7 +15,6 @@ import {
   type VerificationInstructions,
 } from './instructions.js';
 import { checkVerificationMeta } from './meta.js';
-import { type FetchedPage, type SafeFetchOptions, safeFetch } from './safe-fetch.js';
 
 /** VerificationMethod ids the verifier checks; 5 (supervisor bypass) needs no check and is the caller's. */
 export const CheckMethod = { CNAME: 1, dnsTXT: 2, HTML: 3, META: 4 } as const;

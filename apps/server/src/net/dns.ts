@@ -2,7 +2,8 @@ import { lookup, Resolver } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { CheckFailed, errorCode } from './failure.js';
 
-/** The three look-ups verification needs. Each throws CheckFailed with a short reason. */
+/** The three look-ups domain verification and guarded fetches need. Each throws CheckFailed with a short
+ *  reason. */
 export interface DnsClient {
   /** Every TXT record of `name`, each as its list of character strings (not yet joined). */
   txt(name: string): Promise<string[][]>;
@@ -32,8 +33,8 @@ export function createDnsClient(options: DnsClientOptions): DnsClient {
   const { timeoutMs } = options;
 
   /**
-   * A fresh resolver per look-up: cancelling one on timeout must not cancel the look-ups of other
-   * verifications that share the process.
+   * A fresh resolver per look-up: cancelling one on timeout must not cancel the other look-ups that
+   * share the process.
    */
   async function withResolver<T>(what: string, run: (r: Resolver) => Promise<T>): Promise<T> {
     // Two tries inside the budget; c-ares gives up by itself, the timer below is the hard stop.

@@ -1,6 +1,7 @@
 /**
- * A verification check that did not pass, with a short human reason for the logs. Internal helpers
- * throw it so each check reads as straight-line code; the verifier turns it into `{ ok: false }`.
+ * A check or guarded fetch that did not pass, with a short human reason (logs, answers). Internal
+ * helpers throw it so each check reads as straight-line code; domain verification turns it into
+ * `{ ok: false }`, the integrity service into a 502.
  */
 export class CheckFailed extends Error {
   override readonly name = 'CheckFailed';

@@ -1,5 +1,5 @@
 import type { LookupAddress } from 'node:dns';
-import http, { type IncomingMessage } from 'node:http';
+import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { type AddressClass, classifyAddress } from './address.js';
@@ -17,13 +17,18 @@ export interface SafeFetchOptions {
   maxBytes: number;
   maxRedirects: number;
   userAgent: string;
-  /** A and AAAA look-up through the verifier's resolver (the same one DNS checks use). */
+  /** A and AAAA look-up through the caller's resolver (DNS_SERVERS or the system's). */
   resolveAddresses(host: string): Promise<string[]>;
+  /** Request headers added to (or replacing) the defaults: a Range, another Accept. The encoding and
+   *  connection headers stay ours whatever is given. */
+  headers?: Readonly<Record<string, string>>;
 }
 
 export interface FetchedPage {
   url: string;
   status: number;
+  /** The headers of the last response (after redirects). */
+  headers: IncomingHttpHeaders;
   /** At most maxBytes bytes of the body. */
   body: Buffer;
   /** The server had more than maxBytes to send. */
@@ -64,7 +69,7 @@ async function followRedirects(
     const location = response.headers.location;
     if (!REDIRECT_STATUSES.has(response.statusCode ?? 0) || location === undefined) {
       const { body, truncated } = await readCapped(response, options.maxBytes, signal);
-      return { url: url.href, status: response.statusCode ?? 0, body, truncated };
+      return { url: url.href, status: response.statusCode ?? 0, headers: response.headers, body, truncated };
     }
     // Redirect bodies are never needed; dropping the socket also keeps a huge one from being read.
     response.destroy();
@@ -178,6 +183,7 @@ function requestOnce(
         headers: {
           'User-Agent': options.userAgent,
           Accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.5',
+          ...options.headers,
           // Compressed bodies would need decoding and would defeat the byte limit.
           'Accept-Encoding': 'identity',
           Connection: 'close',
