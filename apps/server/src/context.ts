@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { UsableKeys } from './access/usable-keys.js';
 import type { Config } from './config.js';
 import type { Db } from './db/index.js';
 import type { EventBus } from './events/bus.js';
@@ -23,4 +24,6 @@ export interface AppContext {
   verifier: Verifier;
   /** Which browser origins may use a key (ingest, public settings, tracker: DESIGN §7, §11). */
   origins: OriginGate;
+  /** Whether a key is usable on the public side (the one rule of DESIGN §11), cached briefly. */
+  keys: UsableKeys;
 }

@@ -1,5 +1,5 @@
 import { InviteStatus } from '@tlprt/contract';
-import { Migrator } from 'kysely';
+import { Migrator, sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { isUniqueViolation } from '../src/db/errors.js';
@@ -10,6 +10,7 @@ import { newKeyHash } from '../src/features/domains/keys/hash.js';
 import { insertKey } from '../src/features/domains/keys/queries.js';
 import { insertInvitation, updateInvitation } from '../src/features/invitations/queries.js';
 import { sessionHash, writeBatch } from '../src/features/statistics/aggregator.js';
+import { POINT_VALUES, readPoints } from '../src/features/statistics/queries.js';
 import { SERIES_BITS, statsDb } from '../src/features/statistics/tables.js';
 import { insertTeamWithMember } from '../src/features/teams/queries.js';
 import { dropDatabase, freshDatabaseUrl, PUBLIC_URL } from './helpers/server.js';
@@ -90,11 +91,11 @@ describe('0006_stats_team_totals', () => {
       .orderBy('team_id')
       .orderBy('minute')
       .execute();
-    // `users` (0009): the keys' largest series (p2p, 2k here), summed.
+    // `users` (0009): the keys' largest series (p2p, 2k here), summed; no refused bytes before 0012.
     expect(minutes).toEqual([
-      { team_id: a.teamId, minute: 600, ...row(3), users: 6 },
-      { team_id: a.teamId, minute: 660, ...row(3), users: 6 },
-      { team_id: b.teamId, minute: 600, ...row(5), users: 10 },
+      { team_id: a.teamId, minute: 600, ...row(3), users: 6, rejected_bytes: 0 },
+      { team_id: a.teamId, minute: 660, ...row(3), users: 6, rejected_bytes: 0 },
+      { team_id: b.teamId, minute: 600, ...row(5), users: 10, rejected_bytes: 0 },
     ]);
     expect(await s.selectFrom('stats_team_hour').selectAll().execute()).toEqual([
       {
@@ -102,6 +103,7 @@ describe('0006_stats_team_totals', () => {
         bucket: 3600,
         ...row(10),
         users: 20,
+        rejected_bytes: 0,
         // 0011: no minute of that hour is kept, so its own peaks are the keys' peaks summed.
         peak_cdn_users: 10,
         peak_p2p_users: 20,
@@ -233,6 +235,7 @@ describe('0009_stats_viewers', () => {
         keyId: k1,
         minute: m1,
         bytes: [1, 0, 0],
+        rejected: 0,
         sessions: new Map([
           ['s1', SERIES_BITS.cdn],
           ['s4', SERIES_BITS.cdn],
@@ -290,5 +293,132 @@ describe('0010_one_pending_invitation', () => {
     });
     // A declined invitation of the address stands beside its pending one; a second pending one cannot.
     await expect(pending('once@example.test')).rejects.toSatisfy(isUniqueViolation);
+  });
+});
+
+describe('0012_stats_rejected', () => {
+  it('adds refused bytes to every table of points and repacks the blocks of 0011 with them; down undoes both', async () => {
+    const db = await databaseAt('0010_one_pending_invitation');
+    const now = Date.now();
+    const { teamId, keyIds } = await teamWithKeys(db, await owner(db, now), 'A', now);
+    const [k1, k2] = keyIds;
+    const s = statsDb(db);
+    const H = 36_000;
+    const series = (bytes: number, users: number) => ({
+      cdn_bytes: bytes,
+      p2p_bytes: 2 * bytes,
+      nodr_bytes: 0,
+      cdn_users: users,
+      p2p_users: users,
+      nodr_users: 0,
+      users,
+    });
+    await s
+      .insertInto('stats_minute')
+      .values([
+        { key_id: k1, minute: H, ...series(3, 1) },
+        { key_id: k1, minute: H + 60, ...series(2 ** 40, 4) },
+        { key_id: k2, minute: H + 60, ...series(10, 2) },
+      ])
+      .execute();
+    await s
+      .insertInto('stats_team_minute')
+      .values([
+        { team_id: teamId, minute: H, ...series(3, 1) },
+        { team_id: teamId, minute: H + 60, ...series(2 ** 40 + 10, 6) },
+      ])
+      .execute();
+    for (const table of ['stats_20m', 'stats_hour'] as const) {
+      await s
+        .insertInto(table)
+        .values([
+          { key_id: k1, bucket: H, ...series(2 ** 40 + 3, 4) },
+          { key_id: k2, bucket: H, ...series(10, 2) },
+        ])
+        .execute();
+    }
+    for (const table of ['stats_team_20m', 'stats_team_hour'] as const) {
+      await s
+        .insertInto(table)
+        .values({ team_id: teamId, bucket: H, ...series(2 ** 40 + 13, 6) })
+        .execute();
+    }
+    const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+    const step = async (run: Promise<{ error?: unknown }>) => {
+      const { error } = await run;
+      if (error) throw error;
+    };
+    await step(migrator.migrateTo('0011_stats_peaks_blocks'));
+    /** The bytes of k1's minute block and of the team's (2 points each). */
+    const blockSizes = async () => [
+      (
+        await s
+          .selectFrom('stats_minute_blocks')
+          .select('points')
+          .where('key_id', '=', k1)
+          .executeTakeFirstOrThrow()
+      ).points.length,
+      (
+        await s
+          .selectFrom('stats_team_minute_blocks')
+          .select('points')
+          .where('team_id', '=', teamId)
+          .executeTakeFirstOrThrow()
+      ).points.length,
+    ];
+    expect(await blockSizes()).toEqual([2 * 41, 2 * 41]);
+
+    await migrateToLatest(db);
+    expect(await blockSizes()).toEqual([2 * 49, 2 * 49]);
+    const rejected = async (table: 'stats_minute' | 'stats_20m' | 'stats_hour' | 'stats_team_hour') =>
+      (await s.selectFrom(table).select('rejected_bytes').execute()).map((r) => Number(r.rejected_bytes));
+    expect(await rejected('stats_minute')).toEqual([0, 0, 0]);
+    expect(await rejected('stats_hour')).toEqual([0, 0]);
+    expect(await rejected('stats_team_hour')).toEqual([0]);
+    /** The point at `t` of a read: POINT_VALUES values, refused bytes last. */
+    const point = async (size: number, asked: number[], leftOut: number[], t: number) => {
+      const { sums } = await readPoints(s, size, teamId, asked, leftOut, t, t);
+      return [...sums.subarray(0, POINT_VALUES)];
+    };
+    // Every value of the repacked blocks reads as before, with no refused bytes.
+    expect(await point(60, [k1], [k2], H + 60)).toEqual([2 ** 40, 2 ** 41, 0, 4, 4, 0, 4, 0]);
+    expect(await point(60, [k1, k2], [], H + 60)).toEqual([2 ** 40 + 10, 2 ** 41 + 20, 0, 6, 6, 0, 6, 0]);
+    expect(await point(60, [k1], [k2], H)).toEqual([3, 6, 0, 1, 1, 0, 1, 0]);
+    for (const size of [1200, 3600]) {
+      expect(await point(size, [k2], [k1], H)).toEqual([10, 20, 0, 2, 2, 0, 2, 0]);
+      // All keys: the team's rows, with the team's own peak minute (H + 60: 6 viewers).
+      expect(await point(size, [k1, k2], [], H)).toEqual([
+        2 ** 40 + 13,
+        2 * (2 ** 40 + 13),
+        0,
+        6,
+        6,
+        0,
+        6,
+        0,
+      ]);
+    }
+
+    // A flush after the migration stores and packs refused bytes at every level.
+    await writeBatch(s, [
+      {
+        keyId: k2,
+        minute: H + 60,
+        bytes: [0, 0, 0],
+        rejected: 700,
+        sessions: new Map(),
+        users: [0, 0, 0, 0],
+      },
+    ]);
+    expect((await point(60, [k2], [k1], H + 60))[7]).toBe(700);
+    expect((await point(60, [k1, k2], [], H + 60))[7]).toBe(700);
+    expect((await point(1200, [k2], [k1], H))[7]).toBe(700);
+    expect((await point(3600, [k1, k2], [], H))[7]).toBe(700);
+
+    await step(migrator.migrateDown());
+    expect(await blockSizes()).toEqual([2 * 41, 2 * 41]);
+    await expect(sql`select rejected_bytes from stats_minute`.execute(db)).rejects.toThrow();
+    await migrateToLatest(db);
+    expect(await blockSizes()).toEqual([2 * 49, 2 * 49]);
   });
 });

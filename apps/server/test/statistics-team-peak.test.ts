@@ -288,12 +288,13 @@ describe('0011_stats_peaks_blocks', () => {
       };
     };
     const first = await minutesOf(k1, k2);
-    expect(first(H + 60)).toEqual([2 ** 40 + 1, 2 * (2 ** 40 + 1), 0, 4, 4, 0, 4]);
-    expect(first(H)).toEqual([3, 6, 0, 1, 0, 0, 1]);
-    expect(first(H + 120)).toEqual([0, 0, 0, 0, 0, 0, 0]);
+    // The last value: refused bytes, none before 0012.
+    expect(first(H + 60)).toEqual([2 ** 40 + 1, 2 * (2 ** 40 + 1), 0, 4, 4, 0, 4, 0]);
+    expect(first(H)).toEqual([3, 6, 0, 1, 0, 0, 1, 0]);
+    expect(first(H + 120)).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
     const second = await minutesOf(k2, k1);
-    expect(second(H + 60)).toEqual([10, 20, 0, 1, 0, 0, 1]);
-    expect(second(H + 180)).toEqual([7, 14, 0, 0, 3, 0, 3]);
+    expect(second(H + 60)).toEqual([10, 20, 0, 1, 0, 0, 1, 0]);
+    expect(second(H + 180)).toEqual([7, 14, 0, 0, 3, 0, 3, 0]);
     // Both keys: the team's minute totals, from their blocks.
     const { sums: team } = await readPoints(s, 60, teamId, [k1, k2], [], H, H + 3540);
     expect([...team.subarray(POINT_VALUES, 2 * POINT_VALUES)]).toEqual([
@@ -304,11 +305,15 @@ describe('0011_stats_peaks_blocks', () => {
       4,
       0,
       5,
+      0,
     ]);
 
     // k1's hour from its block, beside the team's own peaks; k2 and the team's earlier hour had 12 viewers.
     const hours = await readPoints(s, 3600, teamId, [k1], [k2], H - 3600, H);
-    expect([...hours.sums]).toEqual([0, 0, 0, 0, 0, 0, 0, 2 ** 40 + 9, 2 * (2 ** 40 + 9), 0, 4, 4, 0, 4]);
+    expect([...hours.sums]).toEqual([
+      ...[0, 0, 0, 0, 0, 0, 0, 0],
+      ...[2 ** 40 + 9, 2 * (2 ** 40 + 9), 0, 4, 4, 0, 4, 0],
+    ]);
     expect([...(hours.teamPeaks ?? [])]).toEqual([8, 2, 0, 9, 5, 4, 0, 5]);
     expect(hours.othersViewers).toBe(12);
 
@@ -330,6 +335,7 @@ describe('0011_stats_peaks_blocks', () => {
         keyId: k1,
         minute: H + 60,
         bytes: [1, 0, 0],
+        rejected: 5,
         sessions: new Map([
           ['s2', SERIES_BITS.cdn | SERIES_BITS.p2p],
           ['s4', SERIES_BITS.p2p],
@@ -344,9 +350,9 @@ describe('0011_stats_peaks_blocks', () => {
       .where('minute', '=', H + 60)
       .executeTakeFirstOrThrow();
     expect(minute).toEqual({ cdn_users: 2, p2p_users: 3, nodr_users: 1, users: 4 });
-    // The flush rewrote k1's block.
+    // The flush rewrote k1's block, in the layout of 0012 (refused bytes last).
     const after = await minutesOf(k1, k2);
-    expect(after(H + 60)).toEqual([2 ** 40 + 2, 2 * (2 ** 40 + 1), 0, 2, 3, 1, 4]);
-    expect(after(H + 180)).toEqual([5, 10, 0, 1, 0, 0, 1]);
+    expect(after(H + 60)).toEqual([2 ** 40 + 2, 2 * (2 ** 40 + 1), 0, 2, 3, 1, 4, 5]);
+    expect(after(H + 180)).toEqual([5, 10, 0, 1, 0, 0, 1, 0]);
   });
 });

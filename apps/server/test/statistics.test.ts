@@ -217,6 +217,7 @@ describe('query', () => {
       p2pDwSize: 50,
       p2pUsersCount: 1,
       usersCount: 2,
+      rejectedDwSize: 0,
     });
     expect(at(r.body, M - 60)).toEqual({
       datePoint: M - 60,
@@ -225,6 +226,7 @@ describe('query', () => {
       p2pDwSize: 3,
       p2pUsersCount: 1,
       usersCount: 1,
+      rejectedDwSize: 0,
     });
     expect(at(r.body, M - 120)).toEqual({
       datePoint: M - 120,
@@ -233,6 +235,7 @@ describe('query', () => {
       p2pDwSize: 0,
       p2pUsersCount: 0,
       usersCount: 0,
+      rejectedDwSize: 0,
     });
 
     // A later flush: the same session is not counted again; a new one is.
@@ -245,6 +248,7 @@ describe('query', () => {
       p2pDwSize: 52,
       p2pUsersCount: 2,
       usersCount: 3,
+      rejectedDwSize: 0,
     });
 
     // Version-1 teams get the nodr series.
@@ -259,6 +263,7 @@ describe('query', () => {
       nodrDwSize: 4,
       nodrUsersCount: 1,
       usersCount: 1,
+      rejectedDwSize: 0,
     });
     expect(at(v1.body, M)).toMatchObject({ nodrDwSize: 0, nodrUsersCount: 0 });
   });
@@ -286,6 +291,7 @@ describe('query', () => {
       p2pDwSize: 3,
       p2pUsersCount: 3,
       usersCount: 3,
+      rejectedDwSize: 0,
     });
     expect(at(week.body, b20)).toEqual({
       datePoint: b20,
@@ -294,6 +300,7 @@ describe('query', () => {
       p2pDwSize: 10,
       p2pUsersCount: 5,
       usersCount: 5,
+      rejectedDwSize: 0,
     });
     expect(at(week.body, b20 - 1200)).toMatchObject({ cdnDwSize: 0, cdnUsersCount: 0 });
     const month = await query(s.as, 'month', s.team.id, both);
@@ -305,6 +312,7 @@ describe('query', () => {
       p2pDwSize: 13,
       p2pUsersCount: 5,
       usersCount: 5,
+      rejectedDwSize: 0,
     });
     // One key: the peak minute of the bucket exactly.
     const week1 = await query(s.as, 'week', s.team.id, [s.key.keyHash]);
@@ -315,6 +323,7 @@ describe('query', () => {
       p2pDwSize: 3,
       p2pUsersCount: 3,
       usersCount: 3,
+      rejectedDwSize: 0,
     });
     const month1 = await query(s.as, 'month', s.team.id, [s.key.keyHash]);
     expect(at(month1.body, HOUR)).toEqual({
@@ -324,6 +333,7 @@ describe('query', () => {
       p2pDwSize: 13,
       p2pUsersCount: 5,
       usersCount: 5,
+      rejectedDwSize: 0,
     });
     const day = await query(s.as, 'day', s.team.id, both);
     expect(at(day.body, b40 + 60)).toMatchObject({ cdnDwSize: 30, cdnUsersCount: 3, usersCount: 3 });
@@ -349,6 +359,7 @@ describe('query', () => {
             100 * (ki + 1) + v,
             v % 3 === 0 ? 0 : 50 * mi,
             0,
+            v % 2 === 1 ? 9 * (ki + 1) : 0,
           );
         }
       });
@@ -379,6 +390,7 @@ describe('query', () => {
             p2pDwSize: sum('p2pDwSize'),
             p2pUsersCount: users('p2pUsersCount'),
             usersCount: users('usersCount'),
+            rejectedDwSize: sum('rejectedDwSize'),
           };
         });
       // All five (team total), four (total less one), three (total less two), two and one (summed).
@@ -400,6 +412,7 @@ describe('query', () => {
       }
       // Something was counted in each range, so the comparison is not between zeros.
       expect(expected([0, 1, 2, 3, 4]).some((p: Json) => p.usersCount > 0 && p.p2pDwSize > 0)).toBe(true);
+      expect(expected([0, 1, 2, 3, 4]).some((p: Json) => p.rejectedDwSize > 0)).toBe(true);
     }
   });
 
@@ -482,6 +495,7 @@ describe('query', () => {
       p2pDwSize: 7,
       p2pUsersCount: 1,
       usersCount: 2,
+      rejectedDwSize: 0,
     });
     // The day range merges the open minute too; after the flush the same numbers come from the table.
     expect(at((await query(s.as, 'day', s.team.id, [s.key.keyHash], NOW - 600, NOW)).body, M)).toMatchObject({
@@ -511,6 +525,7 @@ describe('query', () => {
       p2pDwSize: 11,
       p2pUsersCount: 1,
       usersCount: 2,
+      rejectedDwSize: 0,
     });
   });
 
@@ -556,6 +571,7 @@ describe('two nodes on one PostgreSQL', () => {
           p2pDwSize: 30,
           p2pUsersCount: 6,
           usersCount: 9,
+          rejectedDwSize: 0,
         });
         const w = await query(node.as(s.team.owner.token), 'week', s.team.id, [s.key.keyHash]);
         expect(at(w.body, HOUR + 2400)).toMatchObject({ cdnDwSize: 122, cdnUsersCount: 9, usersCount: 9 });
@@ -596,6 +612,7 @@ describe('graceful shutdown', () => {
           p2pDwSize: 30,
           p2pUsersCount: 1,
           usersCount: 2,
+          rejectedDwSize: 0,
         });
       } finally {
         await second.app.close();

@@ -21,6 +21,10 @@ export const ZIngestReport = z.object({
   cdnBytes: byteCount,
   p2pBytes: byteCount,
   nodrBytes: byteCount.optional(),
+  /** Peer bytes the plugin refused since the last report (DESIGN §11: a segment whose SHA-256 is not
+   *  the origin's, fetched again). Counted apart from the series, which hold delivered bytes only; many
+   *  of them mean someone attacks the key's swarm. */
+  rejectedBytes: byteCount.optional(),
   /** Increasing per session: a (key, sessionId, seq) already counted is accepted, not counted again. */
   seq: z
     .number({ error: 'Must be a number' })
@@ -63,6 +67,9 @@ export const ZStatsPoint = z.object({
   /** The audience (DESIGN §7): a session fed by both the CDN and peers is in both series above but
    *  counts once here, so the series must not be added up to get it. */
   usersCount: z.number().int(),
+  /** Peer bytes refused by verification (the reports' rejectedBytes), summed like the sizes; 0 when
+   *  none. Not part of the traffic above: p2pDwSize counts accepted peer bytes only. */
+  rejectedDwSize: z.number(),
 });
 export type TStatsPoint = z.infer<typeof ZStatsPoint>;
 export const ZStatsResponse = z.object({
@@ -110,6 +117,7 @@ export const INGEST_ERRORS = {
   keyInactive: 'Key is not active',
   domainInactive: 'Domain of the key is not active',
   teamSuspended: 'Team of the key is suspended',
+  teamDisabled: 'Team of the key is disabled',
   skew: `ts is more than ${INGEST_MAX_SKEW_S} s from server time`,
   origin: 'Origin is not a domain of the key',
 } as const;

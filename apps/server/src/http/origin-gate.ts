@@ -1,5 +1,6 @@
 import { DomainStatus, KeyStatus, TeamStatus } from '@tlprt/contract';
 import { sql } from 'kysely';
+import type { UsableKeys } from '../access/usable-keys.js';
 import type { Db } from '../db/index.js';
 import type { Clock } from '../lib/clock.js';
 
@@ -21,11 +22,12 @@ function hostAndParents(host: string): string[] {
 }
 
 /**
- * The Origin rule of DESIGN §7 and §11, shared by the ingest, the public settings read and the tracker:
- * a browser's request is accepted when its Origin is the dashboard's own origin (PUBLIC_URL: the demo
- * page) or a verified, active, promoted domain (or a subdomain of it) of an unsuspended team that an
- * active key serves, and, for a given key, a domain that very key serves (its own domain, or any of its
- * team's for a team-wide key).
+ * The Origin rule of DESIGN §7 and §11, shared by the ingest, the public settings read, the tracker and
+ * the integrity service: for a given key, the key must be usable (access/usable-keys.ts, whatever the
+ * Origin) and a browser's Origin must be the dashboard's own origin (PUBLIC_URL: the demo page) or a
+ * verified, active, promoted domain (or a subdomain of it) that this very key serves (its own domain,
+ * or any of its team's for a team-wide key). Without a key (CORS preflights), any usable domain of a
+ * usable key is accepted.
  * Answers are cached briefly: a player sends many requests, a domain switched off is refused seconds later.
  */
 export class OriginGate {
@@ -33,6 +35,7 @@ export class OriginGate {
 
   constructor(
     private readonly db: Db,
+    private readonly keys: UsableKeys,
     private readonly dashboardOrigin: string,
     private readonly now: Clock,
     private readonly ttlMs = 5000,
@@ -47,6 +50,7 @@ export class OriginGate {
 
   /** May a page of `origin` use the key `keyHash`? */
   async forKey(keyHash: string, origin: string | undefined): Promise<boolean> {
+    if ((await this.keys.find(keyHash)) === null) return false;
     const t = this.trivially(origin);
     if (t !== undefined) return t;
     return this.cached(`k\0${keyHash}\0${origin}`, async () => {

@@ -10,6 +10,7 @@ import * as m0008 from './0008_supervisor_audit.js';
 import * as m0009 from './0009_stats_viewers.js';
 import * as m0010 from './0010_one_pending_invitation.js';
 import * as m0011 from './0011_stats_peaks_blocks.js';
+import * as m0012 from './0012_stats_rejected.js';
 
 /** Every migration in order. Listed by hand (not read from the folder) so the same list works from
  *  src/ under the test runner and from dist/ when built. Names sort in the order they must run. */
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   '0009_stats_viewers': m0009,
   '0010_one_pending_invitation': m0010,
   '0011_stats_peaks_blocks': m0011,
+  '0012_stats_rejected': m0012,
 };

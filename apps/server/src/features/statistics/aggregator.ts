@@ -31,6 +31,8 @@ export interface MinuteAgg {
   keyId: number;
   minute: number;
   bytes: [number, number, number];
+  /** Peer bytes refused by verification: no series of their own (they make no viewer). */
+  rejected: number;
   /** Each session with bytes → its series as SERIES_BITS (ingest), or null for pre-aggregated minutes.
    *  One map instead of a set per series: a report costs one look-up, and the flush one row a session. */
   sessions: Map<string, number> | null;
@@ -111,25 +113,34 @@ export class StatsAggregator {
     this.write = write ?? ((batch) => writeBatch(statsDb(db), batch));
   }
 
-  /** Adds one accepted report. */
-  add(keyId: number, tsSec: number, sessionId: string, cdn: number, p2p: number, nodr: number): void {
+  /** Adds one accepted report. Refused bytes mark no session: a report of only those adds no viewer. */
+  add(
+    keyId: number,
+    tsSec: number,
+    sessionId: string,
+    cdn: number,
+    p2p: number,
+    nodr: number,
+    rejected = 0,
+  ): void {
     const minute = tsSec - (tsSec % 60);
     const k = aggKey(keyId, minute);
     let a = this.current.get(k);
     if (!a) {
-      a = { keyId, minute, bytes: [0, 0, 0], sessions: new Map(), users: [0, 0, 0, 0] };
+      a = { keyId, minute, bytes: [0, 0, 0], rejected: 0, sessions: new Map(), users: [0, 0, 0, 0] };
       this.current.set(k, a);
     }
     a.bytes[0] = addBytes(a.bytes[0], cdn);
     a.bytes[1] = addBytes(a.bytes[1], p2p);
     a.bytes[2] = addBytes(a.bytes[2], nodr);
+    a.rejected = addBytes(a.rejected, rejected);
     const bits =
       (cdn > 0 ? SERIES_BITS.cdn : 0) | (p2p > 0 ? SERIES_BITS.p2p : 0) | (nodr > 0 ? SERIES_BITS.nodr : 0);
     if (bits !== 0) mark(a.sessions as Map<string, number>, sessionId, bits);
   }
 
   /** Adds a pre-aggregated minute (backfill: sizes, distinct users per series and distinct `viewers`,
-   *  the sessions with any bytes, already known). */
+   *  the sessions with any bytes, already known). Simulated traffic has no refused bytes. */
   addMinute(
     keyId: number,
     minute: number,
@@ -145,7 +156,7 @@ export class StatsAggregator {
       for (const i of COUNTS) a.users[i] = Math.max(a.users[i], counts[i]);
     } else {
       const capped = bytes.map((b) => Math.min(b, MINUTE_BYTES_CAP)) as [number, number, number];
-      this.current.set(k, { keyId, minute, bytes: capped, sessions: null, users: counts });
+      this.current.set(k, { keyId, minute, bytes: capped, rejected: 0, sessions: null, users: counts });
     }
   }
 
@@ -158,7 +169,7 @@ export class StatsAggregator {
    * sessions (and series) not yet written by this node (the database count plus these is the minute's).
    */
   unflushed(keyIds: ReadonlySet<number>, fromSec: number, toSec: number) {
-    const out = new Map<number, { bytes: [number, number, number]; users: Quad<number> }>();
+    const out = new Map<number, { bytes: [number, number, number]; rejected: number; users: Quad<number> }>();
     /** Per key-minute, its session maps in the failed and the current batch. */
     const sessions = new Map<string, { minute: number; maps: Array<Map<string, number>> }>();
     for (const src of [this.failed, this.current]) {
@@ -166,10 +177,11 @@ export class StatsAggregator {
         if (!keyIds.has(a.keyId) || a.minute < fromSec || a.minute > toSec) continue;
         let p = out.get(a.minute);
         if (!p) {
-          p = { bytes: [0, 0, 0], users: [0, 0, 0, 0] };
+          p = { bytes: [0, 0, 0], rejected: 0, users: [0, 0, 0, 0] };
           out.set(a.minute, p);
         }
         for (const i of IDX) p.bytes[i] += a.bytes[i];
+        p.rejected += a.rejected;
         if (!a.sessions) {
           for (const i of COUNTS) p.users[i] += a.users[i];
           continue;
@@ -215,6 +227,7 @@ export class StatsAggregator {
         continue;
       }
       for (const i of IDX) b.bytes[i] = addBytes(b.bytes[i], a.bytes[i]);
+      b.rejected = addBytes(b.rejected, a.rejected);
       for (const i of COUNTS) b.users[i] = Math.max(b.users[i], a.users[i]);
       if (a.sessions) {
         if (!b.sessions) b.sessions = new Map();
@@ -277,7 +290,7 @@ export class StatsAggregator {
           return;
         }
         this.log.error(
-          { err, keyId: a.keyId, minute: a.minute, bytes: a.bytes },
+          { err, keyId: a.keyId, minute: a.minute, bytes: a.bytes, rejected: a.rejected },
           'statistics of one key-minute dropped: its write kept failing while the others were written',
         );
       }
@@ -323,6 +336,7 @@ export async function writeBatch(db: StatsDb, batch: MinuteAgg[]): Promise<void>
           cdn_bytes: a.bytes[0],
           p2p_bytes: a.bytes[1],
           nodr_bytes: a.bytes[2],
+          rejected_bytes: a.rejected,
           // Counted from the stored sessions below when the minute has them.
           cdn_users: a.sessions ? 0 : a.users[0],
           p2p_users: a.sessions ? 0 : a.users[1],

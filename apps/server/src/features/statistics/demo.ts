@@ -22,7 +22,7 @@ export async function startDemoTraffic(
   const teamId = await findMembersTeam(db, demoEmail, teamName);
   if (teamId === undefined) return;
   const keys = await listActiveKeysExcept(db, teamId, excludedKeyName);
-  const verdicts = await app.stats.keys.resolve(keys.map((k) => k.key_hash));
+  const verdicts = await app.ctx.keys.resolve(keys.map((k) => k.key_hash));
   const active = keys.filter((k) => verdicts.get(k.key_hash)?.ok);
   if (active.length === 0) return;
   const has = await hasHourlyPoints(

@@ -6,9 +6,9 @@ import {
   type TIngestResponse,
   ZIngestReport,
 } from '@tlprt/contract';
+import type { UsableKeys } from '../../access/usable-keys.js';
 import type { OriginGate } from '../../http/origin-gate.js';
 import type { StatsAggregator } from './aggregator.js';
-import type { KeyCache } from './keys.js';
 import type { SeenReports } from './seen-reports.js';
 
 /** Where a batch came from: the browser's Origin (undefined for server-side reporters). */
@@ -25,6 +25,7 @@ interface Report {
   cdnBytes: number;
   p2pBytes: number;
   nodrBytes?: number;
+  rejectedBytes?: number;
   seq?: number;
 }
 
@@ -48,6 +49,7 @@ function quickValid(r: unknown): r is Report {
     isCount(o.cdnBytes) &&
     isCount(o.p2pBytes) &&
     (o.nodrBytes === undefined || isCount(o.nodrBytes)) &&
+    (o.rejectedBytes === undefined || isCount(o.rejectedBytes)) &&
     (o.seq === undefined || (Number.isSafeInteger(o.seq) && (o.seq as number) >= 0))
   );
 }
@@ -63,7 +65,7 @@ function schemaMessage(r: unknown): string {
 /** DESIGN §7: each report validated and accepted or rejected on its own. */
 export async function ingestReports(
   reports: unknown[],
-  keys: KeyCache,
+  keys: UsableKeys,
   agg: StatsAggregator,
   nowMs: number,
   source: IngestSource,
@@ -110,8 +112,8 @@ export async function ingestReports(
       continue;
     }
     accepted++;
-    if (r.seq !== undefined && !source.seen.firstTime(v.keyId, r.sessionId, r.seq, nowMs)) continue;
-    agg.add(v.keyId, r.ts, r.sessionId, r.cdnBytes, r.p2pBytes, r.nodrBytes ?? 0);
+    if (r.seq !== undefined && !source.seen.firstTime(v.key.id, r.sessionId, r.seq, nowMs)) continue;
+    agg.add(v.key.id, r.ts, r.sessionId, r.cdnBytes, r.p2pBytes, r.nodrBytes ?? 0, r.rejectedBytes ?? 0);
   }
   errors.sort((a, b) => a.index - b.index);
   return { accepted, rejected, errors };

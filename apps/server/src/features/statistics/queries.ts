@@ -10,7 +10,7 @@ import {
   SUM_CAP,
 } from './tables.js';
 
-/** The statistics feature's SQL: ingest key look-ups, the flush, the reads of the ranges, saved lists,
+/** The statistics feature's SQL: the flush, the reads of the ranges, saved lists,
  *  retention and the demo's look-ups. Same statements on SQLite and PostgreSQL unless marked. */
 
 const isPostgres = (db: { getExecutor(): { readonly adapter: unknown } }): boolean =>
@@ -79,31 +79,6 @@ export const POINT_SIZES = [60, ...ROLLUP_SIZES] as const;
 // Ingest
 
 /** Keys by hash with what decides whether their reports count (the key, its team and its domain). */
-export async function findKeysForIngest(db: Db, hashes: readonly string[]) {
-  const parts = [];
-  for (const part of chunks(hashes, 500)) {
-    parts.push(
-      await db
-        .selectFrom('keys as k')
-        .innerJoin('teams as t', 't.id', 'k.team_id')
-        .leftJoin('domains as d', 'd.id', 'k.domain_id')
-        .select([
-          'k.id',
-          'k.key_hash',
-          'k.status',
-          'k.suspended',
-          't.suspended as team_suspended',
-          'd.status as domain_status',
-          'd.suspended as domain_suspended',
-          'k.domain_id',
-        ])
-        .where('k.key_hash', 'in', part)
-        .execute(),
-    );
-  }
-  return parts.flat();
-}
-
 // ---------------------------------------------------------------------------------------------------
 // The flush (called inside its transaction, in this order)
 
@@ -129,6 +104,7 @@ export async function upsertMinutes(db: StatsDb, rows: readonly MinuteRow[]): Pr
           cdn_bytes: cappedAdd(pg, sql`stats_minute.cdn_bytes`, sql`excluded.cdn_bytes`),
           p2p_bytes: cappedAdd(pg, sql`stats_minute.p2p_bytes`, sql`excluded.p2p_bytes`),
           nodr_bytes: cappedAdd(pg, sql`stats_minute.nodr_bytes`, sql`excluded.nodr_bytes`),
+          rejected_bytes: cappedAdd(pg, sql`stats_minute.rejected_bytes`, sql`excluded.rejected_bytes`),
           cdn_users: larger('cdn_users'),
           p2p_users: larger('p2p_users'),
           nodr_users: larger('nodr_users'),
@@ -193,16 +169,17 @@ export async function refreshRollups(
   const bucket = sql`(minute / ${sql.lit(size)}) * ${sql.lit(size)}`;
   for (const ids of chunks(keyIds, 1000)) {
     await sql`
-      insert into ${table} (key_id, bucket, cdn_bytes, p2p_bytes, nodr_bytes, cdn_users, p2p_users, nodr_users, users)
+      insert into ${table} (key_id, bucket, cdn_bytes, p2p_bytes, nodr_bytes, cdn_users, p2p_users, nodr_users, users,
+                            rejected_bytes)
       select key_id, ${bucket}, sum(cdn_bytes), sum(p2p_bytes), sum(nodr_bytes),
-             max(cdn_users), max(p2p_users), max(nodr_users), max(users)
+             max(cdn_users), max(p2p_users), max(nodr_users), max(users), sum(rejected_bytes)
       from stats_minute
       where key_id in (${sql.join(ids)}) and minute >= ${fromBucket} and minute < ${toBucket + size}
       group by key_id, ${bucket}
       on conflict (key_id, bucket) do update set
         cdn_bytes = excluded.cdn_bytes, p2p_bytes = excluded.p2p_bytes, nodr_bytes = excluded.nodr_bytes,
         cdn_users = excluded.cdn_users, p2p_users = excluded.p2p_users, nodr_users = excluded.nodr_users,
-        users = excluded.users`.execute(db);
+        users = excluded.users, rejected_bytes = excluded.rejected_bytes`.execute(db);
   }
 }
 
@@ -246,11 +223,11 @@ async function refreshTotalsOf(
   const sums = (time: RawBuilder<unknown>) => sql`
     select k.team_id, s.${time} as t, ${cappedSum(pg, sql`s.cdn_bytes`)} as cb, ${cappedSum(pg, sql`s.p2p_bytes`)} as pb,
            ${cappedSum(pg, sql`s.nodr_bytes`)} as nb, sum(s.cdn_users) as cu, sum(s.p2p_users) as pu,
-           sum(s.nodr_users) as nu, sum(s.users) as u`;
+           sum(s.nodr_users) as nu, sum(s.users) as u, ${cappedSum(pg, sql`s.rejected_bytes`)} as rb`;
   const update = sql`
     cdn_bytes = excluded.cdn_bytes, p2p_bytes = excluded.p2p_bytes, nodr_bytes = excluded.nodr_bytes,
     cdn_users = excluded.cdn_users, p2p_users = excluded.p2p_users, nodr_users = excluded.nodr_users,
-    users = excluded.users`;
+    users = excluded.users, rejected_bytes = excluded.rejected_bytes`;
   for (const { team, key, time, size } of LEVELS) {
     const from = fromMinute - (fromMinute % size);
     const t = sql.ref(time);
@@ -261,7 +238,8 @@ async function refreshTotalsOf(
       group by k.team_id, s.${t}`;
     if (size === 60) {
       await sql`
-        insert into stats_team_minute (team_id, minute, cdn_bytes, p2p_bytes, nodr_bytes, cdn_users, p2p_users, nodr_users, users)
+        insert into stats_team_minute (team_id, minute, cdn_bytes, p2p_bytes, nodr_bytes, cdn_users, p2p_users, nodr_users, users,
+                                       rejected_bytes)
         ${totals}
         on conflict (team_id, minute) do update set ${update}`.execute(db);
       const into = { blocks: TEAM_MINUTE_BLOCKS, source: 'stats_team_minute', id: 'team_id' } as const;
@@ -271,8 +249,8 @@ async function refreshTotalsOf(
     const bucket = sql`(minute / ${sql.lit(size)}) * ${sql.lit(size)}`;
     await sql`
       insert into ${sql.table(team)} (team_id, bucket, cdn_bytes, p2p_bytes, nodr_bytes, cdn_users, p2p_users, nodr_users, users,
-                                      peak_cdn_users, peak_p2p_users, peak_nodr_users, peak_users)
-      select tot.team_id, tot.t, tot.cb, tot.pb, tot.nb, tot.cu, tot.pu, tot.nu, tot.u,
+                                      rejected_bytes, peak_cdn_users, peak_p2p_users, peak_nodr_users, peak_users)
+      select tot.team_id, tot.t, tot.cb, tot.pb, tot.nb, tot.cu, tot.pu, tot.nu, tot.u, tot.rb,
              coalesce(p.cu, tot.cu), coalesce(p.pu, tot.pu), coalesce(p.nu, tot.nu), coalesce(p.u, tot.u)
       from (${totals}) tot
       left join (
@@ -293,10 +271,10 @@ async function refreshTotalsOf(
  * hourly ones) packed in one value (the *_blocks tables, migration 0011): a day of minutes is read as
  * 25 values per key instead of 1,440 rows, whose grouping was most of a query's time. Each stored point
  * is BLOCK_ENTRY bytes, oldest first: its index in the span (1 byte); cdn, p2p and nodr bytes (8 bytes
- * each); cdn, p2p and nodr users and users (4 bytes each); big-endian. Built as hex by the database
- * itself, as migration 0011 does.
+ * each); cdn, p2p and nodr users and users (4 bytes each); refused bytes (8 bytes, 0012); big-endian.
+ * Built as hex by the database itself, as migrations 0011 and 0012 do.
  */
-const BLOCK_ENTRY = 41;
+const BLOCK_ENTRY = 49;
 function packPoints(pg: boolean, { time, size, span }: Level) {
   const t = sql.ref(time);
   const users = (c: string) =>
@@ -306,11 +284,13 @@ function packPoints(pg: boolean, { time, size, span }: Level) {
     const hex = (v: RawBuilder<unknown>, digits: number) => sql`lpad(to_hex(${v}), ${sql.lit(digits)}, '0')`;
     return sql`decode(string_agg(
       ${hex(index, 2)} || ${hex(sql`cdn_bytes`, 16)} || ${hex(sql`p2p_bytes`, 16)} || ${hex(sql`nodr_bytes`, 16)}
-      || ${hex(users('cdn_users'), 8)} || ${hex(users('p2p_users'), 8)} || ${hex(users('nodr_users'), 8)} || ${hex(users('users'), 8)},
+      || ${hex(users('cdn_users'), 8)} || ${hex(users('p2p_users'), 8)} || ${hex(users('nodr_users'), 8)} || ${hex(users('users'), 8)}
+      || ${hex(sql`rejected_bytes`, 16)},
       '' order by ${t}), 'hex')`;
   }
-  return sql`unhex(group_concat(printf('%02x%016x%016x%016x%08x%08x%08x%08x', ${index},
-    cdn_bytes, p2p_bytes, nodr_bytes, ${users('cdn_users')}, ${users('p2p_users')}, ${users('nodr_users')}, ${users('users')}),
+  return sql`unhex(group_concat(printf('%02x%016x%016x%016x%08x%08x%08x%08x%016x', ${index},
+    cdn_bytes, p2p_bytes, nodr_bytes, ${users('cdn_users')}, ${users('p2p_users')}, ${users('nodr_users')}, ${users('users')},
+    rejected_bytes),
     '' order by ${t}))`;
 }
 
@@ -381,8 +361,10 @@ export function listTeamKeys(db: Db, teamId: number) {
 }
 
 /** Values per point in the arrays the reads answer: cdn, p2p, nodr bytes; cdn, p2p, nodr users and
- *  users (the distinct viewers). */
-export const POINT_VALUES = 7;
+ *  users (the distinct viewers); refused bytes (REJECTED). */
+export const POINT_VALUES = 8;
+/** The index of the refused bytes in a point's values. */
+export const REJECTED = 7;
 
 const add = (out: Float64Array, i: number, v: number) => {
   out[i] = (out[i] ?? 0) + v;
@@ -415,6 +397,7 @@ function addBlock(
     add(out, p + 5, sign * v.getUint32(o + 33));
     const u = v.getUint32(o + 37);
     add(out, p + 6, sign * u);
+    add(out, p + REJECTED, sign * u64(o + 41));
     users += u;
   }
   return users;
@@ -433,7 +416,7 @@ export interface PointReads {
   othersViewers: number;
 }
 
-/** One point of a team (or a key) as read: time, bytes and users (POINT_VALUES). */
+/** One point of a team (or a key) as read: time, bytes, users and refused bytes (POINT_VALUES). */
 interface PointRow {
   t: number;
   cb: number;
@@ -443,6 +426,7 @@ interface PointRow {
   pu: number;
   nu: number;
   u: number;
+  rb: number;
 }
 /** A team's point with its own peaks, or a block of a key's points. */
 interface ReadRow extends PointRow {
@@ -496,13 +480,13 @@ export async function readPoints(
     // Every key of the team: its totals with its own peaks, nothing else to read.
     const rows = await sql<PointRow>`
       select ${t} as t, cdn_bytes as cb, p2p_bytes as pb, nodr_bytes as nb, peak_cdn_users as cu,
-             peak_p2p_users as pu, peak_nodr_users as nu, peak_users as u
+             peak_p2p_users as pu, peak_nodr_users as nu, peak_users as u, rejected_bytes as rb
       from ${sql.table(level.team)} where team_id = ${teamId} and ${t} >= ${from} and ${t} <= ${to}`.execute(
       db,
     );
     for (const r of rows.rows) {
       const p = ((Number(r.t) - from) / step) * POINT_VALUES;
-      sums.set([Number(r.cb), Number(r.pb), Number(r.nb), r.cu, r.pu, r.nu, r.u], p);
+      sums.set([Number(r.cb), Number(r.pb), Number(r.nb), r.cu, r.pu, r.nu, r.u, Number(r.rb)], p);
     }
     return { sums, teamPeaks: null, othersViewers: 0 };
   }
@@ -510,11 +494,11 @@ export async function readPoints(
   // The team's rows and the keys' blocks in one result: a row with points is a block.
   const team = sql`
     select ${t} as t, cdn_bytes as cb, p2p_bytes as pb, nodr_bytes as nb, cdn_users as cu, p2p_users as pu,
-           nodr_users as nu, users as u, peak_cdn_users as pcu, peak_p2p_users as ppu, peak_nodr_users as pnu,
-           peak_users as pu2, ${isPostgres(db) ? sql`null::bytea` : sql`null`} as points
+           nodr_users as nu, users as u, rejected_bytes as rb, peak_cdn_users as pcu, peak_p2p_users as ppu,
+           peak_nodr_users as pnu, peak_users as pu2, ${isPostgres(db) ? sql`null::bytea` : sql`null`} as points
     from ${sql.table(level.team)} where team_id = ${teamId} and ${t} >= ${from} and ${t} <= ${to}`;
   const blocks = (ids: readonly number[]) => sql`
-    select start, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, points from ${sql.table(level.blocks)}
+    select start, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, points from ${sql.table(level.blocks)}
     where key_id in (${sql.join(ids)}) and start >= ${from - (from % level.span)} and start <= ${to}`;
   const statement = sql`${team} union all ${blocks(direct ? keyIds : leftOut)}`;
   let teamViewers = 0;
@@ -536,6 +520,7 @@ export async function readPoints(
       add(sums, p + 4, Number(r.pu));
       add(sums, p + 5, Number(r.nu));
       add(sums, p + 6, Number(r.u));
+      add(sums, p + REJECTED, Number(r.rb));
     }
     teamPeaks.set([Number(r.pcu), Number(r.ppu), Number(r.pnu), Number(r.pu2)], i * 4);
   }

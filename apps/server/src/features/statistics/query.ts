@@ -1,7 +1,7 @@
 import { MSG, STATS_RANGES, type TStatsQuery, type TStatsRange } from '@tlprt/contract';
 import { authorizeTeam } from '../../access/team-access.js';
 import type { UserRow } from '../../db/schema.js';
-import { listTeamKeys, POINT_VALUES, readPoints } from './queries.js';
+import { listTeamKeys, POINT_VALUES, REJECTED, readPoints } from './queries.js';
 import type { StatsService } from './service.js';
 import { SUM_CAP, statsDb } from './tables.js';
 
@@ -69,6 +69,7 @@ async function readSums(
         (sums[p + 4] ?? 0) + u.users[1],
         (sums[p + 5] ?? 0) + u.users[2],
         (sums[p + 6] ?? 0) + u.users[3],
+        (sums[p + REJECTED] ?? 0) + u.rejected,
       ],
       p,
     );
@@ -123,7 +124,7 @@ export function statsResponseJson({ from, to, step, n, sums, nodr }: StatsSeries
     const nodrFields = nodr
       ? `,"nodrDwSize":${bytes(sums[p + 2] ?? 0)},"nodrUsersCount":${sums[p + 5] ?? 0}`
       : '';
-    data += `${i === 0 ? '' : ','}{"datePoint":${from + i * step},"cdnDwSize":${bytes(sums[p] ?? 0)},"cdnUsersCount":${sums[p + 3] ?? 0},"p2pDwSize":${bytes(sums[p + 1] ?? 0)},"p2pUsersCount":${sums[p + 4] ?? 0}${nodrFields},"usersCount":${sums[p + 6] ?? 0}}`;
+    data += `${i === 0 ? '' : ','}{"datePoint":${from + i * step},"cdnDwSize":${bytes(sums[p] ?? 0)},"cdnUsersCount":${sums[p + 3] ?? 0},"p2pDwSize":${bytes(sums[p + 1] ?? 0)},"p2pUsersCount":${sums[p + 4] ?? 0}${nodrFields},"usersCount":${sums[p + 6] ?? 0},"rejectedDwSize":${bytes(sums[p + REJECTED] ?? 0)}}`;
   }
   return `{"message":${OK_MESSAGE},"data":[${data}],"step":${step},"startTimestamp":${from},"endTimestamp":${to}}`;
 }

@@ -1,14 +1,12 @@
 import type { AppContext } from '../../context.js';
 import { type BatchWriter, StatsAggregator } from './aggregator.js';
 import { ingestReports } from './ingest.js';
-import { KeyCache } from './keys.js';
 import { pruneStats } from './retention.js';
 import { SeenReports } from './seen-reports.js';
 
-/** The statistics feature's state of one server node: aggregator, key cache, flush and retention timers. */
+/** The statistics feature's state of one server node: aggregator, flush and retention timers. */
 export class StatsService {
   readonly aggregator: StatsAggregator;
-  readonly keys: KeyCache;
   readonly seen = new SeenReports();
   /** Reports received by this node since start (counted, not logged one by one). */
   reportsReceived = 0;
@@ -21,12 +19,11 @@ export class StatsService {
     writer?: BatchWriter,
   ) {
     this.aggregator = new StatsAggregator(ctx.db, ctx.now, ctx.log, writer);
-    this.keys = new KeyCache(ctx.db, ctx.now);
   }
 
   ingest(reports: unknown[], origin?: string) {
     this.reportsReceived += reports.length;
-    return ingestReports(reports, this.keys, this.aggregator, this.ctx.now(), {
+    return ingestReports(reports, this.ctx.keys, this.aggregator, this.ctx.now(), {
       origin,
       gate: this.ctx.origins,
       seen: this.seen,

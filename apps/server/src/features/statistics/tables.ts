@@ -2,7 +2,7 @@ import type { Generated, Kysely, Selectable } from 'kysely';
 import type { Db } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
 
-/** The statistics tables (migrations 0005, 0006, 0009 and 0011). Sizes are bigint: read back as numbers
+/** The statistics tables (migrations 0005, 0006, 0009, 0011 and 0012). Sizes are bigint: read back as numbers
  *  (db/index.ts). */
 interface SeriesColumns {
   cdn_bytes: number;
@@ -14,6 +14,9 @@ interface SeriesColumns {
   /** Distinct sessions with any bytes (0009): not the sum of the series' users, which count a session
    *  fed by both the CDN and peers twice. Defaults to 0, so rows written before 0009 still insert. */
   users: Generated<number>;
+  /** Peer bytes refused by the plugin's verification (0012): summed like the sizes, but no series of
+   *  its own (no users: refused bytes do not make a viewer). */
+  rejected_bytes: Generated<number>;
 }
 interface StatsMinuteTable extends SeriesColumns {
   key_id: number;
@@ -91,7 +94,7 @@ export const RETENTION_S = {
   sessions: 2 * 3600,
 } as const;
 
-/** The seconds of points one block packs per level (queries.ts, packPoints): at most 72 points of 41
+/** The seconds of points one block packs per level (queries.ts, packPoints): at most 72 points of 49
  *  bytes, so that a block stays within one SQLite page (no overflow page to follow on every read). */
 export const BLOCK_SPAN_S = { minute: 3600, twenty: 86_400, hour: 3 * 86_400 } as const;
 

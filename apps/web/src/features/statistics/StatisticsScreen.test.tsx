@@ -40,7 +40,8 @@ afterEach(async () => {
 });
 
 // 4 viewers: 3 on the CDN, 2 from peers, so 1 fed by both (not 3, the largest series, nor 5, both added).
-const points = (n: number, step = 60): TStatsPoint[] =>
+// `refused`: the peer bytes refused at each point (none by default).
+const points = (n: number, step = 60, refused: (i: number) => number = () => 0): TStatsPoint[] =>
   Array.from({ length: n }, (_, i) => ({
     datePoint: 1_700_000_000 + i * step,
     cdnDwSize: 3000,
@@ -48,14 +49,15 @@ const points = (n: number, step = 60): TStatsPoint[] =>
     p2pDwSize: 1000,
     p2pUsersCount: 2,
     usersCount: 4,
+    rejectedDwSize: refused(i),
   }));
-const statsReply = (req: Recorded, n = 5) => {
+const statsReply = (req: Recorded, n = 5, refused?: (i: number) => number) => {
   const b = req.body as { startTimestamp: number; endTimestamp: number };
   return {
     status: 200,
     body: {
       message: 'ok',
-      data: points(n),
+      data: points(n, 60, refused),
       step: 60,
       startTimestamp: b.startTimestamp,
       endTimestamp: b.endTimestamp,
@@ -149,6 +151,41 @@ describe('statistics screen', () => {
     expect(viewerPanel.map((s) => s.stack)).toEqual([undefined, undefined, undefined]);
     expect(viewerPanel.map((s) => s.data[0]?.[1])).toEqual([3, 2, 4]);
     expect(screen.queryByText('Sample data')).toBeNull();
+    // Nothing refused: neither the figure, its note nor the series.
+    expect(screen.queryByTestId('figure-refused-peer-bytes')).toBeNull();
+    expect(screen.queryByText(MSG_STATS.refusedNote)).toBeNull();
+  });
+
+  it('warns of refused peer bytes in the visible range: the figure with its note, and the red series', async () => {
+    // 2 KiB refused at the fourth of five points.
+    await open({
+      routes: { 'POST /stats/v3/dashboard/day': (r) => statsReply(r, 5, (i) => (i === 3 ? 2048 : 0)) },
+    });
+    const figure = await screen.findByTestId('figure-refused-peer-bytes');
+    expect(figure).toHaveTextContent('2 KB');
+    expect(screen.getByText(MSG_STATS.refusedBytes)).toBeInTheDocument();
+    const note = screen.getByText(MSG_STATS.refusedNote);
+    expect(figure).toHaveAttribute('aria-describedby', note.id);
+    // Not traffic: the share and the total are those without it.
+    expect(screen.getByLabelText('P2P share')).toHaveTextContent('25.0%');
+    expect(screen.getByTestId('figure-total-traffic')).toHaveTextContent('19.5 KB');
+    const series = charts.options.at(-1)?.series as Array<{ type: string; name: string; data: unknown[][] }>;
+    expect(series.map((s) => `${s.type}:${s.name}`)).toEqual([
+      'line:CDN',
+      'line:P2P',
+      `line:${MSG_STATS.refusedSeries}`,
+      'bar:CDN',
+      'bar:P2P',
+      'line:Viewers',
+    ]);
+    // 2048 bytes in 60 s.
+    expect(series[2]?.data[3]?.[1]).toBeCloseTo((2048 * 8) / 60);
+    // Zoomed to the first points only: none refused there, so no warning (the series stays).
+    act(() => charts.zoom(0, 50));
+    await waitFor(() => expect(screen.queryByTestId('figure-refused-peer-bytes')).toBeNull());
+    expect(screen.queryByText(MSG_STATS.refusedNote)).toBeNull();
+    act(() => charts.zoom(50, 100));
+    expect(await screen.findByTestId('figure-refused-peer-bytes')).toHaveTextContent('2 KB');
   });
 
   it('ends every window at server time, not at the browser clock (offset asked once)', async () => {
@@ -365,6 +402,36 @@ describe('statistics screen', () => {
     await waitFor(() => expect(statsCalls().at(-1)?.url).toBe('/stats/v3/dashboard/day'));
     await waitFor(() => expect(zoomOf()).toMatchObject({ start: 0, end: 100 }));
     expect(charts.replaced.at(-1)).toBe(true);
+  });
+
+  it('replaces the option when a live refresh adds or drops the refused series (a merge would keep it)', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'], shouldAdvanceTime: true });
+    let refused = 0;
+    // One more point each time: every refresh is new data.
+    let n = 5;
+    await open({
+      range: 0,
+      routes: { 'POST /stats/v3/dashboard/live/5': (r) => statsReply(r, n++, () => refused) },
+    });
+    await screen.findByLabelText('P2P share');
+    const names = () => ((charts.options.at(-1)?.series ?? []) as Array<{ name: string }>).map((s) => s.name);
+    const refresh = async (bytes: number, shown: boolean) => {
+      refused = bytes;
+      const before = charts.options.length;
+      await act(async () => vi.advanceTimersByTime(3000));
+      await waitFor(() => expect(charts.options.length).toBeGreaterThan(before));
+      expect(names().includes(MSG_STATS.refusedSeries)).toBe(shown);
+    };
+    await refresh(0, false);
+    expect(charts.replaced.at(-1)).toBe(false);
+    await refresh(600, true);
+    expect(charts.replaced.at(-1)).toBe(true);
+    expect(screen.getByTestId('figure-refused-peer-bytes')).toBeInTheDocument();
+    await refresh(600, true);
+    expect(charts.replaced.at(-1)).toBe(false);
+    await refresh(0, false);
+    expect(charts.replaced.at(-1)).toBe(true);
+    expect(screen.queryByTestId('figure-refused-peer-bytes')).toBeNull();
   });
 
   it('without a verified domain shows the notice for the role', async () => {

@@ -60,18 +60,35 @@ function NoDomain({ role }: { role: number | null }) {
   );
 }
 
-function Figure({ label, value, big, aria }: { label: string; value: string; big?: boolean; aria?: string }) {
+function Figure({
+  label,
+  value,
+  big,
+  aria,
+  warning,
+  describedBy,
+}: {
+  label: string;
+  value: string;
+  big?: boolean;
+  aria?: string;
+  /** A figure that asks for attention (refused peer bytes): red.9, 5.5:1 on white. */
+  warning?: boolean;
+  describedBy?: string;
+}) {
   return (
     <Stack gap={2}>
-      <Text size="xs" c="dimmed" fw={600} tt="uppercase" style={{ letterSpacing: 0.5 }}>
+      <Text size="xs" c={warning ? 'red.9' : 'dimmed'} fw={600} tt="uppercase" style={{ letterSpacing: 0.5 }}>
+        {warning && <IconAlert size={12} style={{ verticalAlign: -1, marginRight: 4 }} />}
         {label}
       </Text>
       <Text
         fz={big ? { base: 28, sm: 34 } : { base: 18, sm: 22 }}
         fw={700}
         lh={1.1}
-        c={big ? 'teal.7' : undefined}
+        c={big ? 'teal.7' : warning ? 'red.9' : undefined}
         aria-label={aria}
+        aria-describedby={describedBy}
         role={aria ? 'status' : undefined}
         data-testid={`figure-${label.toLowerCase().replace(/\W+/g, '-')}`}
       >
@@ -80,6 +97,9 @@ function Figure({ label, value, big, aria }: { label: string; value: string; big
     </Stack>
   );
 }
+
+/** The id of the explanation of the refused peer bytes, which their figure refers to. */
+const REFUSED_NOTE_ID = 'stats-refused-note';
 
 function ChartSkeleton() {
   return (
@@ -230,6 +250,14 @@ export function StatisticsScreen() {
                   />
                   <Figure label="Total traffic" value={formatBytes(summary.totalBytes)} />
                   <Figure label="Peak viewers" value={formatCount(summary.peakViewers)} />
+                  {summary.rejectedBytes > 0 && (
+                    <Figure
+                      label={MSG_STATS.refusedBytes}
+                      value={formatBytes(summary.rejectedBytes)}
+                      warning
+                      describedBy={REFUSED_NOTE_ID}
+                    />
+                  )}
                   <Text size="xs" c="dimmed" ml="auto">
                     {live ? (
                       <>
@@ -251,6 +279,11 @@ export function StatisticsScreen() {
                     {utcLabel(utcOffset)}
                   </Text>
                 </Group>
+                {summary.rejectedBytes > 0 && (
+                  <Text id={REFUSED_NOTE_ID} size="xs" c="red.9" mt={-8}>
+                    {MSG_STATS.refusedNote}
+                  </Text>
+                )}
                 <StatsChart
                   input={input}
                   view={`${range} ${lists.index} ${keys.join(',')}`}

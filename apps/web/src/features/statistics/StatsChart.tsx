@@ -6,6 +6,8 @@ import type { ChartHandle } from './echarts';
 /**
  * The ECharts canvas: Bandwidth and Viewers panels with one zoom slider (option built purely). New
  * points of the same `view` (a live refresh) keep the zoom; another view (range, list, keys) resets it.
+ * A refresh that adds or drops a series (refused peer bytes come and go) replaces the option: a merge
+ * matches series by position and would keep a dropped one.
  */
 export function StatsChart({
   input,
@@ -27,6 +29,7 @@ export function StatsChart({
   inputRef.current = input;
   const zoom = useRef<[number, number]>([0, 100]);
   const shownView = useRef<string | null>(null);
+  const shownSeries = useRef<string | null>(null);
 
   // ECharts is loaded on demand (its own chunk): the rest of the app does not wait for it.
   useEffect(() => {
@@ -61,7 +64,11 @@ export function StatsChart({
       zoom.current = [0, 100];
       zoomRef.current(0, 100);
     }
-    chart.current?.setOption(buildChartOption(input, zoom.current), newView);
+    const option = buildChartOption(input, zoom.current);
+    const series = option.series.map((s) => `${s.type}:${s.name}`).join();
+    const newSeries = shownSeries.current !== series;
+    shownSeries.current = series;
+    chart.current?.setOption(option, newView || newSeries);
   }, [input, view]);
 
   return (

@@ -1,9 +1,12 @@
 import type { TStatsPoint } from '@tlprt/contract';
-import { MIN_ZOOM_SPAN_S } from '@tlprt/contract';
+import { MIN_ZOOM_SPAN_S, MSG_STATS } from '@tlprt/contract';
 import { DIMMED_TEXT } from '../../theme';
 import { formatBits, formatCount, formatPercent, scale1024, utcLabel } from './format';
 
 const SERIES_COLORS = { cdn: '#4c6ef5', p2p: '#12b886', nodr: '#fab005' } as const;
+/** Refused peer bytes: an alarm, red apart from the traffic's colours. */
+const REFUSED_COLOR = '#e03131';
+const REFUSED = MSG_STATS.refusedSeries;
 /** The audience line (usersCount), dark over the series' bars. */
 const VIEWERS_COLOR = '#343a40';
 const VIEWERS = 'Viewers';
@@ -23,6 +26,8 @@ export interface ChartInput {
 const axisTime = (datePoint: number, utcOffset: number) => (datePoint + utcOffset * 3600) * 1000;
 /** Bytes served during one step → bits per second. */
 export const bitsPerSecond = (bytes: number, step: number) => (step > 0 ? (bytes * 8) / step : 0);
+/** Whether any point has refused peer bytes: their series is drawn only then. */
+export const hasRefused = (points: readonly TStatsPoint[]) => points.some((p) => p.rejectedDwSize > 0);
 
 const pad = (n: number) => String(n).padStart(2, '0');
 /** An axis value (shifted ms) as "2026-11-22 14:05". */
@@ -55,7 +60,8 @@ function rows(p: TStatsPoint, nodr: boolean, kind: 'size' | 'users'): Row[] {
 /**
  * The lines of the tooltip of one point, as plain data (tested; rendered to HTML below). Bandwidth
  * shares split the bytes; a session fed by both the CDN and peers is in both viewer series, so their
- * shares are of the audience (usersCount, the first line) and may add up to more than 100 %.
+ * shares are of the audience (usersCount, the first line) and may add up to more than 100 %. Refused
+ * peer bytes were not delivered: a line of their own, without a share, when the point has some.
  */
 export function tooltipLines(input: ChartInput, index: number) {
   const p = input.points[index];
@@ -65,12 +71,24 @@ export function tooltipLines(input: ChartInput, index: number) {
   const sizeTotal = size.reduce((a, r) => a + r.value, 0);
   return {
     time: `${formatAxisTime(axisTime(p.datePoint, input.utcOffset))} ${utcLabel(input.utcOffset)}`,
-    bandwidth: size.map((r) => ({
-      name: r.name,
-      color: r.color,
-      value: formatBits(bitsPerSecond(r.value, input.step)),
-      share: formatPercent(share(r.value, sizeTotal)),
-    })),
+    bandwidth: [
+      ...size.map((r) => ({
+        name: r.name,
+        color: r.color,
+        value: formatBits(bitsPerSecond(r.value, input.step)),
+        share: formatPercent(share(r.value, sizeTotal)),
+      })),
+      ...(p.rejectedDwSize > 0
+        ? [
+            {
+              name: REFUSED,
+              color: REFUSED_COLOR,
+              value: formatBits(bitsPerSecond(p.rejectedDwSize, input.step)),
+              share: '',
+            },
+          ]
+        : []),
+    ],
     viewers: [
       { name: VIEWERS, color: VIEWERS_COLOR, value: formatCount(p.usersCount), share: '' },
       ...users.map((r) => ({
@@ -110,7 +128,9 @@ export function minZoomSpanMs(step: number, points: readonly TStatsPoint[]): num
  * The ECharts option of the statistics chart: Bandwidth (stacked areas, bits/s) above, Viewers below:
  * each series' viewers as bars side by side, never stacked (a session fed by both the CDN and peers is
  * in both, so a stack would count it twice), and the audience (usersCount) as a stepped line over
- * them. One zoom slider for both, tooltip with values and shares. Pure.
+ * them. Refused peer bytes, when there are some, are a red line on the Bandwidth axis outside the
+ * stack: they were not delivered, so they must not raise the traffic drawn. One zoom slider for both,
+ * tooltip with values and shares. Pure.
  */
 /** The chart's option; `zoom` is the visible part in percent of the whole range (start, end). */
 export function buildChartOption(input: ChartInput, zoom: readonly [number, number] = [0, 100]) {
@@ -126,14 +146,23 @@ export function buildChartOption(input: ChartInput, zoom: readonly [number, numb
   const min = points[0] ? t(points[0]) : undefined;
   const max = points[points.length - 1] ? t(points[points.length - 1] as TStatsPoint) : undefined;
   const minSpan = minZoomSpanMs(step, points);
+  const refused = hasRefused(points);
+  const refusedNames = refused ? [REFUSED] : [];
   const axisLabel = { color: DIMMED_TEXT, hideOverlap: true };
   const splitLine = { lineStyle: { color: '#f1f3f5' } };
 
   return {
     useUTC: true,
     animation: false,
-    color: [...names.map(colorOf), VIEWERS_COLOR],
-    legend: { top: 0, left: 64, data: [...names, VIEWERS], icon: 'roundRect', itemWidth: 12, itemHeight: 8 },
+    color: [...names.map(colorOf), ...(refused ? [REFUSED_COLOR] : []), VIEWERS_COLOR],
+    legend: {
+      top: 0,
+      left: 64,
+      data: [...names, ...refusedNames, VIEWERS],
+      icon: 'roundRect',
+      itemWidth: 12,
+      itemHeight: 8,
+    },
     grid: [
       // Both panels share one x extent: the axis name/labels must not shrink one grid (ECharts 6).
       { left: 72, right: 24, top: 56, height: 216, outerBoundsMode: 'none' as const },
@@ -227,6 +256,20 @@ export function buildChartOption(input: ChartInput, zoom: readonly [number, numb
         itemStyle: { color: colorOf(n) },
         areaStyle: { opacity: 0.35, color: colorOf(n) },
         data: points.map((p) => [t(p), bitsPerSecond(sizeOf(p, n), step)]),
+      })),
+      ...refusedNames.map((n) => ({
+        name: n,
+        type: 'line' as const,
+        xAxisIndex: 0,
+        yAxisIndex: 0,
+        showSymbol: false,
+        smooth: false,
+        // Over the stacked traffic, so a small amount still shows.
+        z: 4,
+        lineStyle: { width: 2, color: REFUSED_COLOR },
+        itemStyle: { color: REFUSED_COLOR },
+        areaStyle: { opacity: 0.2, color: REFUSED_COLOR },
+        data: points.map((p) => [t(p), bitsPerSecond(p.rejectedDwSize, step)]),
       })),
       ...names.map((n) => ({
         name: n,

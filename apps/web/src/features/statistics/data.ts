@@ -60,6 +60,8 @@ interface StatsSummary {
   /** The most viewers at one point: its distinct audience (usersCount). A session served by both the
    *  CDN and peers counts in both series, so neither their sum nor the largest of them is the audience. */
   peakViewers: number;
+  /** Peer bytes refused by verification: not traffic (not in the total nor the share), a warning. */
+  rejectedBytes: number;
 }
 
 /** Totals over points [from, to] (inclusive indexes; clamped). */
@@ -67,6 +69,7 @@ export function summarize(points: readonly TStatsPoint[], from = 0, to = points.
   let cdn = 0;
   let p2p = 0;
   let nodr = 0;
+  let rejected = 0;
   let peak = 0;
   const lo = Math.max(0, Math.floor(from));
   const hi = Math.min(points.length - 1, Math.ceil(to));
@@ -76,6 +79,7 @@ export function summarize(points: readonly TStatsPoint[], from = 0, to = points.
     cdn += p.cdnDwSize;
     p2p += p.p2pDwSize;
     nodr += p.nodrDwSize ?? 0;
+    rejected += p.rejectedDwSize;
     peak = Math.max(peak, p.usersCount);
   }
   const total = cdn + p2p + nodr;
@@ -86,6 +90,7 @@ export function summarize(points: readonly TStatsPoint[], from = 0, to = points.
     p2pBytes: p2p,
     nodrBytes: nodr,
     peakViewers: peak,
+    rejectedBytes: rejected,
   };
 }
 
@@ -127,6 +132,8 @@ export function sampleStats(endS: number, withNodr = false): TStatsPoint[] {
       p2pUsersCount: p2pUsers,
       // Most peers also fetch from the CDN: the audience is about the larger series.
       usersCount: Math.max(cdnUsers, p2pUsers),
+      // No made-up attack in the sample.
+      rejectedDwSize: 0,
     };
     if (withNodr) {
       point.nodrDwSize = Math.round(cdnBytes * 0.1);

@@ -1,4 +1,4 @@
-import { MIN_ZOOM_SPAN_S, STATS_RANGES, type TStatsPoint } from '@tlprt/contract';
+import { MIN_ZOOM_SPAN_S, MSG_STATS, STATS_RANGES, type TStatsPoint } from '@tlprt/contract';
 import { describe, expect, it } from 'vitest';
 import {
   bitsPerSecond,
@@ -29,7 +29,10 @@ const pt = (
     p2pUsersCount: pu,
     ...(nodr ? { nodrDwSize: nodr[0], nodrUsersCount: nodr[1] } : {}),
     usersCount: u,
+    rejectedDwSize: 0,
   }) as TStatsPoint;
+/** A point with `rejected` peer bytes refused. */
+const refused = (p: TStatsPoint, rejected: number): TStatsPoint => ({ ...p, rejectedDwSize: rejected });
 
 describe('units (spec §9)', () => {
   it('bandwidth in bits, base 1024, K M G T P', () => {
@@ -90,6 +93,16 @@ describe('offload (P2P share)', () => {
     expect(s.p2pShare).toBeCloseTo(0.25);
     expect(s.peakViewers).toBe(6);
   });
+  it('sums refused peer bytes over the range, apart from the traffic (not in the total nor the share)', () => {
+    const [a, b, c] = points as [TStatsPoint, TStatsPoint, TStatsPoint];
+    const s = summarize([refused(a, 70), refused(b, 5), c]);
+    expect(s.rejectedBytes).toBe(75);
+    expect(s.totalBytes).toBe(1000);
+    expect(s.p2pShare).toBeCloseTo(0.6);
+    expect(summarize(points).rejectedBytes).toBe(0);
+    // Only the zoomed points count.
+    expect(summarize([refused(a, 70), b], 1, 1).rejectedBytes).toBe(0);
+  });
 });
 
 describe('sample statistics (spec §9)', () => {
@@ -117,6 +130,8 @@ describe('sample statistics (spec §9)', () => {
     expect(Math.max(...peers)).toBeGreaterThan(20_000);
     expect(sampleStats(end)).toEqual(a);
     expect(sampleStats(end, true)[0]?.nodrDwSize).toBeGreaterThan(0);
+    // No made-up attack: the sample never shows refused bytes.
+    expect(a.every((p) => p.rejectedDwSize === 0)).toBe(true);
   });
 });
 
@@ -166,6 +181,44 @@ describe('chart option', () => {
     expect(o.legend.data).toEqual(['CDN', 'P2P', 'Viewers']);
     expect(o.xAxis[1]?.name).toBe('UTC+2');
     expect(o.grid).toHaveLength(2);
+  });
+  it('draws refused peer bytes as a red line on the Bandwidth axis, outside the stack, only when there are some', () => {
+    expect(buildChartOption(input).series.some((s) => s.name === MSG_STATS.refusedSeries)).toBe(false);
+    const attacked = {
+      ...input,
+      points: [refused(points[0] as TStatsPoint, 1500), points[1] as TStatsPoint],
+    };
+    const o = buildChartOption(attacked);
+    expect(o.series.map((s) => `${s.type}:${s.name}`)).toEqual([
+      'line:CDN',
+      'line:P2P',
+      `line:${MSG_STATS.refusedSeries}`,
+      'bar:CDN',
+      'bar:P2P',
+      'line:Viewers',
+    ]);
+    const line = o.series[2];
+    expect(line?.yAxisIndex).toBe(0);
+    expect(line && 'stack' in line ? line.stack : undefined).toBeUndefined();
+    expect(line && 'lineStyle' in line ? line.lineStyle.color : null).toBe('#e03131');
+    // 1500 bytes in 60 s = 200 bits/s.
+    expect(line?.data).toEqual([
+      [(3600 + 7200) * 1000, 200],
+      [(3660 + 7200) * 1000, 0],
+    ]);
+    // The traffic drawn is the same with or without it.
+    expect(o.series[0]?.data).toEqual(buildChartOption(input).series[0]?.data);
+    expect(o.legend.data).toEqual(['CDN', 'P2P', MSG_STATS.refusedSeries, 'Viewers']);
+    // The tooltip lists it, without a share, at the points that have some; shares stay those of traffic.
+    expect(tooltipLines(attacked, 0)?.bandwidth).toEqual([
+      { name: 'CDN', color: expect.any(String), value: '100 bps', share: '75.0%' },
+      { name: 'P2P', color: expect.any(String), value: '33.3 bps', share: '25.0%' },
+      { name: MSG_STATS.refusedSeries, color: '#e03131', value: '200 bps', share: '' },
+    ]);
+    expect(tooltipLines(attacked, 1)?.bandwidth.map((r) => r.name)).toEqual(['CDN', 'P2P']);
+    expect(tooltipHtml(attacked, 0)).toContain(
+      `${MSG_STATS.refusedSeries}</span><span><b>200 bps</b></span>`,
+    );
   });
   it('adds NODR for version-1 teams', () => {
     const o = buildChartOption({ ...input, nodr: true, points: [pt(0, 1, 1, 1, 1, [1, 1])] });

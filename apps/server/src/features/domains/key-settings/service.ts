@@ -1,11 +1,8 @@
 import {
   AUDIT_ACTIONS,
-  DomainStatus,
   EventCode,
-  KeyStatus,
   MSG_DOMAIN_RULES,
   type TAuditAction,
-  TeamStatus,
   type TKeySetting,
   type TSupervisorSettingRow,
   ZKeyHash,
@@ -21,7 +18,7 @@ import type { SettingLayer, UserRow } from '../../../db/schema.js';
 import { publishAll } from '../../../events/publish.js';
 import { badRequest, notFound } from '../../../http/errors.js';
 import { assertKeyChangeable, assertKeyEditable } from '../keys/policy.js';
-import { findKeyByHash, type KeyView } from '../keys/queries.js';
+import type { KeyView } from '../keys/queries.js';
 import { keyOf } from '../keys/service.js';
 import { findDomain } from '../queries.js';
 import {
@@ -198,24 +195,12 @@ export async function writeSupervisorSettings(
 }
 
 /**
- * GET /api/v1/public/key_settings/{keyHash} (no token): the effective values for an active key of an
- * active, unsuspended, promoted domain (or a key of every domain) of an unsuspended team; else 404.
+ * GET /api/v1/public/key_settings/{keyHash} (no token): the effective values of a usable key
+ * (access/usable-keys.ts); else 404.
  */
 export async function publicKeySettings(ctx: AppContext, keyHash: string): Promise<Record<string, number>> {
-  const k = ZKeyHash.safeParse(keyHash).success ? await findKeyByHash(ctx.db, keyHash) : undefined;
-  const usable =
-    k !== undefined &&
-    k.status === KeyStatus.Active &&
-    k.suspended === 0 &&
-    k.team_suspended === 0 &&
-    k.team_status !== TeamStatus.Disabled &&
-    k.team_status !== TeamStatus.Suspended &&
-    (k.domain_id === null ||
-      (k.domain_status === DomainStatus.Active &&
-        k.domain_suspended === 0 &&
-        k.domain_draft === 1 &&
-        k.domain_verification === 1));
-  if (!usable) throw notFound();
-  const table = tableOf(await listLayerValues(ctx.db, k.team_id, { domainId: k.domain_id, keyId: k.id }));
+  const k = ZKeyHash.safeParse(keyHash).success ? await ctx.keys.findNow(keyHash) : null;
+  if (!k) throw notFound();
+  const table = tableOf(await listLayerValues(ctx.db, k.teamId, { domainId: k.domainId, keyId: k.id }));
   return effectiveSettings(table);
 }

@@ -51,27 +51,6 @@ export function listKeysOfDomains(db: Db, teamId: number, domainIds: number[]): 
     .execute();
 }
 
-/** A key by its hash, with its domain's and team's state (the public settings read). */
-export function findKeyByHash(db: Db, keyHash: string) {
-  return db
-    .selectFrom('keys')
-    .innerJoin('teams', 'teams.id', 'keys.team_id')
-    .leftJoin('domains', (j) =>
-      j.onRef('domains.id', '=', 'keys.domain_id').onRef('domains.team_id', '=', 'keys.team_id'),
-    )
-    .selectAll('keys')
-    .select([
-      'domains.status as domain_status',
-      'domains.suspended as domain_suspended',
-      'domains.draft as domain_draft',
-      'domains.verification as domain_verification',
-      'teams.suspended as team_suspended',
-      'teams.status_id as team_status',
-    ])
-    .where('keys.key_hash', '=', keyHash)
-    .executeTakeFirst();
-}
-
 /** Inserts an active key; a hash collision throws a unique violation (the caller draws again). */
 export async function insertKey(
   db: Db,

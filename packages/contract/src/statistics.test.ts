@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { INGEST_MAX_BYTES, ZIngestReport, ZStatsPoint } from './statistics.js';
+
+const report = { apiKey: 'k1', sessionId: 's', ts: 1_800_000_000, cdnBytes: 1, p2pBytes: 0 };
+const point = {
+  datePoint: 0,
+  cdnDwSize: 0,
+  cdnUsersCount: 0,
+  p2pDwSize: 0,
+  p2pUsersCount: 0,
+  usersCount: 0,
+  rejectedDwSize: 0,
+};
+
+describe('refused peer bytes (issue 24)', () => {
+  it('are optional in a report, a whole count up to the per-report ceiling', () => {
+    expect(ZIngestReport.safeParse(report).success).toBe(true);
+    expect(ZIngestReport.safeParse({ ...report, rejectedBytes: INGEST_MAX_BYTES }).success).toBe(true);
+    for (const bad of [-1, 0.5, INGEST_MAX_BYTES + 1, '3']) {
+      const r = ZIngestReport.safeParse({ ...report, rejectedBytes: bad });
+      expect(r.success).toBe(false);
+      expect(r.error?.issues[0]?.path).toEqual(['rejectedBytes']);
+    }
+  });
+  it('are in every point of an answer', () => {
+    expect(ZStatsPoint.strict().safeParse(point).success).toBe(true);
+    const { rejectedDwSize: _, ...without } = point;
+    expect(ZStatsPoint.safeParse(without).success).toBe(false);
+  });
+});
