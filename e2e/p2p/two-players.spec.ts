@@ -1,7 +1,8 @@
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { PATHS, PLAYER_PATHS, ZDomainListResponse, ZStatsResponse } from '@tlprt/contract';
+import { PATHS, PLAYER_PATHS, ZDomainListResponse } from '@tlprt/contract';
 import { uniqueEmail } from '../support/mail';
 import { loginInBrowser, teamWithKey } from '../support/session';
+import { livePoints } from './live-points';
 
 interface Counters {
   cdnBytes: number;
@@ -84,20 +85,10 @@ test('two players on the demo page exchange segments over WebRTC; the statistics
   await second.screenshot({ path: shots('demo-player-1280x800') });
 
   // Within a minute of their reports (every 10 s), the statistics API has both series and the viewers.
-  const now = () => Math.floor(Date.now() / 1000);
   await expect
     .poll(
       async () => {
-        const res = await request.post(PATHS.statistics.live(team.teamId), {
-          headers: team.auth,
-          data: {
-            apiKeys: [team.keyHash],
-            startTimestamp: now() - 300,
-            endTimestamp: now(),
-            team_id: team.teamId,
-          },
-        });
-        const points = ZStatsResponse.parse(await res.json()).data;
+        const points = await livePoints(request, team);
         return {
           cdn: points.some((p) => p.cdnDwSize > 0),
           p2p: points.some((p) => p.p2pDwSize > 0),

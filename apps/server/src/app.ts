@@ -7,6 +7,7 @@ import rateLimit from '@fastify/rate-limit';
 import { LIMITS, MSG, TIMINGS } from '@tlprt/contract';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler } from 'fastify-type-provider-zod';
+import { UsableKeys } from './access/usable-keys.js';
 import { type Config, type DatabaseTarget, ensureDatabaseFolder } from './config.js';
 import type { AppContext } from './context.js';
 import { type Db, migrateToLatest, openDatabase, pgClientConfig } from './db/index.js';
@@ -27,6 +28,7 @@ import {
   verifierOptionsFromConfig,
 } from './features/domains/verification/index.js';
 import { exportRoutes } from './features/export/routes.js';
+import { integrityRoutes } from './features/integrity/routes.js';
 import { guestInvitationRoutes, invitationRoutes } from './features/invitations/routes.js';
 import { liveRoutes } from './features/live/routes.js';
 import { originRoutes } from './features/origins/routes.js';
@@ -146,6 +148,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     ...(config.guestPerMinute ? { guestPerMinute: config.guestPerMinute } : {}),
     ...deps.rateLimits,
   };
+  const keys = new UsableKeys(db, now);
   const ctx: AppContext = {
     config,
     db,
@@ -156,7 +159,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     log: app.log,
     loginFailures: loginFailures(db, rateLimits, now),
     verifier: buildVerifier(config, deps.verifier),
-    origins: new OriginGate(db, new URL(config.publicUrl).origin, now),
+    origins: new OriginGate(db, keys, new URL(config.publicUrl).origin, now),
+    keys,
   };
   app.decorate('ctx', ctx);
   const stats = createStats(app, ctx, deps.statsWriter);
@@ -254,6 +258,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   await app.register(ingestRoutes(stats));
 
   await app.register(playerRoutes(ctx));
+  await app.register(integrityRoutes(ctx));
   startTracker(app, ctx);
 
   await app.register(referenceRoutes(ctx));

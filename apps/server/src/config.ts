@@ -55,6 +55,16 @@ const ZEnv = z.object({
     .pipe(z.array(z.string().regex(/^(stun|stuns|turn|turns):\S+$/, 'stun: or turn: URL')))
     .default([]),
   PLAYER_DIST: z.string().min(1).default(DEFAULT_PLAYER_DIST),
+  INTEGRITY_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  INTEGRITY_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 * 1024 * 1024)
+    .default(32 * 1024 * 1024),
+  INTEGRITY_CACHE_ENTRIES: z.coerce.number().int().min(1).max(10_000_000).default(100_000),
+  INTEGRITY_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(1200),
+  INTEGRITY_PER_KEY_PER_MINUTE: z.coerce.number().int().min(1).max(100_000_000).default(120_000),
 });
 
 export type DatabaseTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
@@ -89,6 +99,16 @@ export interface Config {
   playerDist: string;
   /** The demo player page and stream (/demo/...): everywhere but production. */
   demoPages: boolean;
+  /** The integrity service's origin fetches (DESIGN §11): budget of one fetch (redirects included),
+   *  most bytes of a segment, hashes kept in memory, and its requests per client address and per key
+   *  per minute on this node. */
+  integrity: {
+    timeoutMs: number;
+    maxBytes: number;
+    cacheEntries: number;
+    perAddressPerMinute: number;
+    perKeyPerMinute: number;
+  };
 }
 
 /** `turn:user:secret@host:3478` → the URL without the credentials, and them apart (RTCIceServer). */
@@ -157,6 +177,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     iceServers: e.ICE_SERVERS.map(iceServer),
     playerDist: resolve(e.PLAYER_DIST),
     demoPages: e.NODE_ENV !== 'production',
+    integrity: {
+      timeoutMs: e.INTEGRITY_TIMEOUT_MS,
+      maxBytes: e.INTEGRITY_MAX_BYTES,
+      cacheEntries: e.INTEGRITY_CACHE_ENTRIES,
+      perAddressPerMinute: e.INTEGRITY_PER_ADDRESS_PER_MINUTE,
+      perKeyPerMinute: e.INTEGRITY_PER_KEY_PER_MINUTE,
+    },
   };
 }
 

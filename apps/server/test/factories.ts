@@ -8,6 +8,7 @@ import { newKeyHash } from '../src/features/domains/keys/hash.js';
 import { insertKey, updateKey } from '../src/features/domains/keys/queries.js';
 import { insertDomain, updateDomain } from '../src/features/domains/queries.js';
 import { newVerificationHash } from '../src/features/domains/verification/index.js';
+import { insertOrigin, updateOrigin } from '../src/features/origins/queries.js';
 import { insertTeamWithMember } from '../src/features/teams/queries.js';
 import { hashPassword } from '../src/lib/passwords.js';
 import { randomToken, sha256 } from '../src/lib/tokens.js';
@@ -172,4 +173,19 @@ export async function buildKey(
   });
   if (opts.status !== undefined) await updateKey(app.ctx.db, teamId, id, { status: opts.status });
   return { id, keyHash };
+}
+
+/** An Origin of the team (active unless `status` says otherwise), inserted directly. */
+export async function buildOrigin(
+  app: App,
+  teamId: number,
+  opts: { name: string; status?: number },
+): Promise<{ id: number }> {
+  const id = await insertOrigin(
+    app.ctx.db,
+    { teamId, name: opts.name, createdAt: app.ctx.now() },
+    (originId) => `o${originId}-t${teamId}.cdn.dashboard.test`,
+  );
+  if (opts.status !== undefined) await updateOrigin(app.ctx.db, teamId, id, { status: opts.status });
+  return { id };
 }

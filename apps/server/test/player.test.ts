@@ -342,16 +342,16 @@ describe('public key settings for the plugin (DESIGN §11)', () => {
 });
 
 describe('tracker (WebSocket on /tracker)', () => {
-  const url = () => `${server.base.replace(/^http/, 'ws')}${PLAYER_PATHS.tracker}`;
+  const url = () => `${server.base.replace(/^http/, 'ws')}${PLAYER_PATHS.tracker}?key=${key}`;
   const binary20 = () => randomBytes(20).toString('latin1');
 
-  it('refuses the upgrade with 403 and closes the socket without an Origin, from a foreign one or a domain without an active key', async () => {
+  it("refuses the upgrade with 403 and closes the socket without an Origin, from a foreign one or a domain the key doesn't serve", async () => {
     for (const origin of [
       undefined,
       'https://elsewhere.example.net',
       `https://evil-${SITE}`,
       `https://${UNVERIFIED_SITE}`,
-      // Verified and active, but no active key serves it: no player there may join a swarm.
+      // Verified and active, but another team's: no player there may join this key's swarms.
       `https://${OTHER_TEAM_SITE}`,
       'null',
     ]) {
@@ -382,7 +382,7 @@ describe('tracker (WebSocket on /tracker)', () => {
       offers: [],
     };
     const a = await connectWs(url(), DASHBOARD);
-    const b = await connectWs(`${url()}?client=demo`, `https://www.${SITE}`);
+    const b = await connectWs(`${url()}&client=demo`, `https://www.${SITE}`);
     expect(a.status).toBe(101);
     expect(b.status).toBe(101);
     if (!('ws' in a) || !('ws' in b)) throw new Error('not connected');
@@ -408,7 +408,12 @@ describe('tracker (WebSocket on /tracker)', () => {
 describe('tracker at shutdown', () => {
   it("a graceful stop ends the tracker's open connections and completes", async () => {
     const other = await startServer({ env: { PLAYER_DIST: bundleDir } });
-    const c = await connectWs(`${other.base.replace(/^http/, 'ws')}${PLAYER_PATHS.tracker}`, DASHBOARD);
+    const t = await buildTeam(other.app);
+    const k = (await buildKey(other.app, t.id, null)).keyHash;
+    const c = await connectWs(
+      `${other.base.replace(/^http/, 'ws')}${PLAYER_PATHS.tracker}?key=${k}`,
+      DASHBOARD,
+    );
     if (!('ws' in c)) throw new Error('not connected');
     const closed = new Promise<void>((resolve) => c.ws.once('close', resolve));
     const hung = (what: string) =>

@@ -163,6 +163,9 @@ export const MSG_DOMAINS = {
   domainSuspended: 'This domain is suspended',
   keyChangeBlocked: 'Keys of a suspended domain cannot be changed',
   addOrigin: 'Add origin',
+  /** Beside the origin name: an Origin named with a host lets the integrity service fetch from it. */
+  originNameHelp:
+    'Name it with the host your streams come from (e.g. cdn.example.com): segments viewers share from that host can then be verified.',
   suspendedLabel: 'Suspended',
   newDomain: 'New domain',
   check: 'Check',
@@ -182,4 +185,27 @@ export const MSG_STATS = {
   noName: 'No name',
   noKeyInDomain: 'No key',
   ranges: ['Live', 'Day', 'Week', 'Month'] as const,
+  /** Peer bytes refused by the plugin's verification (rejectedDwSize): shown only when there are some. */
+  refusedBytes: 'Refused peer bytes',
+  refusedNote:
+    'Bytes peers sent that failed verification against your origin and were thrown away; the player got those segments again, from the CDN or another peer. Many of them may mean someone is attacking your swarm.',
+  /** The chart's series of refused bytes (legend and tooltip). */
+  refusedSeries: 'Refused',
+  refusedGuide:
+    'Bytes peers sent over the visible range that failed verification against your origin (the SHA-256 of the segment) and were thrown away (the player got those segments again, from the CDN or another peer); they are not in P2P. Shown in red, with its own Refused line on the Bandwidth panel, only when some were refused: many of them may mean someone is attacking your swarm.',
+} as const;
+
+/** Answers of the integrity service (GET /player/v1/integrity, DESIGN §11): field messages of its
+ *  query, and the reasons the plugin takes a segment from the CDN only. */
+export const MSG_INTEGRITY = {
+  url: 'Must be an absolute http or https URL of at most 2048 characters, without user name or password',
+  range: 'Must be <start>-<end> (bytes, end included), start not after end',
+  keyNotUsable: 'The key is not usable here',
+  hostNotOfKey: "The segment's host is not a domain or Origin of the key's team",
+  notDemoFile: 'Not a file of the demo stream',
+  portNotFetched: 'Segments are read only from the standard port of their scheme',
+  /** Followed by ": <reason>" (timed out, HTTP 404, too large, refused address...). */
+  originFailed: 'The segment could not be read from its origin',
+  tooManyForAddress: 'Too many integrity requests from this address, please retry later',
+  tooManyForKey: 'Too many integrity requests for this key, please retry later',
 } as const;

@@ -29,6 +29,9 @@ export const PLAYER_PATHS = {
   settings: (keyHash: string) => endpointPath({ path: PLAYER_API_PATHS.settings }, { keyHash }),
   /** Where it reports (DESIGN §7). */
   ingest: PLAYER_API_PATHS.ingest,
+  /** The origin's SHA-256 of a segment, the reference every peer's copy is held to (DESIGN §11
+   *  Integrity): `?key=<keyHash>&url=<absolute segment URL>[&range=<start>-<end>]`, `end` included. */
+  integrity: '/player/v1/integrity',
 } as const;
 
 /**
@@ -94,6 +97,20 @@ export function isPlayerSettingsBody(v: unknown): v is TPlayerSettingsBody {
     !Array.isArray(s) &&
     Object.values(s).every((x) => typeof x === 'number')
   );
+}
+
+/** What the plugin reads of `GET /player/v1/integrity` (ZIntegrityResponse). */
+export interface TIntegrityBody {
+  /** 64 lower-case hex digits. */
+  sha256: string;
+}
+
+/** ZIntegrityResponse checked without zod (the plugin's bundle stays small); player.test.ts holds the
+ *  two to the same answers. */
+export function isIntegrityBody(v: unknown): v is TIntegrityBody {
+  if (typeof v !== 'object' || v === null) return false;
+  const h = (v as { sha256?: unknown }).sha256;
+  return typeof h === 'string' && /^[0-9a-f]{64}$/.test(h);
 }
 
 /** Messages of the plugin's routes. */

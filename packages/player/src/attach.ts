@@ -9,14 +9,10 @@ import { HlsJsP2PEngine } from 'p2p-media-loader-hlsjs';
 import { ShakaP2PEngine } from 'p2p-media-loader-shaka';
 import { countResourceBytes } from './cdn-only.js';
 import { hlsConfigFor } from './hls.js';
+import { IntegrityReferences, SegmentGuard } from './integrity.js';
+import { dropPeer } from './peer-drop.js';
 import { newSessionId, Reporter } from './reporter.js';
-import {
-  type CoreSettings,
-  coreSettings,
-  opensPeering,
-  type PlayerSettings,
-  readSettings,
-} from './settings.js';
+import { coreSettings, opensPeering, type PlayerSettings, readSettings } from './settings.js';
 
 export interface AttachOptions {
   /** The key hash of the Add domain / My domains screens. */
@@ -38,7 +34,12 @@ export interface AttachOptions {
 
 export interface Counters {
   cdnBytes: number;
+  /** Bytes from peers that matched the origin's hash (only those reach the player). */
   p2pBytes: number;
+  /** Bytes from peers that did not match the origin's hash: thrown away, fetched again. */
+  rejectedBytes: number;
+  /** Segments from peers the server could not vouch for: thrown away, fetched from the CDN. */
+  unverifiableSegments: number;
   uploadedBytes: number;
   peers: number;
 }
@@ -62,6 +63,9 @@ export interface Handle {
   /** Sends what is left, stops reporting and sharing; hls.js: destroys the player it made. */
   detach(): void;
 }
+
+/** What the plugin uses of either engine (hls.js's and Shaka's have the same events and config calls). */
+type P2PEngine = Pick<HlsJsP2PEngine, 'addEventListener' | 'applyDynamicConfig'>;
 
 type HlsClass = new (
   config?: Record<string, unknown>,
@@ -109,7 +113,14 @@ export async function attach(options: AttachOptions): Promise<Handle> {
   const settings = await fetchSettings(server, options.key);
   const peering = settings !== null && integration !== 'cdn-only' && opensPeering(settings.peeringQuota);
 
-  const counters: Counters = { cdnBytes: 0, p2pBytes: 0, uploadedBytes: 0, peers: 0 };
+  const counters: Counters = {
+    cdnBytes: 0,
+    p2pBytes: 0,
+    rejectedBytes: 0,
+    unverifiableSegments: 0,
+    uploadedBytes: 0,
+    peers: 0,
+  };
   const listeners = new Set<(c: Counters) => void>();
   const peers = new Set<string>();
   const changed = () => {
@@ -128,38 +139,85 @@ export async function attach(options: AttachOptions): Promise<Handle> {
         }).then((r) => r.ok),
       )
     : null;
-  const downloaded = (bytes: number, source: 'http' | 'p2p') => {
-    if (source === 'p2p') counters.p2pBytes += bytes;
-    else counters.cdnBytes += bytes;
-    reporter?.add(source === 'http' ? bytes : 0, source === 'p2p' ? bytes : 0);
+  const cdnDownloaded = (bytes: number) => {
+    counters.cdnBytes += bytes;
+    reporter?.add(bytes, 0, 0);
     changed();
   };
 
-  const core = (src: string): Partial<CoreSettings> | undefined =>
+  // One engine per attach; the guard reaches it once it exists (its validators go into its config).
+  let engine: P2PEngine | undefined;
+  let p2pOff = false;
+  const guard = new SegmentGuard(new IntegrityReferences(server, options.key), {
+    accepted(bytes) {
+      counters.p2pBytes += bytes;
+      reporter?.add(0, bytes, 0);
+      changed();
+    },
+    rejected(bytes) {
+      counters.rejectedBytes += bytes;
+      reporter?.add(0, 0, bytes);
+      changed();
+    },
+    unverifiable() {
+      counters.unverifiableSegments += 1;
+      changed();
+    },
+    streamRefused() {
+      // Nothing of this stream can be verified: peers would only cost the viewer time.
+      if (p2pOff || !engine) return;
+      p2pOff = true;
+      engine.applyDynamicConfig({ core: { isP2PDisabled: true, isP2PUploadDisabled: true } });
+    },
+    dropPeer(peerId) {
+      // The library announces a peer from inside its constructor, before it can be found: drop it next.
+      setTimeout(() => {
+        if (engine) dropPeer(engine, peerId);
+      }, 0);
+    },
+  });
+
+  const core = (src: string) =>
     settings
-      ? coreSettings(
-          settings,
-          {
-            trackerUrl: server.replace(/^http/, 'ws') + PLAYER_PATHS.tracker,
-            key: options.key,
-            streamUrl: new URL(src, location.href).href,
-          },
-          peering,
-        )
+      ? {
+          ...coreSettings(
+            settings,
+            {
+              // The tracker keeps each key's swarms apart: it must know the key of the connection.
+              trackerUrl: `${server.replace(/^http/, 'ws')}${PLAYER_PATHS.tracker}?key=${encodeURIComponent(options.key)}`,
+              key: options.key,
+              streamUrl: new URL(src, location.href).href,
+            },
+            peering,
+          ),
+          validateP2PSegment: guard.validateP2P,
+          validateHTTPSegment: guard.validateHttp,
+        }
       : undefined;
-  type Engine = Pick<HlsJsP2PEngine, 'addEventListener'>;
-  const listen = (engine: Engine) => {
-    engine.addEventListener('onChunkDownloaded', (bytes, source) => downloaded(bytes, source));
-    engine.addEventListener('onChunkUploaded', (bytes) => {
+  const listen = (e: P2PEngine) => {
+    engine = e;
+    e.addEventListener('onChunkDownloaded', (bytes, source, peerId) => {
+      if (source === 'http') cdnDownloaded(bytes);
+      else guard.chunk(bytes, source, peerId);
+    });
+    e.addEventListener('onSegmentStart', ({ segment, downloadSource, peerId }) =>
+      guard.segmentStarted(segment.url, segment.byteRange, downloadSource, peerId),
+    );
+    e.addEventListener('onSegmentError', ({ segment, error, peerId }) =>
+      guard.segmentFailed(segment.url, segment.byteRange, error.type, peerId),
+    );
+    e.addEventListener('onChunkUploaded', (bytes) => {
       counters.uploadedBytes += bytes;
       changed();
     });
-    engine.addEventListener('onPeerConnect', ({ peerId }) => {
+    e.addEventListener('onPeerConnect', ({ peerId }) => {
       peers.add(peerId);
+      guard.peerConnected(peerId);
       changed();
     });
-    engine.addEventListener('onPeerClose', ({ peerId }) => {
+    e.addEventListener('onPeerClose', ({ peerId }) => {
       peers.delete(peerId);
+      guard.peerClosed(peerId);
       changed();
     });
   };
@@ -177,11 +235,11 @@ export async function attach(options: AttachOptions): Promise<Handle> {
     const coreConfig = core(src);
     let player: InstanceType<HlsClass>;
     if (coreConfig) {
-      const engine = new HlsJsP2PEngine({ core: coreConfig });
-      listen(engine);
-      player = new Hls({ ...options.hlsConfig, ...hlsConfigFor(engine) });
-      engine.bindHls(player);
-      cleanups.push(() => engine.destroy());
+      const hlsEngine = new HlsJsP2PEngine({ core: coreConfig });
+      listen(hlsEngine);
+      player = new Hls({ ...options.hlsConfig, ...hlsConfigFor(hlsEngine) });
+      hlsEngine.bindHls(player);
+      cleanups.push(() => hlsEngine.destroy());
     } else {
       player = new Hls({ ...options.hlsConfig });
     }
@@ -200,10 +258,10 @@ export async function attach(options: AttachOptions): Promise<Handle> {
     const coreConfig = core(src);
     if (coreConfig) {
       ShakaP2PEngine.registerPlugins(shaka);
-      const engine = new ShakaP2PEngine({ core: coreConfig }, shaka);
-      listen(engine as unknown as Engine);
-      engine.bindShakaPlayer(player as never);
-      cleanups.push(() => engine.destroy());
+      const shakaEngine = new ShakaP2PEngine({ core: coreConfig }, shaka);
+      listen(shakaEngine);
+      shakaEngine.bindShakaPlayer(player as never);
+      cleanups.push(() => shakaEngine.destroy());
     }
     await player.load(src);
   } else if (integration === 'hosted-hlsjs') {
@@ -212,11 +270,11 @@ export async function attach(options: AttachOptions): Promise<Handle> {
       hostedEngine = new HlsJsP2PEngine({ core: coreConfig });
       listen(hostedEngine);
       hlsConfig = hlsConfigFor(hostedEngine);
-      const engine = hostedEngine;
-      cleanups.push(() => engine.destroy());
+      const hosted = hostedEngine;
+      cleanups.push(() => hosted.destroy());
     }
   } else if (reporter) {
-    cleanups.push(countResourceBytes((bytes) => downloaded(bytes, 'http')));
+    cleanups.push(countResourceBytes(cdnDownloaded));
   }
 
   if (reporter) {
@@ -246,7 +304,7 @@ export async function attach(options: AttachOptions): Promise<Handle> {
       hostedEngine?.bindHls(h);
     },
     addCdnBytes(bytes: number) {
-      if (Number.isSafeInteger(bytes) && bytes > 0) downloaded(bytes, 'http');
+      if (Number.isSafeInteger(bytes) && bytes > 0) cdnDownloaded(bytes);
     },
     counters: () => ({ ...counters }),
     onUpdate(listener) {

@@ -19,6 +19,7 @@ export function newSessionId(): string {
 export class Reporter {
   private cdn = 0;
   private p2p = 0;
+  private rejected = 0;
   private seq = 0;
   private pending: TIngestReport[] = [];
   private sending: Promise<void> | null = null;
@@ -32,9 +33,10 @@ export class Reporter {
     private readonly nowS: () => number = () => Math.floor(Date.now() / 1000),
   ) {}
 
-  add(cdnBytes: number, p2pBytes: number): void {
+  add(cdnBytes: number, p2pBytes: number, rejectedBytes = 0): void {
     this.cdn += cdnBytes;
     this.p2p += p2pBytes;
+    this.rejected += rejectedBytes;
   }
 
   /** Reports not yet acknowledged (the one being sent included). */
@@ -44,17 +46,19 @@ export class Reporter {
 
   /** Turns the bytes gathered so far into a report and sends every unacknowledged one. */
   flush(keepalive = false): Promise<void> {
-    if (this.cdn > 0 || this.p2p > 0) {
+    if (this.cdn > 0 || this.p2p > 0 || this.rejected > 0) {
       this.pending.push({
         apiKey: this.key,
         sessionId: this.sessionId,
         ts: this.nowS(),
         cdnBytes: this.cdn,
         p2pBytes: this.p2p,
+        ...(this.rejected > 0 ? { rejectedBytes: this.rejected } : {}),
         seq: this.seq++,
       });
       this.cdn = 0;
       this.p2p = 0;
+      this.rejected = 0;
       // Offline for long: the oldest reports go (their ts would soon be refused as too old anyway).
       if (this.pending.length > PLAYER_MAX_PENDING_REPORTS)
         this.pending.splice(0, this.pending.length - PLAYER_MAX_PENDING_REPORTS);

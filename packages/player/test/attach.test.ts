@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PLAYER_PATHS, PLAYER_REPORT_INTERVAL_MS, type TIngestReport } from '@tlprt/contract';
@@ -34,11 +35,37 @@ const engines = vi.hoisted(() => {
     destroy() {
       this.destroyed = true;
     }
+    dynamic: unknown[] = [];
+    applyDynamicConfig(c: unknown) {
+      this.dynamic.push(c);
+    }
+    /** What p2p-media-loader calls when a peer completed a segment. */
+    validate(url: string, range: unknown, data: ArrayBuffer): Promise<boolean> {
+      const v = this.config.core.validateP2PSegment as (
+        u: string,
+        r: unknown,
+        d: ArrayBuffer,
+      ) => Promise<boolean>;
+      return v(url, range, data);
+    }
   }
   return { FakeHlsJsP2PEngine };
 });
 vi.mock('p2p-media-loader-hlsjs', () => ({ HlsJsP2PEngine: engines.FakeHlsJsP2PEngine }));
-vi.mock('p2p-media-loader-shaka', () => ({ ShakaP2PEngine: class {} }));
+vi.mock('p2p-media-loader-shaka', () => ({
+  ShakaP2PEngine: class extends engines.FakeHlsJsP2PEngine {
+    static registerPlugins() {}
+    constructor(
+      config: { core: Record<string, unknown> },
+      readonly shaka: unknown,
+    ) {
+      super(config);
+    }
+    bindShakaPlayer(player: unknown) {
+      this.bound.push(player);
+    }
+  },
+}));
 
 class FakeHls {
   static made: FakeHls[] = [];
@@ -59,6 +86,8 @@ class FakeHls {
   }
 }
 
+const sha256 = (data: ArrayBuffer) => createHash('sha256').update(new Uint8Array(data)).digest('hex');
+
 const KEY = 'AbCdEf0123456789';
 const SRC = 'https://cdn.customer.example/live/index.m3u8';
 
@@ -72,6 +101,8 @@ let base: string;
 let seen: Seen[];
 let settingsStatus: number;
 let settings: Record<string, number>;
+/** The integrity service's answers: segment URL → [status, sha256]. */
+let integrity: Map<string, [number, string]>;
 
 const ingests = () => seen.filter((s) => s.path === PLAYER_PATHS.ingest);
 const reportsSent = () =>
@@ -104,6 +135,7 @@ beforeEach(async () => {
   seen = [];
   settingsStatus = 200;
   settings = { 12: 5, 13: 10, 101: 100 };
+  integrity = new Map();
   engines.FakeHlsJsP2PEngine.made = [];
   FakeHls.made = [];
   server = createServer((req, res) => {
@@ -125,6 +157,12 @@ beforeEach(async () => {
               })
             : JSON.stringify({ message: 'Not found' }),
         );
+      } else if (path === PLAYER_PATHS.integrity) {
+        const q = new URL(req.url ?? '', 'http://x').searchParams;
+        const [status, sha256] =
+          q.get('key') === KEY ? (integrity.get(q.get('url') ?? '') ?? [404, '']) : [404, ''];
+        res.statusCode = status;
+        res.end(JSON.stringify(status === 200 ? { sha256 } : { message: 'no' }));
       } else if (path === PLAYER_PATHS.ingest) {
         res.statusCode = 202;
         res.end(JSON.stringify({ accepted: 1, rejected: 0, errors: [] }));
@@ -224,7 +262,7 @@ describe('attach: a usable key (200)', () => {
     const engine = engines.FakeHlsJsP2PEngine.made[0];
     if (!engine) throw new Error('no P2P engine');
     expect(engine.config.core).toMatchObject({
-      announceTrackers: [`${base.replace(/^http/, 'ws')}${PLAYER_PATHS.tracker}`],
+      announceTrackers: [`${base.replace(/^http/, 'ws')}${PLAYER_PATHS.tracker}?key=${KEY}`],
       rtcConfig: { iceServers: [{ urls: 'stun:stun.customer.example:3478' }] },
       swarmId: `${KEY}:${SRC}`,
       isP2PDisabled: false,
@@ -237,8 +275,15 @@ describe('attach: a usable key (200)', () => {
     expect(engine.bound).toEqual([hls]);
 
     engine.emit('onChunkDownloaded', 1000, 'http', undefined);
+    // Peer bytes count once they match the origin's hash.
+    const segment = { url: `${SRC.replace('index.m3u8', 's1.ts')}`, byteRange: undefined };
+    const data = new Uint8Array(400).fill(7).buffer;
+    integrity.set(segment.url, [200, sha256(data)]);
+    engine.emit('onSegmentStart', { segment, downloadSource: 'p2p', peerId: 'peer-1' });
     engine.emit('onChunkDownloaded', 400, 'p2p', 'peer-1');
-    expect(handle.counters()).toMatchObject({ cdnBytes: 1000, p2pBytes: 400 });
+    expect(handle.counters()).toMatchObject({ cdnBytes: 1000, p2pBytes: 0 });
+    expect(await engine.validate(segment.url, undefined, data)).toBe(true);
+    expect(handle.counters()).toMatchObject({ cdnBytes: 1000, p2pBytes: 400, rejectedBytes: 0 });
     // Nothing goes out before the report interval.
     vi.advanceTimersByTime(PLAYER_REPORT_INTERVAL_MS - 1);
     await settle();
@@ -271,6 +316,90 @@ describe('attach: a usable key (200)', () => {
     vi.advanceTimersByTime(PLAYER_REPORT_INTERVAL_MS * 3);
     await settle();
     expect(ingests()).toHaveLength(2);
+  });
+
+  it('refuses a peer’s altered segment: nothing counted as P2P, the refused bytes reported, the sender dropped whenever it comes back', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'setTimeout'] });
+    const handle = await attach({ key: KEY, player: 'hls.js', instance: FakeHls, src: SRC, server: base });
+    const engine = engines.FakeHlsJsP2PEngine.made[0];
+    if (!engine) throw new Error('no P2P engine');
+    const segment = { url: SRC.replace('index.m3u8', 's2.ts'), byteRange: undefined };
+    integrity.set(segment.url, [200, sha256(new Uint8Array(300).fill(1).buffer)]);
+    engine.emit('onSegmentStart', { segment, downloadSource: 'p2p', peerId: 'evil' });
+    engine.emit('onChunkDownloaded', 300, 'p2p', 'evil');
+    expect(await engine.validate(segment.url, undefined, new Uint8Array(300).fill(2).buffer)).toBe(false);
+    expect(handle.counters()).toMatchObject({ p2pBytes: 0, rejectedBytes: 300 });
+    engine.emit('onSegmentError', {
+      segment,
+      error: { type: 'p2p-segment-validation-failed' },
+      peerId: 'evil',
+    });
+    // (The library has closed that connection itself.)
+    vi.advanceTimersByTime(1);
+    // The library announces a peer before it can be found: the plugin drops it right after.
+    const destroyed: string[] = [];
+    const peers = new Map([['evil', { peer: { destroy: () => destroyed.push('evil') } }]]);
+    Object.assign(engine, {
+      core: {
+        mainStreamLoader: {
+          p2pLoaders: { loaders: new Map([['s', { loader: { trackerClient: { _peers: peers } } }]]) },
+        },
+      },
+    });
+    engine.emit('onPeerConnect', { peerId: 'evil' });
+    engine.emit('onPeerConnect', { peerId: 'honest' });
+    vi.advanceTimersByTime(1);
+    expect(destroyed).toEqual(['evil']);
+    vi.useRealTimers();
+
+    handle.detach();
+    await until(() => ingests().length === 1);
+    expect(reportsSent()).toEqual([
+      expect.objectContaining({ cdnBytes: 0, p2pBytes: 0, rejectedBytes: 300 }),
+    ]);
+  });
+
+  it('a stream on a host the key does not own (403) turns peers off; the segment comes from the CDN', async () => {
+    const handle = await attach({ key: KEY, player: 'hls.js', instance: FakeHls, src: SRC, server: base });
+    const engine = engines.FakeHlsJsP2PEngine.made[0];
+    if (!engine) throw new Error('no P2P engine');
+    const url = SRC.replace('index.m3u8', 's3.ts');
+    integrity.set(url, [403, '']);
+    expect(await engine.validate(url, undefined, new Uint8Array(10).buffer)).toBe(false);
+    expect(engine.dynamic).toEqual([{ core: { isP2PDisabled: true, isP2PUploadDisabled: true } }]);
+    expect(handle.counters()).toMatchObject({ p2pBytes: 0, rejectedBytes: 0, unverifiableSegments: 1 });
+    handle.detach();
+  });
+
+  it('Shaka gets the same verification, swarm and keyed tracker', async () => {
+    const player = { loaded: [] as string[], load: async (src: string) => void player.loaded.push(src) };
+    const handle = await attach({
+      key: KEY,
+      player: 'shaka',
+      instance: player,
+      shaka: {},
+      src: SRC,
+      server: base,
+    });
+    const engine = engines.FakeHlsJsP2PEngine.made[0];
+    if (!engine) throw new Error('no P2P engine');
+    expect(engine.config.core).toMatchObject({
+      announceTrackers: [`${base.replace(/^http/, 'ws')}${PLAYER_PATHS.tracker}?key=${KEY}`],
+      swarmId: `${KEY}:${SRC}`,
+      validateP2PSegment: expect.any(Function),
+      validateHTTPSegment: expect.any(Function),
+    });
+    expect(engine.bound).toEqual([player]);
+    expect(player.loaded).toEqual([SRC]);
+    const range = { start: 0, end: 9 };
+    const url = SRC.replace('index.m3u8', 'media.mp4');
+    integrity.set(url, [200, sha256(new Uint8Array(10).fill(4).buffer)]);
+    engine.emit('onSegmentStart', { segment: { url, byteRange: range }, downloadSource: 'p2p', peerId: 'p' });
+    engine.emit('onChunkDownloaded', 10, 'p2p', 'p');
+    expect(await engine.validate(url, range, new Uint8Array(10).fill(4).buffer)).toBe(true);
+    expect(seen.find((x) => x.path === PLAYER_PATHS.integrity)).toBeDefined();
+    expect(handle.counters()).toMatchObject({ p2pBytes: 10 });
+    handle.detach();
   });
 
   it('sends what it has when the page is hidden', async () => {

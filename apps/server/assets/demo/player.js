@@ -50,6 +50,7 @@
       p2p.onUpdate((c) => {
         show('cdn', bytes(c.cdnBytes));
         show('p2p', bytes(c.p2pBytes));
+        show('rejected', bytes(c.rejectedBytes));
         show('uploaded', bytes(c.uploadedBytes));
         show('peers', String(c.peers));
         const all = c.cdnBytes + c.p2pBytes;

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
  * A WebSocket client for the tracker tests. Node 20 has no global WebSocket, and `ws` (already installed
  * for bittorrent-tracker) ships no types: it is loaded through require with the little of it used here.
  */
-interface WsClient {
+export interface WsClient {
   readyState: number;
   send(data: string): void;
   close(): void;
@@ -15,6 +15,7 @@ interface WsClient {
   once(event: 'close', cb: () => void): void;
   once(event: 'error', cb: (err: Error) => void): void;
   once(event: 'unexpected-response', cb: (req: unknown, res: IncomingMessage) => void): void;
+  on(event: 'message', cb: (data: Buffer) => void): void;
 }
 type WsClass = new (url: string, opts?: { headers?: Record<string, string> }) => WsClient;
 
@@ -66,4 +67,51 @@ export function nextMessage(ws: WsClient, timeoutMs = 5000): Promise<Record<stri
       resolve(JSON.parse(data.toString()) as Record<string, unknown>);
     });
   });
+}
+
+type Message = Record<string, unknown>;
+
+/** Every message `ws` receives from now on, kept: a test can wait for one and check what never came. */
+export interface Inbox {
+  readonly received: Message[];
+  /** The first message (already received or still to come) that `match` accepts, once. */
+  next(match?: (m: Message) => boolean, timeoutMs?: number): Promise<Message>;
+}
+
+export function inbox(ws: WsClient): Inbox {
+  const received: Message[] = [];
+  const taken = new Set<Message>();
+  const waiting: Array<{ match: (m: Message) => boolean; take: (m: Message) => void }> = [];
+  ws.on('message', (data) => {
+    const m = JSON.parse(data.toString()) as Message;
+    received.push(m);
+    const i = waiting.findIndex((w) => w.match(m));
+    if (i === -1) return;
+    taken.add(m);
+    waiting.splice(i, 1)[0]?.take(m);
+  });
+  return {
+    received,
+    next(match = () => true, timeoutMs = 5000) {
+      const ready = received.find((m) => !taken.has(m) && match(m));
+      if (ready) {
+        taken.add(ready);
+        return Promise.resolve(ready);
+      }
+      return new Promise((resolve, reject) => {
+        const w = {
+          match,
+          take: (m: Message) => {
+            clearTimeout(t);
+            resolve(m);
+          },
+        };
+        const t = setTimeout(() => {
+          waiting.splice(waiting.indexOf(w), 1);
+          reject(new Error(`no matching message in ${timeoutMs} ms; received ${JSON.stringify(received)}`));
+        }, timeoutMs);
+        waiting.push(w);
+      });
+    },
+  };
 }

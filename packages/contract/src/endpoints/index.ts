@@ -26,6 +26,15 @@ export { KEY_SETTING_ENDPOINTS, SUPERVISOR_SET } from './key-settings.js';
 export { KEY_ENDPOINTS } from './keys.js';
 export { LIVE_ENDPOINTS } from './live.js';
 export { ORIGIN_ENDPOINTS } from './origins.js';
+export {
+  INTEGRITY_URL_MAX,
+  PLAYER_ENDPOINTS,
+  parseIntegrityRange,
+  type TIntegrityQuery,
+  type TIntegrityResponse,
+  ZIntegrityQuery,
+  ZIntegrityResponse,
+} from './player.js';
 export { STATISTICS_ENDPOINTS } from './statistics.js';
 export { TEAM_LIFECYCLE_ENDPOINTS } from './team-lifecycle.js';
 export { TEAM_ENDPOINTS } from './teams.js';

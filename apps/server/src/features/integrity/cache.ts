@@ -1,0 +1,71 @@
+import type { Clock } from '../../lib/clock.js';
+
+/** What one look-up of a segment came to: its hash, or why the origin could not be read. */
+export type Outcome = { ok: true; sha256: string } | { ok: false; reason: string };
+
+export interface HashCacheOptions {
+  /** Most outcomes kept; past it the least recently used goes first. */
+  maxEntries: number;
+  /** How long a hash is trusted: an origin that replaces a file under the same URL is believed again
+   *  after this long. */
+  okTtlMs: number;
+  /** How long a failure is remembered: long enough that a failing origin is not asked by every viewer
+   *  at once, short enough that a brief outage is forgotten in seconds. */
+  failureTtlMs: number;
+}
+
+/**
+ * Outcomes by segment (URL and range), bounded (LRU), with one origin fetch at a time per segment on
+ * this node: concurrent askers of a segment that is being fetched wait for that one fetch.
+ */
+export class HashCache {
+  private readonly entries = new Map<string, { outcome: Outcome; until: number }>();
+  private readonly inFlight = new Map<string, Promise<Outcome>>();
+
+  constructor(
+    private readonly options: HashCacheOptions,
+    private readonly now: Clock,
+  ) {}
+
+  /** Outcomes held now (never more than maxEntries). */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** The cached outcome of `id`, the one being computed, or a new one from `compute` (which turns its
+   *  own failures into outcomes). */
+  resolve(id: string, compute: () => Promise<Outcome>): Promise<Outcome> {
+    const hit = this.entries.get(id);
+    if (hit) {
+      this.entries.delete(id);
+      if (hit.until > this.now()) {
+        // Re-inserted: a Map iterates in insertion order, so the first key is the least recently used.
+        this.entries.set(id, hit);
+        return Promise.resolve(hit.outcome);
+      }
+    }
+    const running = this.inFlight.get(id);
+    if (running) return running;
+    const started = compute()
+      // A compute that throws after all must not leave its id in flight for good.
+      .catch((): Outcome => ({ ok: false, reason: 'unexpected error' }))
+      .then((outcome) => {
+        this.inFlight.delete(id);
+        this.store(id, outcome);
+        return outcome;
+      });
+    this.inFlight.set(id, started);
+    return started;
+  }
+
+  private store(id: string, outcome: Outcome): void {
+    const ttl = outcome.ok ? this.options.okTtlMs : this.options.failureTtlMs;
+    this.entries.delete(id);
+    this.entries.set(id, { outcome, until: this.now() + ttl });
+    while (this.entries.size > this.options.maxEntries) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest === undefined) break;
+      this.entries.delete(oldest);
+    }
+  }
+}

@@ -1,0 +1,234 @@
+import { sha256 } from '@noble/hashes/sha2.js';
+import { isIntegrityBody, PLAYER_PATHS } from '@tlprt/contract';
+
+/** p2p-media-loader's byte range of a segment: `end` included (HLS EXT-X-BYTERANGE). */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+/**
+ * What our server says a segment must hash to. `refused`: the segment's host is not one of the key's
+ * (its team's domains, its Origins): nothing of that stream can be verified. `unavailable`: this one
+ * segment could not be fetched or the server is busy: it comes from the CDN only.
+ */
+export type Reference = { kind: 'sha256'; hex: string } | { kind: 'refused' } | { kind: 'unavailable' };
+
+export const segmentKey = (url: string, range: ByteRange | undefined): string =>
+  range ? `${url}|${range.start}-${range.end}` : url;
+
+const toHex = (bytes: Uint8Array): string => {
+  let s = '';
+  for (const b of bytes) s += b.toString(16).padStart(2, '0');
+  return s;
+};
+
+/**
+ * SHA-256 of a segment. WebCrypto where the page is a secure context (https, localhost); elsewhere
+ * (a plain-http page) `crypto.subtle` does not exist and a JavaScript implementation does it.
+ */
+export async function sha256Hex(data: ArrayBuffer): Promise<string> {
+  const subtle = globalThis.crypto?.subtle;
+  if (subtle) return toHex(new Uint8Array(await subtle.digest('SHA-256', data)));
+  return toHex(sha256(new Uint8Array(data)));
+}
+
+type FetchLike = (url: string, init: RequestInit) => Promise<Pick<Response, 'status' | 'json'>>;
+
+/** How long a failed answer is remembered: a peer offering the same segment again is not re-asked at
+ *  once, and a briefly failing origin is asked again soon. */
+const UNAVAILABLE_TTL_MS = 5000;
+
+/**
+ * The server's hashes, asked once per segment (and byte range) while in memory: a hash is asked when a
+ * peer starts sending a segment, so it is usually there by the time the last byte arrives.
+ */
+export class IntegrityReferences {
+  private readonly known = new Map<string, { ref: Promise<Reference>; until: number }>();
+
+  constructor(
+    private readonly server: string,
+    private readonly key: string,
+    private readonly fetchImpl: FetchLike = (url, init) => fetch(url, init),
+    private readonly max = 512,
+    private readonly now: () => number = () => Date.now(),
+  ) {}
+
+  get(url: string, range: ByteRange | undefined): Promise<Reference> {
+    const id = segmentKey(url, range);
+    const hit = this.known.get(id);
+    if (hit && hit.until > this.now()) return hit.ref;
+    const ref = this.ask(url, range);
+    this.known.delete(id);
+    this.known.set(id, { ref, until: Number.POSITIVE_INFINITY });
+    if (this.known.size > this.max) {
+      const oldest = this.known.keys().next().value;
+      if (oldest !== undefined) this.known.delete(oldest);
+    }
+    void ref.then((r) => {
+      const entry = this.known.get(id);
+      if (r.kind === 'unavailable' && entry?.ref === ref) entry.until = this.now() + UNAVAILABLE_TTL_MS;
+    });
+    return ref;
+  }
+
+  private async ask(url: string, range: ByteRange | undefined): Promise<Reference> {
+    const q = new URLSearchParams({ key: this.key, url });
+    if (range) q.set('range', `${range.start}-${range.end}`);
+    try {
+      const res = await this.fetchImpl(`${this.server}${PLAYER_PATHS.integrity}?${q}`, {
+        credentials: 'omit',
+      });
+      if (res.status === 403) return { kind: 'refused' };
+      if (res.status !== 200) return { kind: 'unavailable' };
+      const body: unknown = await res.json();
+      return isIntegrityBody(body) ? { kind: 'sha256', hex: body.sha256 } : { kind: 'unavailable' };
+    } catch {
+      return { kind: 'unavailable' };
+    }
+  }
+}
+
+/** What the guard tells the plugin. */
+export interface GuardSink {
+  /** Peer bytes that matched the origin's hash and went to the player. */
+  accepted(bytes: number): void;
+  /** Peer bytes that did not match: thrown away, the segment is fetched again. */
+  rejected(bytes: number): void;
+  /** A segment from peers that the server could not vouch for: thrown away, fetched from the CDN. */
+  unverifiable(): void;
+  /** The stream's host is not one of the key's: peers are of no use for it. */
+  streamRefused(): void;
+  /** Disconnect this peer (it sent bytes that did not match, or it was banned before). */
+  dropPeer(peerId: string): void;
+}
+
+/** How many segments' peer bytes are followed at once (a segment left half-loaded by a seek is dropped). */
+const MAX_TRACKED_SEGMENTS = 256;
+
+/**
+ * Every byte a peer sends is checked before the player gets it (DESIGN §11 Integrity). p2p-media-loader
+ * calls `validateP2P` for a segment completed by a peer, and `validateHttp` for one completed over HTTP,
+ * which may have begun with a peer's bytes (a peer that stalls mid-segment leaves its bytes for the CDN
+ * request to continue from): those are checked too. The only trusted reference is the server's hash of
+ * the origin's bytes; nothing a peer says is believed. A peer whose bytes did not match is banned for
+ * this stream: dropped now and whenever it comes back through the tracker.
+ */
+export class SegmentGuard {
+  /** segment → peer bytes loaded into it so far, and the peers that sent them. */
+  private readonly inFlight = new Map<string, { bytes: number; peers: Set<string> }>();
+  /** peer → the segment it is sending (a peer sends one segment at a time). */
+  private readonly sending = new Map<string, string>();
+  private readonly banned = new Set<string>();
+  /** Segments whose bytes did not match, until the library names the peer that sent them. */
+  private readonly mismatched = new Set<string>();
+
+  constructor(
+    private readonly references: IntegrityReferences,
+    private readonly sink: GuardSink,
+    private readonly hash: (data: ArrayBuffer) => Promise<string> = sha256Hex,
+  ) {}
+
+  segmentStarted(
+    url: string,
+    range: ByteRange | undefined,
+    source: string,
+    peerId: string | undefined,
+  ): void {
+    if (source !== 'p2p' || peerId === undefined) return;
+    this.sending.set(peerId, segmentKey(url, range));
+    // Ask now: the answer is usually back before the segment is complete.
+    void this.references.get(url, range);
+  }
+
+  chunk(bytes: number, source: string, peerId: string | undefined): void {
+    if (source !== 'p2p' || peerId === undefined) return;
+    const id = this.sending.get(peerId);
+    if (id === undefined) return;
+    let entry = this.inFlight.get(id);
+    if (!entry) {
+      entry = { bytes: 0, peers: new Set() };
+      this.inFlight.set(id, entry);
+      if (this.inFlight.size > MAX_TRACKED_SEGMENTS) {
+        const oldest = this.inFlight.keys().next().value;
+        if (oldest !== undefined) this.inFlight.delete(oldest);
+      }
+    }
+    entry.bytes += bytes;
+    entry.peers.add(peerId);
+  }
+
+  /** The library's verdict on a download: a mismatch names the peer that sent the segment. */
+  segmentFailed(
+    url: string,
+    range: ByteRange | undefined,
+    errorType: string,
+    peerId: string | undefined,
+  ): void {
+    const id = segmentKey(url, range);
+    if (errorType !== 'p2p-segment-validation-failed' || !this.mismatched.delete(id)) return;
+    if (peerId !== undefined) this.ban(peerId);
+  }
+
+  peerConnected(peerId: string): void {
+    if (this.banned.has(peerId)) this.sink.dropPeer(peerId);
+  }
+
+  peerClosed(peerId: string): void {
+    this.sending.delete(peerId);
+  }
+
+  isBanned(peerId: string): boolean {
+    return this.banned.has(peerId);
+  }
+
+  readonly validateP2P = (url: string, range: ByteRange | undefined, data: ArrayBuffer): Promise<boolean> =>
+    this.check(url, range, data, true);
+
+  readonly validateHttp = async (
+    url: string,
+    range: ByteRange | undefined,
+    data: ArrayBuffer,
+  ): Promise<boolean> => {
+    const entry = this.inFlight.get(segmentKey(url, range));
+    // Every byte came from the CDN: nothing to check.
+    if (!entry || entry.bytes === 0) return true;
+    return this.check(url, range, data, false);
+  };
+
+  private async check(
+    url: string,
+    range: ByteRange | undefined,
+    data: ArrayBuffer,
+    allFromPeers: boolean,
+  ): Promise<boolean> {
+    const id = segmentKey(url, range);
+    const entry = this.inFlight.get(id);
+    this.inFlight.delete(id);
+    for (const [peer, sent] of this.sending) if (sent === id) this.sending.delete(peer);
+    const fromPeers = entry?.bytes ?? (allFromPeers ? data.byteLength : 0);
+    const ref = await this.references.get(url, range);
+    if (ref.kind !== 'sha256') {
+      if (ref.kind === 'refused') this.sink.streamRefused();
+      this.sink.unverifiable();
+      return false;
+    }
+    if ((await this.hash(data)) === ref.hex) {
+      this.sink.accepted(fromPeers);
+      return true;
+    }
+    this.sink.rejected(fromPeers);
+    for (const peer of entry?.peers ?? []) this.ban(peer);
+    if (allFromPeers) {
+      this.mismatched.add(id);
+      if (this.mismatched.size > MAX_TRACKED_SEGMENTS) this.mismatched.clear();
+    }
+    return false;
+  }
+
+  private ban(peerId: string): void {
+    if (this.banned.has(peerId)) return;
+    this.banned.add(peerId);
+    this.sink.dropPeer(peerId);
+  }
+}
