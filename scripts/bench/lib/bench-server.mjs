@@ -33,6 +33,8 @@ async function real() {
     DATABASE_URL: `sqlite:${join(dir, 'bench.db')}`,
     PUBLIC_URL,
     WEB_DIST: join(tmpdir(), 'tlprt-bench-no-web'),
+    // A bench's own settings (the integrity bench: the demo stream on, no per-address limit in the way).
+    ...JSON.parse(process.env.BENCH_SERVER_ENV ?? '{}'),
   });
   const app = await buildApp(config);
   const { keys } = await seedBenchTeam(app.ctx.db, { keys: keyCount });

@@ -94,13 +94,17 @@ export const loadAverage = async () => {
 
 /**
  * One of lib/bench-server.mjs's servers in its own process ('app': the built server on a throwaway
- * SQLite database, `keys` keys seeded; 'bare': the Fastify ceiling). Resolves when it listens:
+ * SQLite database, `keys` keys seeded, `env` added to its configuration; 'bare': the Fastify ceiling).
+ * Resolves when it listens:
  * {port, origin, keys, stats(), stop()}; stats() → {rss, cpuUs (the process's CPU time so far), ...}.
  */
-export async function startServer(mode, { keys = 10 } = {}) {
+export async function startServer(mode, { keys = 10, env = {} } = {}) {
   const { fork } = await import('node:child_process');
   const script = new URL('./bench-server.mjs', import.meta.url);
-  const child = fork(script, [mode, String(keys)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const child = fork(script, [mode, String(keys)], {
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    env: { ...process.env, BENCH_SERVER_ENV: JSON.stringify(env) },
+  });
   const first = await new Promise((resolve, reject) => {
     child.once('message', resolve);
     child.once('exit', (code) => reject(new Error(`bench server (${mode}) exited with ${code}`)));

@@ -100,6 +100,16 @@ describe('integration guide', { timeout: 30_000 }, () => {
     expect(document.getElementById('ice-servers')?.closest('section')).toHaveTextContent('ICE_SERVERS');
   });
 
+  it('says what is verified, against what, what a team must list as Origins, and what is not verified', () => {
+    open();
+    const section = document.getElementById('verification')?.closest('section');
+    expect(section).toHaveTextContent(PLAYER_PATHS.integrity);
+    expect(section).toHaveTextContent('SHA-256');
+    expect(section).toHaveTextContent('rejectedBytes');
+    expect(section).toHaveTextContent('add an Origin named with that host');
+    expect(section).toHaveTextContent('Not verified: what your CDN sends');
+  });
+
   it('documents the report format: path, body, answer, seq, Origin and the per-report ceiling', () => {
     open();
     const reports = document.getElementById('reports')?.closest('section') as HTMLElement;

@@ -26,6 +26,7 @@ import {
   KEY_SETTING_RANGES,
   KeySettingId,
   LIMITS,
+  MSG_STATS,
   PLAYER_ATTACH_NAME,
   PLAYER_HELP,
   PLAYER_INTEGRATION,
@@ -55,6 +56,7 @@ export const GUIDE_SECTIONS = [
   { id: 'attach', title: 'TlprtP2P.attach' },
   { id: 'settings', title: 'Key settings' },
   { id: 'ice-servers', title: 'ICE servers' },
+  { id: 'verification', title: 'Verification of peers’ segments' },
   { id: 'reports', title: 'Reports from custom players' },
   { id: 'statistics', title: 'The statistics screen' },
   { id: 'api', title: 'API reference' },
@@ -470,7 +472,7 @@ export function IntegrationGuide() {
                     ],
                     [
                       <Code key="u">counters(), onUpdate(fn)</Code>,
-                      'CDN, P2P and uploaded bytes and connected peers of this viewer, now or on each change.',
+                      'CDN bytes, verified P2P bytes, refused peer bytes (rejectedBytes), segments taken from the CDN because they could not be verified (unverifiableSegments), uploaded bytes and connected peers of this viewer, now or on each change.',
                     ],
                     [
                       <Code key="d">detach()</Code>,
@@ -541,6 +543,45 @@ export function IntegrationGuide() {
                 />
               </Section>
 
+              <Section id="verification" title="Verification of peers’ segments">
+                <P>
+                  Your service key stands in your pages, so anyone can copy it and join your viewers’ swarm
+                  with a page of their own. The plugin therefore hands your player no byte from a peer before
+                  it has checked the whole segment: its SHA-256 must equal the SHA-256 of the same segment as
+                  this server fetched it from your origin, at <Code>{PLAYER_PATHS.integrity}</Code>. Nothing a
+                  peer says about a segment is believed.
+                </P>
+                <List size="sm" spacing={6}>
+                  <List.Item>
+                    A segment that does not match is thrown away, counted as refused peer bytes (the{' '}
+                    <Code>rejectedBytes</Code> of <Code>counters()</Code> and of the reports, and a red figure
+                    on the statistics screen), and loaded again from your CDN or another peer. The peer that
+                    sent it is disconnected and never used again by that viewer for that stream.
+                  </List.Item>
+                  <List.Item>
+                    The server fetches a segment only from your team’s hosts: its verified domains (and their
+                    subdomains) and the hosts named by its active Origins. When your streams come from a CDN
+                    host that is not one of your domains, add an Origin named with that host (for example{' '}
+                    <Code>cdn.example.com</Code>) on the Origins screen.
+                  </List.Item>
+                  <List.Item>
+                    A segment the server cannot vouch for is taken from your CDN only and counted in{' '}
+                    <Code>unverifiableSegments</Code>: on a host that is not yours, peers are switched off for
+                    the whole stream; when your origin fails or is slow, for that segment.
+                  </List.Item>
+                  <List.Item>
+                    Cost: each server node fetches a segment (and each byte range) from your origin once while
+                    it keeps its hash, whatever the number of viewers; your viewers each ask the server for
+                    the hash of a segment a peer sends them, as the download begins, so verification adds a
+                    few milliseconds when the segment is complete.
+                  </List.Item>
+                  <List.Item>
+                    Not verified: what your CDN sends (it is your origin’s) and the playlists, which always
+                    come from your CDN.
+                  </List.Item>
+                </List>
+              </Section>
+
               <Section id="reports" title="Reports from custom players">
                 <P>
                   A player of your own, or an edge server, can report without the plugin. Each report counts
@@ -571,6 +612,10 @@ export function IntegrationGuide() {
                       `Whole bytes since this session's previous report, from the CDN and from peers: 0 to ${INGEST_MAX_BYTES.toLocaleString('en-US')} (4 GiB) each.`,
                     ],
                     [<Code key="n">nodrBytes</Code>, 'Optional, the same for the NODR series.'],
+                    [
+                      <Code key="r">rejectedBytes</Code>,
+                      'Optional, the same range: bytes peers sent that failed verification and were thrown away (not in p2pBytes, not a viewer).',
+                    ],
                     [
                       <Code key="q">seq</Code>,
                       'Optional whole number, increasing per session. A report whose key, session and seq were already counted is accepted but not counted again.',
@@ -652,6 +697,7 @@ export function IntegrationGuide() {
                       'Peak viewers',
                       'The most distinct viewers at one point of the visible range: the audience at its peak, each session counted once.',
                     ],
+                    [MSG_STATS.refusedBytes, MSG_STATS.refusedGuide],
                   ]}
                 />
                 <DataTable

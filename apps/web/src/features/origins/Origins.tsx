@@ -192,7 +192,8 @@ function AddOriginForm({ teamId, onDone }: { teamId: number; onDone: () => void 
       <Group align="flex-start" gap="sm" wrap="wrap">
         <TextInput
           label="Origin name"
-          placeholder="e.g. Main storage"
+          description={MSG_DOMAINS.originNameHelp}
+          placeholder="e.g. cdn.example.com"
           {...form.getInputProps('name')}
           maxLength={LIMITS.originNameMax}
           style={{ flex: 1, minWidth: 200 }}
