@@ -141,6 +141,11 @@ test('an attacker page in the swarm that alters what it uploads changes nothing 
     .toBeGreaterThan(400_000);
 
   const honest = [await open(watchPlayer), await open(watchPlayer)] as const;
+  const asked: URL[] = [];
+  for (const page of honest)
+    page.on('request', (r) => {
+      if (r.url().includes(PLAYER_PATHS.integrity)) asked.push(new URL(r.url()));
+    });
   // Both honest viewers take segments from the attacker, refuse them, and play on for 20 s or more.
   await expect
     .poll(
@@ -182,6 +187,12 @@ test('an attacker page in the swarm that alters what it uploads changes nothing 
     expect(w.fragments.length).toBeGreaterThanOrEqual(10);
     // Every fragment the demuxer got is the origin's, byte for byte.
     for (const [sn, hash] of w.fragments) expect({ sn, hash }).toEqual({ sn, hash: origin.get(sn) });
+  }
+  // The references came from the server, asked with this key about the stream's own segments.
+  expect(asked.length).toBeGreaterThan(0);
+  for (const u of asked) {
+    expect(u.searchParams.get('key')).toBe(team.keyHash);
+    expect(u.searchParams.get('url')).toMatch(/\/demo\/stream\/segment-\d+\.ts$/);
   }
   await honest[0].screenshot({ path: 'test-results/p2p-shots/integrity-honest-1280x800.png' });
 
