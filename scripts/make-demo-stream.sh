@@ -14,4 +14,13 @@ ffmpeg -hide_banner -loglevel error \
   -c:a aac -b:a 64k -ac 2 \
   -f hls -hls_time 2 -hls_list_size 0 -hls_playlist_type vod \
   -hls_segment_filename "$out/segment-%02d.ts" "$out/index.m3u8"
+# The same segments as byte ranges (EXT-X-BYTERANGE, each the whole file): the P2P integrity test checks
+# verification of byte-range segments on it.
+{
+  printf '#EXTM3U\n#EXT-X-VERSION:4\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:0\n#EXT-X-PLAYLIST-TYPE:VOD\n'
+  for f in "$out"/segment-*.ts; do
+    printf '#EXTINF:2.000000,\n#EXT-X-BYTERANGE:%s@0\n%s\n' "$(wc -c <"$f" | tr -d ' ')" "$(basename "$f")"
+  done
+  printf '#EXT-X-ENDLIST\n'
+} >"$out/byterange.m3u8"
 du -sh "$out"

@@ -7,6 +7,7 @@ import {
 } from '@tlprt/contract';
 import { HlsJsP2PEngine } from 'p2p-media-loader-hlsjs';
 import { ShakaP2PEngine } from 'p2p-media-loader-shaka';
+import { keepByteRangeLengths } from './byte-range-fix.js';
 import { countResourceBytes } from './cdn-only.js';
 import { hlsConfigFor } from './hls.js';
 import { IntegrityReferences, SegmentGuard } from './integrity.js';
@@ -200,9 +201,12 @@ export async function attach(options: AttachOptions): Promise<Handle> {
       if (source === 'http') cdnDownloaded(bytes);
       else guard.chunk(bytes, source, peerId);
     });
-    e.addEventListener('onSegmentStart', ({ segment, downloadSource, peerId }) =>
-      guard.segmentStarted(segment.url, segment.byteRange, downloadSource, peerId),
-    );
+    let rangesKept = false;
+    e.addEventListener('onSegmentStart', ({ segment, downloadSource, peerId }) => {
+      // The first download is the first moment a request of the library exists to reach its class.
+      if (!rangesKept && segment.byteRange) rangesKept = keepByteRangeLengths(e);
+      guard.segmentStarted(segment.url, segment.byteRange, downloadSource, peerId);
+    });
     e.addEventListener('onSegmentError', ({ segment, error, peerId }) =>
       guard.segmentFailed(segment.url, segment.byteRange, error.type, peerId),
     );

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PLAYER_PATHS } from '@tlprt/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { keepByteRangeLengths } from '../src/byte-range-fix.js';
 import { type GuardSink, IntegrityReferences, SegmentGuard, sha256Hex } from '../src/integrity.js';
 import { dropPeer } from '../src/peer-drop.js';
 
@@ -215,9 +216,54 @@ describe('dropPeer', () => {
     expect(core).toMatch(/this\.trackerClient = new P2PTrackerClient\(/);
     expect(core).toMatch(/_peers = \/\* @__PURE__ \*\/ new Map\(\)/);
     expect(core).toMatch(/peerItem\.peer = new Peer\(/);
+    // byte-range-fix.ts: the requests it reaches, and the clearing it repairs.
+    expect(core).toMatch(/this\.requests = new RequestsContainer\(/);
+    expect(core).toMatch(/var RequestsContainer = class \{\s*requests = \/\* @__PURE__ \*\/ new Map\(\);/);
+    expect(core).toMatch(/this\._totalBytes = end - start \+ 1;/);
+    expect(core).toMatch(
+      /clearLoadedBytes\(\) \{\s*this\._loadedBytes = 0;\s*this\.bytes = \[\];\s*this\._totalBytes = void 0;/,
+    );
     for (const pkg of ['p2p-media-loader-hlsjs', 'p2p-media-loader-shaka']) {
       const src = readFileSync(`${root(pkg)}lib/engine.js`, 'utf8');
       expect(src).toMatch(/this\.core = new Core\(/);
     }
+  });
+});
+
+describe('keepByteRangeLengths', () => {
+  /** The library's Request as far as the fix cares: clearing forgets the total, as 2.3.1 does. */
+  class FakeRequest {
+    _totalBytes: number | undefined;
+    constructor(readonly segment: { byteRange?: { start: number; end: number } }) {
+      this._totalBytes = segment.byteRange ? segment.byteRange.end - segment.byteRange.start + 1 : undefined;
+    }
+    clearLoadedBytes() {
+      this._totalBytes = undefined;
+    }
+  }
+  const engineWith = (...requests: FakeRequest[]) => ({
+    core: { mainStreamLoader: { requests: { requests: new Map(requests.map((r, i) => [i, r])) } } },
+  });
+
+  it('a refused byte-range segment keeps the length its range gives it; others still forget theirs', () => {
+    const ranged = new FakeRequest({ byteRange: { start: 100, end: 199 } });
+    const whole = new FakeRequest({});
+    whole._totalBytes = 500;
+    expect(keepByteRangeLengths(engineWith(ranged, whole))).toBe(true);
+    ranged.clearLoadedBytes();
+    whole.clearLoadedBytes();
+    expect(ranged._totalBytes).toBe(100);
+    expect(whole._totalBytes).toBeUndefined();
+    // Once per class, however many engines ask.
+    expect(keepByteRangeLengths(engineWith(new FakeRequest({})))).toBe(true);
+    new FakeRequest({ byteRange: { start: 0, end: 9 } }).clearLoadedBytes();
+    const again = new FakeRequest({ byteRange: { start: 0, end: 9 } });
+    again.clearLoadedBytes();
+    expect(again._totalBytes).toBe(10);
+  });
+
+  it('does nothing before a request exists, or on objects it does not know', () => {
+    expect(keepByteRangeLengths(engineWith())).toBe(false);
+    expect(keepByteRangeLengths({})).toBe(false);
   });
 });

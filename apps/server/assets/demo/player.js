@@ -1,6 +1,9 @@
 // The demo page: hls.js with the P2P plugin on the demo stream, for the key given as ?key=.
 (() => {
-  const key = new URLSearchParams(location.search).get('key') || '';
+  const query = new URLSearchParams(location.search);
+  const key = query.get('key') || '';
+  // ?stream=byterange: the same segments as EXT-X-BYTERANGE ranges (the integrity test's second case).
+  const stream = query.get('stream') === 'byterange' ? 'byterange' : 'index';
   const video = document.getElementById('video');
   const state = document.getElementById('state');
   const show = (id, text) => {
@@ -25,7 +28,7 @@
     key,
     player: 'hls.js',
     instance: Hls,
-    src: new URL('/demo/stream/index.m3u8', location.href).href,
+    src: new URL(`/demo/stream/${stream}.m3u8`, location.href).href,
     video,
   }).then(
     (p2p) => {
