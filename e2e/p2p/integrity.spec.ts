@@ -150,36 +150,17 @@ for (const { stream, playlist: playlistPath, supervisor } of CASES)
       page.on('request', (r) => {
         if (r.url().includes(PLAYER_PATHS.integrity)) asked.push(new URL(r.url()));
       });
+    /** The smallest of a figure over both honest viewers, polled until it passes. */
+    const leastOfHonest = (figure: (p: Page) => Promise<number>, timeout: number) =>
+      expect.poll(async () => Math.min(...(await Promise.all(honest.map(figure)))), {
+        timeout,
+        intervals: [2000],
+      });
     // Both honest viewers take segments from the attacker, refuse them, and play on for 20 s or more.
-    await expect
-      .poll(
-        async () =>
-          Math.min(...(await Promise.all(honest.map(async (p) => (await counters(p)).rejectedBytes)))),
-        {
-          timeout: 90_000,
-          intervals: [2000],
-        },
-      )
-      .toBeGreaterThan(0);
-    await expect
-      .poll(
-        async () => Math.min(...(await Promise.all(honest.map(async (p) => (await watched(p)).played)))),
-        {
-          timeout: 90_000,
-          intervals: [2000],
-        },
-      )
-      .toBeGreaterThanOrEqual(20);
+    await leastOfHonest(async (p) => (await counters(p)).rejectedBytes, 90_000).toBeGreaterThan(0);
+    await leastOfHonest(async (p) => (await watched(p)).played, 90_000).toBeGreaterThanOrEqual(20);
     // And they still share verified segments with each other.
-    await expect
-      .poll(
-        async () => Math.min(...(await Promise.all(honest.map(async (p) => (await counters(p)).p2pBytes)))),
-        {
-          timeout: 60_000,
-          intervals: [2000],
-        },
-      )
-      .toBeGreaterThan(0);
+    await leastOfHonest(async (p) => (await counters(p)).p2pBytes, 60_000).toBeGreaterThan(0);
 
     expect(
       await attacker.evaluate(() => (window as unknown as { corrupted?: number }).corrupted ?? 0),

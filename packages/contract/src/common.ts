@@ -42,6 +42,9 @@ export const requiredText = (max?: number) => {
 };
 /** Trimmed optional text with a maximum (empty allowed). */
 export const optionalText = (max: number) => text().max(max, MSG.tooLong(max));
+/** ZKeyHash in one expression, for the hot paths that check a hash without zod (ingest, tracker): a
+ *  hash with anything else is never looked up. */
+export const KEY_HASH_PATTERN = /^[A-Za-z0-9_-]{1,200}$/;
 /** A key hash as players send it: letters and digits only (they are 40 long; older ones may differ). */
 export const ZKeyHash = z
   .string({ error: MSG.required })

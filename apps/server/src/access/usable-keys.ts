@@ -1,5 +1,6 @@
 import { DomainStatus, INGEST_ERRORS, KeyStatus, TeamStatus } from '@tlprt/contract';
 import type { Db } from '../db/index.js';
+import { chunks } from '../lib/chunks.js';
 import type { Clock } from '../lib/clock.js';
 
 /** What the public side (ingest, public settings, Origin rule, tracker, integrity) knows of a usable key. */
@@ -53,12 +54,6 @@ export function keyVerdict(row: KeyStateRow | undefined): KeyVerdict {
     ok: true,
     key: { id: row.id, hash: row.key_hash, teamId: row.team_id, domainId: row.domain_id },
   };
-}
-
-function chunks<T>(xs: readonly T[], n: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < xs.length; i += n) out.push(xs.slice(i, i + n));
-  return out;
 }
 
 export async function findKeyStates(db: Db, hashes: readonly string[]): Promise<KeyStateRow[]> {

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { UsableKeys } from '../access/usable-keys.js';
 import type { Db } from '../db/index.js';
 import type { Clock } from '../lib/clock.js';
+import { hostAndParents } from '../net/host.js';
 
 /** The host of an `Origin` header value, lower case; undefined for "null", opaque or malformed ones. */
 function originHost(origin: string): string | undefined {
@@ -13,12 +14,6 @@ function originHost(origin: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** a.b.example.com → [a.b.example.com, b.example.com, example.com, com]: the domains it may belong to. */
-function hostAndParents(host: string): string[] {
-  const parts = host.split('.');
-  return parts.map((_, i) => parts.slice(i).join('.')).filter(Boolean);
 }
 
 /**

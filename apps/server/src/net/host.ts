@@ -25,3 +25,9 @@ export function normalizeHost(input: string): string | null {
   if (/^\d+$/.test(labels[labels.length - 1] ?? '')) return null;
   return ascii;
 }
+
+/** a.b.example.com → [a.b.example.com, b.example.com, example.com, com]: the domains it may belong to. */
+export function hostAndParents(host: string): string[] {
+  const parts = host.split('.');
+  return parts.map((_, i) => parts.slice(i).join('.')).filter(Boolean);
+}

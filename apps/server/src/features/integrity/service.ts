@@ -7,7 +7,7 @@ import type { AppContext } from '../../context.js';
 import { HttpError } from '../../http/errors.js';
 import { createDnsClient } from '../../net/dns.js';
 import { reasonOf } from '../../net/failure.js';
-import { normalizeHost } from '../../net/host.js';
+import { hostAndParents, normalizeHost } from '../../net/host.js';
 import type { SafeFetchOptions } from '../../net/safe-fetch.js';
 import { HashCache, type Outcome } from './cache.js';
 import { type ByteRange, demoFilePath, fetchSegment, readDemoFile } from './origin.js';
@@ -33,12 +33,6 @@ export interface IntegrityService {
   sha256Of(key: UsableKey, url: URL, range: ByteRange | undefined): Promise<string>;
   /** Outcomes held in memory (tests and the bench check the bound). */
   readonly cachedEntries: number;
-}
-
-/** a.b.example.com → a.b.example.com, b.example.com, example.com, com. */
-function hostAndParents(host: string): string[] {
-  const parts = host.split('.');
-  return parts.map((_, i) => parts.slice(i).join('.'));
 }
 
 /** An Origin's name as a host: a bare host name, or the host of an http(s) URL typed as its name. */

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { PLAYER_PATHS } from '@tlprt/contract';
+import { KEY_HASH_PATTERN, PLAYER_PATHS } from '@tlprt/contract';
 import TrackerServer from 'bittorrent-tracker/server';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
@@ -14,14 +14,11 @@ function refuse(socket: Duplex, status: string): void {
   socket.destroy();
 }
 
-/** The contract's ZKeyHash, by hand: a hash with anything else is never looked up. */
-const KEY_HASH = /^[A-Za-z0-9_-]{1,200}$/;
-
 /** The one `key` of the upgrade's query, or undefined when it is missing, repeated or malformed. */
 function keyOf(url: string): string | undefined {
   const q = url.indexOf('?');
   const keys = new URLSearchParams(q === -1 ? '' : url.slice(q + 1)).getAll('key');
-  return keys.length === 1 && KEY_HASH.test(keys[0] as string) ? keys[0] : undefined;
+  return keys.length === 1 && KEY_HASH_PATTERN.test(keys[0] as string) ? keys[0] : undefined;
 }
 
 /**

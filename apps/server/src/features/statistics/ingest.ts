@@ -3,6 +3,7 @@ import {
   INGEST_MAX_BYTES,
   INGEST_MAX_ERRORS,
   INGEST_MAX_SKEW_S,
+  KEY_HASH_PATTERN,
   type TIngestResponse,
   ZIngestReport,
 } from '@tlprt/contract';
@@ -32,8 +33,6 @@ interface Report {
 const isCount = (v: unknown): v is number =>
   typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= INGEST_MAX_BYTES;
 const isText = (v: unknown): v is string => typeof v === 'string' && v.length >= 1 && v.length <= 200;
-/** The contract's ZKeyHash, by hand: a hash with anything else is never looked up. */
-const KEY_HASH = /^[A-Za-z0-9_-]{1,200}$/;
 
 /** The common case checked by hand (fast); anything else goes through the contract's schema for its
  *  message. */
@@ -42,7 +41,7 @@ function quickValid(r: unknown): r is Report {
   const o = r as Record<string, unknown>;
   return (
     typeof o.apiKey === 'string' &&
-    KEY_HASH.test(o.apiKey) &&
+    KEY_HASH_PATTERN.test(o.apiKey) &&
     isText(o.sessionId) &&
     typeof o.ts === 'number' &&
     Number.isSafeInteger(o.ts) &&

@@ -1,6 +1,7 @@
 import { KeyStatus } from '@tlprt/contract';
 import { PostgresAdapter, type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/index.js';
+import { chunks } from '../../lib/chunks.js';
 import {
   BLOCK_SPAN_S,
   MINUTE_BYTES_CAP,
@@ -15,12 +16,6 @@ import {
 
 const isPostgres = (db: { getExecutor(): { readonly adapter: unknown } }): boolean =>
   db.getExecutor().adapter instanceof PostgresAdapter;
-
-function chunks<T>(xs: readonly T[], n: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < xs.length; i += n) out.push(xs.slice(i, i + n));
-  return out;
-}
 
 /** `a + b`, at most MINUTE_BYTES_CAP (both operands are already at most that: the addition cannot
  *  overflow). */
