@@ -236,7 +236,7 @@ describe('supervisor layers', () => {
     expect((await s.as.get(PATHS.keySettings.read(s.teamId, s.domainId, s.keyId))).body.data[0]).toEqual({
       id: 12,
       currentValue: null,
-      defaultValue: 30,
+      defaultValue: 5,
       supervisorValue: 40,
     });
     await write('key', 40, 0);
@@ -250,6 +250,61 @@ describe('supervisor layers', () => {
     expect(row(await read(), 12)).toMatchObject({ param_client: null, prod_value: 5 });
     // The other settings were never touched.
     expect(row(await read(), 101)).toMatchObject({ prod_value: 100, override_production: 0 });
+  });
+
+  it('a supervisor override at any level wins over the key value; among overrides the most specific wins (every combination)', async () => {
+    // Setting 13 (default 10): each supervisor layer is absent, stored without the override flag, or
+    // overriding; the customer's key value is absent or 600 (the issue's case: 600 beat an override of 1).
+    const SUP = { team: 21, domain: 22, key: 23 } as const;
+    const OWN = 600;
+    type State = 'none' | 'stored' | 'override';
+    const states: State[] = ['none', 'stored', 'override'];
+    const s = await setup();
+    const supervise = (layer: keyof typeof SUP, state: State) =>
+      sup.post(PATHS.keySettings[SUPERVISOR_SET[layer]](s.teamId), {
+        teamId: s.teamId,
+        domainId: s.domainId,
+        keyId: s.keyId,
+        settings: [
+          { id: 13, value: state === 'none' ? null : SUP[layer], settingOverwrite: state === 'override' ? 1 : 0 },
+        ],
+      });
+    let combinations = 0;
+    for (const team of states)
+      for (const domain of states)
+        for (const key of states)
+          for (const own of [null, OWN]) {
+            for (const [layer, state] of [['team', team], ['domain', domain], ['key', key]] as const) {
+              expect((await supervise(layer, state)).status).toBe(200);
+            }
+            const w = await s.as.post(PATHS.keySettings.write(s.teamId, s.domainId, s.keyId), {
+              settings: [{ id: 13, value: own }],
+            });
+            expect(w.status).toBe(200);
+            const fixed =
+              key === 'override' ? SUP.key : domain === 'override' ? SUP.domain : team === 'override' ? SUP.team : null;
+            const expected = fixed ?? own ?? 10;
+            const label = `team ${team}, domain ${domain}, key ${key}, customer ${own}`;
+            const inForce = (await api.get(PATHS.keySettings.publicRead(s.keyHash))).body.data.settings['13'];
+            expect(inForce, label).toBe(expected);
+            const table = await sup.get(
+              endpointPath(
+                ENDPOINTS.keySettings.readSupervisor,
+                { teamId: s.teamId, keyId: s.keyId },
+                { domainId: s.domainId },
+              ),
+            );
+            expect(row(table.body.data, 13), label).toMatchObject({ prod_value: expected });
+            const seen = (await s.as.get(PATHS.keySettings.read(s.teamId, s.domainId, s.keyId))).body.data;
+            expect(seen.find((x: Json) => x.id === 13), label).toEqual({
+              id: 13,
+              currentValue: own,
+              defaultValue: 10,
+              supervisorValue: fixed,
+            });
+            combinations++;
+          }
+    expect(combinations).toBe(54);
   });
 
   it('the team layer applies to every key of the team; the domain layer only to that domain', async () => {

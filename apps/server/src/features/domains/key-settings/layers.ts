@@ -32,21 +32,32 @@ export function tableOf(rows: LayerValue[]): LayerTable {
 const counts = (v: LayerValue | undefined): v is LayerValue & { value: number } =>
   v !== undefined && v.override === 1 && v.value !== null;
 
+/** The supervisor's layers, least specific first (the spec's supervisor row: client, domain, API key). */
+const SUPERVISOR_LAYERS = ['team', 'domain', 'supervisor_key'] as const;
+
 /**
- * The effective value: default → team → domain → the customer's key value → the supervisor's key
- * value; each overriding layer replaces what is below, so a supervisor's per-key override stands
- * until a supervisor lifts it. `upTo` stops before a layer (what the customer's key inherits: 'key').
+ * The supervisor's override of a setting for this key, or null: the most specific overriding layer
+ * (its key before its domain before its team). Overrides are how the platform holds a customer to a
+ * value (a minimum buffer it must not raise, a stream it must not share), so any of them wins over
+ * whatever the customer wrote on the key.
  */
-export function effectiveValue(table: LayerTable, settingId: number, upTo?: SettingLayer): number {
-  const range = KEY_SETTING_RANGES[settingId];
-  let value = range?.default ?? 0;
+export function supervisorOverride(table: LayerTable, settingId: number): number | null {
   const layers = table.get(settingId) ?? {};
-  for (const layer of ['team', 'domain', 'key', 'supervisor_key'] as const) {
-    if (layer === upTo) break;
+  let fixed: number | null = null;
+  for (const layer of SUPERVISOR_LAYERS) {
     const v = layers[layer];
-    if (counts(v)) value = v.value;
+    if (counts(v)) fixed = v.value;
   }
-  return value;
+  return fixed;
+}
+
+/** The effective value: a supervisor's override at any level, else the customer's key value, else the
+ *  setting's default. */
+export function effectiveValue(table: LayerTable, settingId: number): number {
+  const fixed = supervisorOverride(table, settingId);
+  if (fixed !== null) return fixed;
+  const own = table.get(settingId)?.key;
+  return counts(own) ? own.value : (KEY_SETTING_RANGES[settingId]?.default ?? 0);
 }
 
 /** Every setting's effective value, keyed by id (what the player plugin reads). */

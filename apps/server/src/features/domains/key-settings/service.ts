@@ -1,6 +1,7 @@
 import {
   AUDIT_ACTIONS,
   EventCode,
+  KEY_SETTING_RANGES,
   MSG_DOMAIN_RULES,
   type TAuditAction,
   type TKeySetting,
@@ -24,8 +25,8 @@ import { findDomain } from '../queries.js';
 import {
   assertValidSettings,
   effectiveSettings,
-  effectiveValue,
   SETTING_IDS,
+  supervisorOverride,
   supervisorRows,
   tableOf,
 } from './layers.js';
@@ -64,15 +65,14 @@ async function customerView(
 ): Promise<CustomerSetting[]> {
   const table = tableOf(await listLayerValues(db, teamId, { domainId, keyId }));
   return SETTING_IDS.map((id) => {
-    const layers = table.get(id);
-    const own = layers?.key;
-    const fixed = layers?.supervisor_key;
+    const own = table.get(id)?.key;
     return {
       id,
       currentValue: own && own.override === 1 ? own.value : null,
-      // What the key gets when it sets nothing: the default with the team's and domain's layers.
-      defaultValue: effectiveValue(table, id, 'key'),
-      supervisorValue: fixed && fixed.override === 1 ? fixed.value : null,
+      // What the key gets when neither it nor a supervisor sets anything.
+      defaultValue: KEY_SETTING_RANGES[id]?.default ?? 0,
+      // Any supervisor override wins over the key's own value (layers.ts): the customer is shown it.
+      supervisorValue: supervisorOverride(table, id),
     };
   });
 }
