@@ -41,6 +41,7 @@ import { teamRoutes } from './features/teams/routes.js';
 import { userRoutes } from './features/users/routes.js';
 import { applySupervisorEmails } from './features/users/service.js';
 import { authenticate } from './http/auth.js';
+import { trustFunction } from './http/client-address.js';
 import { registerDocs } from './http/docs.js';
 import { HttpError, registerErrorHandler } from './http/errors.js';
 import { OriginGate } from './http/origin-gate.js';
@@ -106,7 +107,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   const app = Fastify({
     logger: deps.logger ?? { level: config.nodeEnv === 'test' ? 'warn' : 'info' },
     bodyLimit: LIMITS.bodyBytes,
-    trustProxy: config.trustProxy,
+    trustProxy: trustFunction(config.trustProxy),
     // Path parameters longer than this are a 404 before any handler runs (hashes are ~43 characters).
     routerOptions: { maxParamLength: 500 },
   });

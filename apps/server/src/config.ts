@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { TIceServer } from '@tlprt/contract';
 import { z } from 'zod';
+import { assertProxyList, type TrustedProxies } from './http/client-address.js';
+import type { IceConfig } from './lib/turn-credentials.js';
 
 /** The built web app, found relative to this file so the server works from any working directory
  *  (src/ under vitest and dist/ when built both sit one level below apps/server). */
@@ -48,12 +49,14 @@ const ZEnv = z.object({
   WEB_DIST: z.string().min(1).default(DEFAULT_WEB_DIST),
   DEMO_SEED: boolFlag.default(false),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  TRUST_PROXY: boolFlag.default(false),
+  TRUST_PROXY: z.string().default('false'),
   RATE_LIMIT_GUEST_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).optional(),
   MAILBOX: z.enum(['on', 'off']).optional(),
   ICE_SERVERS: commaList
     .pipe(z.array(z.string().regex(/^(stun|stuns|turn|turns):\S+$/, 'stun: or turn: URL')))
     .default([]),
+  TURN_SECRET: z.string().min(16, 'at least 16 characters').optional(),
+  TURN_CREDENTIAL_TTL_S: z.coerce.number().int().min(60).max(86_400).default(4 * 3600),
   PLAYER_DIST: z.string().min(1).default(DEFAULT_PLAYER_DIST),
   INTEGRITY_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   INTEGRITY_MAX_BYTES: z.coerce
@@ -86,15 +89,17 @@ export interface Config {
   webDist: string;
   demoSeed: boolean;
   nodeEnv: 'development' | 'production' | 'test';
-  /** Behind a load balancer: take the client address from X-Forwarded-For (rate limits key on it).
-   *  Off by default, since a directly exposed server would let clients pick their own address. */
-  trustProxy: boolean;
+  /** Behind a load balancer: the proxies whose X-Forwarded-For entries are believed (rate limits key on
+   *  the client address). None by default, since a directly exposed server would let clients pick
+   *  their own address. */
+  trustProxy: TrustedProxies;
   /** Overrides RATE_LIMITS.guestPerMinute (the browser tests all sign in from one address). */
   guestPerMinute: number | undefined;
   /** Whether /mailbox is served: it lists every sign-in and reset link (DESIGN §3). */
   mailbox: boolean;
-  /** STUN/TURN servers handed to the player plugins (DESIGN §11); none: peers on one network only. */
-  iceServers: TIceServer[];
+  /** STUN/TURN servers handed to the player plugins (DESIGN §11); none: peers on one network only. TURN
+   *  servers get per-viewer credentials signed with TURN_SECRET (lib/turn-credentials.ts). */
+  ice: IceConfig;
   /** The folder of the built player plugin. */
   playerDist: string;
   /** The demo player page and stream (/demo/...): everywhere but production. */
@@ -111,19 +116,60 @@ export interface Config {
   };
 }
 
-/** `turn:user:secret@host:3478` → the URL without the credentials, and them apart (RTCIceServer). */
-function iceServer(url: string): TIceServer {
-  const m = /^(turns?):([^:@/]+):([^@/]+)@(.+)$/.exec(url);
-  if (!m) return { urls: url };
-  const [, scheme, username, credential, rest] = m as unknown as [string, string, string, string, string];
-  return {
-    urls: `${scheme}:${rest}`,
-    username: decodeURIComponent(username),
-    credential: decodeURIComponent(credential),
-  };
+export class ConfigError extends Error {}
+
+/** ICE_SERVERS split into STUN and TURN URLs. A TURN URL with a user and secret in it is refused: the
+ *  public settings read would hand that lasting secret to anyone holding a key hash. */
+function iceConfig(urls: string[], turnSecret: string | undefined, turnTtlS: number): IceConfig {
+  const isTurn = (u: string) => /^turns?:/.test(u);
+  const withSecret = urls.find((u) => isTurn(u) && /^turns?:[^?]*@/.test(u));
+  if (withSecret !== undefined) {
+    throw new ConfigError(
+      'Invalid configuration:\n  ICE_SERVERS: a turn: URL with a user and secret (turn:user:secret@host) would be ' +
+        'handed to anyone holding a key hash; list the turn: URL without them and set TURN_SECRET to the TURN ' +
+        "server's shared secret (coturn: use-auth-secret, static-auth-secret): each viewer then gets credentials " +
+        'that expire after TURN_CREDENTIAL_TTL_S',
+    );
+  }
+  const turn = urls.filter(isTurn);
+  if (turn.length > 0 && turnSecret === undefined) {
+    throw new ConfigError(
+      'Invalid configuration:\n  TURN_SECRET: required with a turn: URL in ICE_SERVERS (the shared secret of the ' +
+        "TURN server's use-auth-secret; each viewer gets credentials signed with it)",
+    );
+  }
+  return { stun: urls.filter((u) => !isTurn(u)), turn, turnSecret, turnTtlS };
 }
 
-export class ConfigError extends Error {}
+/** TRUST_PROXY: `false` (default), a number of proxy hops, or the proxies' addresses and CIDR ranges. */
+function trustedProxies(value: string): TrustedProxies {
+  const v = value.trim().toLowerCase();
+  if (['false', '0', 'no', 'off'].includes(v)) return { kind: 'none' };
+  if (['true', 'yes', 'on'].includes(v)) {
+    throw new ConfigError(
+      'Invalid configuration:\n  TRUST_PROXY: "true" would believe the left-most X-Forwarded-For entry, which ' +
+        'any client writes; give the number of proxies in front of the server (e.g. 1) or their addresses ' +
+        '(e.g. 10.0.0.0/8,192.168.1.5)',
+    );
+  }
+  if (/^\d+$/.test(v)) {
+    const hops = Number(v);
+    if (hops > 10) throw new ConfigError('Invalid configuration:\n  TRUST_PROXY: at most 10 proxy hops');
+    return { kind: 'hops', hops };
+  }
+  const list = value
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+  try {
+    assertProxyList(list);
+  } catch (err) {
+    throw new ConfigError(
+      `Invalid configuration:\n  TRUST_PROXY: ${(err as Error).message} (a number of hops or addresses/CIDR ranges)`,
+    );
+  }
+  return { kind: 'addresses', list };
+}
 
 /** Names that only this machine can reach. */
 function isLoopbackHost(host: string): boolean {
@@ -171,10 +217,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: resolve(e.WEB_DIST),
     demoSeed: e.DEMO_SEED,
     nodeEnv: e.NODE_ENV,
-    trustProxy: e.TRUST_PROXY,
+    trustProxy: trustedProxies(e.TRUST_PROXY),
     guestPerMinute: e.RATE_LIMIT_GUEST_PER_MINUTE,
     mailbox: mailboxEnabled(e.NODE_ENV, e.HOST, e.MAILBOX),
-    iceServers: e.ICE_SERVERS.map(iceServer),
+    ice: iceConfig(e.ICE_SERVERS, e.TURN_SECRET, e.TURN_CREDENTIAL_TTL_S),
     playerDist: resolve(e.PLAYER_DIST),
     demoPages: e.NODE_ENV !== 'production',
     integrity: {

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -25,7 +25,8 @@ const SITE = `video${R}.com`;
 const OTHER_TEAM_SITE = `rival${R}.com`;
 const UNVERIFIED_SITE = `draft${R}.com`;
 const INACTIVE_SITE = `paused${R}.com`;
-const ICE_SERVERS = `stun:stun.ice${R}.test:3478, turn:alice:s%3Acret@turn.ice${R}.test:3478?transport=udp`;
+const ICE_SERVERS = `stun:stun.ice${R}.test:3478, turn:turn.ice${R}.test:3478?transport=udp`;
+const TURN_SECRET = `turn-secret-${R}-0123456789`;
 
 /** The bundle the server serves: a file of this test, so the test needs no build of the plugin. */
 const bundleDir = mkdtempSync(join(tmpdir(), 'tlprt-player-dist-'));
@@ -91,7 +92,7 @@ function rawGet(
 beforeAll(async () => {
   writeFileSync(join(bundleDir, 'tlprt-p2p.min.js'), BUNDLE);
   server = await startServer({
-    env: { PLAYER_DIST: bundleDir, ICE_SERVERS, STATS_INGEST_FLUSH_MS: '600000' },
+    env: { PLAYER_DIST: bundleDir, ICE_SERVERS, TURN_SECRET, STATS_INGEST_FLUSH_MS: '600000' },
   });
   api = new Api(server.base);
   const team = await buildTeam(server.app);
@@ -276,21 +277,35 @@ describe('ingest: seq (DESIGN §7 Integrity)', () => {
 });
 
 describe('public key settings for the plugin (DESIGN §11)', () => {
-  const expectedIce = [
-    { urls: `stun:stun.ice${R}.test:3478` },
-    { urls: `turn:turn.ice${R}.test:3478?transport=udp`, username: 'alice', credential: 's:cret' },
-  ];
+  const stun = { urls: `stun:stun.ice${R}.test:3478` };
+  const turnUrl = `turn:turn.ice${R}.test:3478?transport=udp`;
 
-  it("answers 200 with the settings and ICE_SERVERS (turn: credentials split out) to the key's pages", async () => {
+  it("answers 200 with the settings and ICE servers to the key's pages, TURN with credentials of its own", async () => {
+    const usernames = new Set<string>();
     for (const origin of [`https://${SITE}`, `https://www.${SITE}`, DASHBOARD, undefined]) {
       const r = await api.get(PATHS.keySettings.publicRead(key), origin ? { origin } : {});
       expect(r.status, origin).toBe(200);
-      expect(r.body, origin).toEqual({
+      expect(r.body, origin).toMatchObject({
         message: 'ok',
-        data: { keyHash: key, settings: { 12: 5, 13: 10, 101: 100 }, iceServers: expectedIce },
+        data: { keyHash: key, settings: { 12: 5, 13: 10, 101: 100 } },
       });
+      const [first, turn, ...rest] = r.body.data.iceServers as Array<Record<string, string>>;
+      expect(first).toEqual(stun);
+      expect(rest).toEqual([]);
+      // TURN REST credentials (coturn use-auth-secret): "<expiry>:<id>" signed with the shared secret,
+      // expiring TURN_CREDENTIAL_TTL_S (4 h by default) from now, never the secret itself.
+      expect(turn?.urls).toBe(turnUrl);
+      const [expiry, id] = String(turn?.username).split(':');
+      expect(Number(expiry) - Date.now() / 1000).toBeGreaterThan(4 * 3600 - 60);
+      expect(Number(expiry) - Date.now() / 1000).toBeLessThanOrEqual(4 * 3600);
+      expect(id).toMatch(/^[A-Za-z0-9_-]{12}$/);
+      expect(turn?.credential).toBe(createHmac('sha1', TURN_SECRET).update(String(turn?.username)).digest('base64'));
+      expect(JSON.stringify(r.body)).not.toContain(TURN_SECRET);
+      usernames.add(String(turn?.username));
+      expect(r.headers.get('cache-control'), origin).toBe('no-store');
       expect(r.headers.get('access-control-allow-origin'), origin).toBe(origin ?? null);
     }
+    expect(usernames.size).toBe(4);
   });
 
   it('answers no ICE servers when ICE_SERVERS is not set (no public STUN server implied)', async () => {

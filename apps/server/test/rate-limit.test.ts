@@ -208,3 +208,25 @@ describe('guest calls per address per minute', () => {
     expect([...statuses]).toEqual([200]);
   });
 });
+
+describe('behind a proxy (TRUST_PROXY)', () => {
+  // The test client connects from loopback: that hop is the proxy; X-Forwarded-For carries the rest.
+  for (const trust of ['1', '127.0.0.1/8']) {
+    it(`TRUST_PROXY=${trust}: the client is the first untrusted hop from the right, whatever it wrote on the left`, async () => {
+      const server = await startServer({ env: { TRUST_PROXY: trust }, deps: { rateLimits: { guestPerMinute: 3 } } });
+      try {
+        const api = new Api(server.base);
+        const check = (forwardedFor: string) =>
+          api.get(PATHS.auth.checkHash('A'.repeat(43)), { 'x-forwarded-for': forwardedFor });
+        const statuses: number[] = [];
+        // An attacker rotating the left-most entry stays one client (203.0.113.7, appended by the proxy).
+        for (let i = 0; i < 5; i++) statuses.push((await check(`10.9.${i}.1, 203.0.113.7`)).status);
+        expect(statuses).toEqual([404, 404, 404, 429, 429]);
+        // Another client behind the same proxy has its own budget.
+        expect((await check('203.0.113.8')).status).toBe(404);
+      } finally {
+        await server.close();
+      }
+    });
+  }
+});

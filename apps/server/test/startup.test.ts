@@ -56,6 +56,39 @@ describe('configuration', () => {
   });
 });
 
+describe('TRUST_PROXY and ICE_SERVERS', () => {
+  it('TRUST_PROXY takes a number of hops or proxy addresses, never "true"', () => {
+    expect(loadConfig({}).trustProxy).toEqual({ kind: 'none' });
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toEqual({ kind: 'none' });
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toEqual({ kind: 'hops', hops: 2 });
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy).toEqual({
+      kind: 'addresses',
+      list: ['10.0.0.0/8', '127.0.0.1'],
+    });
+    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY: "true" would believe the left-most/);
+    expect(() => loadConfig({ TRUST_PROXY: '10.0.0.0/99' })).toThrow(/TRUST_PROXY/);
+    expect(() => loadConfig({ TRUST_PROXY: 'proxy.example' })).toThrow(/TRUST_PROXY/);
+  });
+
+  it('refuses a static TURN secret and a turn: URL without TURN_SECRET, saying what to set instead', () => {
+    expect(() => loadConfig({ ICE_SERVERS: 'turn:alice:secret@turn.example:3478' })).toThrow(
+      /ICE_SERVERS: a turn: URL with a user and secret .* set TURN_SECRET/,
+    );
+    expect(() => loadConfig({ ICE_SERVERS: 'turn:turn.example:3478' })).toThrow(/TURN_SECRET: required/);
+    expect(() => loadConfig({ ICE_SERVERS: 'turn:turn.example:3478', TURN_SECRET: 'short' })).toThrow(/TURN_SECRET/);
+    const c = loadConfig({
+      ICE_SERVERS: 'stun:stun.example:3478,turns:turn.example:5349?transport=tcp',
+      TURN_SECRET: 'a-long-shared-secret',
+    });
+    expect(c.ice).toEqual({
+      stun: ['stun:stun.example:3478'],
+      turn: ['turns:turn.example:5349?transport=tcp'],
+      turnSecret: 'a-long-shared-secret',
+      turnTtlS: 4 * 3600,
+    });
+  });
+});
+
 describe('start-up data', () => {
   const urls: string[] = [];
   afterAll(async () => {

@@ -5,6 +5,7 @@ import { caller } from '../../../http/auth.js';
 import { allowOrigin } from '../../../http/cors.js';
 import { notFound } from '../../../http/errors.js';
 import { route } from '../../../http/route.js';
+import { iceServersFor } from '../../../lib/turn-credentials.js';
 import * as settings from './service.js';
 
 /** Player settings of a key: the customer layer and the supervisor layers. */
@@ -66,12 +67,14 @@ export function publicKeySettingRoutes(ctx: AppContext): FastifyPluginAsync {
       // A page that is not on one of the key's domains is told what any unusable key gets (DESIGN §11).
       if (!(await ctx.origins.forKey(req.params.keyHash, origin))) throw notFound();
       allowOrigin(reply, origin);
+      // Each answer carries its own TURN credentials: no shared cache may hand one viewer's to another.
+      reply.header('Cache-Control', 'no-store');
       return {
         message: MSG.ok,
         data: {
           keyHash: req.params.keyHash,
           settings: await settings.publicKeySettings(ctx, req.params.keyHash),
-          iceServers: ctx.config.iceServers,
+          iceServers: iceServersFor(ctx.config.ice, ctx.now()),
         },
       };
     });
