@@ -59,7 +59,7 @@ export const PLAYER_REPORT_INTERVAL_MS = 10_000;
 /** Unacknowledged reports a plugin keeps for its next send (older ones are dropped with their bytes). */
 export const PLAYER_MAX_PENDING_REPORTS = 30;
 
-/** One ICE server handed to the plugins (ICE_SERVERS: stun:/turn: URLs, turn: with user:secret@). */
+/** One ICE server handed to the plugins (ICE_SERVERS; turn: ones with per-viewer credentials signed with TURN_SECRET). */
 export interface TIceServer {
   urls: string;
   username?: string;
