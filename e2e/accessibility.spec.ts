@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import { MSG_TEAM_MANAGEMENT, PLAYER_PATHS } from '@tlprt/contract';
+import { MSG_TEAM_MANAGEMENT, MSG_TOKENS, PLAYER_PATHS } from '@tlprt/contract';
 import { uniqueEmail } from './support/mail';
 import { loginInBrowser, teamWithKey } from './support/session';
 
@@ -86,6 +86,16 @@ test('a modal and the Team Management panel meet WCAG 2.1 AA (axe)', async ({ pa
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto('/settings');
   await page.getByRole('tab', { name: 'Team settings' }).first().click();
+  // The API token shown once, then the tab with it listed.
+  const tokens = page.getByRole('region', { name: MSG_TOKENS.title });
+  await tokens.getByLabel(MSG_TOKENS.nameLabel).fill('Encoder');
+  await tokens.getByLabel(MSG_TOKENS.nameLabel).press('Enter');
+  await expect(page.getByRole('dialog', { name: MSG_TOKENS.createdTitle })).toBeVisible();
+  await expectAccessible(page, 'new API token modal');
+  await page.getByRole('button', { name: 'Done' }).click();
+  await expect(page.getByRole('dialog')).toBeHidden();
+  await expect(tokens.getByText('Encoder')).toBeVisible();
+  await expectAccessible(page, 'Team settings tab');
   await page.getByRole('button', { name: 'Delete team' }).click();
   await expect(page.getByRole('dialog')).toBeVisible();
   await expectAccessible(page, 'delete team modal');

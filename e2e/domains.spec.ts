@@ -146,3 +146,62 @@ test('a supervisor bypasses verification, suspends a domain (keys deactivated) a
   await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
   await expect.poll(async () => (await domainsOf(page, owner.teamId)).verified[0]?.keys[0]?.status).toBe(10);
 });
+
+test('the "Plain HTTP pages" option: switched by keyboard, it opens http:// pages to the key; off asks first', async ({
+  page,
+  request,
+  baseURL,
+}) => {
+  const email = uniqueEmail('plainhttp');
+  const owner = await adminWithTeam(request, baseURL as string, email, 'plain-secret', 'Plain Pages');
+  const host = `plain-${Date.now()}.e2e.test`;
+  dns.set(host, { A: ['127.0.0.1'] });
+  // A verified, promoted domain with a key, over the API (the META check against the local site).
+  const created = await request.post(PATHS.domains.create(owner.teamId), {
+    headers: owner.auth,
+    data: { url: host },
+  });
+  expect(created.status()).toBe(201);
+  const id = ((await created.json()) as { data: { id: number } }).data.id;
+  const list = await request.post(PATHS.domains.list(owner.teamId), { headers: owner.auth, data: {} });
+  const hash = ZDomainListResponse.parse(await list.json()).drafts.find((d) => d.id === id)?.verificationHash;
+  site.route('/', { body: `<html><head><meta name="tlprt-verification" content="${hash}"></head></html>` });
+  const verify = { headers: owner.auth, data: { verificationMethod: 4, inx: 0 } };
+  expect((await request.put(PATHS.domains.verify(owner.teamId, id), verify)).status()).toBe(200);
+  expect((await request.get(PATHS.domains.promote(owner.teamId, id), { headers: owner.auth })).status()).toBe(
+    200,
+  );
+  const keyRes = await request.post(PATHS.keys.create(owner.teamId, id), { headers: owner.auth, data: {} });
+  expect(keyRes.status()).toBe(201);
+  const keyHash = ((await keyRes.json()) as { data: { keyHash: string } }).data.keyHash;
+  /** What a player on `origin` gets when it reads its key's settings. */
+  const settingsFrom = async (origin: string) =>
+    (await request.get(PATHS.keySettings.publicRead(keyHash), { headers: { Origin: origin } })).status();
+
+  await loginInBrowser(page, email, 'plain-secret');
+  await page.goto('/integration');
+  await page.getByRole('button', { name: `Domain ${host}`, exact: true }).click();
+  const option = page.getByRole('switch', { name: `${MSG_DOMAINS.plainHttpLabel} of ${host}` });
+  await expect(option).not.toBeChecked();
+  await expect(page.getByText(MSG_DOMAINS.plainHttpHelp)).toBeVisible();
+  expect(await settingsFrom(`https://${host}`)).toBe(200);
+  expect(await settingsFrom(`https://${host}:8443`)).toBe(404);
+
+  await option.focus();
+  await page.keyboard.press('Space');
+  await expect.poll(async () => (await domainsOf(page, owner.teamId)).verified[0]?.plainHttp).toBe(true);
+  await expect(option).toBeChecked();
+  // The public side sees it within the Origin rule's cache time (5 s).
+  await expect.poll(() => settingsFrom(`http://${host}`), { timeout: 8000 }).toBe(200);
+  expect(await settingsFrom(`http://${host}:8080`)).toBe(404);
+
+  await option.focus();
+  await page.keyboard.press('Space');
+  const dialog = page.getByRole('dialog', { name: MSG_DOMAINS.plainHttpOffTitle });
+  await expect(dialog).toContainText(MSG_DOMAINS.plainHttpOffConfirm(host));
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await expect.poll(async () => (await domainsOf(page, owner.teamId)).verified[0]?.plainHttp).toBe(false);
+  await expect(option).not.toBeChecked();
+  await expect(option).toBeFocused();
+  await expect.poll(() => settingsFrom(`http://${host}`), { timeout: 8000 }).toBe(404);
+});

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { MSG_TEAMS } from '@tlprt/contract';
+import { MSG_TEAMS, MSG_TOKENS, PATHS, TEAM_TOKEN_PATTERN } from '@tlprt/contract';
 import { linkIn, uniqueEmail, waitForMail } from './support/mail';
 import { addMemberByApi, adminWithTeam, chooseOption, loginInBrowser } from './support/session';
 
@@ -84,4 +84,48 @@ test('a sole admin of a team with members cannot delete the account', async ({ p
   await page.getByRole('button', { name: 'Delete account' }).click();
   await expect(page.getByText(MSG_TEAMS.soleAdminText)).toBeVisible();
   await expect(page.getByRole('dialog').getByText('Busy Team')).toBeVisible();
+});
+
+test('an admin creates an API token, sees it once, then revokes it', async ({
+  page,
+  request,
+  baseURL,
+  context,
+}) => {
+  const email = uniqueEmail('tokens');
+  const admin = await adminWithTeam(request, baseURL as string, email, 'tokens-secret', 'Reporting Team');
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await loginInBrowser(page, email, 'tokens-secret');
+  await page.goto('/settings');
+  await page.getByRole('tab', { name: 'Team settings' }).first().click();
+  const card = page.getByRole('region', { name: MSG_TOKENS.title });
+  await expect(card.getByText(MSG_TOKENS.empty)).toBeVisible();
+
+  // Keyboard only: the name field, then Enter submits.
+  await card.getByLabel(MSG_TOKENS.nameLabel).fill('Encoder EU');
+  await card.getByLabel(MSG_TOKENS.nameLabel).press('Enter');
+  const dialog = page.getByRole('dialog', { name: MSG_TOKENS.createdTitle });
+  await expect(dialog.getByText(MSG_TOKENS.shownOnce)).toBeVisible();
+  const token = (await dialog.locator('code').innerText()).trim();
+  expect(token).toMatch(TEAM_TOKEN_PATTERN);
+  await dialog.getByRole('button', { name: /^Copy/ }).click();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  await expect(dialog).toBeHidden();
+
+  // Shown once: the list (and a reload) hold the name, never the secret.
+  await expect(card.getByText('Encoder EU')).toBeVisible();
+  await expect(card.getByText(MSG_TOKENS.neverUsed, { exact: false })).toBeVisible();
+  await page.reload();
+  await page.getByRole('tab', { name: 'Team settings' }).first().click();
+  await expect(card.getByText('Encoder EU')).toBeVisible();
+  await expect(page.getByText(token)).toHaveCount(0);
+  const listed = await request.get(PATHS.teamTokens.list(admin.teamId), { headers: admin.auth });
+  expect(await listed.text()).not.toContain(token.slice(10));
+
+  await card.getByRole('button', { name: 'Revoke Encoder EU' }).click();
+  const confirm = page.getByRole('dialog', { name: MSG_TOKENS.revokeTitle });
+  await confirm.getByRole('button', { name: MSG_TOKENS.revoke }).click();
+  await expect(card.getByText(MSG_TOKENS.empty)).toBeVisible();
+  await expect(card.getByText('Encoder EU')).toHaveCount(0);
 });

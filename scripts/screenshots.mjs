@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Screenshots of screens at 1280×800 and 390×844 into ./screenshots/, for looking at what we build.
 // Usage: node scripts/screenshots.mjs [baseUrl] [path ...]   (a path may be "login:/settings" to sign in
-// with the demo account first). Needs a running server (npm start).
+// with the demo account first, and end in "#<tab name>" to open that tab, e.g. "#Team settings").
+// Needs a running server (npm start).
 import { existsSync, mkdirSync } from 'node:fs';
 import { chromium } from '@playwright/test';
 
@@ -17,6 +18,8 @@ const paths = given.length
       '/createPassword/expired',
       '/nope',
       'login:/settings',
+      // Members, invitations, API tokens (admins), leave and delete.
+      'login:/settings#Team settings',
     ];
 const executablePath = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((p) => existsSync(p));
 const browser = await chromium.launch({
@@ -40,7 +43,7 @@ for (const [w, h] of [
   const page = await browser.newPage({ viewport: { width: w, height: h } });
   for (const entry of paths) {
     const signIn = entry.startsWith('login:');
-    const path = signIn ? entry.slice(6) : entry;
+    const [path, tab] = (signIn ? entry.slice(6) : entry).split('#');
     if (signIn) {
       await page.goto(`${base}/`);
       await page.evaluate(() => localStorage.clear());
@@ -52,8 +55,13 @@ for (const [w, h] of [
     }
     await page.goto(`${base}${path}`);
     await page.waitForLoadState('networkidle').catch(() => {});
+    if (tab) {
+      await page.getByRole('tab', { name: tab }).first().click();
+      await page.waitForLoadState('networkidle').catch(() => {});
+    }
     await page.waitForTimeout(400);
-    const file = `screenshots/${path.replace(/[^a-z0-9]+/gi, '_') || 'root'}-${w}x${h}.png`;
+    const name = `${path}${tab ? `_${tab}` : ''}`.replace(/[^a-z0-9]+/gi, '_');
+    const file = `screenshots/${name || 'root'}-${w}x${h}.png`;
     await page.screenshot({ path: file, fullPage: true });
     console.log(file);
   }

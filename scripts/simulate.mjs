@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// `npm run simulate -- --keys <hash,...> [--url http://127.0.0.1:8080] [--viewers N] [--minutes M]`:
-// simulated viewer sessions (daily pattern, joins and leaves, P2P share growing with the audience)
-// reporting every 10–20 s through the real ingest API, in batches.
+// `npm run simulate -- --keys <hash,...> --token <API token> [--url http://127.0.0.1:8080]
+// [--viewers N] [--minutes M]`: simulated viewer sessions (daily pattern, joins and leaves, P2P share
+// growing with the audience) reporting every 10–20 s through the real ingest API, in batches signed with
+// an API token of the keys' team (scope: statistics ingest) (Team settings; batches of many sessions need one).
 // `npm run simulate -- --keys <hash,...> --backfill DAYS [--viewers N]`: writes DAYS of history for
 // those keys straight into the database at DATABASE_URL through the same aggregation code (the ingest
 // API rightly rejects reports older than 10 minutes). Needs the built server (npm run build).
@@ -17,6 +18,7 @@ const { values } = parseArgs({
   options: {
     keys: { type: 'string' },
     url: { type: 'string', default: 'http://127.0.0.1:8080' },
+    token: { type: 'string', default: process.env.API_TOKEN },
     viewers: { type: 'string', default: '200' },
     minutes: { type: 'string' },
     backfill: { type: 'string' },
@@ -29,7 +31,8 @@ const keys = (values.keys ?? '')
   .filter(Boolean);
 if (values.help || keys.length === 0) {
   process.stderr.write(
-    'usage: npm run simulate -- --keys <hash,...> [--url URL] [--viewers N] [--minutes M] [--backfill DAYS]\n',
+    'usage: npm run simulate -- --keys <hash,...> --token <API token> [--url URL] [--viewers N] [--minutes M]\n' +
+      '       npm run simulate -- --keys <hash,...> --backfill DAYS [--viewers N]\n',
   );
   process.exit(values.help ? 0 : 2);
 }
@@ -68,6 +71,13 @@ if (values.backfill) {
   process.exit(0);
 }
 
+if (!values.token) {
+  process.stderr.write(
+    "An API token of the keys' team (scope: statistics ingest) is needed (--token or API_TOKEN): without one the ingest takes one\n" +
+      'session per request within a budget per address. Create one in Team settings → API tokens.\n',
+  );
+  process.exit(2);
+}
 const { LiveSimulation } = await import(new URL('features/statistics/simulator.js', dist).href);
 const { PLAYER_PATHS } = await import('@tlprt/contract');
 const url = new URL(PLAYER_PATHS.ingest, values.url);
@@ -89,7 +99,7 @@ while (!stop && Date.now() < endAt) {
     try {
       const r = await fetch(url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${values.token}` },
         body: JSON.stringify({ reports: batch }),
       });
       const body = await r.json();

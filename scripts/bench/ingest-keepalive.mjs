@@ -96,7 +96,14 @@ function runClient(server, seconds) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 
 const ceiling = await startServer('bare');
-const ours = await startServer('app', { keys: 10 });
+// The load comes from one address: its anonymous budget is lifted (the hot path is measured, not the 429).
+const ours = await startServer('app', {
+  keys: 10,
+  env: {
+    INGEST_REPORTS_PER_ADDRESS_PER_MINUTE: '100000000',
+    INGEST_REPORTS_PER_KEY_PER_MINUTE: '1000000000',
+  },
+});
 const results = [];
 try {
   // What a browser gets back, checked once before timing.

@@ -74,7 +74,7 @@ async function benchOn(label, databaseUrl) {
   try {
     const { db } = app.ctx;
     const now = Date.now();
-    const { teamId, keys, token } = await seedBenchTeam(db, { keys: KEYS, session: true });
+    const { teamId, keys, token, ingestToken } = await seedBenchTeam(db, { keys: KEYS, session: true });
     const t0 = Date.now();
     const perKey = await generateMinutes(
       db,
@@ -110,7 +110,7 @@ async function benchOn(label, databaseUrl) {
         const t = performance.now();
         const r = await fetch(`${base}/stats/v1/ingest`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json' },
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${ingestToken}` },
           body,
         });
         const json = await r.json();

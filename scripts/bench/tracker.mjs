@@ -34,8 +34,16 @@ const binaryId = () => String.fromCharCode(...randomBytes(20));
 /** About the size of a browser's data-channel offer. */
 const SDP = `v=0\r\no=- ${'4'.repeat(19)} 2 IN IP4 127.0.0.1\r\n${'a=x-filler\r\n'.repeat(40)}`;
 
-const server = await startServer('app', { keys: 1 });
-const url = `ws://127.0.0.1:${server.port}/tracker`;
+// Each simulated viewer stands at an address of its own (X-Forwarded-For, believed with TRUST_PROXY=1),
+// as real viewers do: the tracker's per-address limits (issue 25) would otherwise see one address. The
+// node's socket cap is raised to the peers simulated (its default is half the open-file limit).
+const server = await startServer('app', {
+  keys: 1,
+  env: { TRUST_PROXY: '1', TRACKER_MAX_SOCKETS: String(PEERS + 100) },
+});
+/** The i-th viewer's address, in 10.0.0.0/8. */
+const addressOf = (i) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+const url = `ws://127.0.0.1:${server.port}/tracker?key=${server.keys[0]}`;
 const swarms = Array.from({ length: SWARMS }, binaryId);
 const peers = [];
 const joinLatencies = [];
@@ -74,7 +82,11 @@ function connect(i) {
       sentAt: 0,
       joined: resolve,
     };
-    p.ws = new WebSocket(url, { origin: server.origin, perMessageDeflate: false });
+    p.ws = new WebSocket(url, {
+      origin: server.origin,
+      perMessageDeflate: false,
+      headers: { 'X-Forwarded-For': addressOf(i) },
+    });
     p.ws.on('open', () => announce(p, 'started'));
     p.ws.on('message', (data) => {
       const m = JSON.parse(data);

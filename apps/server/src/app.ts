@@ -7,6 +7,7 @@ import rateLimit from '@fastify/rate-limit';
 import { LIMITS, MSG, TIMINGS } from '@tlprt/contract';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler } from 'fastify-type-provider-zod';
+import { TeamTokens } from './access/team-tokens.js';
 import { UsableKeys } from './access/usable-keys.js';
 import { type Config, type DatabaseTarget, ensureDatabaseFolder } from './config.js';
 import type { AppContext } from './context.js';
@@ -37,6 +38,7 @@ import type { BatchWriter } from './features/statistics/aggregator.js';
 import { createStats, ingestRoutes, statsRoutes } from './features/statistics/index.js';
 import { teamLifecycleRoutes } from './features/team-lifecycle/routes.js';
 import { teamSearchRoutes } from './features/team-search/routes.js';
+import { teamTokenRoutes } from './features/team-tokens/routes.js';
 import { teamRoutes } from './features/teams/routes.js';
 import { userRoutes } from './features/users/routes.js';
 import { applySupervisorEmails } from './features/users/service.js';
@@ -108,6 +110,14 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     logger: deps.logger ?? { level: config.nodeEnv === 'test' ? 'warn' : 'info' },
     bodyLimit: LIMITS.bodyBytes,
     trustProxy: trustFunction(config.trustProxy),
+    // Fastify's default is no limit: a body sent a byte every few seconds held its socket forever.
+    requestTimeout: config.requestTimeoutMs,
+    http: {
+      headersTimeout: config.headersTimeoutMs,
+      // How often Node looks for requests past those limits (its default, 30 s, would let a slow
+      // request live up to 30 s longer).
+      connectionsCheckingInterval: Math.min(5000, Math.max(100, Math.floor(config.requestTimeoutMs / 4))),
+    },
     // Path parameters longer than this are a 404 before any handler runs (hashes are ~43 characters).
     routerOptions: { maxParamLength: 500 },
   });
@@ -131,6 +141,12 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   );
   // Open streams would keep the HTTP server from closing: end them first.
   app.addHook('preClose', async () => hub.closeAll());
+  // Closing waits for every socket to end, and only then flushes the statistics and closes the database
+  // (onClose hooks). Idle keep-alive sockets are closed at once (Fastify); requests in flight get a
+  // quarter of the deadline, then every socket still open (a slow body, a stuck client) is cut.
+  app.addHook('preClose', async () => {
+    setTimeout(() => app.server.closeAllConnections(), Math.floor(config.shutdownTimeoutMs / 4)).unref();
+  });
 
   const mailer =
     deps.mailer ??
@@ -162,6 +178,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     verifier: buildVerifier(config, deps.verifier),
     origins: new OriginGate(db, keys, new URL(config.publicUrl).origin, now),
     keys,
+    teamTokens: new TeamTokens(db, now),
   };
   app.decorate('ctx', ctx);
   const stats = createStats(app, ctx, deps.statsWriter);
@@ -245,6 +262,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     teamRoutes(ctx),
     teamSearchRoutes(ctx),
     teamLifecycleRoutes(ctx),
+    teamTokenRoutes(ctx),
     invitationRoutes(ctx),
     exportRoutes(ctx),
     auditRoutes(ctx),

@@ -55,8 +55,19 @@ const ZEnv = z.object({
   ICE_SERVERS: commaList
     .pipe(z.array(z.string().regex(/^(stun|stuns|turn|turns):\S+$/, 'stun: or turn: URL')))
     .default([]),
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(500).max(600_000).default(30_000),
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(500).max(600_000).default(10_000),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(10_000),
+  INGEST_REPORTS_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000_000).default(1200),
+  INGEST_REPORTS_PER_KEY_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000_000).default(600_000),
+  INGEST_REPLAY_MEMORY_MB: z.coerce.number().int().min(1).max(65_536).default(128),
   TURN_SECRET: z.string().min(16, 'at least 16 characters').optional(),
-  TURN_CREDENTIAL_TTL_S: z.coerce.number().int().min(60).max(86_400).default(4 * 3600),
+  TURN_CREDENTIAL_TTL_S: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(86_400)
+    .default(4 * 3600),
   PLAYER_DIST: z.string().min(1).default(DEFAULT_PLAYER_DIST),
   INTEGRITY_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   INTEGRITY_MAX_BYTES: z.coerce
@@ -68,6 +79,19 @@ const ZEnv = z.object({
   INTEGRITY_CACHE_ENTRIES: z.coerce.number().int().min(1).max(10_000_000).default(100_000),
   INTEGRITY_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(1200),
   INTEGRITY_PER_KEY_PER_MINUTE: z.coerce.number().int().min(1).max(100_000_000).default(120_000),
+  TRACKER_MAX_SOCKETS: z.coerce.number().int().min(1).max(1_000_000).optional(),
+  TRACKER_SOCKETS_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(100),
+  TRACKER_SWARMS_PER_SOCKET: z.coerce.number().int().min(1).max(10_000).default(32),
+  TRACKER_MESSAGES_PER_SECOND: z.coerce.number().int().min(1).max(10_000).default(20),
+  TRACKER_MAX_MESSAGE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(16 * 1024 * 1024)
+    .default(64 * 1024),
+  TRACKER_PEERS_PER_SWARM: z.coerce.number().int().min(2).max(1_000_000).default(1000),
+  TRACKER_PEERS_PER_ADDRESS_PER_SWARM: z.coerce.number().int().min(1).max(1_000_000).default(50),
+  TRACKER_IDLE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(300_000),
 });
 
 export type DatabaseTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
@@ -100,6 +124,20 @@ export interface Config {
   /** STUN/TURN servers handed to the player plugins (DESIGN §11); none: peers on one network only. TURN
    *  servers get per-viewer credentials signed with TURN_SECRET (lib/turn-credentials.ts). */
   ice: IceConfig;
+  /** A request's headers, and the whole request (body included), must arrive within these, or its
+   *  socket is closed (a body sent a byte at a time must not hold a socket forever). */
+  requestTimeoutMs: number;
+  headersTimeoutMs: number;
+  /** A graceful stop's deadline: requests in flight get a quarter of it, then every socket is closed,
+   *  the statistics flushed and the database closed; past it the process exits regardless. */
+  shutdownTimeoutMs: number;
+  /** Budgets of reports sent without an API token, per node: per client address (IPv6: per /64)
+   *  and per key, per minute; and the memory of counted (key, session, seq). */
+  ingest: {
+    perAddressPerMinute: number;
+    perKeyPerMinute: number;
+    replayMemoryBytes: number;
+  };
   /** The folder of the built player plugin. */
   playerDist: string;
   /** The demo player page and stream (/demo/...): everywhere but production. */
@@ -113,6 +151,18 @@ export interface Config {
     cacheEntries: number;
     perAddressPerMinute: number;
     perKeyPerMinute: number;
+  };
+  /** The WebTorrent tracker's limits (README "Configuration", features/player/tracker*.ts). maxSockets
+   *  undefined: half the process's open-file limit, at most 20,000. */
+  tracker: {
+    maxSockets: number | undefined;
+    socketsPerAddress: number;
+    swarmsPerSocket: number;
+    messagesPerSecond: number;
+    maxMessageBytes: number;
+    peersPerSwarm: number;
+    peersPerAddressPerSwarm: number;
+    idleTimeoutMs: number;
   };
 }
 
@@ -221,6 +271,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     guestPerMinute: e.RATE_LIMIT_GUEST_PER_MINUTE,
     mailbox: mailboxEnabled(e.NODE_ENV, e.HOST, e.MAILBOX),
     ice: iceConfig(e.ICE_SERVERS, e.TURN_SECRET, e.TURN_CREDENTIAL_TTL_S),
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    headersTimeoutMs: Math.min(e.HEADERS_TIMEOUT_MS, e.REQUEST_TIMEOUT_MS),
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    ingest: {
+      perAddressPerMinute: e.INGEST_REPORTS_PER_ADDRESS_PER_MINUTE,
+      perKeyPerMinute: e.INGEST_REPORTS_PER_KEY_PER_MINUTE,
+      replayMemoryBytes: e.INGEST_REPLAY_MEMORY_MB * 1024 * 1024,
+    },
     playerDist: resolve(e.PLAYER_DIST),
     demoPages: e.NODE_ENV !== 'production',
     integrity: {
@@ -229,6 +287,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       cacheEntries: e.INTEGRITY_CACHE_ENTRIES,
       perAddressPerMinute: e.INTEGRITY_PER_ADDRESS_PER_MINUTE,
       perKeyPerMinute: e.INTEGRITY_PER_KEY_PER_MINUTE,
+    },
+    tracker: {
+      maxSockets: e.TRACKER_MAX_SOCKETS,
+      socketsPerAddress: e.TRACKER_SOCKETS_PER_ADDRESS,
+      swarmsPerSocket: e.TRACKER_SWARMS_PER_SOCKET,
+      messagesPerSecond: e.TRACKER_MESSAGES_PER_SECOND,
+      maxMessageBytes: e.TRACKER_MAX_MESSAGE_BYTES,
+      peersPerSwarm: e.TRACKER_PEERS_PER_SWARM,
+      peersPerAddressPerSwarm: e.TRACKER_PEERS_PER_ADDRESS_PER_SWARM,
+      idleTimeoutMs: e.TRACKER_IDLE_TIMEOUT_MS,
     },
   };
 }

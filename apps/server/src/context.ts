@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { TeamTokens } from './access/team-tokens.js';
 import type { UsableKeys } from './access/usable-keys.js';
 import type { Config } from './config.js';
 import type { Db } from './db/index.js';
@@ -26,4 +27,6 @@ export interface AppContext {
   origins: OriginGate;
   /** Whether a key is usable on the public side (the one rule of DESIGN §11), cached briefly. */
   keys: UsableKeys;
+  /** Which team an API token belongs to (server-side reporters), cached briefly. */
+  teamTokens: TeamTokens;
 }

@@ -48,8 +48,9 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
-    // A stuck close must not keep the process alive forever.
-    setTimeout(() => process.exit(1), 10_000).unref();
+    // A stuck close must not keep the process alive forever (app.ts cuts every socket at a quarter of
+    // the deadline, so the final flush normally has the rest of it).
+    setTimeout(() => process.exit(1), config.shutdownTimeoutMs).unref();
     app.close().then(
       () => process.exit(0),
       (err: unknown) => {

@@ -9,6 +9,8 @@ import { insertKey, updateKey } from '../src/features/domains/keys/queries.js';
 import { insertDomain, updateDomain } from '../src/features/domains/queries.js';
 import { newVerificationHash } from '../src/features/domains/verification/index.js';
 import { insertOrigin, updateOrigin } from '../src/features/origins/queries.js';
+import { insertToken } from '../src/features/team-tokens/queries.js';
+import { newTeamToken } from '../src/features/team-tokens/service.js';
 import { insertTeamWithMember } from '../src/features/teams/queries.js';
 import { hashPassword } from '../src/lib/passwords.js';
 import { randomToken, sha256 } from '../src/lib/tokens.js';
@@ -188,4 +190,22 @@ export async function buildOrigin(
   );
   if (opts.status !== undefined) await updateOrigin(app.ctx.db, teamId, id, { status: opts.status });
   return { id };
+}
+
+/** A live API token (scope `ingest`) of the team, created by its owner: for batches of many
+ *  sessions. */
+export async function buildIngestToken(
+  app: App,
+  team: { id: number; owner: { id: number } },
+): Promise<string> {
+  const token = newTeamToken();
+  await insertToken(app.ctx.db, {
+    teamId: team.id,
+    name: `reporter ${randomBytes(3).toString('hex')}`,
+    scope: 'ingest',
+    tokenHash: sha256(token),
+    createdBy: team.owner.id,
+    createdAt: app.ctx.now(),
+  });
+  return token;
 }

@@ -306,7 +306,7 @@ describe('refuses', () => {
     await setTeamState(server.app, suspendedTeam.id, { suspended: 1 });
     const ofSuspended = await buildKey(server.app, suspendedTeam.id, null);
     for (const key of ['no-such-key-0123456789', inactive.keyHash, ofDraft.keyHash, ofSuspended.keyHash]) {
-      const r = await api.get(ask(key, url), { origin: `http://${c.host}` });
+      const r = await api.get(ask(key, url), { origin: `https://${c.host}` });
       expect(r.status, key).toBe(404);
       expect(r.body.message).toBe(MSG_INTEGRITY.keyNotUsable);
       expect(r.headers.get('access-control-allow-origin')).toBeNull();
@@ -319,7 +319,7 @@ describe('refuses', () => {
     const body = bytes(50, 7);
     site.route('/c.ts', { body });
     const url = urlOn(c.host, '/c.ts');
-    for (const origin of ['https://elsewhere.example.org', 'null', `http://x${c.host}`]) {
+    for (const origin of ['https://elsewhere.example.org', 'null', `https://x${c.host}`]) {
       const r = await api.get(ask(c.keyHash, url), { origin });
       expect(r.status, origin).toBe(404);
       expect(r.headers.get('access-control-allow-origin')).toBeNull();

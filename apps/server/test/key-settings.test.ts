@@ -266,7 +266,11 @@ describe('supervisor layers', () => {
         domainId: s.domainId,
         keyId: s.keyId,
         settings: [
-          { id: 13, value: state === 'none' ? null : SUP[layer], settingOverwrite: state === 'override' ? 1 : 0 },
+          {
+            id: 13,
+            value: state === 'none' ? null : SUP[layer],
+            settingOverwrite: state === 'override' ? 1 : 0,
+          },
         ],
       });
     let combinations = 0;
@@ -274,7 +278,11 @@ describe('supervisor layers', () => {
       for (const domain of states)
         for (const key of states)
           for (const own of [null, OWN]) {
-            for (const [layer, state] of [['team', team], ['domain', domain], ['key', key]] as const) {
+            for (const [layer, state] of [
+              ['team', team],
+              ['domain', domain],
+              ['key', key],
+            ] as const) {
               expect((await supervise(layer, state)).status).toBe(200);
             }
             const w = await s.as.post(PATHS.keySettings.write(s.teamId, s.domainId, s.keyId), {
@@ -282,7 +290,13 @@ describe('supervisor layers', () => {
             });
             expect(w.status).toBe(200);
             const fixed =
-              key === 'override' ? SUP.key : domain === 'override' ? SUP.domain : team === 'override' ? SUP.team : null;
+              key === 'override'
+                ? SUP.key
+                : domain === 'override'
+                  ? SUP.domain
+                  : team === 'override'
+                    ? SUP.team
+                    : null;
             const expected = fixed ?? own ?? 10;
             const label = `team ${team}, domain ${domain}, key ${key}, customer ${own}`;
             const inForce = (await api.get(PATHS.keySettings.publicRead(s.keyHash))).body.data.settings['13'];
@@ -296,7 +310,10 @@ describe('supervisor layers', () => {
             );
             expect(row(table.body.data, 13), label).toMatchObject({ prod_value: expected });
             const seen = (await s.as.get(PATHS.keySettings.read(s.teamId, s.domainId, s.keyId))).body.data;
-            expect(seen.find((x: Json) => x.id === 13), label).toEqual({
+            expect(
+              seen.find((x: Json) => x.id === 13),
+              label,
+            ).toEqual({
               id: 13,
               currentValue: own,
               defaultValue: 10,

@@ -61,7 +61,14 @@ interface Cell {
   target: BuiltUser;
   team: { id: number; name: string };
   /** What `prepare` made (an invitation id, a link hash, a domain, key or origin id). */
-  extra: { inviteId?: number; hash?: string; domainId?: number; keyId?: number; originId?: number };
+  extra: {
+    inviteId?: number;
+    hash?: string;
+    domainId?: number;
+    keyId?: number;
+    originId?: number;
+    tokenId?: number;
+  };
 }
 
 interface Row {
@@ -429,6 +436,12 @@ ROWS.push(
     expect: SUPERVISOR_ONLY,
   },
   {
+    call: 'domains plain_http',
+    prepare: promotedDomain,
+    run: (c) => c.api.put(PATHS.domains.setPlainHttp(c.team.id, d(c)), { plainHttp: true }),
+    expect: KEY_MANAGERS,
+  },
+  {
     call: 'keys create (domain)',
     prepare: promotedDomain,
     run: (c) => c.api.post(PATHS.keys.create(c.team.id, d(c)), { name: 'new' }),
@@ -531,6 +544,34 @@ ROWS.push(
     prepare: anOrigin,
     run: (c) => c.api.send('DELETE', PATHS.origins.remove(c.team.id, c.extra.originId ?? 0)),
     expect: KEY_MANAGERS,
+  },
+);
+
+// ----- issue 25: a team's API tokens (Admins and supervisors; revoking stays open during deletion) -----
+const anApiToken = async (c: Cell) => {
+  const r = await c.api.as(c.owner.token).post(PATHS.teamTokens.create(c.team.id), { name: 'reporter' });
+  expect(r.status).toBe(201);
+  c.extra.tokenId = r.body.data.id;
+};
+ROWS.push(
+  {
+    call: 'API tokens list',
+    prepare: anApiToken,
+    run: (c) => c.api.get(PATHS.teamTokens.list(c.team.id)),
+    //       A    B    K    V    S    N    Susp Del  U30  U40
+    expect: 'ok   403  403  403  ok   404  ok   ok   ok   ok',
+  },
+  {
+    call: 'API tokens create',
+    run: (c) => c.api.post(PATHS.teamTokens.create(c.team.id), { name: 'reporter' }),
+    expect: ADMIN_ONLY,
+  },
+  {
+    call: 'API tokens revoke',
+    prepare: anApiToken,
+    run: (c) => c.api.send('DELETE', PATHS.teamTokens.revoke(c.team.id, c.extra.tokenId ?? 0)),
+    //       A    B    K    V    S    N    Susp Del  U30  U40
+    expect: 'ok   403  403  403  ok   404  403  ok   ok   ok',
   },
 );
 

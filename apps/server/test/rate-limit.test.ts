@@ -213,7 +213,10 @@ describe('behind a proxy (TRUST_PROXY)', () => {
   // The test client connects from loopback: that hop is the proxy; X-Forwarded-For carries the rest.
   for (const trust of ['1', '127.0.0.1/8']) {
     it(`TRUST_PROXY=${trust}: the client is the first untrusted hop from the right, whatever it wrote on the left`, async () => {
-      const server = await startServer({ env: { TRUST_PROXY: trust }, deps: { rateLimits: { guestPerMinute: 3 } } });
+      const server = await startServer({
+        env: { TRUST_PROXY: trust },
+        deps: { rateLimits: { guestPerMinute: 3 } },
+      });
       try {
         const api = new Api(server.base);
         const check = (forwardedFor: string) =>

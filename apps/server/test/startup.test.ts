@@ -65,7 +65,9 @@ describe('TRUST_PROXY and ICE_SERVERS', () => {
       kind: 'addresses',
       list: ['10.0.0.0/8', '127.0.0.1'],
     });
-    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY: "true" would believe the left-most/);
+    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(
+      /TRUST_PROXY: "true" would believe the left-most/,
+    );
     expect(() => loadConfig({ TRUST_PROXY: '10.0.0.0/99' })).toThrow(/TRUST_PROXY/);
     expect(() => loadConfig({ TRUST_PROXY: 'proxy.example' })).toThrow(/TRUST_PROXY/);
   });
@@ -75,7 +77,9 @@ describe('TRUST_PROXY and ICE_SERVERS', () => {
       /ICE_SERVERS: a turn: URL with a user and secret .* set TURN_SECRET/,
     );
     expect(() => loadConfig({ ICE_SERVERS: 'turn:turn.example:3478' })).toThrow(/TURN_SECRET: required/);
-    expect(() => loadConfig({ ICE_SERVERS: 'turn:turn.example:3478', TURN_SECRET: 'short' })).toThrow(/TURN_SECRET/);
+    expect(() => loadConfig({ ICE_SERVERS: 'turn:turn.example:3478', TURN_SECRET: 'short' })).toThrow(
+      /TURN_SECRET/,
+    );
     const c = loadConfig({
       ICE_SERVERS: 'stun:stun.example:3478,turns:turn.example:5349?transport=tcp',
       TURN_SECRET: 'a-long-shared-secret',

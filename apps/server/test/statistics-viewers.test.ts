@@ -4,6 +4,7 @@ import { type MinuteAgg, writeBatch } from '../src/features/statistics/aggregato
 import { SERIES_BITS, statsDb } from '../src/features/statistics/tables.js';
 import { buildKey, buildTeam } from './factories.js';
 import { Api, type Json } from './helpers/http.js';
+import { ingestAsBrowsers } from './helpers/ingest.js';
 import { manualClock, startServer, type TestServer } from './helpers/server.js';
 
 // Issue 12: usersCount, the distinct sessions with any bytes, beside the per-series counts (DESIGN §7).
@@ -46,7 +47,7 @@ const rep = (apiKey: string, sessionId: string, ts: number, cdnBytes: number, p2
   p2pBytes,
 });
 const ingest = async (reports: unknown[]) => {
-  const r = await api.post(PATHS.statistics.ingest, { reports });
+  const r = await ingestAsBrowsers(api, reports);
   expect(r.body.rejected).toBe(0);
 };
 const flush = () => server.app.stats.flush();

@@ -6,7 +6,6 @@ import {
   PATHS,
   Role,
   STATS_SETTINGS_INVALID_JSON,
-  ZIngestResponse,
   ZStatsPoint,
   ZStatsResponse,
 } from '@tlprt/contract';
@@ -15,8 +14,9 @@ import { z } from 'zod';
 import { updateKey } from '../src/features/domains/keys/queries.js';
 import { writeBatch } from '../src/features/statistics/aggregator.js';
 import { statsDb } from '../src/features/statistics/tables.js';
-import { buildDomain, buildKey, buildTeam, buildUser, setTeamState } from './factories.js';
+import { buildDomain, buildIngestToken, buildKey, buildTeam, buildUser, setTeamState } from './factories.js';
 import { Api, type Json, type Res } from './helpers/http.js';
+import { ingestAsBrowsers } from './helpers/ingest.js';
 import {
   dropDatabase,
   freshDatabaseUrl,
@@ -77,13 +77,7 @@ const rep = (
   ...(nodrBytes === undefined ? {} : { nodrBytes }),
 });
 
-/** The 202 is written as JSON text too (ingestRoutes): held to the exact shape as well. */
-const ZExactIngestResponse = ZIngestResponse.strict();
-async function ingest(reports: unknown[], target: Api = api) {
-  const res = await target.post(PATHS.statistics.ingest, { reports });
-  if (res.status === 202) ZExactIngestResponse.parse(res.body);
-  return res;
-}
+const ingest = (reports: unknown[], target: Api = api) => ingestAsBrowsers(target, reports);
 
 /** A team with an active verified domain and one active key; `as` is its owner. */
 async function setup() {
@@ -186,7 +180,8 @@ describe('ingest', () => {
     // Just under the limit is fine (ingest has its own 1 MiB, above the 256 KiB of other calls).
     const s = await setup();
     const reports = Array.from({ length: 6000 }, (_, i) => rep(s.key.keyHash, `s${i}`, M, 1, 0));
-    const ok = await ingest(reports);
+    const token = await buildIngestToken(server.app, s.team);
+    const ok = await api.post(PATHS.statistics.ingest, { reports }, { authorization: `Bearer ${token}` });
     expect(ok.status).toBe(202);
     expect(ok.body.accepted).toBe(6000);
   });
@@ -590,9 +585,10 @@ describe('graceful shutdown', () => {
       const first = await startServer({ databaseUrl, env, deps: { now: clock } });
       const team = await buildTeam(first.app);
       const key = await buildKey(first.app, team.id, null);
-      const r = await new Api(first.base).post(PATHS.statistics.ingest, {
-        reports: [rep(key.keyHash, 'g1', M, 70, 30), rep(key.keyHash, 'g2', M, 5, 0)],
-      });
+      const r = await ingestAsBrowsers(new Api(first.base), [
+        rep(key.keyHash, 'g1', M, 70, 30),
+        rep(key.keyHash, 'g2', M, 5, 0),
+      ]);
       expect(r.body.accepted).toBe(2);
       await first.app.close();
       const second = await startServer({ databaseUrl, env, deps: { now: clock } });

@@ -34,6 +34,9 @@ export const LIMITS = {
   originNameMax: 30,
   tagMax: 30,
   domainsPerTeam: 5,
+  /** Live API tokens of one team (server-side reporters): a few per environment, not one per viewer. */
+  teamTokensPerTeam: 10,
+  teamTokenNameMax: 30,
   statisticsTabs: 8,
   profileImages: 12,
   teamNameTableCut: 40,

@@ -33,6 +33,9 @@ export const ZDomain = z.object({
   verificationHash: z.string(),
   draft: z.object({ id: z.number().int() }),
   suspended: z.number().int(),
+  /** Players on `http://` pages of the domain (default port) may use its keys; `https://` pages always
+   *  may (PAGE_ORIGIN_RULE of guide.ts). */
+  plainHttp: z.boolean(),
   createdAt: z.string(),
   keys: z.array(ZKey),
 });
@@ -84,6 +87,10 @@ export const ZVerifyDomainResponse = z.object({
   message: z.string(),
   data: z.object({ verified: z.boolean(), inx: z.number().int().optional() }),
 });
+
+/** PUT /v1/domains/plain_http/{teamId}/{id}: the domain's "Plain HTTP pages" option, set (not
+ *  toggled: a repeated request leaves it as asked). */
+export const ZSetPlainHttpRequest = z.object({ plainHttp: z.boolean() });
 
 /** The copyable instructions of the four methods (Add-domain step 1), for one draft. */
 export const ZVerificationInstructions = z.object({
@@ -203,6 +210,7 @@ export const ZDomainResponse = envelope(ZDomain);
 export const MSG_DOMAIN_RULES = {
   notVerified: 'Only a verified draft can be promoted',
   notPromoted: 'Only a domain in My domains can be switched on or off',
+  plainHttpNotPromoted: 'Only a domain in My domains has the plain HTTP pages option',
   alreadyPromoted: 'This domain is already in My domains',
   keyNeedsPromotedDomain: 'Keys can be created only for a verified domain in My domains',
   keyNotToggleable: 'Only an active or inactive key can be switched on or off',

@@ -37,6 +37,11 @@ export const KEY_SETTING_LOADER: Record<number, string> = {
     'Each viewer draws once, at attach, whether it opens peering: with 30, about 30 % of viewers download from and upload to peers, the others use only the CDN (isP2PDisabled and isP2PUploadDisabled). 0 turns P2P off for the key; every viewer is still counted as CDN traffic.',
 };
 
+/** Which pages may use a key (the Origin rule of the ingest, the settings read, the tracker and the
+ *  integrity service): the guide says it where it speaks of keys and of reports. */
+export const PAGE_ORIGIN_RULE =
+  'A key works on https:// pages of its verified, active domain and of that domain’s subdomains (a key of every domain: of any of the team’s), on the standard port only: a page such as https://example.com:8443 is refused. http:// pages (port 80 only) are accepted when the domain’s “Plain HTTP pages” option is on (My domains, in the domain’s panel); it is off for a new domain. Pages of this dashboard itself (the demo page) are accepted too.';
+
 /** A key the plugin cannot use: what the guide and the modals say about it. */
 export const KEY_NOT_USABLE_HELP =
   'A key that is inactive, suspended or deleted, or whose domain or team is, answers 404 to the plugin: the player then plays from the CDN only and the plugin reports nothing for it.';

@@ -19,6 +19,7 @@ export * from './self-service.js';
 export * from './statistics.js';
 export * from './team-management.js';
 export * from './team-search.js';
+export * from './team-tokens.js';
 export * from './teams.js';
 export * from './timezones.js';
 export * from './user.js';

@@ -172,6 +172,13 @@ export const MSG_DOMAINS = {
   verifyManually: 'Verify manually',
   noKeys: 'No keys yet',
   addOriginButton: 'Add',
+  /** A domain's option of the Origin rule (My domains, inside the domain's panel). */
+  plainHttpLabel: 'Plain HTTP pages',
+  plainHttpHelp:
+    'Lets players on http:// pages of this domain and its subdomains (port 80) use its keys; https:// pages always can.',
+  plainHttpOffTitle: 'Turn off plain HTTP pages',
+  plainHttpOffConfirm: (host: string) =>
+    `Players on http:// pages of ${host} will play from the CDN only, without P2P, and will no longer be counted in the statistics. https:// pages are not affected.`,
 } as const;
 
 /** Texts of the statistics screen (spec §2, §4, §8). */
@@ -193,6 +200,31 @@ export const MSG_STATS = {
   refusedSeries: 'Refused',
   refusedGuide:
     'Bytes peers sent over the visible range that failed verification against your origin (the SHA-256 of the segment) and were thrown away (the player got those segments again, from the CDN or another peer); they are not in P2P. Shown in red, with its own Refused line on the Bandwidth panel, only when some were refused: many of them may mean someone is attacking your swarm.',
+} as const;
+
+/** API tokens of a team (server-side reporters of the statistics ingest; not in the spec). */
+export const MSG_TOKENS = {
+  title: 'API tokens',
+  intro:
+    'Server-side reporters (a media server, a CDN log shipper) send statistics with a token of this team. Only admins see and manage them.',
+  create: 'Create token',
+  nameLabel: 'Token name',
+  namePlaceholder: 'e.g. Encoder EU-West',
+  empty: 'No API tokens yet',
+  scopeIngest: 'Statistics ingest',
+  createdTitle: 'Your new API token',
+  shownOnce:
+    'Copy it now: it is shown only once and cannot be shown again. If it is lost, revoke it and create another.',
+  usage: (path: string) =>
+    `Send it as "Authorization: Bearer <token>" on POST ${path} to report batches of many sessions.`,
+  revoke: 'Revoke',
+  revokeTitle: 'Revoke API token',
+  revokeText: (name: string) =>
+    `Reporters using "${name}" are refused within a few seconds. This cannot be undone.`,
+  created: 'The token was created',
+  revoked: 'The token was revoked',
+  limitReached: 'A team can have at most 10 API tokens: revoke one first',
+  neverUsed: 'Never used',
 } as const;
 
 /** Answers of the integrity service (GET /player/v1/integrity, DESIGN §11): field messages of its

@@ -101,6 +101,12 @@ export const TEAM_POLICY = {
   /** The supervisor settings table (read). */
   'domains.superviseRead': isSupervisorRole,
   'statistics.read': isMember,
+  /** API tokens (server-side reporters): Admins and supervisors only. Creating one is a change like
+   *  any other (not while suspended or being deleted); revoking only takes access away, so it stays
+   *  open while the team's deletion waits for confirmation. */
+  'tokens.read': isTeamAdmin,
+  'tokens.create': all(isTeamAdmin, isTeamMutable),
+  'tokens.revoke': all(isTeamAdmin, isNotSuspended),
 } as const satisfies Record<string, Predicate>;
 export type TeamAction = keyof typeof TEAM_POLICY;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { envelope, text, ZId, ZKeyHash } from './common.js';
 import { LIMITS } from './constants.js';
+import { PLAYER_MAX_PENDING_REPORTS } from './player.js';
 
 /**
  * The most bytes one report may count per series (DESIGN §7 Integrity): the plugin reports every 10 s,
@@ -120,6 +121,24 @@ export const INGEST_ERRORS = {
   teamDisabled: 'Team of the key is disabled',
   skew: `ts is more than ${INGEST_MAX_SKEW_S} s from server time`,
   origin: 'Origin is not a domain of the key',
+  /** The server pushed the session out of its replay memory under load: counting its reports again
+   *  could count one twice, so they are refused; the plugin goes on under a new session id. */
+  sessionForgotten: 'Session forgotten by the server: report under a new sessionId',
+  keyBudget: 'Too many reports for this key on this server: try again later',
+  notTokenTeam: "Key is not of the API token's team",
+} as const;
+
+/**
+ * Without an API token (browsers, anyone holding a key hash), one ingest request carries the
+ * reports of one session, at most as many as the plugin keeps pending (it retries unacknowledged
+ * reports together). Batches of many sessions need a team's API token.
+ */
+export const INGEST_ANONYMOUS_MAX_REPORTS = PLAYER_MAX_PENDING_REPORTS;
+/** Whole-request refusals of the ingest (400, 401, 429). */
+export const MSG_INGEST = {
+  anonymousBatch: `Without an API token, one request carries the reports of one session (at most ${INGEST_ANONYMOUS_MAX_REPORTS})`,
+  badToken: 'The API token is not valid',
+  addressBudget: 'Too many reports from this address: try again later',
 } as const;
 /** How many rejected reports an ingest answer describes (the rest are only counted). */
 export const INGEST_MAX_ERRORS = 10;

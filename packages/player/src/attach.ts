@@ -12,7 +12,7 @@ import { countResourceBytes } from './cdn-only.js';
 import { hlsConfigFor } from './hls.js';
 import { IntegrityReferences, SegmentGuard } from './integrity.js';
 import { dropPeer } from './peer-drop.js';
-import { newSessionId, Reporter } from './reporter.js';
+import { NO_VERDICT, newSessionId, Reporter } from './reporter.js';
 import { coreSettings, opensPeering, type PlayerSettings, readSettings } from './settings.js';
 
 export interface AttachOptions {
@@ -137,7 +137,7 @@ export async function attach(options: AttachOptions): Promise<Handle> {
           body,
           keepalive,
           credentials: 'omit',
-        }).then((r) => r.ok),
+        }).then((r) => (r.ok ? r.json().catch(() => NO_VERDICT) : null)),
       )
     : null;
   const cdnDownloaded = (bytes: number) => {

@@ -1,7 +1,16 @@
-import { PLAYER_MAX_PENDING_REPORTS, type TIngestReport } from '@tlprt/contract';
+import {
+  INGEST_ERRORS,
+  PLAYER_MAX_PENDING_REPORTS,
+  type TIngestReport,
+  type TIngestResponse,
+} from '@tlprt/contract';
 
-/** Sends one ingest body; true when the server answered 2xx. */
-type SendReports = (body: string, keepalive: boolean) => Promise<boolean>;
+/** Sends one ingest body; the server's answer when it was 2xx (a keepalive answer may be unreadable:
+ *  then an empty verdict), null when it failed or was refused (429: the budget of the address). */
+type SendReports = (body: string, keepalive: boolean) => Promise<TIngestResponse | null>;
+
+/** A 2xx answer that could not be read. */
+export const NO_VERDICT: TIngestResponse = { accepted: 0, rejected: 0, errors: [] };
 
 /** A random session id: 128 bits from the browser's CSPRNG, hex. */
 export function newSessionId(): string {
@@ -28,7 +37,7 @@ export class Reporter {
 
   constructor(
     private readonly key: string,
-    private readonly sessionId: string,
+    private sessionId: string,
     private readonly send: SendReports,
     private readonly nowS: () => number = () => Math.floor(Date.now() / 1000),
   ) {}
@@ -72,9 +81,11 @@ export class Reporter {
     const batch = this.pending.slice();
     if (keepalive) for (const r of batch) this.outAlive.add(r);
     const sending: Promise<void> = this.send(JSON.stringify({ reports: batch }), keepalive)
-      .catch(() => false)
-      .then((ok) => {
-        if (ok) this.pending = this.pending.filter((r) => !batch.includes(r));
+      .catch(() => null)
+      .then((answer) => {
+        if (answer === null) return;
+        this.pending = this.pending.filter((r) => !batch.includes(r));
+        this.restartIfForgotten(batch, answer);
       })
       .finally(() => {
         if (keepalive) for (const r of batch) this.outAlive.delete(r);
@@ -82,5 +93,18 @@ export class Reporter {
       });
     this.sending = sending;
     return sending;
+  }
+
+  /** The server forgot this session under load and refuses its reports (they could count twice): the
+   *  bytes they carried go out again under a new session. */
+  private restartIfForgotten(batch: TIngestReport[], answer: TIngestResponse): void {
+    const refused = answer.errors.filter((e) => e.message === INGEST_ERRORS.sessionForgotten);
+    if (refused.length === 0) return;
+    for (const e of refused) {
+      const r = batch[e.index];
+      if (r?.sessionId === this.sessionId) this.add(r.cdnBytes, r.p2pBytes, r.rejectedBytes ?? 0);
+    }
+    this.sessionId = newSessionId();
+    this.pending = this.pending.map((r) => ({ ...r, sessionId: this.sessionId }));
   }
 }

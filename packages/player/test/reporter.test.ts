@@ -1,19 +1,25 @@
-import { PLAYER_MAX_PENDING_REPORTS, type TIngestReport } from '@tlprt/contract';
+import {
+  INGEST_ERRORS,
+  PLAYER_MAX_PENDING_REPORTS,
+  type TIngestReport,
+  type TIngestResponse,
+} from '@tlprt/contract';
 import { describe, expect, it } from 'vitest';
-import { newSessionId, Reporter } from '../src/reporter.js';
+import { NO_VERDICT, newSessionId, Reporter } from '../src/reporter.js';
 
-/** A send function that records each body and answers as told (true by default). */
+/** A send function that records each body and answers as told: true (a 2xx), false (failed or
+ *  refused), or the server's verdict. */
 function recorder() {
   const sent: Array<{ reports: TIngestReport[]; keepalive: boolean }> = [];
-  let answer: () => Promise<boolean> = async () => true;
+  let answer: () => Promise<boolean | TIngestResponse> = async () => true;
   const send = (body: string, keepalive: boolean) => {
     sent.push({ reports: (JSON.parse(body) as { reports: TIngestReport[] }).reports, keepalive });
-    return answer();
+    return answer().then((a) => (a === true ? NO_VERDICT : a === false ? null : a));
   };
   return {
     sent,
     send,
-    answer(a: () => Promise<boolean>) {
+    answer(a: () => Promise<boolean | TIngestResponse>) {
       answer = a;
     },
   };
@@ -89,7 +95,7 @@ describe('Reporter', () => {
     const r = recorder();
     const rep = new Reporter('KEY', 'sess', r.send, () => T);
     let acknowledge: (ok: boolean) => void = () => {};
-    r.answer(() => new Promise<boolean>((resolve) => (acknowledge = resolve)));
+    r.answer(() => new Promise<boolean | TIngestResponse>((resolve) => (acknowledge = resolve)));
     rep.add(10, 0);
     const inFlight = rep.flush();
     rep.add(20, 0);
@@ -111,7 +117,7 @@ describe('Reporter', () => {
     const r = recorder();
     const rep = new Reporter('KEY', 'sess', r.send, () => T);
     const answers: Array<(ok: boolean) => void> = [];
-    r.answer(() => new Promise<boolean>((resolve) => answers.push(resolve)));
+    r.answer(() => new Promise<boolean | TIngestResponse>((resolve) => answers.push(resolve)));
     rep.add(10, 0);
     const inFlight = rep.flush();
     rep.add(0, 5);
@@ -166,5 +172,25 @@ describe('newSessionId', () => {
     const a = newSessionId();
     expect(a).toMatch(/^[0-9a-f]{32}$/);
     expect(newSessionId()).not.toBe(a);
+  });
+  it('goes on under a new session when the server forgot this one, sending the refused bytes again', async () => {
+    const r = recorder();
+    const rep = new Reporter('KEY', 'old', r.send, () => T);
+    rep.add(100, 20, 3);
+    r.answer(async () => ({
+      accepted: 0,
+      rejected: 1,
+      errors: [{ index: 0, message: INGEST_ERRORS.sessionForgotten }],
+    }));
+    await rep.flush();
+    r.answer(async () => true);
+    rep.add(1, 0);
+    await rep.flush();
+    const again = r.sent[1]?.reports ?? [];
+    expect(again).toHaveLength(1);
+    expect(again[0]).toMatchObject({ cdnBytes: 101, p2pBytes: 20, rejectedBytes: 3 });
+    expect(again[0]?.sessionId).not.toBe('old');
+    expect(again[0]?.sessionId).toMatch(/^[0-9a-f]{32}$/);
+    expect(rep.unacknowledged).toBe(0);
   });
 });

@@ -73,6 +73,17 @@ export async function seedBenchTeam(db, { keys = 10, session = false } = {}) {
       keyHash,
     });
   }
+  // Batches of many sessions go to the ingest with an API token of the team (DESIGN §7).
+  const ingestToken = `${(await import('@tlprt/contract')).TEAM_TOKEN_PREFIX}${randomToken(32)}`;
+  const { insertToken } = await load('features/team-tokens/queries.js');
+  await insertToken(db, {
+    teamId,
+    name: 'bench',
+    scope: 'ingest',
+    tokenHash: sha256(ingestToken),
+    createdBy: userId,
+    createdAt: now,
+  });
   let token;
   if (session) {
     token = randomToken(32);
@@ -83,7 +94,7 @@ export async function seedBenchTeam(db, { keys = 10, session = false } = {}) {
       expiresAt: now + 86_400_000,
     });
   }
-  return { userId, teamId, keys: made, token };
+  return { userId, teamId, keys: made, token, ingestToken };
 }
 
 /** The machine's load averages (1, 5, 15 min): the benches share their CPUs, figures depend on it. */

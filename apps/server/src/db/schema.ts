@@ -128,6 +128,8 @@ export interface DomainsTable {
   /** 0 = draft (Add-domain screen), 1 = promoted (My domains). */
   draft: Defaulted<number>;
   suspended: Defaulted<number>;
+  /** 1: the Origin rule accepts the domain's `http://` pages too (default port); 0 for a new domain. */
+  plain_http: Defaulted<number>;
   created_at: number;
   deleted_at: ColumnType<number | null, number | null | undefined, number | null>;
 }
@@ -194,6 +196,21 @@ export interface SupervisorAuditTable {
   created_at: number;
 }
 
+/** A team's API token (migration 0014): only its SHA-256 is stored. */
+export interface TeamTokensTable {
+  id: Generated<number>;
+  team_id: number;
+  name: string;
+  /** TEAM_TOKEN_SCOPES of the contract: what the token may be used for. */
+  scope: Defaulted<string>;
+  token_hash: string;
+  /** null once the creator's account is gone. */
+  created_by: number | null;
+  created_at: number;
+  last_used_at: ColumnType<number | null, number | null | undefined, number | null>;
+  revoked_at: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
 /** Failed sign-ins per hashed login or address in the current window (migration 0007). */
 export interface LoginFailuresTable {
   /** login (delay only), address, login-address (a login from one address), confirm (an account's confirmations). */
@@ -219,6 +236,7 @@ export interface Database {
   origins: OriginsTable;
   login_failures: LoginFailuresTable;
   supervisor_audit: SupervisorAuditTable;
+  team_tokens: TeamTokensTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -229,3 +247,4 @@ export type MailOutboxRow = Selectable<MailOutboxTable>;
 export type DomainRow = Selectable<DomainsTable>;
 export type KeyRow = Selectable<KeysTable>;
 export type OriginRow = Selectable<OriginsTable>;
+export type TeamTokenRow = Selectable<TeamTokensTable>;

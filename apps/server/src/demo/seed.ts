@@ -122,10 +122,12 @@ export async function seedDemo(ctx: AppContext): Promise<void> {
 }
 
 /** The demo team's domains: promoted and verified (bypass: they are not real sites), one inactive,
- *  one draft still to verify; each with named keys. */
+ *  one draft still to verify; each with named keys. One takes plain http:// pages, so My domains shows
+ *  the option both ways (the demo page itself is on the dashboard's origin, which needs neither). */
 const DEMO_DOMAINS: ReadonlyArray<{
   host: string;
   state: 'active' | 'inactive' | 'draft';
+  plainHttp?: boolean;
   keys: Array<{ name: string; status?: number }>;
 }> = [
   {
@@ -141,6 +143,7 @@ const DEMO_DOMAINS: ReadonlyArray<{
   {
     host: 'live.demo-video.example',
     state: 'active',
+    plainHttp: true,
     keys: [{ name: 'Live events' }, { name: 'Sports channel' }],
   },
   { host: 'archive.demo-video.example', state: 'inactive', keys: [{ name: 'Archive player' }] },
@@ -164,6 +167,7 @@ async function seedDemoIntegration(ctx: AppContext, teamId: number): Promise<voi
         verification_method: VerificationMethod.SupervisorBypass,
         draft: 1,
         status: d.state === 'active' ? DomainStatus.Active : DomainStatus.Inactive,
+        plain_http: d.plainHttp ? 1 : 0,
       });
     }
     for (const k of d.keys) {

@@ -20,8 +20,8 @@ export const badRequest = (message: string, errors?: FieldErrors) => new HttpErr
 export const unauthorized = () => new HttpError(401, MSG.unauthorized);
 export const forbidden = () => new HttpError(403, MSG.forbiddenText);
 export const notFound = (message: string = MSG.notFound) => new HttpError(404, message);
-export const tooManyRequests = (retryAfterMs: number) =>
-  new HttpError(429, MSG.tooManyRequests, undefined, {
+export const tooManyRequests = (retryAfterMs: number, message: string = MSG.tooManyRequests) =>
+  new HttpError(429, message, undefined, {
     'Retry-After': String(Math.max(1, Math.ceil(retryAfterMs / 1000))),
   });
 

@@ -5,12 +5,20 @@ import type { Db } from '../db/index.js';
 import type { Clock } from '../lib/clock.js';
 import { hostAndParents } from '../net/host.js';
 
-/** The host of an `Origin` header value, lower case; undefined for "null", opaque or malformed ones. */
-function originHost(origin: string): string | undefined {
+interface Page {
+  host: string;
+  plainHttp: boolean;
+}
+
+/** A page an `Origin` header names: its host (lower case) and whether it is a plain `http:` page; undefined
+ *  for "null", opaque or malformed values and for any port other than its scheme's default (the URL
+ *  parser drops an explicit :443 or :80, so those are the default port). */
+function pageOf(origin: string): Page | undefined {
   try {
     const u = new URL(origin);
     if (u.protocol !== 'http:' && u.protocol !== 'https:') return undefined;
-    return u.hostname.toLowerCase().replace(/^\[|\]$/g, '');
+    if (u.port !== '') return undefined;
+    return { host: u.hostname.toLowerCase().replace(/^\[|\]$/g, ''), plainHttp: u.protocol === 'http:' };
   } catch {
     return undefined;
   }
@@ -22,7 +30,10 @@ function originHost(origin: string): string | undefined {
  * Origin) and a browser's Origin must be the dashboard's own origin (PUBLIC_URL: the demo page) or a
  * verified, active, promoted domain (or a subdomain of it) that this very key serves (its own domain,
  * or any of its team's for a team-wide key). Without a key (CORS preflights), any usable domain of a
- * usable key is accepted.
+ * usable key is accepted. The scheme and the port count (issue 25): a domain's pages are `https://` on
+ * the default port; its `http://` pages (port 80) only when the domain's `plain_http` option is on; any
+ * other port never (a domain is stored as a bare host: whoever runs a page on another port is not
+ * necessarily who verified the host). The dashboard's own origin is matched exactly.
  * Answers are cached briefly: a player sends many requests, a domain switched off is refused seconds later.
  */
 export class OriginGate {
@@ -36,21 +47,21 @@ export class OriginGate {
     private readonly ttlMs = 5000,
   ) {}
 
-  /** No Origin (a server-side reporter) is accepted; the dashboard's own origin too. */
-  private trivially(origin: string | undefined): boolean | undefined {
+  /** What needs no look-up: no Origin (a server-side reporter) and the dashboard's own origin are
+   *  accepted, an Origin that names no page we could accept is refused; else the page to look up. */
+  private pageToCheck(origin: string | undefined): boolean | Page {
     if (origin === undefined) return true;
     if (origin === this.dashboardOrigin) return true;
-    return originHost(origin) === undefined ? false : undefined;
+    return pageOf(origin) ?? false;
   }
 
   /** May a page of `origin` use the key `keyHash`? */
   async forKey(keyHash: string, origin: string | undefined): Promise<boolean> {
     if ((await this.keys.find(keyHash)) === null) return false;
-    const t = this.trivially(origin);
-    if (t !== undefined) return t;
+    const page = this.pageToCheck(origin);
+    if (typeof page === 'boolean') return page;
     return this.cached(`k\0${keyHash}\0${origin}`, async () => {
-      const hosts = hostAndParents(originHost(origin as string) as string);
-      const row = await this.usableKeysOf(hosts)
+      const row = await this.usableKeysOf(page)
         .where('k.key_hash', '=', keyHash)
         .select(sql<number>`1`.as('one'))
         .executeTakeFirst();
@@ -61,21 +72,22 @@ export class OriginGate {
   /** Is `origin` a page of a usable domain with an active key of any customer (CORS preflight, tracker
    *  connections, which name no key)? */
   async forAnyKey(origin: string | undefined): Promise<boolean> {
-    const t = this.trivially(origin);
-    if (t !== undefined) return t;
+    const page = this.pageToCheck(origin);
+    if (typeof page === 'boolean') return page;
     return this.cached(`a\0${origin}`, async () => {
-      const hosts = hostAndParents(originHost(origin as string) as string);
-      const row = await this.usableKeysOf(hosts).select(sql<number>`1`.as('one')).executeTakeFirst();
+      const row = await this.usableKeysOf(page).select(sql<number>`1`.as('one')).executeTakeFirst();
       return row !== undefined;
     });
   }
 
-  /** Active, unsuspended keys serving one of `hosts`: the domain's own keys and its team's team-wide ones. */
-  private usableKeysOf(hosts: string[]) {
+  /** Active, unsuspended keys serving `page` (its host or a parent of it, and a domain that takes plain
+   *  `http://` pages for one): the domain's own keys and its team's team-wide ones. */
+  private usableKeysOf({ host, plainHttp }: Page) {
     return this.db
       .selectFrom('domains as d')
       .innerJoin('teams as t', 't.id', 'd.team_id')
-      .where('d.host', 'in', hosts)
+      .where('d.host', 'in', hostAndParents(host))
+      .$if(plainHttp, (q) => q.where('d.plain_http', '=', 1))
       .where('d.status', '=', DomainStatus.Active)
       .where('d.verification', '=', 1)
       .where('d.draft', '=', 1)

@@ -20,14 +20,25 @@ declare module 'bittorrent-tracker/server' {
     udp?: boolean;
     stats?: boolean;
     trustProxy?: boolean;
+    /** Announce interval of HTTP/UDP clients (ms); WebSocket clients are told a fifth of it. */
     interval?: number;
     ws?: { noServer: true; maxPayload?: number };
     filter?: (infoHash: string, params: unknown, cb: (err: Error | null) => void) => void;
   }
+  /** The interface of lib/server/swarm.js that the server calls (announce, scrape, peers.get). */
+  interface SwarmLike {
+    announce(params: unknown, cb?: (err: Error | null, response?: unknown) => void): void;
+    scrape(params: unknown, cb: (err: Error | null, response: unknown) => void): void;
+    peers: { get(peerId: string): unknown };
+  }
   export default class Server extends EventEmitter {
     constructor(opts?: ServerOptions);
     ws: TrackerWebSocketServer;
-    torrents: Record<string, { peers: { length: number } }>;
+    /** hex info hash → swarm, as createSwarm made them. */
+    torrents: Record<string, SwarmLike>;
+    /** Replaceable (the library's documented way to bring one's own swarms); infoHash is hex. */
+    createSwarm(infoHash: string, cb: (err: Error | null, swarm: SwarmLike) => void): void;
+    getSwarm(infoHash: string, cb: (err: Error | null, swarm: SwarmLike | undefined) => void): void;
     close(cb?: (err: Error | null) => void): void;
   }
 }

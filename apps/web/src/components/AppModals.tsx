@@ -116,12 +116,20 @@ export function openPasswordConfirm({
   modals.openContextModal({ modal: 'password', title, innerProps: { ...innerProps, body: children } });
 }
 
-/** A modal of its own content; `render` gets the function that closes it. */
+/** A modal of its own content; `render` gets the function that closes it. `closeOnClickOutside` false
+ *  for content that cannot be shown again (a new secret). */
 export function openAppModal({
   title,
   size,
+  closeOnClickOutside,
   render,
-}: Titled & Pick<ModalProps, 'size'> & { render: (close: () => void) => ReactNode }) {
+}: Titled & Pick<ModalProps, 'size' | 'closeOnClickOutside'> & { render: (close: () => void) => ReactNode }) {
   const modalId = randomId();
-  modals.open({ modalId, title, size, children: render(() => modals.close(modalId)) });
+  modals.open({
+    modalId,
+    title,
+    size,
+    ...(closeOnClickOutside === undefined ? {} : { closeOnClickOutside }),
+    children: render(() => modals.close(modalId)),
+  });
 }

@@ -136,6 +136,7 @@ export function buildDomain(over: Partial<TDomain> = {}): TDomain {
     verificationHash: 'vh-123',
     draft: { id: 1 },
     suspended: 0,
+    plainHttp: false,
     createdAt: '2024-03-01T12:00:00.000Z',
     keys: [],
     ...over,

@@ -5,6 +5,7 @@ import {
   ZDomainListResponse,
   ZDomainResponse,
   ZLegacyDomainListRequest,
+  ZSetPlainHttpRequest,
   ZVerificationInstructionsResponse,
   ZVerifyDomainRequest,
   ZVerifyDomainResponse,
@@ -106,5 +107,16 @@ export const DOMAIN_ENDPOINTS = {
     params: ZTeamItemParams,
     response: ZDomainResponse,
     errors: [400, 403, 404],
+  }),
+  /** The "Plain HTTP pages" option of a promoted domain (not a draft: 409). */
+  setPlainHttp: endpoint({
+    method: 'PUT',
+    path: '/api/v1/domains/plain_http/:teamId/:id',
+    access: 'user',
+    tag,
+    params: ZTeamItemParams,
+    body: ZSetPlainHttpRequest,
+    response: ZDomainResponse,
+    errors: [400, 403, 404, 409],
   }),
 } as const;

@@ -12,6 +12,7 @@ import { LIVE_ENDPOINTS } from './live.js';
 import { ORIGIN_ENDPOINTS } from './origins.js';
 import { STATISTICS_ENDPOINTS } from './statistics.js';
 import { TEAM_LIFECYCLE_ENDPOINTS } from './team-lifecycle.js';
+import { TEAM_TOKEN_ENDPOINTS } from './team-tokens.js';
 import { TEAM_ENDPOINTS } from './teams.js';
 import { USER_ENDPOINTS } from './users.js';
 
@@ -37,6 +38,7 @@ export {
 } from './player.js';
 export { STATISTICS_ENDPOINTS } from './statistics.js';
 export { TEAM_LIFECYCLE_ENDPOINTS } from './team-lifecycle.js';
+export { TEAM_TOKEN_ENDPOINTS } from './team-tokens.js';
 export { TEAM_ENDPOINTS } from './teams.js';
 export { USER_ENDPOINTS } from './users.js';
 
@@ -48,6 +50,7 @@ export const ENDPOINTS = {
   account: ACCOUNT_ENDPOINTS,
   teams: TEAM_ENDPOINTS,
   teamLifecycle: TEAM_LIFECYCLE_ENDPOINTS,
+  teamTokens: TEAM_TOKEN_ENDPOINTS,
   invitations: INVITATION_ENDPOINTS,
   live: LIVE_ENDPOINTS,
   audit: AUDIT_ENDPOINTS,

@@ -35,7 +35,7 @@ export const STATISTICS_ENDPOINTS = {
     body: ZIngestRequest,
     status: 202,
     response: ZIngestResponse,
-    errors: [400, 413],
+    errors: [400, 401, 413, 429],
   }),
   day: endpoint({ ...rangeQuery, path: '/stats/v3/dashboard/day' }),
   week: endpoint({ ...rangeQuery, path: '/stats/v3/dashboard/week' }),

@@ -11,6 +11,8 @@ export const isSuspended = (d: Pick<DomainRow, 'suspended'>): boolean => d.suspe
 export const mayPromote = (d: DomainRow): boolean => isDraft(d) && isVerified(d);
 /** Only a promoted domain moves between Active and Inactive. */
 export const mayToggle = (d: DomainRow): boolean => !isDraft(d);
+/** A draft serves no page yet: the Origin rule's option belongs to promoted domains. */
+export const maySetPlainHttp = (d: DomainRow): boolean => !isDraft(d);
 
 /** The supervisor bypass (method 5) is the supervisor's alone; methods 1–4 any domain manager. */
 export const mayUseMethod = (access: TeamAccess, method: number): boolean =>

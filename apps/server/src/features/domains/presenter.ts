@@ -22,6 +22,7 @@ export function presentDomain(d: DomainRow, keys: KeyView[]): TDomain {
     verificationHash: d.verification_hash,
     draft: { id: d.draft },
     suspended: d.suspended,
+    plainHttp: d.plain_http === 1,
     createdAt: new Date(d.created_at).toISOString(),
     keys: keys.map(presentKey),
   };

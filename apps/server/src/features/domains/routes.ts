@@ -54,6 +54,14 @@ export function domainRoutes(ctx: AppContext): FastifyPluginAsync {
       return { message: MSG_DOMAIN_RULES.domainDeleted };
     });
 
+    route(app, E.setPlainHttp, async (req) => {
+      const { teamId, id } = req.params;
+      return {
+        message: MSG.ok,
+        data: await domains.setPlainHttp(ctx, caller(req).user, teamId, id, req.body.plainHttp),
+      };
+    });
+
     route(app, E.suspend, async (req) => ({
       message: MSG.ok,
       data: await domains.toggleDomainSuspension(ctx, caller(req).user, req.params.teamId, req.params.id),

@@ -7,6 +7,7 @@ import {
   LIMITS,
   MSG_DOMAIN_RULES,
   MSG_DOMAINS,
+  Role,
   type TDomain,
   type TDomainListResponse,
   VerificationMethod,
@@ -27,7 +28,7 @@ import {
   listKeysOfDomains,
   setDomainKeysSuspended,
 } from './keys/queries.js';
-import { isSuspended, mayPromote, mayToggle, mayUseMethod } from './policy.js';
+import { isSuspended, mayPromote, maySetPlainHttp, mayToggle, mayUseMethod } from './policy.js';
 import { presentDomain } from './presenter.js';
 import {
   countDomains,
@@ -163,6 +164,8 @@ const statusEvent = (d: Pick<DomainRow, 'id' | 'status' | 'suspended'>) => ({
   suspended: d.suspended,
 });
 
+const onOff = (v: number) => (v === 1 ? 'on' : 'off');
+
 /**
  * PUT /v1/domains/verify/{teamId}/{id} {verificationMethod}: methods 1–4 run the real check (outside
  * any transaction: it may take seconds); 5 is the supervisor's bypass. The host is re-checked against
@@ -252,6 +255,40 @@ export async function toggleDomain(
     const status = d.status === DomainStatus.Active ? DomainStatus.Inactive : DomainStatus.Active;
     await updateDomain(trx, teamId, id, { status });
     return [await toTeam(trx, access, statusEvent({ ...d, status }))];
+  });
+  await publishAll(ctx, events);
+  return presentOne(ctx.db, access, id);
+}
+
+/**
+ * PUT /v1/domains/plain_http/{teamId}/{id} {plainHttp}: whether the Origin rule accepts the domain's
+ * `http://` pages. A supervisor's change is recorded: it widens or narrows where a customer's keys work.
+ * The public side sees it within the Origin rule's cache time (OriginGate, 5 s).
+ */
+export async function setPlainHttp(
+  ctx: AppContext,
+  actor: UserRow,
+  teamId: number,
+  id: number,
+  plainHttp: boolean,
+): Promise<TDomain> {
+  const access = await authorizeTeam(ctx, actor, teamId, 'domains.manage');
+  const value = plainHttp ? 1 : 0;
+  const events = await ctx.db.transaction().execute(async (trx) => {
+    const d = await domainOf(trx, access, id);
+    if (!maySetPlainHttp(d)) throw new HttpError(409, MSG_DOMAIN_RULES.plainHttpNotPromoted);
+    if (d.plain_http === value) return [];
+    await updateDomain(trx, teamId, id, { plain_http: value });
+    if (access.role === Role.Supervisor) {
+      await recordAudit(trx, actor, ctx.now(), {
+        teamId,
+        action: AUDIT_ACTIONS.domainPlainHttp,
+        target: { type: 'domain', id, label: d.host },
+        oldValue: onOff(d.plain_http),
+        newValue: onOff(value),
+      });
+    }
+    return [await toTeam(trx, access, { ...statusEvent(d), plain_http: value })];
   });
   await publishAll(ctx, events);
   return presentOne(ctx.db, access, id);

@@ -3,12 +3,10 @@ import type { FastifyPluginAsync, FastifyRequest, onRequestHookHandler } from 'f
 import type { UsableKey } from '../../access/usable-keys.js';
 import type { AppContext } from '../../context.js';
 import { allowOrigin, preflight } from '../../http/cors.js';
-import { HttpError } from '../../http/errors.js';
+import { HttpError, tooManyRequests } from '../../http/errors.js';
 import { route } from '../../http/route.js';
-import { FixedWindowCounter } from './limits.js';
+import { FixedWindowCounter } from '../../lib/fixed-window.js';
 import { createIntegrityService } from './service.js';
-
-const retryAfter = (ms: number) => ({ 'Retry-After': String(Math.max(1, Math.ceil(ms / 1000))) });
 
 /**
  * GET /player/v1/integrity (DESIGN §11): per-address limit → the key usable and the Origin one of its
@@ -23,7 +21,7 @@ export function integrityRoutes(ctx: AppContext): FastifyPluginAsync {
       max: perAddressPerMinute,
       timeWindow: 60_000,
       errorResponseBuilder: (_req: unknown, c: { ttl: number }) =>
-        new HttpError(429, MSG_INTEGRITY.tooManyForAddress, undefined, retryAfter(c.ttl)),
+        tooManyRequests(c.ttl, MSG_INTEGRITY.tooManyForAddress),
     });
     const perKey = new FixedWindowCounter(perKeyPerMinute, 60_000, ctx.now);
     const admitted = new WeakMap<FastifyRequest, UsableKey>();
@@ -39,7 +37,7 @@ export function integrityRoutes(ctx: AppContext): FastifyPluginAsync {
         throw new HttpError(404, MSG_INTEGRITY.keyNotUsable);
       allowOrigin(reply, origin);
       const wait = perKey.hit(key.hash);
-      if (wait > 0) throw new HttpError(429, MSG_INTEGRITY.tooManyForKey, undefined, retryAfter(wait));
+      if (wait > 0) throw tooManyRequests(wait, MSG_INTEGRITY.tooManyForKey);
       admitted.set(req, key);
     };
 

@@ -9,14 +9,21 @@ import {
 } from '@tlprt/contract';
 import type { UsableKeys } from '../../access/usable-keys.js';
 import type { OriginGate } from '../../http/origin-gate.js';
+import type { FixedWindowCounter } from '../../lib/fixed-window.js';
 import type { StatsAggregator } from './aggregator.js';
 import type { SeenReports } from './seen-reports.js';
 
-/** Where a batch came from: the browser's Origin (undefined for server-side reporters). */
-interface IngestSource {
+/**
+ * Where a batch came from: `origin` is the browser's Origin (undefined for server-side reporters);
+ * `teamId` the team of the API token that signed it (its reports may name only that team's keys);
+ * `perKey`, for anonymous batches, the per-key budget of this node.
+ */
+export interface IngestSource {
   origin: string | undefined;
   gate: OriginGate;
   seen: SeenReports;
+  teamId?: number;
+  perKey?: FixedWindowCounter;
 }
 
 interface Report {
@@ -110,8 +117,23 @@ export async function ingestReports(
       reject(i, INGEST_ERRORS.origin);
       continue;
     }
-    accepted++;
-    if (r.seq !== undefined && !source.seen.firstTime(v.key.id, r.sessionId, r.seq, nowMs)) continue;
+    if (source.teamId !== undefined && v.key.teamId !== source.teamId) {
+      reject(i, INGEST_ERRORS.notTokenTeam);
+      continue;
+    }
+    if (source.perKey !== undefined && source.perKey.hit(r.apiKey) > 0) {
+      reject(i, INGEST_ERRORS.keyBudget);
+      continue;
+    }
+    if (r.seq !== undefined) {
+      const seen = source.seen.check(v.key.id, r.sessionId, r.seq, nowMs);
+      if (seen === 'forgotten') {
+        reject(i, INGEST_ERRORS.sessionForgotten);
+        continue;
+      }
+      accepted++;
+      if (seen === 'seen') continue;
+    } else accepted++;
     agg.add(v.key.id, r.ts, r.sessionId, r.cdnBytes, r.p2pBytes, r.nodrBytes ?? 0, r.rejectedBytes ?? 0);
   }
   errors.sort((a, b) => a.index - b.index);

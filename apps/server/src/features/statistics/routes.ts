@@ -1,8 +1,18 @@
-import { STATISTICS_ENDPOINTS as E, INGEST_ERRORS, LIMITS, MSG, type TIngestResponse } from '@tlprt/contract';
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import {
+  STATISTICS_ENDPOINTS as E,
+  INGEST_ANONYMOUS_MAX_REPORTS,
+  INGEST_ERRORS,
+  LIMITS,
+  MSG,
+  MSG_INGEST,
+  type TIngestResponse,
+} from '@tlprt/contract';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import { caller } from '../../http/auth.js';
+import { addressGroup } from '../../http/client-address.js';
 import { allowOrigin, preflight } from '../../http/cors.js';
+import { badRequest, HttpError, tooManyRequests } from '../../http/errors.js';
 import { route } from '../../http/route.js';
 import { queryStats, type StatsSeries, statsResponseJson } from './query.js';
 import type { StatsService } from './service.js';
@@ -13,9 +23,28 @@ import { getSettings, putSettings } from './settings.js';
 const ingestAnswer = (r: TIngestResponse): string =>
   `{"accepted":${r.accepted},"rejected":${r.rejected},"errors":${JSON.stringify(r.errors)}}`;
 
-/** What players report: 1 MiB bodies. */
+/** The one `Bearer` value of an Authorization header, or undefined. */
+const bearerOf = (header: string) => /^Bearer ([^\s]+)$/.exec(header)?.[1];
+
+/** How many distinct sessionIds a batch names (reports that are not objects are rejected one by one). */
+function sessionsOf(reports: unknown[]): number {
+  const ids = new Set<unknown>();
+  for (const r of reports)
+    if (typeof r === 'object' && r !== null) ids.add((r as { sessionId?: unknown }).sessionId);
+  return ids.size;
+}
+
+/**
+ * What players report: 1 MiB bodies. Two kinds of senders (DESIGN §7):
+ * - with a team's API token (`Authorization: Bearer`): server-side reporters, batches of many
+ *   sessions of that team's keys;
+ * - without (browsers; anyone who copied a key hash): the reports of one session per request, within a
+ *   budget per client address and per key on this node, so one address adds at most
+ *   INGEST_REPORTS_PER_ADDRESS_PER_MINUTE made-up viewers a minute.
+ */
 export function ingestRoutes(svc: StatsService): FastifyPluginAsync {
   return async (app) => {
+    const addressOf = (req: FastifyRequest) => addressGroup(req.ip);
     route(
       app,
       E.ingest,
@@ -23,9 +52,28 @@ export function ingestRoutes(svc: StatsService): FastifyPluginAsync {
         const origin = req.headers.origin;
         if (await svc.ctx.origins.forAnyKey(origin)) allowOrigin(reply, origin);
         reply.header('X-Content-Type-Options', 'nosniff');
-        return svc.ingest(req.body.reports, origin);
+        const reports = req.body.reports;
+        const authorization = req.headers.authorization;
+        if (authorization !== undefined) {
+          const token = bearerOf(authorization);
+          const teamId = token === undefined ? null : await svc.ctx.teamTokens.teamOf(token, 'ingest');
+          if (teamId === null) throw new HttpError(401, MSG_INGEST.badToken);
+          return svc.ingest(reports, { origin, teamId });
+        }
+        if (reports.length > INGEST_ANONYMOUS_MAX_REPORTS || sessionsOf(reports) > 1) {
+          throw badRequest(MSG_INGEST.anonymousBatch, { reports: MSG_INGEST.anonymousBatch });
+        }
+        const wait = svc.perAddress.hit(addressOf(req), reports.length);
+        if (wait > 0) throw tooManyRequests(wait, MSG_INGEST.addressBudget);
+        return svc.ingest(reports, { origin, anonymous: true });
       },
       {
+        // An address past its budget is refused before its body is read.
+        onRequest: async (req) => {
+          if (req.headers.authorization !== undefined) return;
+          const wait = svc.perAddress.spent(addressOf(req));
+          if (wait > 0) throw tooManyRequests(wait, MSG_INGEST.addressBudget);
+        },
         bodyLimit: LIMITS.ingestBodyBytes,
         // Every viewer posts a report every 10 s: an access log line each would cost more than the report
         // itself (the service counts them). Warnings and errors are still logged.

@@ -1,13 +1,25 @@
 import type { AppContext } from '../../context.js';
+import { FixedWindowCounter } from '../../lib/fixed-window.js';
 import { type BatchWriter, StatsAggregator } from './aggregator.js';
 import { ingestReports } from './ingest.js';
 import { pruneStats } from './retention.js';
 import { SeenReports } from './seen-reports.js';
 
+/** Who sent a batch: a browser's Origin, the team of an API token, and whether it came without
+ *  one over HTTP (anonymous: the per-key budget applies). This node's own demo traffic is none of these. */
+export interface IngestFrom {
+  origin?: string;
+  teamId?: number;
+  anonymous?: boolean;
+}
+
 /** The statistics feature's state of one server node: aggregator, flush and retention timers. */
 export class StatsService {
   readonly aggregator: StatsAggregator;
-  readonly seen = new SeenReports();
+  readonly seen: SeenReports;
+  /** Reports without an API token, per client address group and per key (config.ingest). */
+  readonly perAddress: FixedWindowCounter;
+  readonly perKey: FixedWindowCounter;
   /** Reports received by this node since start (counted, not logged one by one). */
   reportsReceived = 0;
   private flushTimer: NodeJS.Timeout | undefined;
@@ -19,14 +31,20 @@ export class StatsService {
     writer?: BatchWriter,
   ) {
     this.aggregator = new StatsAggregator(ctx.db, ctx.now, ctx.log, writer);
+    const { perAddressPerMinute, perKeyPerMinute, replayMemoryBytes } = ctx.config.ingest;
+    this.seen = new SeenReports(replayMemoryBytes, ctx.now());
+    this.perAddress = new FixedWindowCounter(perAddressPerMinute, 60_000, ctx.now, 200_000);
+    this.perKey = new FixedWindowCounter(perKeyPerMinute, 60_000, ctx.now);
   }
 
-  ingest(reports: unknown[], origin?: string) {
+  ingest(reports: unknown[], from: IngestFrom = {}) {
     this.reportsReceived += reports.length;
     return ingestReports(reports, this.ctx.keys, this.aggregator, this.ctx.now(), {
-      origin,
+      origin: from.origin,
       gate: this.ctx.origins,
       seen: this.seen,
+      ...(from.teamId !== undefined ? { teamId: from.teamId } : {}),
+      ...(from.anonymous ? { perKey: this.perKey } : {}),
     });
   }
 

@@ -4,7 +4,13 @@ import { DomainStatus, MSG_DOMAINS, type TDomain, type TKey, VerificationMethod 
 import { openAppModal, openConfirm } from '../../components/AppModals';
 import { IconAlert } from '../../components/icons';
 import { useDeleteKey, useSuspendKey, useToggleKey } from '../keys/mutations';
-import { useDeleteDomain, useSuspendDomain, useToggleDomain, useVerifyDomain } from './mutations';
+import {
+  useDeleteDomain,
+  useSetPlainHttp,
+  useSuspendDomain,
+  useToggleDomain,
+  useVerifyDomain,
+} from './mutations';
 import { KeySettingsModal, SupervisorSettingsModal } from './SettingsModals';
 
 /** Every confirmation of My domains (spec §2 "Modals"). */
@@ -13,6 +19,7 @@ export type Pending =
   | { kind: 'deleteDomain'; domain: TDomain }
   | { kind: 'suspendDomain'; domain: TDomain }
   | { kind: 'bypass'; domain: TDomain }
+  | { kind: 'plainHttpOff'; domain: TDomain }
   | { kind: 'deactivateKey'; domain: TDomain; key: TKey }
   | { kind: 'deleteKey'; domain: TDomain; key: TKey }
   | { kind: 'suspendKey'; domain: TDomain; key: TKey }
@@ -25,6 +32,7 @@ export function useDomainModals(teamId: number): (pending: Pending) => void {
   const deleteDomain = useDeleteDomain(teamId);
   const suspendDomain = useSuspendDomain(teamId);
   const verify = useVerifyDomain(teamId);
+  const setPlainHttp = useSetPlainHttp(teamId);
   const toggleKey = useToggleKey(teamId);
   const suspendKey = useSuspendKey(teamId);
 
@@ -79,6 +87,13 @@ export function useDomainModals(teamId: number): (pending: Pending) => void {
           onConfirm: () =>
             verify.mutateAsync({ id: domain.id, method: VerificationMethod.SupervisorBypass, inx: 0 }),
           children: <Text>{MSG_DOMAINS.bypassConfirm}</Text>,
+        });
+      case 'plainHttpOff':
+        return openConfirm({
+          title: MSG_DOMAINS.plainHttpOffTitle,
+          danger: true,
+          onConfirm: () => setPlainHttp.mutateAsync({ id: domain.id, plainHttp: false }),
+          children: <Text>{MSG_DOMAINS.plainHttpOffConfirm(domain.url)}</Text>,
         });
       case 'deactivateKey':
         return openConfirm({

@@ -258,6 +258,47 @@ describe('My domains: lists and keys', () => {
   });
 });
 
+describe('My domains: plain HTTP pages', () => {
+  const plainSwitch = () =>
+    screen.getByRole('switch', { name: `${MSG_DOMAINS.plainHttpLabel} of example.com` });
+
+  it('shows the option with its help in the panel; turning it on is immediate', async () => {
+    const on = buildDomain({ plainHttp: true });
+    await open([active], { routes: { 'PUT /api/v1/domains/plain_http/5/11': okWith(on) } });
+    await expand('example.com');
+    expect(plainSwitch()).not.toBeChecked();
+    expect(screen.getByText(MSG_DOMAINS.plainHttpHelp)).toBeInTheDocument();
+    await userEvent.click(plainSwitch());
+    await waitFor(() => expect(calls('PUT', '/api/v1/domains/plain_http/5/11')).toHaveLength(1));
+    expect(calls('PUT', '/api/v1/domains/plain_http/5/11')[0]?.body).toEqual({ plainHttp: true });
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('turning it off asks for confirmation, then sends false', async () => {
+    const on = buildDomain({ plainHttp: true });
+    await open([on], { routes: { 'PUT /api/v1/domains/plain_http/5/11': okWith(active) } });
+    await expand('example.com');
+    expect(plainSwitch()).toBeChecked();
+    await userEvent.click(plainSwitch());
+    const dialog = await screen.findByRole('dialog', { name: MSG_DOMAINS.plainHttpOffTitle });
+    expect(dialog).toHaveTextContent(MSG_DOMAINS.plainHttpOffConfirm('example.com'));
+    expect(calls('PUT', '/api/v1/domains/plain_http/5/11')).toHaveLength(0);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(calls('PUT', '/api/v1/domains/plain_http/5/11')).toHaveLength(1));
+    expect(calls('PUT', '/api/v1/domains/plain_http/5/11')[0]?.body).toEqual({ plainHttp: false });
+  });
+
+  it('a suspended team sees it disabled and makes no call', async () => {
+    await open([buildDomain({ plainHttp: true })], { suspended: 1 });
+    await expand('example.com');
+    expect(plainSwitch()).toBeChecked();
+    expect(plainSwitch()).toBeDisabled();
+    await userEvent.click(plainSwitch());
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(calls('PUT', '/api/v1/domains/plain_http/5/11')).toHaveLength(0);
+  });
+});
+
 describe('My domains: supervisor', () => {
   const rows: TSupervisorSettingRow[] = [
     {

@@ -45,6 +45,7 @@ import { useSession } from '../session/SessionProvider';
 import { usePolicy } from '../teams/policy';
 import { type Pending, useDomainModals } from './DomainModals';
 import { KeyTable } from './KeyTable';
+import { useSetPlainHttp } from './mutations';
 import { useDomains } from './queries';
 
 /** What the panels may do, decided once from the contract's policy (spec §6). */
@@ -327,6 +328,7 @@ function DomainPanel({
               {MSG_DOMAINS.domainSuspended}
             </Alert>
           )}
+          <PlainHttpOption domain={domain} perms={perms} onAsk={onAsk} />
           <KeyTable domain={domain} keys={keys} perms={perms} onAsk={onAsk} />
           {isActive && (
             <Group>
@@ -344,5 +346,36 @@ function DomainPanel({
         </Stack>
       </Accordion.Panel>
     </Accordion.Item>
+  );
+}
+
+/**
+ * The domain's "Plain HTTP pages" option of the Origin rule. Turning it on only widens where the keys
+ * work, so it is immediate; turning it off cuts http:// pages off, so it asks first (like a key's power).
+ */
+function PlainHttpOption({
+  domain,
+  perms,
+  onAsk,
+}: {
+  domain: TDomain;
+  perms: DomainPermissions;
+  onAsk: (p: Pending) => void;
+}) {
+  const set = useSetPlainHttp(domain.teamId);
+  // The answer's refetch takes a moment: show the asked state meanwhile, not a switch that jumps back.
+  const checked = set.isPending ? (set.variables?.plainHttp ?? domain.plainHttp) : domain.plainHttp;
+  return (
+    <Switch
+      label={MSG_DOMAINS.plainHttpLabel}
+      aria-label={`${MSG_DOMAINS.plainHttpLabel} of ${domain.url}`}
+      description={MSG_DOMAINS.plainHttpHelp}
+      checked={checked}
+      disabled={!perms.manageDomains || set.isPending}
+      onChange={(e) => {
+        if (e.currentTarget.checked) set.mutate({ id: domain.id, plainHttp: true });
+        else onAsk({ kind: 'plainHttpOff', domain });
+      }}
+    />
   );
 }

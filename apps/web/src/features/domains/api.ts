@@ -15,6 +15,8 @@ export const domainsApi = {
   toggleActive: (teamId: number, id: number) => request(E.toggleActive, { params: { teamId, id } }),
   remove: (teamId: number, id: number) => request(E.remove, { params: { teamId, id } }),
   suspend: (teamId: number, id: number) => request(E.suspend, { params: { teamId, id } }),
+  setPlainHttp: (teamId: number, id: number, plainHttp: boolean) =>
+    request(E.setPlainHttp, { params: { teamId, id }, body: { plainHttp } }),
   dictionaries: (signal?: AbortSignal) =>
     request(ENDPOINTS.dictionaries.dictionaries, { params: { locale: DICTIONARY_LOCALE }, signal }),
 };

@@ -22,3 +22,7 @@ export const useDeleteDomain = (teamId: number) =>
   useDomainsMutation((id: number) => domainsApi.remove(teamId, id));
 export const useSuspendDomain = (teamId: number) =>
   useDomainsMutation((id: number) => domainsApi.suspend(teamId, id));
+export const useSetPlainHttp = (teamId: number) =>
+  useDomainsMutation(({ id, plainHttp }: { id: number; plainHttp: boolean }) =>
+    domainsApi.setPlainHttp(teamId, id, plainHttp),
+  );

@@ -7,6 +7,7 @@ import {
   KEY_SETTING_HELP,
   KEY_SETTING_LOADER,
   KeySettingId,
+  PAGE_ORIGIN_RULE,
   PLAYER_INTEGRATION_HELP,
   PLAYER_PATHS,
   PLAYERS,
@@ -97,6 +98,8 @@ describe('integration guide', { timeout: 30_000 }, () => {
     expect(KEY_SETTING_LOADER[KeySettingId.DownloadTimeout]).toContain('p2pNotReceivingBytesTimeoutMs');
     expect(KEY_SETTING_LOADER[KeySettingId.MinBufferSize]).toContain('highDemandTimeWindow');
     expect(screen.getByText(KEY_NOT_USABLE_HELP)).toBeInTheDocument();
+    // Which pages may use a key: the scheme and the port count (issue 25).
+    expect(document.getElementById('how-it-works')?.closest('section')).toHaveTextContent(PAGE_ORIGIN_RULE);
     expect(document.getElementById('ice-servers')?.closest('section')).toHaveTextContent('ICE_SERVERS');
   });
 

@@ -16,6 +16,7 @@ import {
   Title,
 } from '@mantine/core';
 import {
+  INGEST_ANONYMOUS_MAX_REPORTS,
   INGEST_ERRORS,
   INGEST_MAX_BYTES,
   INGEST_MAX_ERRORS,
@@ -27,6 +28,7 @@ import {
   KeySettingId,
   LIMITS,
   MSG_STATS,
+  PAGE_ORIGIN_RULE,
   PLAYER_ATTACH_NAME,
   PLAYER_HELP,
   PLAYER_INTEGRATION,
@@ -342,6 +344,7 @@ export function IntegrationGuide() {
                     they are the numbers of the statistics screen.
                   </List.Item>
                 </List>
+                <P>{PAGE_ORIGIN_RULE}</P>
                 <P>
                   Try it on the demo page: <Code>{`${origin}${PLAYER_PATHS.demo}?key=YOUR_SERVICE_KEY`}</Code>
                   . Two browser tabs on it exchange segments, and the Live chart shows both.
@@ -648,16 +651,33 @@ export function IntegrationGuide() {
                     {LIMITS.ingestBodyBytes / 1024 / 1024} MiB answers 413.
                   </List.Item>
                   <List.Item>
-                    Origin: a browser's report is counted only when its page is on the key's domain (or a
-                    subdomain of it) or on this dashboard (the demo page); others are rejected. The ingest
-                    answers CORS, preflight included, for exactly those origins, so players on your site can
-                    post to it. Reports without an <Code>Origin</Code> header (server-side reporters) are
-                    accepted.
+                    Origin: a browser's report is counted only when its page may use the key (https:// on the
+                    standard port; http:// only with the domain's “Plain HTTP pages” option: see How it works)
+                    or is on this dashboard (the demo page); others are rejected. The ingest answers CORS,
+                    preflight included, for exactly those origins, so players on your site can post to it.
+                    Reports without an <Code>Origin</Code> header (server-side reporters) are accepted.
+                  </List.Item>
+                  <List.Item>
+                    Without a token, as browsers send them, one request carries the reports of one session (at
+                    most {INGEST_ANONYMOUS_MAX_REPORTS}); each client address (an IPv6 /64) and each key has a
+                    budget of reports per minute on every server, past which the answer is 429 with{' '}
+                    <Code>Retry-After</Code>: keep the reports and send them again later.
+                  </List.Item>
+                  <List.Item>
+                    An edge server reporting many sessions at once sends{' '}
+                    <Code>Authorization: Bearer &lt;token&gt;</Code> with an API token of your team (Team
+                    settings): its batches may hold many sessions of your team's keys and are not held to the
+                    address budget. A token that is not valid answers 401.
+                  </List.Item>
+                  <List.Item>
+                    “{INGEST_ERRORS.sessionForgotten}”: under load the server may forget a session; its
+                    reports are then refused rather than risk counting one twice. Go on under a new{' '}
+                    <Code>sessionId</Code> and send the refused bytes again (the plugin does).
                   </List.Item>
                 </List>
                 <CopyBlock
                   label="From a server"
-                  value={`curl -X POST ${origin}${PLAYER_PATHS.ingest} \\\n  -H 'Content-Type: application/json' \\\n  -d '${JSON.stringify({ reports: [{ ...ingestBody.reports[0], ts: 1767225600 }] })}'`}
+                  value={`curl -X POST ${origin}${PLAYER_PATHS.ingest} \\\n  -H 'Content-Type: application/json' \\\n  -H 'Authorization: Bearer <API token>' \\\n  -d '${JSON.stringify({ reports: [{ ...ingestBody.reports[0], ts: 1767225600 }] })}'`}
                   multiline
                 />
               </Section>

@@ -24,6 +24,7 @@ import { IconAlert } from '../../components/icons';
 import { SaveOnBlurInput } from '../../components/SaveOnBlurInput';
 import { useSession } from '../session/SessionProvider';
 import { TeamTags } from '../team-management/TeamTags';
+import { TeamTokensCard } from '../team-tokens/TeamTokensCard';
 import { useSetTimeZone, useSetVersion, useUpdateTeam } from './mutations';
 import { usePolicy } from './policy';
 import { useTeamDetail, useTimeZones } from './queries';
@@ -78,6 +79,7 @@ function TeamSettingsBody({ team }: { team: TTeamDetail }) {
       <TeamInfoCard team={team} />
       <MembersCard team={team} />
       {policy.can('team.searchInvitations') && policy.ctx?.member && <InviteCard team={team} />}
+      {policy.can('tokens.read') && <TeamTokensCard team={team} />}
       <MyRoleCard team={team} />
       <LeaveTeamCard team={team} />
       {policy.can('team.deleteView') && <DeleteTeamCard team={team} />}

@@ -1,0 +1,227 @@
+import { CLOSE_POLICY } from './tracker-limits.js';
+
+/** A peer as bittorrent-tracker's server reads it: it sends offers and answers to `socket`. */
+export interface SwarmPeer {
+  /** As the library gives it: hex. */
+  readonly peerId: string;
+  readonly socket: SwarmMember;
+  /** The address group (http/client-address.ts addressGroup) of its connection. */
+  readonly group: string;
+  complete: boolean;
+  /** When this peer last announced in this swarm (performance.now()). */
+  seenAt: number;
+}
+
+/** A tracker connection as a swarm needs it (tracker-keyed-socket.ts). */
+export interface SwarmMember {
+  readonly group: string;
+  /** How many swarms this connection holds a peer in. */
+  readonly swarmCount: number;
+  peerIn(swarm: Swarm): SwarmPeer | undefined;
+  joined(swarm: Swarm, peer: SwarmPeer): void;
+  left(swarm: Swarm): void;
+  /** Ends the connection with a WebSocket close code; it leaves every swarm at once. */
+  refuse(code: number, reason: string): void;
+  send(data: string, cb?: (err?: Error) => void): void;
+}
+
+export interface SwarmLimits {
+  peersPerSwarm: number;
+  peersPerAddressPerSwarm: number;
+  swarmsPerSocket: number;
+}
+
+/** An announce as the library parsed it (lib/server/parse-websocket.js). */
+export interface AnnounceParams {
+  type?: string;
+  event?: string;
+  peer_id?: string;
+  left?: number;
+  numwant?: number;
+  socket?: SwarmMember;
+}
+
+type Callback = (
+  err: Error | null,
+  response?: { complete: number; incomplete: number; peers: SwarmPeer[] },
+) => void;
+
+const EVENTS = new Set(['started', 'stopped', 'completed', 'update', 'paused']);
+
+/** The announce was refused by closing its connection: nothing is answered. */
+const CLOSED = Symbol('closed');
+
+/**
+ * One swarm of the tracker, in place of bittorrent-tracker's own (lib/server/swarm.js, which the library
+ * lets a server replace through createSwarm/getSwarm). Theirs was the attack surface of issue 25:
+ * - its peers were an LRU of 1,000 keyed by peer id alone: one socket announcing 1,000 made-up ids
+ *   pushed every real viewer out, and any socket naming a viewer's id (ids travel in every offer) could
+ *   announce `stopped` for it;
+ * - a swarm was never deleted, even empty;
+ * - the peers an offer went to were drawn at random, so whoever held most entries got most offers.
+ * Here a peer id belongs to the connection that announced it first; a connection has one peer per
+ * swarm; an address holds at most `peersPerAddressPerSwarm`; a full swarm makes room only by taking a
+ * peer from the address holding most, and only when that address holds more than the newcomer's would
+ * (a lone viewer is never pushed out); offers go round the addresses, one peer of each in turn, so an
+ * address gets its share of the offers however many peers it holds; the last peer leaving deletes the
+ * swarm.
+ */
+export class Swarm {
+  /** peer id (hex) → peer. The library reads `peers.get(to_peer_id)` to route an answer. */
+  readonly peers = new Map<string, SwarmPeer>();
+  /** address group → its peers here. */
+  private readonly groups = new Map<string, SwarmPeer[]>();
+  complete = 0;
+  incomplete = 0;
+
+  constructor(
+    /** The library's hex id: the namespaced info hash (tracker-keyed-socket.ts). */
+    readonly infoHash: string,
+    private readonly limits: SwarmLimits,
+    private readonly now: () => number,
+    private readonly onEmpty: (swarm: Swarm) => void,
+  ) {}
+
+  /** The library's call for every announce (offers, answers and stops alike). */
+  announce(params: AnnounceParams, cb?: Callback): void {
+    const member = params.socket;
+    // The library's own `stopped` for a closing connection names neither socket nor callback: that
+    // connection already left every swarm itself, and a peer id alone proves nothing.
+    if (member === undefined || cb === undefined) return;
+    const outcome = this.apply(params, member);
+    if (outcome === CLOSED) {
+      this.dropIfEmpty();
+    } else if (typeof outcome === 'string') {
+      this.dropIfEmpty();
+      cb(new Error(outcome));
+    } else {
+      cb(null, { complete: this.complete, incomplete: this.incomplete, peers: outcome });
+      this.dropIfEmpty();
+    }
+  }
+
+  /** The library's call for a scrape; the tracker answers scrapes itself (tracker-keyed-socket.ts). */
+  scrape(
+    _params: unknown,
+    cb: (err: Error | null, r: { complete: number; incomplete: number }) => void,
+  ): void {
+    cb(null, { complete: this.complete, incomplete: this.incomplete });
+  }
+
+  /** Takes `peer` out (it stopped, its connection closed, it went silent, or it made room). */
+  remove(peer: SwarmPeer): void {
+    if (this.peers.get(peer.peerId) !== peer) return;
+    this.peers.delete(peer.peerId);
+    const group = this.groups.get(peer.group);
+    if (group !== undefined) {
+      const i = group.indexOf(peer);
+      if (i !== -1) group.splice(i, 1);
+      if (group.length === 0) this.groups.delete(peer.group);
+    }
+    if (peer.complete) this.complete -= 1;
+    else this.incomplete -= 1;
+    peer.socket.left(this);
+    this.dropIfEmpty();
+  }
+
+  private apply(params: AnnounceParams, member: SwarmMember): SwarmPeer[] | string | typeof CLOSED {
+    const event = params.event ?? 'update';
+    if (!EVENTS.has(event)) return 'invalid event';
+    const id = params.peer_id;
+    if (typeof id !== 'string') return 'invalid peer_id';
+    const held = this.peers.get(id);
+    // Another connection's viewer: announcing (or stopping) it from here would take its offers or
+    // drop it from the swarm.
+    if (held !== undefined && held.socket !== member) return 'peer_id in use by another connection';
+    if (event === 'stopped') {
+      if (held !== undefined) this.remove(held);
+      return [];
+    }
+    const mine = member.peerIn(this);
+    // The plugin keeps one peer id per stream; a second one in a swarm is how one socket would fill it.
+    if (mine !== undefined && mine.peerId !== id) {
+      member.refuse(CLOSE_POLICY, 'one peer_id per swarm and connection');
+      return CLOSED;
+    }
+    const left = params.left;
+    let peer = held;
+    if (peer === undefined) {
+      const refusal = this.admit(member);
+      if (refusal !== undefined) return refusal;
+      peer = { peerId: id, socket: member, group: member.group, complete: left === 0, seenAt: this.now() };
+      this.add(peer);
+    } else {
+      peer.seenAt = this.now();
+      if (!peer.complete && left === 0) {
+        peer.complete = true;
+        this.complete += 1;
+        this.incomplete -= 1;
+      }
+    }
+    const numwant = params.numwant ?? 0;
+    return numwant > 0 ? this.pick(numwant, member) : [];
+  }
+
+  /** Whether `member` may add a peer here; makes room in a full swarm when fairness allows. */
+  private admit(member: SwarmMember): string | typeof CLOSED | undefined {
+    if (member.swarmCount >= this.limits.swarmsPerSocket) {
+      member.refuse(CLOSE_POLICY, `more than ${this.limits.swarmsPerSocket} swarms on one connection`);
+      return CLOSED;
+    }
+    const own = this.groups.get(member.group)?.length ?? 0;
+    if (own >= this.limits.peersPerAddressPerSwarm) return 'too many peers from this address in this swarm';
+    if (this.peers.size < this.limits.peersPerSwarm) return undefined;
+    let crowded: SwarmPeer[] | undefined;
+    for (const g of this.groups.values()) if (crowded === undefined || g.length > crowded.length) crowded = g;
+    // Only an address that would still hold more than the newcomer's after giving one up loses one: a
+    // swarm full of addresses holding one viewer each turns newcomers away instead.
+    if (crowded === undefined || crowded.length <= own + 1) return 'swarm full';
+    let oldest = crowded[0] as SwarmPeer;
+    for (const p of crowded) if (p.seenAt < oldest.seenAt) oldest = p;
+    this.remove(oldest);
+    return undefined;
+  }
+
+  private add(peer: SwarmPeer): void {
+    this.peers.set(peer.peerId, peer);
+    const group = this.groups.get(peer.group);
+    if (group === undefined) this.groups.set(peer.group, [peer]);
+    else group.push(peer);
+    if (peer.complete) this.complete += 1;
+    else this.incomplete += 1;
+    peer.socket.joined(this, peer);
+  }
+
+  /**
+   * Up to `numwant` other peers for the offers of `member`: one peer of each address group per round,
+   * groups in random order, a random peer within each.
+   */
+  private pick(numwant: number, member: SwarmMember): SwarmPeer[] {
+    const out: SwarmPeer[] = [];
+    const groups = [...this.groups.values()];
+    for (let i = groups.length - 1; i > 0; i--) {
+      const j = Math.floor(Math.random() * (i + 1));
+      [groups[i], groups[j]] = [groups[j] as SwarmPeer[], groups[i] as SwarmPeer[]];
+    }
+    for (let round = 0; out.length < numwant; round++) {
+      let more = false;
+      for (const g of groups) {
+        if (round >= g.length) continue;
+        more = true;
+        // A step of Fisher-Yates within the group: its order does not matter to anything else.
+        const j = round + Math.floor(Math.random() * (g.length - round));
+        [g[round], g[j]] = [g[j] as SwarmPeer, g[round] as SwarmPeer];
+        const p = g[round] as SwarmPeer;
+        if (p.socket === member) continue;
+        out.push(p);
+        if (out.length === numwant) break;
+      }
+      if (!more) break;
+    }
+    return out;
+  }
+
+  private dropIfEmpty(): void {
+    if (this.peers.size === 0) this.onEmpty(this);
+  }
+}

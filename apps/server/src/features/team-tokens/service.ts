@@ -1,0 +1,90 @@
+import {
+  AUDIT_ACTIONS,
+  MSG_TOKENS,
+  type TCreatedTeamToken,
+  TEAM_TOKEN_PREFIX,
+  type TTeamToken,
+  type TTeamTokenScope,
+} from '@tlprt/contract';
+import { authorizeTeam } from '../../access/team-access.js';
+import { recordAudit } from '../../audit/record.js';
+import type { AppContext } from '../../context.js';
+import { lockTeam } from '../../db/locks.js';
+import type { UserRow } from '../../db/schema.js';
+import { HttpError, notFound } from '../../http/errors.js';
+import { randomToken, sha256 } from '../../lib/tokens.js';
+import { mayAddToken } from './policy.js';
+import { presentCreatedToken, presentTeamToken } from './presenter.js';
+import { countLiveTokens, insertToken, listLiveTokens, revokeToken } from './queries.js';
+
+/** A new secret: the recognisable prefix and 32 random bytes (TEAM_TOKEN_PATTERN). */
+export const newTeamToken = (): string => `${TEAM_TOKEN_PREFIX}${randomToken(32)}`;
+
+/** GET /api/v1/teams/{teamId}/tokens: the team's live tokens, oldest first. */
+export async function listTeamTokens(ctx: AppContext, actor: UserRow, teamId: number): Promise<TTeamToken[]> {
+  await authorizeTeam(ctx, actor, teamId, 'tokens.read');
+  return (await listLiveTokens(ctx.db, teamId)).map(presentTeamToken);
+}
+
+/** POST /api/v1/teams/{teamId}/tokens {name}: at most LIMITS.teamTokensPerTeam live ones (409). */
+export async function createTeamToken(
+  ctx: AppContext,
+  actor: UserRow,
+  teamId: number,
+  name: string,
+): Promise<TCreatedTeamToken> {
+  const { team } = await authorizeTeam(ctx, actor, teamId, 'tokens.create');
+  // The one scope so far; a later call that accepts tokens adds its own and lets the creator choose.
+  const scope: TTeamTokenScope = 'ingest';
+  const token = newTeamToken();
+  const row = await ctx.db.transaction().execute(async (trx) => {
+    // Two creations at once must not both pass the count.
+    await lockTeam(trx, teamId);
+    if (!mayAddToken(await countLiveTokens(trx, teamId))) throw new HttpError(409, MSG_TOKENS.limitReached);
+    const at = ctx.now();
+    const created = await insertToken(trx, {
+      teamId,
+      name,
+      scope,
+      tokenHash: sha256(token),
+      createdBy: actor.id,
+      createdAt: at,
+    });
+    if (actor.supervisor === 1) {
+      await recordAudit(trx, actor, at, {
+        teamId,
+        action: AUDIT_ACTIONS.tokenCreated,
+        target: { type: 'token', id: created.id, label: name },
+        newValue: { team: team.name, scope },
+      });
+    }
+    return created;
+  });
+  return presentCreatedToken(row, token);
+}
+
+/** DELETE /api/v1/teams/{teamId}/tokens/{id}: a token of another team, or already revoked, is 404. */
+export async function revokeTeamToken(
+  ctx: AppContext,
+  actor: UserRow,
+  teamId: number,
+  id: number,
+): Promise<void> {
+  const { team } = await authorizeTeam(ctx, actor, teamId, 'tokens.revoke');
+  const revoked = await ctx.db.transaction().execute(async (trx) => {
+    const at = ctx.now();
+    const row = await revokeToken(trx, teamId, id, at);
+    if (!row) throw notFound();
+    if (actor.supervisor === 1) {
+      await recordAudit(trx, actor, at, {
+        teamId,
+        action: AUDIT_ACTIONS.tokenRevoked,
+        target: { type: 'token', id, label: row.name },
+        oldValue: { team: team.name },
+      });
+    }
+    return row;
+  });
+  // This node refuses it at once; the others when their cached answer expires (5 s).
+  ctx.teamTokens.forget(revoked.token_hash);
+}

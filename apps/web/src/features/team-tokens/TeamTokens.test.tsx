@@ -1,0 +1,134 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MSG, MSG_TOKENS, STORAGE_KEYS, type TTeamToken } from '@tlprt/contract';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildDetail, buildTeam, buildUser } from '../../test/fixtures';
+import { type Routes, renderSignedIn, startApi } from '../../test/session';
+import { TeamSettings } from '../teams/TeamSettings';
+
+type Api = Awaited<ReturnType<typeof startApi>>;
+let api: Api | null = null;
+afterEach(async () => {
+  await api?.close();
+  api = null;
+});
+beforeEach(() => localStorage.setItem(STORAGE_KEYS.settingsTab, '1'));
+
+const TOKEN = `tlprt_api_${'A'.repeat(43)}`;
+const token = (over: Partial<TTeamToken> = {}): TTeamToken => ({
+  id: 7,
+  name: 'Encoder EU',
+  scope: 'ingest',
+  createdAt: '2024-03-03T10:00:00.000Z',
+  lastUsedAt: null,
+  ...over,
+});
+
+async function open(
+  role: number,
+  opts: { supervisor?: boolean; suspended?: number; tokens?: TTeamToken[]; routes?: Routes } = {},
+) {
+  const team = buildTeam({ role, suspended: opts.suspended ?? 0 });
+  api = await startApi({
+    user: buildUser({ supervisor: opts.supervisor ?? false, TeamsRender: [team] }),
+    detail: buildDetail(team),
+    routes: {
+      'GET /api/v1/teams/5/tokens': { status: 200, body: { message: 'ok', data: opts.tokens ?? [] } },
+      ...opts.routes,
+    },
+  });
+  renderSignedIn(<TeamSettings />);
+  await screen.findByText('Team info');
+  return api;
+}
+
+const card = () => screen.getByRole('region', { name: MSG_TOKENS.title });
+
+describe('API tokens in Team settings', () => {
+  it('Admin: lists tokens (no secret), creates one and sees it once with how to use it', async () => {
+    const server = await open(10, {
+      tokens: [token(), token({ id: 8, name: 'Backup', lastUsedAt: '2024-03-04T12:30:00.000Z' })],
+      routes: {
+        'POST /api/v1/teams/5/tokens': {
+          status: 201,
+          body: { message: 'created', data: { ...token({ id: 9, name: 'Shipper' }), token: TOKEN } },
+        },
+      },
+    });
+    expect(await within(card()).findByText('Encoder EU')).toBeInTheDocument();
+    expect(within(card()).getAllByText('Created 3 March 2024')).toHaveLength(2);
+    expect(within(card()).getAllByText(MSG_TOKENS.neverUsed)).toHaveLength(1);
+    expect(within(card()).getByText(/Last used 4 March 2024/)).toBeInTheDocument();
+    expect(within(card()).getByText('2 of 10')).toBeInTheDocument();
+
+    const user = userEvent.setup();
+    await user.click(within(card()).getByRole('button', { name: MSG_TOKENS.create }));
+    expect(await within(card()).findByText(MSG.required)).toBeInTheDocument();
+    await user.type(within(card()).getByLabelText(MSG_TOKENS.nameLabel), '  Shipper ');
+    await user.click(within(card()).getByRole('button', { name: MSG_TOKENS.create }));
+    const dialog = await screen.findByRole('dialog', { name: MSG_TOKENS.createdTitle });
+    expect(within(dialog).getByText(TOKEN)).toBeInTheDocument();
+    expect(within(dialog).getByText(MSG_TOKENS.shownOnce)).toBeInTheDocument();
+    expect(within(dialog).getByText(MSG_TOKENS.usage('/stats/v1/ingest'))).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: /Copy/ })).toBeInTheDocument();
+    expect(server.requests.find((r) => r.method === 'POST')?.body).toEqual({ name: 'Shipper' });
+    await user.click(within(dialog).getByRole('button', { name: 'Done' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(within(card()).getByLabelText(MSG_TOKENS.nameLabel)).toHaveValue('');
+  });
+
+  it('revokes after a confirmation', async () => {
+    const server = await open(10, {
+      tokens: [token()],
+      routes: { 'DELETE /api/v1/teams/5/tokens/7': { status: 200, body: { message: MSG_TOKENS.revoked } } },
+    });
+    const user = userEvent.setup();
+    await user.click(await within(card()).findByRole('button', { name: 'Revoke Encoder EU' }));
+    const dialog = await screen.findByRole('dialog', { name: MSG_TOKENS.revokeTitle });
+    expect(within(dialog).getByText(MSG_TOKENS.revokeText('Encoder EU'))).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: MSG_TOKENS.revoke }));
+    await waitFor(() => expect(server.requests.some((r) => r.method === 'DELETE')).toBe(true));
+  });
+
+  it('shows the limit, the server’s 409 and the empty state', async () => {
+    await open(10, {
+      routes: {
+        'POST /api/v1/teams/5/tokens': { status: 409, body: { message: MSG_TOKENS.limitReached } },
+      },
+    });
+    expect(await within(card()).findByText(MSG_TOKENS.empty)).toBeInTheDocument();
+    const user = userEvent.setup();
+    await user.type(within(card()).getByLabelText(MSG_TOKENS.nameLabel), 'One more');
+    await user.click(within(card()).getByRole('button', { name: MSG_TOKENS.create }));
+    expect(await within(card()).findByRole('alert')).toHaveTextContent(MSG_TOKENS.limitReached);
+
+    await open(10, { tokens: Array.from({ length: 10 }, (_, i) => token({ id: i + 1, name: `t${i}` })) });
+    expect(await within(card()).findByText(MSG_TOKENS.limitReached)).toBeInTheDocument();
+    expect(within(card()).getByRole('button', { name: MSG_TOKENS.create })).toBeDisabled();
+  });
+
+  it('a suspended team lists them read-only; a failed list says so', async () => {
+    await open(10, { suspended: 1, tokens: [token()] });
+    expect(await within(card()).findByText('Encoder EU')).toBeInTheDocument();
+    expect(within(card()).getByRole('button', { name: MSG_TOKENS.create })).toBeDisabled();
+    expect(within(card()).queryByRole('button', { name: /Revoke/ })).not.toBeInTheDocument();
+
+    await open(10, { routes: { 'GET /api/v1/teams/5/tokens': { status: 500, body: { message: 'x' } } } });
+    expect(await within(card()).findByText(MSG.serverErrorText)).toBeInTheDocument();
+  });
+
+  it.each([
+    [20, 'Billing master'],
+    [30, 'Key master'],
+    [40, 'Viewer'],
+  ])('role %i (%s) does not see the block nor asks for it', async (role) => {
+    const server = await open(role);
+    expect(screen.queryByRole('region', { name: MSG_TOKENS.title })).not.toBeInTheDocument();
+    expect(server.requests.some((r) => r.url.includes('/tokens'))).toBe(false);
+  });
+
+  it('a supervisor sees and manages them', async () => {
+    await open(40, { supervisor: true, tokens: [token()] });
+    expect(await within(card()).findByRole('button', { name: 'Revoke Encoder EU' })).toBeInTheDocument();
+  });
+});

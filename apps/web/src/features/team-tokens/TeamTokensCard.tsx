@@ -1,0 +1,248 @@
+import {
+  Alert,
+  Badge,
+  Box,
+  Button,
+  Card,
+  Group,
+  Skeleton,
+  Stack,
+  Text,
+  TextInput,
+  ThemeIcon,
+  Title,
+} from '@mantine/core';
+import {
+  ENDPOINTS,
+  LIMITS,
+  MSG,
+  MSG_TOKENS,
+  type TCreatedTeamToken,
+  type TTeamDetail,
+  type TTeamToken,
+  ZCreateTeamTokenRequest,
+} from '@tlprt/contract';
+import { openAppModal, openConfirm } from '../../components/AppModals';
+import { FormError } from '../../components/FormError';
+import { formError, showApiError, useContractForm } from '../../components/form';
+import { IconAlert, IconKey, IconPlus } from '../../components/icons';
+import { CopyBlock } from '../domains/CopyBlock';
+import { formatCreated } from '../domains/format';
+import { usePolicy } from '../teams/policy';
+import { cardPadding } from '../teams/TeamSettings';
+import { useCreateTeamToken, useRevokeTeamToken } from './mutations';
+import { useTeamTokens } from './queries';
+
+const INGEST_PATH = ENDPOINTS.statistics.ingest.path;
+
+const lastUsedFormat = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+});
+
+/**
+ * API tokens of the team (Team settings; not in the spec): server-side reporters send statistics with
+ * them. Shown to those the contract's `tokens.read` lets in (Admins, supervisors); creating and revoking
+ * follow `tokens.create` / `tokens.revoke` (a suspended team is view-only).
+ */
+export function TeamTokensCard({ team }: { team: TTeamDetail }) {
+  const policy = usePolicy(team);
+  const tokens = useTeamTokens(team.id);
+  const revoke = useRevokeTeamToken(team.id);
+  const mayRevoke = policy.can('tokens.revoke');
+  const full = (tokens.data?.length ?? 0) >= LIMITS.teamTokensPerTeam;
+  const askRevoke = (t: TTeamToken) =>
+    openConfirm({
+      title: MSG_TOKENS.revokeTitle,
+      danger: true,
+      confirmLabel: MSG_TOKENS.revoke,
+      onConfirm: () => revoke.mutateAsync(t.id),
+      children: <Text>{MSG_TOKENS.revokeText(t.name)}</Text>,
+    });
+
+  return (
+    <Card withBorder p={cardPadding} component="section" aria-labelledby="tokens-title">
+      <Stack gap="md">
+        <div>
+          <Group gap="xs" wrap="nowrap">
+            <Title order={2} fz="lg" id="tokens-title">
+              {MSG_TOKENS.title}
+            </Title>
+            {tokens.data && (
+              <Badge variant="light" color="gray" style={{ flexShrink: 0 }}>
+                {tokens.data.length} of {LIMITS.teamTokensPerTeam}
+              </Badge>
+            )}
+          </Group>
+          <Text size="sm" c="dimmed">
+            {MSG_TOKENS.intro}
+          </Text>
+        </div>
+        {tokens.isPending ? (
+          <Stack gap="xs" aria-busy="true" aria-label="Loading API tokens">
+            <Skeleton h={44} radius="md" />
+            <Skeleton h={44} radius="md" />
+          </Stack>
+        ) : !tokens.data ? (
+          <Alert color="red" variant="light" icon={<IconAlert />} title={MSG.serverErrorTitle}>
+            {MSG.serverErrorText}
+          </Alert>
+        ) : tokens.data.length === 0 ? (
+          <Text
+            size="sm"
+            c="dimmed"
+            ta="center"
+            py="md"
+            style={{ border: '1px dashed var(--mantine-color-gray-4)', borderRadius: 8 }}
+          >
+            {MSG_TOKENS.empty}
+          </Text>
+        ) : (
+          <Stack
+            gap={0}
+            component="ul"
+            p={0}
+            m={0}
+            style={{ listStyle: 'none' }}
+            aria-label={MSG_TOKENS.title}
+          >
+            {tokens.data.map((t, i) => (
+              <TokenRow
+                key={t.id}
+                token={t}
+                first={i === 0}
+                onRevoke={mayRevoke ? () => askRevoke(t) : undefined}
+              />
+            ))}
+          </Stack>
+        )}
+        <CreateTokenForm teamId={team.id} disabled={!policy.can('tokens.create')} full={full} />
+      </Stack>
+    </Card>
+  );
+}
+
+function TokenRow({ token, first, onRevoke }: { token: TTeamToken; first: boolean; onRevoke?: () => void }) {
+  return (
+    <Box
+      component="li"
+      py="sm"
+      style={first ? undefined : { borderTop: '1px solid var(--mantine-color-gray-2)' }}
+    >
+      {/* One line on every width: the button stays beside its token, the text wraps instead. */}
+      <Group justify="space-between" wrap="nowrap" gap="sm">
+        <Group gap="sm" wrap="nowrap" miw={0}>
+          <ThemeIcon variant="light" size={38} radius="xl" aria-hidden="true" visibleFrom="xs">
+            <IconKey size={18} />
+          </ThemeIcon>
+          <Box miw={0}>
+            <Group gap={6} wrap="wrap" style={{ rowGap: 2 }}>
+              <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
+                {token.name}
+              </Text>
+              <Badge size="xs" variant="light">
+                {MSG_TOKENS.scopeIngest}
+              </Badge>
+            </Group>
+            <Text size="sm" c="dimmed">
+              <span style={{ whiteSpace: 'nowrap' }}>Created {formatCreated(token.createdAt)}</span>
+              {' · '}
+              {token.lastUsedAt ? (
+                `Last used ${lastUsedFormat.format(new Date(token.lastUsedAt))}`
+              ) : (
+                <span style={{ whiteSpace: 'nowrap' }}>{MSG_TOKENS.neverUsed}</span>
+              )}
+            </Text>
+          </Box>
+        </Group>
+        {onRevoke && (
+          <Button
+            size="xs"
+            variant="light"
+            color="red"
+            onClick={onRevoke}
+            aria-label={`Revoke ${token.name}`}
+            style={{ flexShrink: 0 }}
+          >
+            {MSG_TOKENS.revoke}
+          </Button>
+        )}
+      </Group>
+    </Box>
+  );
+}
+
+/** Name (required, at most 30; the contract's schema) and Create; the secret then opens in a modal. */
+function CreateTokenForm({ teamId, disabled, full }: { teamId: number; disabled: boolean; full: boolean }) {
+  const create = useCreateTeamToken(teamId);
+  const form = useContractForm(ZCreateTeamTokenRequest, { initialValues: { name: '' } });
+  const submit = form.onSubmit(({ name }) =>
+    create.mutate(name, {
+      onSuccess: (r) => {
+        form.reset();
+        showCreatedToken(r.data);
+      },
+      onError: (err) => showApiError(form, err, ['name']),
+    }),
+  );
+  const off = disabled || full;
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="xs">
+        <Group align="flex-start" gap="sm" wrap="wrap">
+          <TextInput
+            label={MSG_TOKENS.nameLabel}
+            placeholder={MSG_TOKENS.namePlaceholder}
+            {...form.getInputProps('name')}
+            maxLength={LIMITS.teamTokenNameMax}
+            disabled={off}
+            style={{ flex: '1 1 240px' }}
+          />
+          <Box pt={{ base: 0, xs: 25 }} w={{ base: '100%', xs: 'auto' }}>
+            <Button
+              type="submit"
+              leftSection={<IconPlus size={16} />}
+              loading={create.isPending}
+              disabled={off}
+              fullWidth
+            >
+              {MSG_TOKENS.create}
+            </Button>
+          </Box>
+        </Group>
+        {full && !disabled && (
+          <Text size="sm" c="dimmed">
+            {MSG_TOKENS.limitReached}
+          </Text>
+        )}
+        <FormError message={formError(form)} />
+      </Stack>
+    </form>
+  );
+}
+
+/** The one time the secret is shown: not closed by a stray click outside. */
+function showCreatedToken(t: TCreatedTeamToken) {
+  openAppModal({
+    title: MSG_TOKENS.createdTitle,
+    size: 'lg',
+    closeOnClickOutside: false,
+    render: (close) => (
+      <Stack gap="md">
+        <Alert color="orange" variant="light" icon={<IconAlert />}>
+          {MSG_TOKENS.shownOnce}
+        </Alert>
+        <CopyBlock label={`Token “${t.name}”`} value={t.token} />
+        <Text size="sm">{MSG_TOKENS.usage(INGEST_PATH)}</Text>
+        <Group justify="flex-end">
+          <Button onClick={close} miw={100} data-autofocus>
+            Done
+          </Button>
+        </Group>
+      </Stack>
+    ),
+  });
+}

@@ -1,0 +1,20 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { teamTokensApi } from './api';
+import { teamTokenKeys } from './queries';
+
+export function useCreateTeamToken(teamId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (name: string) => teamTokensApi.create(teamId, name),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: teamTokenKeys.list(teamId) }),
+  });
+}
+
+/** Refreshes the list whatever the answer: a 404 means another admin revoked it already. */
+export function useRevokeTeamToken(teamId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => teamTokensApi.revoke(teamId, id),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: teamTokenKeys.list(teamId) }),
+  });
+}

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { envelope, requiredText } from './common.js';
+import { LIMITS } from './constants.js';
+
+/**
+ * API tokens of a team: secrets that server-side programs (not browsers) send as
+ * `Authorization: Bearer <token>`. Called "API tokens", not "reporting tokens", because later calls (the
+ * export API) will take them too; each token carries a scope, so a token made for one use never gains
+ * another when a new scope arrives. Today the only scope is `ingest`: batches of many sessions on
+ * POST /stats/v1/ingest.
+ */
+export const TEAM_TOKEN_SCOPES = ['ingest'] as const;
+export type TTeamTokenScope = (typeof TEAM_TOKEN_SCOPES)[number];
+
+/** What every token starts with, so a leaked one is recognised (secret scanners, logs) and a bearer
+ *  value of another kind (a session token) is told apart without a database look-up. */
+export const TEAM_TOKEN_PREFIX = 'tlprt_api_';
+/** The prefix, then 32 random bytes in base64url (43 characters, no padding). */
+export const TEAM_TOKEN_PATTERN = /^tlprt_api_[A-Za-z0-9_-]{43}$/;
+export const isTeamTokenFormat = (s: string): boolean => TEAM_TOKEN_PATTERN.test(s);
+
+/** One token as listed: never its secret nor its hash. */
+export const ZTeamToken = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  scope: z.enum(TEAM_TOKEN_SCOPES),
+  createdAt: z.string(),
+  /** Written at most once a minute per token; null until first used. */
+  lastUsedAt: z.string().nullable(),
+});
+export type TTeamToken = z.infer<typeof ZTeamToken>;
+export const ZTeamTokenListResponse = envelope(z.array(ZTeamToken));
+
+export const ZCreateTeamTokenRequest = z.object({ name: requiredText(LIMITS.teamTokenNameMax) });
+export type TCreateTeamTokenRequest = z.infer<typeof ZCreateTeamTokenRequest>;
+/** The answer of a creation: the only time the secret is ever sent. */
+export const ZCreatedTeamToken = ZTeamToken.extend({ token: z.string().regex(TEAM_TOKEN_PATTERN) });
+export type TCreatedTeamToken = z.infer<typeof ZCreatedTeamToken>;
+export const ZCreateTeamTokenResponse = envelope(ZCreatedTeamToken);
