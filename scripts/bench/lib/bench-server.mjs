@@ -43,7 +43,12 @@ async function real() {
     app,
     keys: keys.map((k) => k.keyHash),
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
-    extra: () => ({ reportsReceived: app.stats.reportsReceived }),
+    extra: () => ({
+      reportsReceived: app.stats.reportsReceived,
+      seenBytes: app.stats.seen.usage.bytes,
+      seenEvicted: app.stats.seen.usage.evicted,
+      trackerSwarms: Object.keys(app.tracker.torrents).length,
+    }),
   };
 }
 
