@@ -1,4 +1,3 @@
-import { request as httpRequest } from 'node:http';
 import {
   ENDPOINTS,
   endpointPath,
@@ -10,7 +9,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressGroup } from '../src/http/client-address.js';
 import { buildIngestToken, buildKey, buildTeam } from './factories.js';
-import { Api, type Json } from './helpers/http.js';
+import { Api, type Json, postFrom } from './helpers/http.js';
 import { startServer, type TestServer } from './helpers/server.js';
 
 const now = () => Math.floor(Date.now() / 1000);
@@ -23,30 +22,9 @@ const report = (apiKey: string, sessionId: string, cdnBytes: number, seq?: numbe
   ...(seq === undefined ? {} : { seq }),
 });
 
-/** POST /stats/v1/ingest from a chosen loopback address (127.0.0.2, ...): another client to the server. */
-function ingestFrom(base: string, address: string, body: unknown) {
-  return new Promise<{ status: number; body: Json; retryAfter?: string }>((resolve, reject) => {
-    const req = httpRequest(
-      new URL(PATHS.statistics.ingest, base),
-      { method: 'POST', localAddress: address, headers: { 'content-type': 'application/json' } },
-      (res) => {
-        let text = '';
-        res.on('data', (d: Buffer) => {
-          text += d.toString();
-        });
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            body: JSON.parse(text),
-            retryAfter: res.headers['retry-after'] as string | undefined,
-          }),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end(JSON.stringify(body));
-  });
-}
+/** POST /stats/v1/ingest from a chosen loopback address: another client to the server. */
+const ingestFrom = (base: string, address: string, body: unknown) =>
+  postFrom(base, address, PATHS.statistics.ingest, body);
 
 async function cdnBytesOf(
   server: TestServer,
@@ -64,17 +42,17 @@ async function cdnBytesOf(
   return (r.body.data as Json[]).reduce((n, p) => n + p.cdnDwSize, 0) as number;
 }
 
-describe('anonymous reports: one session per request', () => {
-  let server: TestServer;
-  let api: Api;
-  beforeAll(async () => {
-    server = await startServer();
-    api = new Api(server.base);
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+let server: TestServer;
+let api: Api;
+beforeAll(async () => {
+  server = await startServer();
+  api = new Api(server.base);
+});
+afterAll(async () => {
+  await server?.close();
+});
 
+describe('anonymous reports: one session per request', () => {
   it(`takes up to ${INGEST_ANONYMOUS_MAX_REPORTS} reports of one session; more, or two sessions, is a 400 naming reports`, async () => {
     const team = await buildTeam(server.app);
     const k = (await buildKey(server.app, team.id, null)).keyHash;
@@ -99,16 +77,6 @@ describe('anonymous reports: one session per request', () => {
 });
 
 describe('API tokens: batches of many sessions', () => {
-  let server: TestServer;
-  let api: Api;
-  beforeAll(async () => {
-    server = await startServer();
-    api = new Api(server.base);
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
-
   it("counts a token's batch of many sessions, only for its own team's keys", async () => {
     const team = await buildTeam(server.app);
     const other = await buildTeam(server.app);

@@ -1,37 +1,12 @@
-import { request as httpRequest } from 'node:http';
 import { MSG, PATHS } from '@tlprt/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildKey, buildTeam, buildUser, uniqueEmail } from './factories.js';
-import { Api } from './helpers/http.js';
+import { Api, postFrom } from './helpers/http.js';
 import { manualClock, startServer, type TestServer } from './helpers/server.js';
 
 /** POST /auth/guest/auth from a chosen loopback address (127.0.0.2, 127.0.0.3, ...): the server sees it. */
-function loginFrom(base: string, address: string, login: string, password: string) {
-  return new Promise<{ status: number; body: Record<string, unknown>; retryAfter?: string }>(
-    (resolve, reject) => {
-      const url = new URL(PATHS.auth.login, base);
-      const req = httpRequest(
-        url,
-        { method: 'POST', localAddress: address, headers: { 'content-type': 'application/json' } },
-        (res) => {
-          let text = '';
-          res.on('data', (d: Buffer) => {
-            text += d.toString();
-          });
-          res.on('end', () =>
-            resolve({
-              status: res.statusCode ?? 0,
-              body: JSON.parse(text) as Record<string, unknown>,
-              retryAfter: res.headers['retry-after'] as string | undefined,
-            }),
-          );
-        },
-      );
-      req.on('error', reject);
-      req.end(JSON.stringify({ login, password }));
-    },
-  );
-}
+const loginFrom = (base: string, address: string, login: string, password: string) =>
+  postFrom(base, address, PATHS.auth.login, { login, password });
 
 describe('failed sign-ins (lowered limits)', () => {
   const clock = manualClock();

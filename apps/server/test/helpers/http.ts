@@ -1,3 +1,5 @@
+import { request as httpRequest } from 'node:http';
+
 /** Thin fetch helpers over real HTTP. Each returns status, headers and the parsed JSON body. */
 
 export interface Res<T = Record<string, unknown>> {
@@ -79,4 +81,30 @@ export class Api {
     for (const [k, v] of Object.entries(fields)) form.append(k, v);
     return parse<T>(await fetch(this.base + path, { method: 'POST', headers: this.headers(), body: form }));
   }
+}
+
+/** POST `body` as JSON from a chosen loopback address (127.0.0.2, 127.0.0.3, ...): to the server, another
+ *  client. Answers the status, the parsed body and Retry-After. */
+export function postFrom(base: string, address: string, path: string, body: unknown) {
+  return new Promise<{ status: number; body: Json; retryAfter?: string }>((resolve, reject) => {
+    const req = httpRequest(
+      new URL(path, base),
+      { method: 'POST', localAddress: address, headers: { 'content-type': 'application/json' } },
+      (res) => {
+        let text = '';
+        res.on('data', (d: Buffer) => {
+          text += d.toString();
+        });
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body: JSON.parse(text),
+            retryAfter: res.headers['retry-after'] as string | undefined,
+          }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
 }
