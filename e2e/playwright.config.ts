@@ -68,7 +68,8 @@ export default defineConfig({
         SMTP_URL: `smtp://127.0.0.1:${E2E.smtpPort}`,
         SUPPORT_EMAIL: 'support@e2e.test',
         SUPERVISOR_EMAILS:
-          'supervisor@e2e.test,supervisor2@e2e.test,supervisor3@e2e.test,supervisor4@e2e.test,supervisor5@e2e.test,supervisor6@e2e.test,supervisor7@e2e.test',
+          'supervisor@e2e.test,supervisor2@e2e.test,supervisor3@e2e.test,supervisor4@e2e.test,supervisor5@e2e.test,supervisor6@e2e.test,supervisor7@e2e.test,' +
+          'supervisor8@e2e.test,supervisor9@e2e.test,supervisor10@e2e.test,supervisor11@e2e.test,supervisor12@e2e.test',
         DNS_SERVERS: `127.0.0.1:${E2E.dnsPort}`,
         VERIFY_HTTP_PORT: String(E2E.sitePort),
         VERIFY_ALLOW_PRIVATE: 'true',
