@@ -4,13 +4,16 @@ import { join, resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
 
 /** Browser tests: Debian's Chromium against the built dashboard server, mail over real SMTP. */
+const port = Number(process.env.E2E_PORT ?? 8181);
+/** Another E2E_PORT moves the helper servers too, so two runs can share a machine. */
+const shift = (port - 8181) * 100;
 export const E2E = {
-  port: Number(process.env.E2E_PORT ?? 8181),
-  smtpPort: 2626,
-  mailHttpPort: 2627,
+  port,
+  smtpPort: 2626 + shift,
+  mailHttpPort: 2627 + shift,
   /** The customer's site and its DNS, played by e2e/domains.spec.ts for domain verification. */
-  dnsPort: 2653,
-  sitePort: 2628,
+  dnsPort: 2653 + shift,
+  sitePort: 2628 + shift,
 };
 const root = resolve(import.meta.dirname, '..');
 const baseURL = `http://127.0.0.1:${E2E.port}`;

@@ -1,4 +1,5 @@
 import { expect } from '@playwright/test';
+import { E2E } from '../playwright.config';
 
 export interface SunkMail {
   to: string[];
@@ -8,7 +9,7 @@ export interface SunkMail {
   links: string[];
 }
 
-const MAIL_HTTP = `http://127.0.0.1:${2627}`;
+const MAIL_HTTP = `http://127.0.0.1:${E2E.mailHttpPort}`;
 
 /** Waits until a mail to `to` whose subject matches arrives at the test SMTP server. */
 export async function waitForMail(to: string, subject: RegExp, after = 0): Promise<SunkMail> {
