@@ -4,24 +4,33 @@ import { MSG_TEAM_MANAGEMENT, MSG_TOKENS, PLAYER_PATHS } from '@tlprt/contract';
 import { uniqueEmail } from './support/mail';
 import { loginInBrowser, teamWithKey } from './support/session';
 
-/** WCAG 2.1 A and AA rules of axe-core on what the page shows; each violation named with its nodes. */
+/**
+ * WCAG 2.1 A and AA rules of axe-core on what the page shows, in the light and the dark colour scheme
+ * (the browser's preference emulated: with no stored choice the app follows it); each violation named
+ * with its nodes. The page is left in the light scheme.
+ */
 async function expectAccessible(page: Page, what: string) {
-  // A modal or panel still fading in has see-through text: measure contrast once transitions end.
-  // (Endless ones, like a spinner or the live dot, are not waited for.)
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every(
-        (a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Number.POSITIVE_INFINITY,
-      ),
-  );
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  const found = violations.map(
-    (v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-  );
-  expect(found, what).toEqual([]);
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', colorScheme);
+    // A modal or panel still fading in has see-through text: measure contrast once transitions end.
+    // (Endless ones, like a spinner or the live dot, are not waited for.)
+    await page.waitForFunction(() =>
+      document
+        .getAnimations()
+        .every(
+          (a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Number.POSITIVE_INFINITY,
+        ),
+    );
+    const { violations } = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+      .analyze();
+    const found = violations.map(
+      (v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+    );
+    expect(found, `${what} (${colorScheme})`).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
 }
 
 const SIZES = [
@@ -58,9 +67,9 @@ for (const [i, size] of SIZES.entries()) {
     request,
     baseURL,
   }) => {
-    // Five screens, each measured once its transitions end: on a loaded machine that takes longer than
-    // the default minute.
-    test.setTimeout(120_000);
+    // Five screens in two colour schemes, each measured once its transitions end: on a loaded machine
+    // that takes longer than the default minute.
+    test.setTimeout(240_000);
     const email = uniqueEmail('a11y');
     // Each test signs its own supervisor up (SUPERVISOR_EMAILS of playwright.config.ts).
     await teamWithKey(request, baseURL as string, email, `supervisor${6 + i}@e2e.test`);
@@ -79,7 +88,7 @@ for (const [i, size] of SIZES.entries()) {
 }
 
 test('a modal and the Team Management panel meet WCAG 2.1 AA (axe)', async ({ page, request, baseURL }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const email = uniqueEmail('a11y');
   await teamWithKey(request, baseURL as string, email, 'supervisor4@e2e.test');
   await loginInBrowser(page, email, 'stats-secret');

@@ -84,7 +84,7 @@ test('reports sent for a key appear on the chart; ranges, lists and key selectio
   await expect(share).toContainText('40');
 
   const listTabs = page.getByRole('group', { name: 'Statistics lists' });
-  await page.getByRole('button', { name: 'Rename New list' }).click();
+  await page.getByRole('button', { name: 'Rename List 2' }).click();
   const nameField = page.getByLabel('List name');
   await nameField.fill('Main site');
   await nameField.press('Tab');
@@ -102,4 +102,69 @@ test('reports sent for a key appear on the chart; ranges, lists and key selectio
   await ingest(request, keyHash, 2, 0, 20_000);
   await expect(share).not.toContainText('40', { timeout: 15_000 });
   await expect(page.getByText(/\(\d+(\.\d)?%\)/).first()).toBeVisible();
+});
+
+/** Issue 20's views: one team for them all, its supervisor signed up once per run. */
+test.describe('statistics views', () => {
+  test.describe.configure({ mode: 'serial' });
+  let team: Promise<{ email: string; keyHash: string }> | null = null;
+  const sharedTeam = (request: APIRequestContext, baseURL: string) => {
+    team ??= (async () => {
+      const email = uniqueEmail('stats-views');
+      const { keyHash } = await teamWithKey(request, baseURL, email, 'supervisor11@e2e.test');
+      return { email, keyHash };
+    })();
+    return team;
+  };
+
+  test('the URL carries the range and the list: a link opens that view, back walks the views', async ({
+    page,
+    request,
+    baseURL,
+  }) => {
+    const { email } = await sharedTeam(request, baseURL as string);
+    await loginInBrowser(page, email, 'stats-secret');
+    const listTabs = page.getByRole('group', { name: 'Statistics lists' });
+    const radio = (name: string) => page.getByRole('radio', { name });
+
+    await page.goto('/statistics?range=week&list=0');
+    await expect(radio('Week')).toBeChecked();
+    // Every range says when it was read.
+    for (const r of ['Live', 'Day', 'Month', 'Week'] as const) {
+      await range(page, r);
+      await expect(page.getByTestId('stats-updated')).toContainText(/Last updated \d\d:\d\d:\d\d/);
+    }
+    await expect(listTabs.getByRole('button', { name: 'Active traffic' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+
+    await page.getByRole('button', { name: 'Add list' }).click();
+    await expect(page).toHaveURL(/[?&]list=1(&|$)/);
+    await range(page, 'Month');
+    await expect(page).toHaveURL(/range=month/);
+    await expect(page).toHaveURL(/list=1/);
+
+    await page.goBack();
+    await expect(page).toHaveURL(/range=week/);
+    await expect(radio('Week')).toBeChecked();
+    await expect(page.getByText(MSG_STATS.noKey)).toBeVisible();
+    await page.goBack();
+    await expect(page).toHaveURL(/list=0/);
+    await expect(listTabs.getByRole('button', { name: 'Active traffic' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+
+    // Opened afresh (as a shared link), the URL's view is shown, not the one stored.
+    await page.goto('/statistics?range=live&list=1');
+    await expect(radio('Live')).toBeChecked();
+    await expect(listTabs.getByRole('button', { name: /^List|New list/ }).first()).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+    // Without them, the stored choices (Month, the list last chosen) are shown and written into the URL.
+    await page.goto('/statistics');
+    await expect(page).toHaveURL(/range=month&list=1/);
+  });
 });

@@ -2,6 +2,7 @@
 // Screenshots of screens at 1280×800 and 390×844 into ./screenshots/, for looking at what we build.
 // Usage: node scripts/screenshots.mjs [baseUrl] [path ...]   (a path may be "login:/settings" to sign in
 // with the demo account first, and end in "#<tab name>" to open that tab, e.g. "#Team settings").
+// SHOT_SCHEME=dark (or "both") takes them in the dark colour scheme too, as "<name>-dark.png".
 // Needs a running server (npm start).
 import { existsSync, mkdirSync } from 'node:fs';
 import { chromium } from '@playwright/test';
@@ -36,11 +37,14 @@ const browser = await chromium.launch({
   ],
 });
 mkdirSync('screenshots', { recursive: true });
-for (const [w, h] of [
+const schemes = { light: ['light'], dark: ['dark'], both: ['light', 'dark'] }[
+  process.env.SHOT_SCHEME ?? 'light'
+];
+for (const [w, h, colorScheme] of [
   [1280, 800],
   [390, 844],
-]) {
-  const page = await browser.newPage({ viewport: { width: w, height: h } });
+].flatMap(([w, h]) => (schemes ?? ['light']).map((s) => [w, h, s]))) {
+  const page = await browser.newPage({ viewport: { width: w, height: h }, colorScheme });
   for (const entry of paths) {
     const signIn = entry.startsWith('login:');
     const [path, tab] = (signIn ? entry.slice(6) : entry).split('#');
@@ -61,7 +65,7 @@ for (const [w, h] of [
     }
     await page.waitForTimeout(400);
     const name = `${path}${tab ? `_${tab}` : ''}`.replace(/[^a-z0-9]+/gi, '_');
-    const file = `screenshots/${name || 'root'}-${w}x${h}.png`;
+    const file = `screenshots/${name || 'root'}-${w}x${h}${colorScheme === 'dark' ? '-dark' : ''}.png`;
     await page.screenshot({ path: file, fullPage: true });
     console.log(file);
   }

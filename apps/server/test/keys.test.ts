@@ -107,6 +107,29 @@ describe('list and read', () => {
     expect(one.body.data).toMatchObject({ id: f.id, status: 20, keyHash: f.keyHash });
   });
 
+  it('the domain list answers the keys for all domains (domainId null) in allDomains, not under a domain', async () => {
+    const t = await teamWithDomain();
+    const own = await buildKey(server.app, t.id, t.domainId, { name: 'own' });
+    const all = await buildKey(server.app, t.id, null, { name: 'everywhere' });
+    await buildKey(server.app, t.id, null, { status: 50 });
+    const other = await teamWithDomain();
+    await buildKey(server.app, other.id, null);
+    const r = await t.as.post(PATHS.domains.list(t.id), {});
+    expect(r.status).toBe(200);
+    expect(r.body.allDomains).toEqual([
+      expect.objectContaining({
+        id: all.id,
+        domainId: null,
+        name: 'everywhere',
+        status: 10,
+        keyHash: all.keyHash,
+      }),
+    ]);
+    const domainKeys = r.body.verified.flatMap((d: Json) => d.keys.map((k: Json) => k.id));
+    expect(domainKeys).toContain(own.id);
+    expect(domainKeys).not.toContain(all.id);
+  });
+
   it("another team's key id is 404 on every key call, and the key is unchanged", async () => {
     const mine = await teamWithDomain();
     const theirs = await teamWithDomain();

@@ -1,4 +1,5 @@
 import {
+  csvTime,
   INGEST_ERRORS,
   INGEST_MAX_SKEW_S,
   KeyStatus,
@@ -6,6 +7,7 @@ import {
   PATHS,
   Role,
   STATS_SETTINGS_INVALID_JSON,
+  TIME_ZONES,
   ZStatsPoint,
   ZStatsResponse,
 } from '@tlprt/contract';
@@ -499,6 +501,44 @@ describe('query', () => {
     });
     await server.app.stats.flush();
     expect(at((await live(s.viewer, s.team.id, [s.key.keyHash])).body, M)).toEqual(at(r.body, M));
+  });
+
+  it('answers the same points as text/csv with ?format=csv (time in the team zone and Unix seconds)', async () => {
+    const s = await setup();
+    const kolkata = TIME_ZONES.find((z) => z.name === 'Asia/Kolkata')?.id ?? 0;
+    await server.app.ctx.db
+      .updateTable('teams')
+      .set({ time_zone_id: kolkata })
+      .where('id', '=', s.team.id)
+      .execute();
+    await ingest([rep(s.key.keyHash, 'c1', M - 60, 700, 300), rep(s.key.keyHash, 'c2', M + 1, 5, 0)]);
+    await server.app.stats.flush();
+    const body = {
+      apiKeys: [s.key.keyHash],
+      startTimestamp: NOW - 180,
+      endTimestamp: NOW,
+      team_id: s.team.id,
+    };
+    const json = await query(s.viewer, 'day', s.team.id, [s.key.keyHash], NOW - 180, NOW);
+    const csv = await s.viewer.post(`${PATHS.statistics.day}?format=csv`, body);
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    const lines = (csv.body as unknown as string).split('\r\n');
+    expect(lines[0]).toBe('time,timestamp,cdn_bytes,p2p_bytes,viewers');
+    expect(lines.slice(1, -1)).toEqual(
+      json.body.data.map((p: Json) =>
+        [csvTime(p.datePoint, 5.5), p.datePoint, p.cdnDwSize, p.p2pDwSize, p.usersCount].join(','),
+      ),
+    );
+    const t = new Date((M - 60 + 5.5 * 3600) * 1000).toISOString().slice(0, 19);
+    expect(lines).toContain(`${t}+05:30,${M - 60},700,300,1`);
+    // Live answers CSV too; JSON stays the default (and format=json).
+    const l = await s.viewer.post(`${PATHS.statistics.live(s.team.id)}?format=csv`, body);
+    expect((l.body as unknown as string).split('\r\n')).toContain(
+      `${new Date((M + 5.5 * 3600) * 1000).toISOString().slice(0, 19)}+05:30,${M},5,0,1`,
+    );
+    expect((await s.viewer.post(`${PATHS.statistics.week}?format=json`, body)).body.step).toBe(1200);
+    expect((await s.viewer.post(`${PATHS.statistics.week}?format=xml`, body)).status).toBe(400);
   });
 
   it('retries a refused flush without counting anything twice', async () => {

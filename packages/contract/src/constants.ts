@@ -17,6 +17,8 @@ export const STORAGE_KEYS = {
   settingsTab: 'tlprt_settings_tab',
   timeRange: 'tlprt_time_range',
   settingsHeadFlag: 'tlprt_settings_head_flag',
+  /** Light, dark or auto (follow the browser's prefers-color-scheme); Mantine's color scheme manager. */
+  colorScheme: 'tlprt_color_scheme',
   /** Per browser tab (sessionStorage): the draft picked in Add domain and the statistics list shown. */
   draftSelection: 'tlprt_draft_selection',
   statsList: 'tlprt_stats_list',

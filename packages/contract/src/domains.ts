@@ -43,13 +43,17 @@ export type TDomain = z.infer<typeof ZDomain>;
 
 /** POST /v1/domains/{teamId}: `data` every live domain; `drafts` the drafts; `verified` the promoted
  *  domains (the Active and Inactive lists of My domains); `deleted` the domains with deleted keys whose
- *  statistics are still kept, each with those keys (the Deleted group of the statistics list selector). */
+ *  statistics are still kept, each with those keys (the Deleted group of the statistics list selector);
+ *  `allDomains` the keys of no one domain. */
 export const ZDomainListResponse = z.object({
   message: z.string(),
   data: z.array(ZDomain),
   drafts: z.array(ZDomain),
   verified: z.array(ZDomain),
   deleted: z.array(ZDomain),
+  /** The team's live keys for all its domains (domainId null, spec §3): the "All domains" group of My
+   *  domains and of the statistics list selector, counted in Active traffic. */
+  allDomains: z.array(ZKey).default([]),
 });
 export type TDomainListResponse = z.infer<typeof ZDomainListResponse>;
 

@@ -17,6 +17,7 @@ export * from './policy.js';
 export * from './routes.js';
 export * from './self-service.js';
 export * from './statistics.js';
+export * from './statistics-csv.js';
 export * from './team-management.js';
 export * from './team-search.js';
 export * from './team-tokens.js';

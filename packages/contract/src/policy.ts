@@ -88,9 +88,11 @@ export const TEAM_POLICY = {
   'team.setRole': all(isTeamAdmin, isInTeam, isTeamMutable),
   'team.removeMember': all(isTeamAdmin, isInTeam, isTeamMutable),
   'team.leave': all(mayLeaveByRole, isNotSuspended),
-  'team.deleteLock': all(isTeamAdmin, isNotSuspended, isNotDeleting),
+  /** Spec §6: deleting the team is the Admins' (a member); a supervisor working in a team they are not
+   *  in (acting as 50) has no delete option, only the deletion state once requested. */
+  'team.deleteLock': all(isTeamAdmin, isInTeam, isNotSuspended, isNotDeleting),
   'team.deleteManage': all(isTeamAdmin, isDeleting),
-  'team.deleteView': (c) => isTeamAdmin(c) || isDeleting(c),
+  'team.deleteView': (c) => (isTeamAdmin(c) && isInTeam(c)) || isDeleting(c),
   'team.suspend': all(isSupervisorRole, isNotDeleting),
   'team.favourite': isMember,
   'team.tag': isSupervisorRole,

@@ -30,7 +30,7 @@ export function LoaderLogo({
     <Center mih={fullHeight ? 'calc(100dvh - 140px)' : 200} role="status" aria-live="polite">
       <Stack align="center" gap="xs">
         <svg width={72} height={72} viewBox="0 0 64 64" aria-hidden="true" data-counter={counter}>
-          <circle cx="32" cy="32" r={r} stroke="var(--mantine-color-gray-2)" strokeWidth="4" fill="none" />
+          <circle cx="32" cy="32" r={r} stroke="var(--app-border)" strokeWidth="4" fill="none" />
           <circle
             className="loader-ring"
             cx="32"

@@ -25,7 +25,7 @@ export function Logo({ size = 32 }: { size?: number }) {
   return (
     <Group gap={10} wrap="nowrap">
       <LogoMark size={size} />
-      <Text fw={700} size="lg" c="dark.8" style={{ letterSpacing: '-0.01em', whiteSpace: 'nowrap' }}>
+      <Text fw={700} size="lg" c="bright" style={{ letterSpacing: '-0.01em', whiteSpace: 'nowrap' }}>
         {PRODUCT_NAME}
       </Text>
     </Group>

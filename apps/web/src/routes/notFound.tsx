@@ -10,7 +10,7 @@ export default function NotFoundRoute() {
       <Text
         size="xl"
         fw={700}
-        c="brand.7"
+        c="brand"
         ta="center"
         style={{ fontSize: 56, lineHeight: 1 }}
         aria-hidden="true"

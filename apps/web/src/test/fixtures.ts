@@ -155,13 +155,18 @@ export function buildDraft(over: Partial<TDomain> = {}): TDomain {
 }
 
 /** The list response the server builds from every live domain. */
-export function domainList(domains: TDomain[], deleted: TDomain[] = []): TDomainListResponse {
+export function domainList(
+  domains: TDomain[],
+  deleted: TDomain[] = [],
+  allDomains: TKey[] = [],
+): TDomainListResponse {
   return {
     message: 'ok',
     data: domains,
     drafts: domains.filter((d) => d.draft.id === 0),
     verified: domains.filter((d) => d.draft.id === 1),
     deleted,
+    allDomains,
   };
 }
 

@@ -10,14 +10,21 @@ import {
   ZStatsSettingsPut,
   ZStatsSettingsResponse,
 } from '../statistics.js';
+import { ZStatsFormatQuery } from '../statistics-csv.js';
 
 const tag = 'statistics';
+
+/** The CSV answer of the chart calls (statsCsv): `?format=csv`; JSON stays the default. */
+const csvSummary =
+  "The team's summed points of the asked keys; `?format=csv` answers them as text/csv (columns time in the team's time zone, timestamp, cdn_bytes, p2p_bytes, nodr_bytes for version-1 teams, viewers)";
 
 /** A chart over a range of the team's keys (the team in the body). */
 const rangeQuery = {
   method: 'POST',
   access: 'user',
   tag,
+  summary: csvSummary,
+  query: ZStatsFormatQuery,
   body: ZStatsQuery,
   response: ZStatsResponse,
   errors: [400, 403, 404],
@@ -46,7 +53,9 @@ export const STATISTICS_ENDPOINTS = {
     path: '/stats/v3/dashboard/live/:team_id',
     access: 'user',
     tag,
+    summary: csvSummary,
     params: z.object({ team_id: ZId }),
+    query: ZStatsFormatQuery,
     body: ZStatsQuery.partial({ team_id: true }),
     response: ZStatsResponse,
     errors: [400, 403, 404],

@@ -22,8 +22,10 @@ import { lockTeam } from '../../db/locks.js';
 import type { DomainRow, UserRow } from '../../db/schema.js';
 import { type Outgoing, publishAll } from '../../events/publish.js';
 import { badRequest, HttpError, notFound } from '../../http/errors.js';
+import { presentKey } from './keys/presenter.js';
 import {
   deleteKeysOfDomain,
+  listAllDomainsKeys,
   listDeletedKeysWithStatistics,
   listKeysOfDomains,
   setDomainKeysSuspended,
@@ -97,6 +99,7 @@ export async function listTeamDomains(
     drafts: data.filter((d) => d.draft.id === 0),
     verified: data.filter((d) => d.draft.id === 1),
     deleted: await deletedWithStatistics(ctx.db, teamId),
+    allDomains: (await listAllDomainsKeys(ctx.db, teamId)).map(presentKey),
   };
 }
 

@@ -1,4 +1,14 @@
-import { MSG, STATS_RANGES, type TStatsQuery, type TStatsRange } from '@tlprt/contract';
+import {
+  DEFAULT_TIME_ZONE_NAME,
+  findTimeZone,
+  MSG,
+  STATS_RANGES,
+  statsCsv,
+  type TStatsPoint,
+  type TStatsQuery,
+  type TStatsRange,
+  zoneOffsetMinutes,
+} from '@tlprt/contract';
 import { authorizeTeam } from '../../access/team-access.js';
 import type { UserRow } from '../../db/schema.js';
 import { listTeamKeys, POINT_VALUES, REJECTED, readPoints } from './queries.js';
@@ -86,6 +96,8 @@ export interface StatsSeries {
   n: number;
   sums: Float64Array;
   nodr: boolean;
+  /** The team's UTC offset in hours now (the chart's and the CSV's time zone). */
+  utcOffset: number;
 }
 
 /** POST /stats/v3/dashboard/{range}: one zero-filled point per step, oldest first (DESIGN §7). */
@@ -104,7 +116,9 @@ export async function queryStats(
     n > 0 && q.apiKeys.length > 0
       ? await readSums(svc, step, teamId, q.apiKeys, from, to)
       : new Float64Array(n * POINT_VALUES);
-  return { from, to, step, n, sums, nodr: access.team.version === 1 };
+  const zone = findTimeZone(access.team.time_zone_id)?.name ?? DEFAULT_TIME_ZONE_NAME;
+  const utcOffset = zoneOffsetMinutes(zone, new Date(svc.ctx.now())) / 60;
+  return { from, to, step, n, sums, nodr: access.team.version === 1, utcOffset };
 }
 
 const OK_MESSAGE = JSON.stringify(MSG.ok);
@@ -127,4 +141,25 @@ export function statsResponseJson({ from, to, step, n, sums, nodr }: StatsSeries
     data += `${i === 0 ? '' : ','}{"datePoint":${from + i * step},"cdnDwSize":${bytes(sums[p] ?? 0)},"cdnUsersCount":${sums[p + 3] ?? 0},"p2pDwSize":${bytes(sums[p + 1] ?? 0)},"p2pUsersCount":${sums[p + 4] ?? 0}${nodrFields},"usersCount":${sums[p + 6] ?? 0},"rejectedDwSize":${bytes(sums[p + REJECTED] ?? 0)}}`;
   }
   return `{"message":${OK_MESSAGE},"data":[${data}],"step":${step},"startTimestamp":${from},"endTimestamp":${to}}`;
+}
+
+/** The CSV text of a series (`?format=csv`): the points the JSON answer has, through the contract's
+ *  statsCsv, so the API's file and the screen's "Export CSV" are the same. */
+export function statsResponseCsv({ from, step, n, sums, nodr, utcOffset }: StatsSeries): string {
+  const bytes = (v: number) => Math.min(v, SUM_CAP);
+  const points: TStatsPoint[] = [];
+  for (let i = 0; i < n; i++) {
+    const p = i * POINT_VALUES;
+    points.push({
+      datePoint: from + i * step,
+      cdnDwSize: bytes(sums[p] ?? 0),
+      cdnUsersCount: sums[p + 3] ?? 0,
+      p2pDwSize: bytes(sums[p + 1] ?? 0),
+      p2pUsersCount: sums[p + 4] ?? 0,
+      ...(nodr ? { nodrDwSize: bytes(sums[p + 2] ?? 0), nodrUsersCount: sums[p + 5] ?? 0 } : {}),
+      usersCount: sums[p + 6] ?? 0,
+      rejectedDwSize: bytes(sums[p + REJECTED] ?? 0),
+    });
+  }
+  return statsCsv(points, { utcOffset, nodr });
 }

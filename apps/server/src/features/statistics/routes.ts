@@ -5,6 +5,7 @@ import {
   LIMITS,
   MSG,
   MSG_INGEST,
+  STATS_CSV_TYPE,
   type TIngestResponse,
 } from '@tlprt/contract';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -14,7 +15,7 @@ import { addressGroup } from '../../http/client-address.js';
 import { allowOrigin, preflight } from '../../http/cors.js';
 import { badRequest, HttpError, tooManyRequests } from '../../http/errors.js';
 import { route } from '../../http/route.js';
-import { queryStats, type StatsSeries, statsResponseJson } from './query.js';
+import { queryStats, type StatsSeries, statsResponseCsv, statsResponseJson } from './query.js';
 import type { StatsService } from './service.js';
 import { getSettings, putSettings } from './settings.js';
 
@@ -104,11 +105,18 @@ export function statsRoutes(svc: StatsService): FastifyPluginAsync {
   return async (app) => {
     // The answer goes out as the JSON text statsResponseJson writes (a string with a JSON content
     // type is sent as it is), still compressed by the app's compression hook.
-    const send = (reply: FastifyReply, series: StatsSeries) =>
-      reply.type('application/json; charset=utf-8').send(statsResponseJson(series));
+    // `?format=csv`: the same points as text/csv (the contract's statsCsv).
+    const send = (reply: FastifyReply, series: StatsSeries, format: 'json' | 'csv' | undefined) =>
+      format === 'csv'
+        ? reply.type(STATS_CSV_TYPE).send(statsResponseCsv(series))
+        : reply.type('application/json; charset=utf-8').send(statsResponseJson(series));
     for (const range of ['day', 'week', 'month'] as const) {
       route(app, E[range], async (req, reply) =>
-        send(reply, await queryStats(svc, caller(req).user, range, req.body.team_id, req.body)),
+        send(
+          reply,
+          await queryStats(svc, caller(req).user, range, req.body.team_id, req.body),
+          req.query.format,
+        ),
       );
     }
     route(app, E.live, async (req, reply) =>
@@ -118,6 +126,7 @@ export function statsRoutes(svc: StatsService): FastifyPluginAsync {
           ...req.body,
           team_id: req.params.team_id,
         }),
+        req.query.format,
       ),
     );
 

@@ -167,6 +167,14 @@ describe('Add domain: drafts', () => {
     expect(screen.getByLabelText('Domain')).toBeDisabled();
     expect(screen.getByRole('button', { name: 'Verify' })).toBeDisabled();
   });
+
+  it('a suspended team: the instructions (refused to a view-only team) are never asked for', async () => {
+    await open({ domains: [a] }, { suspended: 1 });
+    expect(await screen.findByTestId('instructions-view-only')).toBeInTheDocument();
+    expect(screen.queryByText('The instructions could not be loaded.')).not.toBeInTheDocument();
+    await waitFor(() => expect(calls('POST', '/api/v1/keys/5')).toHaveLength(1));
+    expect(calls('GET', '/api/v1/domains/instructions/5/21')).toHaveLength(0);
+  });
 });
 
 describe('Add domain: verification', () => {

@@ -253,11 +253,13 @@ function DraftSteps({
   const team = currentTeam as NonNullable<typeof currentTeam>;
   const policy = usePolicy(team);
   const verified = isVerifiedDraft(draft);
-  const instructions = useInstructions(team.id, draft.id, !verified);
+  const allowed = policy.can('domains.manage');
+  // The server refuses the instructions to whoever may not manage domains (a suspended team is
+  // view-only): a view-only screen does not ask for them.
+  const instructions = useInstructions(team.id, draft.id, !verified && allowed);
   const verify = useVerifyDomain(team.id);
   const promote = usePromoteDomain(team.id);
   const [, selectDraft] = useDraftSelection();
-  const allowed = policy.can('domains.manage');
   const supervisor = role === Role.Supervisor && team.suspended !== 1;
 
   const run = (method: number) => {
@@ -317,7 +319,7 @@ function DraftSteps({
             <Group
               justify="space-between"
               p="md"
-              style={{ borderRadius: 12, background: 'var(--mantine-color-teal-0)' }}
+              style={{ borderRadius: 12, background: 'var(--mantine-color-teal-light)' }}
             >
               <Group gap="sm">
                 <ThemeIcon color="teal" radius="xl" variant="light" size="lg">
@@ -358,7 +360,11 @@ function DraftSteps({
               {METHOD_TABS.map((t) => (
                 <Tabs.Panel key={t.value} value={t.value} pt="md">
                   <Stack gap="md">
-                    {instructions.isPending ? (
+                    {!allowed ? (
+                      <Text size="sm" c="dimmed" data-testid="instructions-view-only">
+                        The verification data is not shown while the team is view-only.
+                      </Text>
+                    ) : instructions.isPending ? (
                       <Skeleton h={80} />
                     ) : instructions.data ? (
                       <MethodInstructions tab={t.value} data={instructions.data} />
@@ -499,7 +505,7 @@ function PlayerStep({ draft }: { draft: TDomain }) {
           <Text size="sm" c="dimmed">
             Copy the snippet for your player into the page that plays video on {draft.url}, and put your
             stream's address in SRC. The{' '}
-            <Anchor href={`${GUIDE_URL}#players`} target="_blank" rel="noreferrer" inherit>
+            <Anchor href={`${GUIDE_URL}#players`} target="_blank" rel="noreferrer" inherit underline="always">
               integration guide
             </Anchor>{' '}
             explains each player and the key settings.

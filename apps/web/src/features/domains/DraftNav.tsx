@@ -64,7 +64,7 @@ export function DraftNav({ variant }: { variant: 'header' | 'page' }) {
               style={{
                 borderRadius: 999,
                 border: `1px solid var(--mantine-color-${selected ? 'brand-5' : 'gray-3'})`,
-                background: selected ? 'var(--mantine-color-brand-0)' : 'var(--mantine-color-white)',
+                background: selected ? 'var(--mantine-color-brand-light)' : 'var(--app-surface)',
               }}
             >
               <Button

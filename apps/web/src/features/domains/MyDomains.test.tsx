@@ -150,6 +150,18 @@ describe('My domains: lists and keys', () => {
     expect(screen.queryByRole('switch', { name: MSG_DOMAINS.openAllTabs })).not.toBeInTheDocument();
   });
 
+  it('lists the keys for all domains (domainId null) in an "All domains" group', async () => {
+    const everywhere = buildKey({ id: 7, name: 'Everywhere', domainId: null });
+    await open([active], {
+      routes: {
+        'POST /api/v1/domains/5': () => ({ status: 200, body: domainList([active], [], [everywhere]) }),
+      },
+    });
+    const group = await screen.findByRole('region', { name: 'All domains' });
+    expect(within(group).getByRole('table', { name: 'Keys of All domains' })).toBeInTheDocument();
+    expect(within(group).getByDisplayValue('Everywhere')).toBeInTheDocument();
+  });
+
   it('renames a key on blur and on Enter', async () => {
     await open([active], { routes: { 'PUT /api/v1/keys/5/1': okWith(key) } });
     await expand('example.com');

@@ -25,7 +25,7 @@ import {
   type TKey,
   WEB_PATHS,
 } from '@tlprt/contract';
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { Link } from 'react-router';
 import {
   IconAlert,
@@ -43,6 +43,7 @@ import { GUIDE_URL } from '../../config';
 import { useCreateKey } from '../keys/mutations';
 import { useSession } from '../session/SessionProvider';
 import { usePolicy } from '../teams/policy';
+import { AllDomainsKeys } from './AllDomainsKeys';
 import { type Pending, useDomainModals } from './DomainModals';
 import { KeyTable } from './KeyTable';
 import { useSetPlainHttp } from './mutations';
@@ -126,6 +127,7 @@ export function MyDomains() {
           perms={perms}
           onAsk={ask}
         />
+        <AllDomainsKeys keys={domains.data.allDomains} perms={perms} onAsk={ask} />
       </Stack>
     );
 
@@ -221,8 +223,8 @@ function DomainList({
           chevronPosition="left"
           styles={{
             item: {
-              background: 'var(--mantine-color-white)',
-              border: '1px solid var(--mantine-color-gray-3)',
+              background: 'var(--app-surface)',
+              border: '1px solid var(--app-border)',
             },
           }}
         >
@@ -255,10 +257,24 @@ function DomainPanel({
       <Group gap={4} wrap="nowrap" pr="sm" align="center">
         <Accordion.Control aria-label={`Domain ${host}`} style={{ flex: 1, minWidth: 0 }}>
           <Group gap="sm" wrap="wrap" miw={0}>
-            <IconGlobe size={18} color="var(--mantine-color-brand-6)" />
-            <Text fw={600} style={{ wordBreak: 'break-all' }}>
-              {host}
-            </Text>
+            {/* On a phone the name wraps after a dot (then anywhere), the icon staying beside it. */}
+            <Group gap="sm" wrap="nowrap" miw={0} align="flex-start">
+              <IconGlobe
+                size={18}
+                color="var(--mantine-color-brand-6)"
+                style={{ flexShrink: 0, marginTop: 3 }}
+              />
+              <Text fw={600} miw={0} style={{ overflowWrap: 'anywhere' }}>
+                {host.split('.').map((part, i) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one host name, in order
+                  <Fragment key={i}>
+                    {i > 0 && '.'}
+                    {i > 0 && <wbr />}
+                    {part}
+                  </Fragment>
+                ))}
+              </Text>
+            </Group>
             <Badge color={isActive ? 'green' : 'gray'} variant="light" radius="sm">
               {isActive ? 'Active' : 'Inactive'}
             </Badge>

@@ -1,7 +1,14 @@
 import { PLAYER_ATTACH_NAME, PLAYER_INTEGRATION, PLAYER_PATHS, PLAYERS, type TPlayer } from '@tlprt/contract';
 import { describe, expect, it, vi } from 'vitest';
 import { pluginUrl } from '../../config';
-import { isCdnOnly, KEY_PLACEHOLDER, PLAYER_BUNDLES, playerSnippet, STREAM_PLACEHOLDER } from './snippets';
+import {
+  isCdnOnly,
+  KEY_PLACEHOLDER,
+  PLAYER_BUNDLES,
+  playerSnippet,
+  STREAM_PLACEHOLDER,
+  UPPOD_BUNDLE,
+} from './snippets';
 
 const KEY = 'AbCdEfGhIjKlMnOpQrStUvWxYz0123456789AbCd';
 const PLUGIN = `https://dashboard.example${PLAYER_PATHS.bundle}`;
@@ -87,7 +94,9 @@ describe('player snippets (Add-domain step 2)', () => {
     const s = playerSnippet(p, KEY, PLUGIN);
     const sources = scriptSources(s);
     expect(sources).toEqual([...PLAYER_BUNDLES[p].scripts, PLUGIN]);
-    for (const src of PLAYER_BUNDLES[p].scripts) expect(src).toMatch(/^https:\/\//);
+    // From the provider's CDN; Uppod has none, so its own build on the customer's site.
+    for (const src of PLAYER_BUNDLES[p].scripts)
+      expect(src).toMatch(p === 'Uppod' ? /^\/uppod\.js$/ : /^https:\/\//);
     expect(s.indexOf(PLUGIN)).toBeLessThan(s.indexOf('<script>\n'));
     expect(s).toContain(`var KEY = '${KEY}';`);
     expect(s).toContain(`var SRC = '${STREAM_PLACEHOLDER}';`);
@@ -173,7 +182,16 @@ describe('player snippets (Add-domain step 2)', () => {
     expect(playerSnippet('Flowplayer', KEY, PLUGIN)).toContain(
       '<link rel="stylesheet" href="https://cdn.flowplayer.com/',
     );
-    expect(playerSnippet('Uppod', KEY, PLUGIN)).toContain('<!-- Load your copy of uppod.js here');
+    expect(playerSnippet('Uppod', KEY, PLUGIN)).toContain('<!-- Uppod has no public CDN');
+  });
+
+  it("every player's snippet loads the player's own bundle before the plugin (Other: the customer's)", () => {
+    for (const p of PLAYERS) {
+      const sources = scriptSources(playerSnippet(p, KEY, PLUGIN));
+      expect(sources.at(-1)).toBe(PLUGIN);
+      if (p !== 'Other') expect(sources.length).toBeGreaterThan(1);
+    }
+    expect(scriptSources(playerSnippet('Uppod', KEY, PLUGIN))).toEqual([UPPOD_BUNDLE, PLUGIN]);
   });
 
   it('without a key the placeholder is used', () => {

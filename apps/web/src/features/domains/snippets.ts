@@ -1,8 +1,12 @@
 import { PLAYER_ATTACH_NAME, PLAYER_INTEGRATION, type TPlayer } from '@tlprt/contract';
 
+/** Where the Uppod snippet loads uppod.js: the customer's own copy, served by their site. */
+export const UPPOD_BUNDLE = '/uppod.js';
+
 /**
- * Each player's bundle on its provider's CDN (Add-domain step 2). Uppod has no public address: each
- * site gets its own build of uppod.js, so its snippet says where to load it instead.
+ * Each player's bundle on its provider's CDN (Add-domain step 2). Uppod publishes no CDN copy: it
+ * builds uppod.js for each site, which serves it itself; its snippet loads it from the page's own
+ * site like the others load theirs, and says so.
  */
 export const PLAYER_BUNDLES: Record<TPlayer, { scripts: string[]; styles: string[]; note?: string }> = {
   'HLS.js': { scripts: ['https://cdn.jsdelivr.net/npm/hls.js@1/dist/hls.min.js'], styles: [] },
@@ -17,9 +21,9 @@ export const PLAYER_BUNDLES: Record<TPlayer, { scripts: string[]; styles: string
     styles: ['https://vjs.zencdn.net/8.10.0/video-js.css'],
   },
   Uppod: {
-    scripts: [],
+    scripts: [UPPOD_BUNDLE],
     styles: [],
-    note: '<!-- Load your copy of uppod.js here (Uppod builds it for your site). -->',
+    note: '<!-- Uppod has no public CDN: it builds uppod.js for your site. Serve your copy at this address. -->',
   },
   Flowplayer: {
     // Flowplayer plays HLS through hls.js only with its HLS plugin.

@@ -126,7 +126,8 @@ const PLAYER_NOTES: Record<TPlayer, ReactNode> = {
   ),
   Uppod: (
     <>
-      Uppod builds <Code>uppod.js</Code> for each site, so load your copy where the snippet says. Its segment
+      Uppod publishes no CDN copy: it builds <Code>uppod.js</Code> for each site, and the snippet loads yours
+      from <Code>/uppod.js</Code> on your own site (change the address if you serve it elsewhere). Its segment
       requests are counted like those of Video.js (mind <Code>Timing-Allow-Origin</Code>).
     </>
   ),
@@ -135,7 +136,7 @@ const PLAYER_NOTES: Record<TPlayer, ReactNode> = {
       Any player: the plugin counts the page's segment requests. Bytes it cannot see (a player that loads
       segments in a worker or from a cache) can be added with <Code>handle.addCdnBytes(n)</Code>. A player
       with its own reporting can also post reports itself: see{' '}
-      <Anchor href="#reports" inherit>
+      <Anchor href="#reports" inherit underline="always">
         Reports from custom players
       </Anchor>
       .
@@ -278,8 +279,8 @@ export function IntegrationGuide() {
         component="header"
         py="sm"
         px="md"
-        bg="white"
-        style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}
+        bg="var(--mantine-color-body)"
+        style={{ borderBottom: '1px solid var(--app-border)' }}
       >
         <Group justify="space-between" wrap="nowrap" maw={1200} mx="auto" gap="sm">
           <Anchor component={Link} to="/" aria-label={`${PRODUCT_NAME} home`} underline="never">
@@ -298,7 +299,7 @@ export function IntegrationGuide() {
 
       <Container size={1200} px="md" py={{ base: 'md', sm: 'xl' }} component="main">
         <Stack gap={6} mb="lg">
-          <Group gap="xs" c="brand.8">
+          <Group gap="xs" c="brand">
             <IconBook size={20} />
             <Text size="sm" fw={600}>
               Documentation

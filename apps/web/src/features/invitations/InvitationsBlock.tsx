@@ -21,6 +21,9 @@ import { useAnswerInvitation } from './mutations';
 import { useMyInvitations } from './queries';
 
 type Outcome = 'confirmed' | 'declined' | 'failed';
+/** A card being answered (no outcome yet) or answered: kept here, not in the card, because the answer
+ *  refreshes the session and the invitations (and a live event does too) before the card learns its
+ *  outcome; the invitation is then no longer pending and would otherwise vanish with its card. */
 type Answered = { invitation: TInvitation; outcome?: Outcome };
 
 /**
@@ -50,7 +53,7 @@ export function InvitationsBlock() {
   }
   const visible = showAll ? cards : cards.slice(0, LIMITS.invitationsShownFirst);
   const hide = (id: number) => setHidden((h) => new Set(h).add(id));
-  const record = (invitation: TInvitation, outcome: Outcome) =>
+  const record = (invitation: TInvitation, outcome?: Outcome) =>
     setAnswered((a) => [...a.filter((x) => x.invitation.id !== invitation.id), { invitation, outcome }]);
 
   return (
@@ -75,6 +78,7 @@ export function InvitationsBlock() {
               key={c.invitation.id}
               invitation={c.invitation}
               outcome={c.outcome}
+              onAnswering={() => record(c.invitation)}
               onOutcome={(o) => record(c.invitation, o)}
               onHide={() => hide(c.invitation.id)}
             />
@@ -95,11 +99,13 @@ export function InvitationsBlock() {
 function InvitationCard({
   invitation,
   outcome,
+  onAnswering,
   onOutcome,
   onHide,
 }: {
   invitation: TInvitation;
   outcome: Outcome | undefined;
+  onAnswering: () => void;
   onOutcome: (o: Outcome) => void;
   onHide: () => void;
 }) {
@@ -107,14 +113,14 @@ function InvitationCard({
   const [, setSettingsTab] = useSettingsTab();
   const answer = useAnswerInvitation();
   const teamName = invitation.team.name || `Team ID ${invitation.team.id}`;
-  const respond = (accept: boolean) =>
-    answer.mutate(
-      { teamId: invitation.team.id, inviteId: invitation.id, accept },
-      {
-        onSuccess: () => onOutcome(accept ? 'confirmed' : 'declined'),
-        onError: () => onOutcome('failed'),
-      },
+  const respond = (accept: boolean) => {
+    onAnswering();
+    // The promise, not mutate's callbacks: those are dropped if this card re-mounts meanwhile.
+    answer.mutateAsync({ teamId: invitation.team.id, inviteId: invitation.id, accept }).then(
+      () => onOutcome(accept ? 'confirmed' : 'declined'),
+      () => onOutcome('failed'),
     );
+  };
 
   return (
     <Paper
@@ -126,7 +132,7 @@ function InvitationCard({
     >
       {outcome === 'confirmed' ? (
         <Stack gap="xs" align="flex-start">
-          <Group gap={6} c="teal.9">
+          <Group gap={6} c="teal">
             <IconCircleCheck size={20} />
             <Text fw={700}>{MSG_TEAMS.inviteCongratsTitle}</Text>
           </Group>
@@ -161,7 +167,7 @@ function InvitationCard({
         </Stack>
       ) : outcome === 'failed' ? (
         <Stack gap="xs" align="flex-start">
-          <Group gap={6} c="red.9">
+          <Group gap={6} c="red">
             <IconAlert size={20} />
             <Text fw={700}>{MSG_TEAMS.inviteFailedTitle}</Text>
           </Group>

@@ -11,6 +11,7 @@ import { useSession } from '../session/SessionProvider';
 import { SettingsTabs } from '../settings/SettingsTabs';
 import { WIDE_QUERY } from '../statistics/StatisticsScreen';
 import { StatsTabs } from '../statistics/StatsTabs';
+import { ColorSchemeMenu } from './ColorSchemeMenu';
 
 function initials(name: string, surname: string, email: string): string {
   const a = name.trim()[0] ?? '';
@@ -63,6 +64,7 @@ export function Header({ navOpened, toggleNav }: { navOpened: boolean; toggleNav
         )}
       </Group>
       <Group gap="xs" wrap="nowrap">
+        <ColorSchemeMenu />
         <Tooltip label="Documentation">
           <ActionIcon
             component="a"

@@ -1,4 +1,5 @@
 import {
+  LinkKind,
   MSG_TEAMS,
   type TInviteAcceptResponse,
   type TInviteNewAccountRequest,
@@ -6,6 +7,7 @@ import {
 } from '@tlprt/contract';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { api } from '../../api/client';
 import { isApiError } from '../../api/errors';
 import { queryClient } from '../../api/queryClient';
 import { AuthCard } from '../../components/AuthCard';
@@ -22,9 +24,11 @@ import { CantPerform, LinkSuccess, Working } from './LinkScreens';
 type State = LinkOutcome | 'working' | 'form' | 'declined';
 
 /**
- * /email_invite_handler/{old|new|decline}/{hash}?teamIdInvite= (spec §2). old: sign in if needed and
- * accept with the Bearer; new: the "Create account" form signs the new user in; both make the invited
- * team current and go to /settings. decline: "The invite was declined" or "Can't perform this action".
+ * /email_invite_handler/{old|new|decline}/{hash}?teamIdInvite= (spec §2). old and new first check the
+ * hash like every other link (a dead one: "This link is expired" before any form). old: sign in if
+ * needed and accept with the Bearer; new: the "Create account" form signs the new user in; both make the
+ * invited team current and go to /settings. decline: "The invite was declined" or "Can't perform this
+ * action" (the spec's own failure text for it).
  */
 export function EmailInviteScreen({
   type,
@@ -37,9 +41,7 @@ export function EmailInviteScreen({
 }) {
   const navigate = useNavigate();
   const known = type === 'old' || type === 'new' || type === 'decline';
-  const [state, setState] = useState<State>(
-    type === 'new' ? 'form' : type === 'old' && !getToken() ? 'login' : 'working',
-  );
+  const [state, setState] = useState<State>('working');
   const started = useRef(false);
   const [, setSettingsTab] = useSettingsTab();
 
@@ -95,11 +97,16 @@ export function EmailInviteScreen({
     if (type === 'decline') {
       started.current = true;
       void decline();
-    } else if (type === 'old' && getToken()) {
+    } else {
       started.current = true;
-      void acceptSignedIn();
+      void api.checkHash(hash, [LinkKind.Invite]).then((valid) => {
+        if (!valid) setState('expired');
+        else if (type === 'new') setState('form');
+        else if (getToken()) void acceptSignedIn();
+        else setState('login');
+      });
     }
-  }, [known, type, decline, acceptSignedIn]);
+  }, [known, type, hash, decline, acceptSignedIn]);
 
   if (!known) return <NotFoundRoute />;
   switch (state) {

@@ -223,11 +223,15 @@ describe('/email_invite_handler', () => {
   });
 
   it('new: "This field is required", min 6, mismatch; then signs in, selects the team, goes to /settings', async () => {
-    server = await startTestServer((r) =>
-      r.method === 'PUT' && r.url === '/auth/guest/invitation/inv1' ? accepted(5) : undefined,
+    server = await startTestServer(
+      liveAs(LinkKind.Invite, (r) =>
+        r.method === 'PUT' && r.url === '/auth/guest/invitation/inv1' ? accepted(5) : undefined,
+      ),
     );
     renderScreen(<EmailInviteHandlerRoute />, '/email_invite_handler/new/inv1?teamIdInvite=5', INVITE);
     const submit = () => userEvent.click(screen.getByRole('button', { name: 'Create account' }));
+    await screen.findByRole('button', { name: 'Create account' });
+    expect(server.requests[0]?.url).toBe('/auth/guest/check_hash/inv1');
     await submit();
     expect(await screen.findAllByText(MSG.fieldRequired)).toHaveLength(2);
     await userEvent.type(screen.getByLabelText('New password'), 'abc');
@@ -243,7 +247,7 @@ describe('/email_invite_handler', () => {
     await userEvent.type(screen.getByLabelText('Name'), ' Grace ');
     await submit();
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/settings'));
-    expect(server.requests[0]?.body).toEqual({
+    expect(actions()[0]?.body).toEqual({
       name: 'Grace',
       surname: '',
       password: 'abcdefg',
@@ -254,17 +258,21 @@ describe('/email_invite_handler', () => {
   });
 
   it('old, signed in: accepts with the Bearer, team current, /settings', async () => {
-    server = await startTestServer((r) => (r.method === 'PUT' ? accepted(6) : undefined));
+    server = await startTestServer(
+      liveAs(LinkKind.Invite, (r) => (r.method === 'PUT' ? accepted(6) : undefined)),
+    );
     signIn();
     renderScreen(<EmailInviteHandlerRoute />, '/email_invite_handler/old/inv2?teamIdInvite=6', INVITE);
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/settings'));
-    expect(server.requests[0]?.authorization).toBe('Bearer tok');
+    expect(actions()[0]?.authorization).toBe('Bearer tok');
     expect(localStorage.getItem(STORAGE_KEYS.currentTeamId)).toBe('6');
   });
 
   it('old, signed out: logs in first', async () => {
-    server = await startTestServer((r) =>
-      r.url === '/auth/guest/auth' ? login : r.method === 'PUT' ? accepted(6) : undefined,
+    server = await startTestServer(
+      liveAs(LinkKind.Invite, (r) =>
+        r.url === '/auth/guest/auth' ? login : r.method === 'PUT' ? accepted(6) : undefined,
+      ),
     );
     renderScreen(<EmailInviteHandlerRoute />, '/email_invite_handler/old/inv2?teamIdInvite=6', INVITE);
     await userEvent.type(await screen.findByLabelText('E-mail'), 'ada@example.com');
@@ -272,6 +280,33 @@ describe('/email_invite_handler', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Login' }));
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/settings'));
   });
+
+  it.each([
+    ['new', false],
+    ['old', false],
+    ['old', true],
+  ])(
+    '%s (signed in: %s), a dead or foreign hash: "This link is expired" at once, no form, no accept',
+    async (type, signedIn) => {
+      server = await startTestServer((r) =>
+        isCheck(r) && r.url.endsWith('/mail-change')
+          ? { status: 200, body: { message: MSG.hashValid, data: { kind: LinkKind.ChangeEmail } } }
+          : { status: 404, body: { message: MSG.linkExpiredTitle } },
+      );
+      if (signedIn) signIn();
+      for (const hash of ['dead', 'mail-change']) {
+        const view = renderScreen(
+          <EmailInviteHandlerRoute />,
+          `/email_invite_handler/${type}/${hash}?teamIdInvite=5`,
+          INVITE,
+        );
+        expect(await screen.findByText(MSG.linkExpiredTitle)).toBeInTheDocument();
+        expect(screen.queryByRole('button', { name: /Create account|Login/ })).not.toBeInTheDocument();
+        view.unmount();
+      }
+      expect(actions()).toEqual([]);
+    },
+  );
 
   it('decline: "The invite was declined", or "Can\'t perform this action"', async () => {
     server = await startTestServer((r) =>

@@ -103,8 +103,8 @@ export function Origins() {
           chevronPosition="left"
           styles={{
             item: {
-              background: 'var(--mantine-color-white)',
-              border: '1px solid var(--mantine-color-gray-3)',
+              background: 'var(--app-surface)',
+              border: '1px solid var(--app-border)',
             },
           }}
         >

@@ -67,7 +67,7 @@ export function ChangePassword({ locked, lockedReason }: { locked: boolean; lock
           </SimpleGrid>
           <FormError message={formError(form)} />
           <Group justify="space-between">
-            <Text size="sm" c="teal.9" role="status">
+            <Text size="sm" c="teal" role="status">
               {done ? MSG.passwordSet : ''}
             </Text>
             <Button type="submit" loading={change.isPending} disabled={locked}>

@@ -75,7 +75,7 @@ export function DeleteAccount() {
       withBorder
       p={{ base: 'md', sm: 'xl' }}
       component="section"
-      style={{ borderColor: 'var(--mantine-color-red-2)' }}
+      style={{ borderColor: 'var(--app-danger-border)' }}
     >
       <Stack gap="md">
         <Group justify="space-between" wrap="wrap" gap="md">

@@ -2,8 +2,10 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MSG, MSG_TEAMS, STORAGE_KEYS } from '@tlprt/contract';
 import { afterEach, describe, expect, it } from 'vitest';
+import { queryClient } from '../../api/queryClient';
 import { buildInvitation, buildTeam, buildUser } from '../../test/fixtures';
 import { type Routes, renderSignedIn, startApi } from '../../test/session';
+import { invitationKeys } from '../invitations/queries';
 import { ProfileSettings } from './ProfileSettings';
 
 type Api = Awaited<ReturnType<typeof startApi>>;
@@ -274,6 +276,39 @@ describe('invitations block', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Get me there!' }));
     expect(localStorage.getItem(STORAGE_KEYS.currentTeamId)).toBe('51');
     expect(localStorage.getItem(STORAGE_KEYS.settingsTab)).toBe('1');
+  });
+
+  it('the accepted card stays while the joined team and the emptied invitations list arrive', async () => {
+    const joined = buildTeam({ id: 51, name: 'Team A', role: 30 });
+    const state = { user: buildUser({ TeamsRender: [] }), invitations: invites.slice(0, 1) };
+    api = await startApi({
+      user: state.user,
+      routes: {
+        'POST /api/v1/user/invitation/search': () => ({
+          status: 200,
+          body: { message: 'ok', data: state.invitations },
+        }),
+        'PUT /api/v1/teams/51/invitation/1': () => {
+          // As the server does: the user is in the team, the invitation no longer pending, and the
+          // live event 81 makes the page search the invitations again before the answer arrives.
+          state.invitations = [];
+          state.user = { ...state.user, TeamsRender: [joined] };
+          void queryClient.invalidateQueries({ queryKey: invitationKeys.all });
+          return { status: 200, body: { message: 'ok', data: { team_id: 51 } } };
+        },
+        'GET /auth/v1/check': () => ({ status: 200, body: { message: 'ok', data: state.user } }),
+      },
+    });
+    renderSignedIn(<ProfileSettings />);
+    const card = await screen.findByRole('generic', { name: 'Invitation to Team A' });
+    await userEvent.click(within(card).getByRole('button', { name: 'Accept' }));
+    expect(await screen.findByText(MSG_TEAMS.inviteCongratsTitle)).toBeInTheDocument();
+    await waitFor(() => expect(api?.requests.filter((r) => r.url === '/auth/v1/check')).toHaveLength(2));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(screen.getByText(MSG_TEAMS.inviteCongratsTitle)).toBeInTheDocument();
+    expect(screen.getByText(/Do you want to see this team\?/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: MSG_TEAMS.inviteLater })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: MSG_TEAMS.inviteGo })).toBeInTheDocument();
   });
 
   it('no team and no invitation: the banner', async () => {

@@ -16,7 +16,7 @@ import { MSG_STATS, type TDomain } from '@tlprt/contract';
 import { useEffect, useState } from 'react';
 import { openConfirm } from '../../components/AppModals';
 import { IconLock, IconPencil, IconTrash } from '../../components/icons';
-import { type DomainGroups, keyColor, keyLabel, tabLabel } from './lists';
+import { type DomainGroups, keyColor, keyLabel, keyTitle, tabLabel } from './lists';
 
 const RENAME_UNLOCK_MS = 10_000;
 
@@ -89,11 +89,19 @@ function DomainRow({
                 disabled={locked}
                 onChange={(e) => onToggle(k.keyHash, e.currentTarget.checked)}
                 label={
-                  <Text size="sm" c={keyColor(k)} truncate maw={220} span>
+                  // Long names wrap (anywhere, a name may be one long word); the whole name or hash
+                  // is the title.
+                  <Text
+                    size="sm"
+                    c={keyColor(k)}
+                    span
+                    title={keyTitle(k)}
+                    style={{ overflowWrap: 'anywhere' }}
+                  >
                     {keyLabel(k)}
                   </Text>
                 }
-                aria-label={keyLabel(k)}
+                aria-label={keyTitle(k)}
                 styles={{ label: { cursor: locked ? 'default' : 'pointer' } }}
               />
             ))

@@ -1,6 +1,6 @@
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MSG_STATS, STORAGE_KEYS, type TDomain, type TStatsPoint } from '@tlprt/contract';
+import { MSG_STATS, STORAGE_KEYS, type TDomain, type TKey, type TStatsPoint } from '@tlprt/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import StatisticsRoute from '../../routes/statistics';
 import { buildDomain, buildKey, buildTeam, buildUser, domainList } from '../../test/fixtures';
@@ -84,6 +84,7 @@ async function open(
   opts: {
     domains?: TDomain[];
     deleted?: TDomain[];
+    allDomains?: TKey[];
     role?: number;
     version?: number;
     routes?: Routes;
@@ -98,7 +99,7 @@ async function open(
     routes: {
       'POST /api/v1/domains/5': () => ({
         status: 200,
-        body: domainList(opts.domains ?? standard, opts.deleted ?? []),
+        body: domainList(opts.domains ?? standard, opts.deleted ?? [], opts.allDomains ?? []),
       }),
       'POST /api/v1/statistic/settings/get/user/1/team/5': {
         status: 200,
@@ -127,7 +128,7 @@ describe('statistics screen', () => {
     await open();
     await screen.findByLabelText('P2P share');
     expect(screen.getByLabelText('P2P share')).toHaveTextContent('25.0%');
-    expect(screen.getByTestId('figure-total-traffic')).toHaveTextContent('19.5 KB');
+    expect(screen.getByTestId('figure-total-traffic')).toHaveTextContent('20 kB');
     expect(screen.getByTestId('figure-peak-viewers')).toHaveTextContent(/^4$/);
     const [call] = statsCalls();
     expect(call?.url).toBe('/stats/v3/dashboard/day');
@@ -162,13 +163,13 @@ describe('statistics screen', () => {
       routes: { 'POST /stats/v3/dashboard/day': (r) => statsReply(r, 5, (i) => (i === 3 ? 2048 : 0)) },
     });
     const figure = await screen.findByTestId('figure-refused-peer-bytes');
-    expect(figure).toHaveTextContent('2 KB');
+    expect(figure).toHaveTextContent('2.05 kB');
     expect(screen.getByText(MSG_STATS.refusedBytes)).toBeInTheDocument();
     const note = screen.getByText(MSG_STATS.refusedNote);
     expect(figure).toHaveAttribute('aria-describedby', note.id);
     // Not traffic: the share and the total are those without it.
     expect(screen.getByLabelText('P2P share')).toHaveTextContent('25.0%');
-    expect(screen.getByTestId('figure-total-traffic')).toHaveTextContent('19.5 KB');
+    expect(screen.getByTestId('figure-total-traffic')).toHaveTextContent('20 kB');
     const series = charts.options.at(-1)?.series as Array<{ type: string; name: string; data: unknown[][] }>;
     expect(series.map((s) => `${s.type}:${s.name}`)).toEqual([
       'line:CDN',
@@ -185,7 +186,7 @@ describe('statistics screen', () => {
     await waitFor(() => expect(screen.queryByTestId('figure-refused-peer-bytes')).toBeNull());
     expect(screen.queryByText(MSG_STATS.refusedNote)).toBeNull();
     act(() => charts.zoom(50, 100));
-    expect(await screen.findByTestId('figure-refused-peer-bytes')).toHaveTextContent('2 KB');
+    expect(await screen.findByTestId('figure-refused-peer-bytes')).toHaveTextContent('2.05 kB');
   });
 
   it('ends every window at server time, not at the browser clock (offset asked once)', async () => {
@@ -235,7 +236,9 @@ describe('statistics screen', () => {
     expect(screen.getByLabelText('List name')).toHaveValue('Active traffic');
     expect(screen.getByRole('checkbox', { name: 'Main player' })).toBeChecked();
     expect(screen.getByRole('checkbox', { name: 'Main player' })).toBeDisabled();
+    // An unnamed key: the short form of its hash, the whole hash its title and accessible name.
     expect(screen.getByRole('checkbox', { name: k2.keyHash })).toBeChecked();
+    expect(screen.getByText(`${k2.keyHash.slice(0, 8)}…`)).toHaveAttribute('title', k2.keyHash);
     expect(screen.getByRole('checkbox', { name: 'Old player' })).not.toBeChecked();
     expect(screen.getByText('No key')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /^Delete / })).toBeNull();
@@ -251,7 +254,7 @@ describe('statistics screen', () => {
     await screen.findByLabelText('P2P share');
     const ue = user();
     await ue.click(screen.getByRole('button', { name: 'Add list' }));
-    expect(screen.getByRole('button', { name: 'New list' })).toHaveAttribute('aria-pressed', 'true');
+    expect(screen.getByRole('button', { name: 'List 2' })).toHaveAttribute('aria-pressed', 'true');
     // A new list has no key: no request, the hint instead.
     const before = statsCalls().length;
     expect(await screen.findByText(MSG_STATS.noKey)).toBeInTheDocument();
@@ -266,14 +269,14 @@ describe('statistics screen', () => {
     expect(put?.body).toEqual({
       user_id: 1,
       team_id: 5,
-      save_json: JSON.stringify({ tabs: [{ nameTab: 'New list', activeKeys: [kOff.keyHash] }] }),
+      save_json: JSON.stringify({ tabs: [{ nameTab: 'List 2', activeKeys: [kOff.keyHash] }] }),
     });
 
     // Rename: the field is read-only until the edit icon, then for 10 seconds.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
     const field = screen.getByLabelText('List name');
     expect(field).toHaveAttribute('readonly');
-    await ue.click(screen.getByRole('button', { name: 'Rename New list' }));
+    await ue.click(screen.getByRole('button', { name: 'Rename List 2' }));
     expect(field).not.toHaveAttribute('readonly');
     await ue.clear(field);
     expect(screen.getByRole('button', { name: 'No name' })).toBeInTheDocument();
@@ -295,6 +298,19 @@ describe('statistics screen', () => {
       const last = api?.requests.filter((r) => r.url.includes('/settings/put/')).at(-1);
       expect(last?.body).toMatchObject({ save_json: JSON.stringify({ tabs: [] }) });
     });
+  });
+
+  it('shows the keys for all domains (domainId null) in an "All domains" row, counted in Active traffic', async () => {
+    const teamWide = buildKey({ id: 9, name: 'Everywhere', domainId: null });
+    await open({ allDomains: [teamWide] });
+    await screen.findByLabelText('P2P share');
+    expect(screen.getByRole('button', { name: /All domains/ })).toBeInTheDocument();
+    expect(screen.getByRole('checkbox', { name: 'Everywhere' })).toBeChecked();
+    expect((statsCalls()[0]?.body as { apiKeys?: string[] } | undefined)?.apiKeys).toEqual([
+      teamWide.keyHash,
+      k1.keyHash,
+      k2.keyHash,
+    ]);
   });
 
   it('lists deleted keys under Deleted; a new list can chart their past traffic', async () => {
@@ -329,7 +345,15 @@ describe('statistics screen', () => {
       expect((statsCalls().at(-1)?.body as { apiKeys: string[] } | undefined)?.apiKeys).toEqual([k1.keyHash]),
     );
     for (let i = 0; i < 6; i += 1) await ue.click(screen.getByRole('button', { name: 'Add list' }));
-    expect(screen.getAllByRole('button', { name: 'New list' })).toHaveLength(6);
+    // Each new list has a name of its own.
+    expect(screen.getAllByRole('button', { name: /^List \d$/ }).map((b) => b.textContent)).toEqual([
+      'List 2',
+      'List 3',
+      'List 4',
+      'List 5',
+      'List 6',
+      'List 7',
+    ]);
     expect(screen.getByRole('button', { name: 'Add list' })).toBeDisabled();
   });
 
@@ -402,6 +426,57 @@ describe('statistics screen', () => {
     await waitFor(() => expect(statsCalls().at(-1)?.url).toBe('/stats/v3/dashboard/day'));
     await waitFor(() => expect(zoomOf()).toMatchObject({ start: 0, end: 100 }));
     expect(charts.replaced.at(-1)).toBe(true);
+  });
+
+  it("exports the points on screen as CSV: the chart's values, in the team's time zone (UTC+2)", async () => {
+    const varied = (r: Recorded) => {
+      const reply = statsReply(r, 9);
+      reply.body.data = reply.body.data.map((p, i) => ({
+        ...p,
+        cdnDwSize: 1000 * (i + 1),
+        p2pDwSize: 300 * i,
+        usersCount: i + 2,
+      }));
+      return reply;
+    };
+    await open({ routes: { 'POST /stats/v3/dashboard/day': varied } });
+    await screen.findByLabelText('P2P share');
+    expect(screen.getByTestId('stats-updated')).toHaveTextContent(/^Last updated \d\d:\d\d:\d\d$/);
+    let blob: Blob | null = null;
+    const create = vi.spyOn(URL, 'createObjectURL').mockImplementation((b) => {
+      blob = b as Blob;
+      return 'blob:csv';
+    });
+    const revoke = vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => {});
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    // The right half of the chart: points 4..8.
+    act(() => charts.zoom(50, 100));
+    await user().click(screen.getByRole('button', { name: 'Export CSV' }));
+    expect(click).toHaveBeenCalledOnce();
+    const text = await new Promise<string>((resolve) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(String(reader.result));
+      reader.readAsText(blob as unknown as Blob);
+    });
+    const [head, ...rows] = text.trimEnd().split('\r\n');
+    expect(head).toBe('time,timestamp,cdn_bytes,p2p_bytes,viewers');
+    const series = charts.options.at(-1)?.series as Array<{ name: string; type: string; data: number[][] }>;
+    const line = (name: string, type: string) =>
+      series.find((x) => x.name === name && x.type === type)?.data ?? [];
+    const chartRows = line('CDN', 'line')
+      .slice(4)
+      .map(([axisMs, cdnBits], i) => {
+        const unix = (axisMs as number) / 1000 - 2 * 3600;
+        const local = new Date(axisMs as number).toISOString().slice(0, 19);
+        const p2pBits = line('P2P', 'line')[i + 4]?.[1] as number;
+        const viewers = line('Viewers', 'line')[i + 4]?.[1];
+        return `${local}+02:00,${unix},${Math.round(((cdnBits as number) * 60) / 8)},${Math.round((p2pBits * 60) / 8)},${viewers}`;
+      });
+    expect(rows).toEqual(chartRows);
+    expect(rows[0]).toBe(`2023-11-15T00:17:20+02:00,${1_700_000_000 + 240},5000,1200,6`);
+    create.mockRestore();
+    revoke.mockRestore();
+    click.mockRestore();
   });
 
   it('replaces the option when a live refresh adds or drops the refused series (a merge would keep it)', async () => {

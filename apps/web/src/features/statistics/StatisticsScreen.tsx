@@ -23,22 +23,26 @@ import {
   type TStatsRange,
   WEB_PATHS,
 } from '@tlprt/contract';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { IconAlert, IconChart, IconKey } from '../../components/icons';
 import { EmptyState, PageBody } from '../../components/Page';
+import { formatTime } from '../../lib/dates';
 import { invalidateDomainsAndKeys, useDomains } from '../domains/queries';
 import { useLiveEvent } from '../live/useLiveEvent';
+import { useServerClockOffset } from '../session/queries';
 import { useSession } from '../session/SessionProvider';
 import type { ChartInput } from './chartOption';
 import { zoomIndexes } from './chartOption';
 import { RANGE_LABEL, RANGE_ORDER, SAMPLE_STEP, sampleStats, summarize, useStoredRange } from './data';
+import { downloadText, visibleCsv } from './exportCsv';
 import { formatBytes, formatCount, formatPercent, utcLabel } from './format';
 import { ListPanel } from './ListPanel';
 import { activeTrafficKeys, groupDomains, hasVerifiedDomain } from './lists';
 import { useStats, useStatsLists } from './queries';
 import { StatsChart } from './StatsChart';
 import { StatsTabs } from './StatsTabs';
+import { useViewParams } from './view';
 
 /** Wide screens show the list tabs in the header; narrow ones on the page. */
 export const WIDE_QUERY = '(min-width: 48em)';
@@ -78,7 +82,7 @@ function Figure({
 }) {
   return (
     <Stack gap={2}>
-      <Text size="xs" c={warning ? 'red.9' : 'dimmed'} fw={600} tt="uppercase" style={{ letterSpacing: 0.5 }}>
+      <Text size="xs" c={warning ? 'red' : 'dimmed'} fw={600} tt="uppercase" style={{ letterSpacing: 0.5 }}>
         {warning && <IconAlert size={12} style={{ verticalAlign: -1, marginRight: 4 }} />}
         {label}
       </Text>
@@ -86,7 +90,7 @@ function Figure({
         fz={big ? { base: 28, sm: 34 } : { base: 18, sm: 22 }}
         fw={700}
         lh={1.1}
-        c={big ? 'teal.7' : warning ? 'red.9' : undefined}
+        c={big ? 'teal.7' : warning ? 'red' : undefined}
         aria-label={aria}
         aria-describedby={describedBy}
         role={aria ? 'status' : undefined}
@@ -134,13 +138,25 @@ export function StatisticsScreen() {
   // 60, 62, 90–92 already refresh through the live reactions; a deleted domain (61) does here.
   useLiveEvent(EventCode.DomainDeleted, () => void invalidateDomainsAndKeys(queryClient));
   const lists = useStatsLists();
-  const [range, setRange] = useStoredRange();
+  const [storedRange, storeRange] = useStoredRange();
+  const view = useViewParams();
+  const range = view.range ?? storedRange;
+  const setRange = (r: TStatsRange) => {
+    storeRange(r);
+    view.set({ range: r });
+  };
+  // The URL names the view shown (a link to share), filled in without a new history entry.
+  const wantedList = lists.wanted;
+  useEffect(() => {
+    if (view.range === null || view.list === null) view.set({ range, list: wantedList }, true);
+  }, [view.range, view.list, range, wantedList, view.set]);
   const wide = useMediaQuery(WIDE_QUERY, false, { getInitialValueInEffect: false });
   const groups = useMemo(() => groupDomains(domains.data), [domains.data]);
   const activeKeys = useMemo(() => activeTrafficKeys(groups), [groups]);
   const tab = lists.index > 0 ? lists.tabs[lists.index - 1] : undefined;
   const keys = lists.index === 0 ? activeKeys : (tab?.activeKeys ?? []);
   const stats = useStats(range, keys, teamId, user.id);
+  const clockOffset = useServerClockOffset();
   const [zoom, setZoom] = useState<[number, number]>([0, 100]);
 
   const result = stats.data;
@@ -150,8 +166,12 @@ export function StatisticsScreen() {
   const input: ChartInput | null = useMemo(() => {
     if (!result) return null;
     if (result.failed) return { points: sampleStats(sampleEnd, nodr), step: SAMPLE_STEP, nodr, utcOffset };
-    return { points: result.points, step: result.step, nodr, utcOffset };
-  }, [result, sampleEnd, nodr, utcOffset]);
+    // The last point whose span had not ended when it was read is still being counted.
+    const readAt = (stats.dataUpdatedAt + (clockOffset ?? 0)) / 1000;
+    const last = result.points[result.points.length - 1];
+    const openLast = last !== undefined && last.datePoint + result.step > readAt;
+    return { points: result.points, step: result.step, nodr, utcOffset, openLast };
+  }, [result, sampleEnd, nodr, utcOffset, stats.dataUpdatedAt, clockOffset]);
   const summary = useMemo(() => {
     if (!input) return null;
     const [from, to] = zoomIndexes(input.points.length, zoom[0], zoom[1]);
@@ -277,10 +297,37 @@ export function StatisticsScreen() {
                     )}
                     {' · '}
                     {utcLabel(utcOffset)}
+                    {stats.dataUpdatedAt > 0 && (
+                      <>
+                        {' · '}
+                        <span data-testid="stats-updated">
+                          Last updated{' '}
+                          {formatTime(
+                            stats.dataUpdatedAt + (clockOffset ?? 0),
+                            { utcOffset, label: false },
+                            true,
+                          )}
+                        </span>
+                      </>
+                    )}
                   </Text>
+                  <Button
+                    variant="default"
+                    size="xs"
+                    disabled={failed}
+                    title={failed ? 'Sample data cannot be exported' : undefined}
+                    onClick={() =>
+                      downloadText(
+                        `statistics-${range}-${new Date().toISOString().slice(0, 10)}.csv`,
+                        visibleCsv(input, zoom),
+                      )
+                    }
+                  >
+                    Export CSV
+                  </Button>
                 </Group>
                 {summary.rejectedBytes > 0 && (
-                  <Text id={REFUSED_NOTE_ID} size="xs" c="red.9" mt={-8}>
+                  <Text id={REFUSED_NOTE_ID} size="xs" c="red" mt={-8}>
                     {MSG_STATS.refusedNote}
                   </Text>
                 )}

@@ -1,6 +1,7 @@
-import { Badge, Box } from '@mantine/core';
+import { Badge, Box, useComputedColorScheme } from '@mantine/core';
 import { useEffect, useRef } from 'react';
 import { buildChartOption, CHART_HEIGHT, type ChartInput } from './chartOption';
+import { withColorScheme } from './chartScheme';
 import type { ChartHandle } from './echarts';
 
 /**
@@ -30,6 +31,10 @@ export function StatsChart({
   const zoom = useRef<[number, number]>([0, 100]);
   const shownView = useRef<string | null>(null);
   const shownSeries = useRef<string | null>(null);
+  // The canvas reads no CSS: the option is redrawn in the page's colour scheme (chartScheme.ts).
+  const scheme = useComputedColorScheme('light');
+  const schemeRef = useRef(scheme);
+  schemeRef.current = scheme;
 
   // ECharts is loaded on demand (its own chunk): the rest of the app does not wait for it.
   useEffect(() => {
@@ -45,7 +50,7 @@ export function StatsChart({
         zoom.current = [s, e];
         zoomRef.current(s, e);
       });
-      c.setOption(buildChartOption(inputRef.current, zoom.current), true);
+      c.setOption(withColorScheme(buildChartOption(inputRef.current, zoom.current), schemeRef.current), true);
       ro = new ResizeObserver(() => c.resize());
       ro.observe(node);
     });
@@ -64,12 +69,12 @@ export function StatsChart({
       zoom.current = [0, 100];
       zoomRef.current(0, 100);
     }
-    const option = buildChartOption(input, zoom.current);
-    const series = option.series.map((s) => `${s.type}:${s.name}`).join();
+    const option = withColorScheme(buildChartOption(input, zoom.current), scheme);
+    const series = `${scheme}|${option.series.map((s) => `${s.type}:${s.name}`).join()}`;
     const newSeries = shownSeries.current !== series;
     shownSeries.current = series;
     chart.current?.setOption(option, newView || newSeries);
-  }, [input, view]);
+  }, [input, view, scheme]);
 
   return (
     <Box pos="relative">

@@ -1,7 +1,8 @@
 import type { TStatsPoint } from '@tlprt/contract';
 import { MIN_ZOOM_SPAN_S, MSG_STATS } from '@tlprt/contract';
+import { formatDateTime } from '../../lib/dates';
 import { DIMMED_TEXT } from '../../theme';
-import { formatBits, formatCount, formatPercent, scale1024, utcLabel } from './format';
+import { formatBits, formatCount, formatPercent, scale1000, utcLabel } from './format';
 
 const SERIES_COLORS = { cdn: '#4c6ef5', p2p: '#12b886', nodr: '#fab005' } as const;
 /** Refused peer bytes: an alarm, red apart from the traffic's colours. */
@@ -10,6 +11,8 @@ const REFUSED = MSG_STATS.refusedSeries;
 /** The audience line (usersCount), dark over the series' bars. */
 const VIEWERS_COLOR = '#343a40';
 const VIEWERS = 'Viewers';
+/** The open point's mark in the tooltip. */
+export const STILL_COUNTING = 'still being counted';
 export const CHART_HEIGHT = 550;
 
 export interface ChartInput {
@@ -20,7 +23,13 @@ export interface ChartInput {
   nodr: boolean;
   /** The team's UTC offset in hours (tlprt_utcoffset_team). */
   utcOffset: number;
+  /** The last point's span had not ended when it was read (the minute still being counted): it is
+   *  drawn unfinished (dashed, lighter), not as a drop at the right edge. */
+  openLast?: boolean;
 }
+
+/** Whether the last point of `input` is drawn as still being counted (it needs one before it). */
+export const lastIsOpen = (input: ChartInput) => input.openLast === true && input.points.length >= 2;
 
 /** Epoch seconds → the axis value: milliseconds shifted by the team offset (the chart runs in UTC). */
 const axisTime = (datePoint: number, utcOffset: number) => (datePoint + utcOffset * 3600) * 1000;
@@ -70,7 +79,9 @@ export function tooltipLines(input: ChartInput, index: number) {
   const users = rows(p, input.nodr, 'users');
   const sizeTotal = size.reduce((a, r) => a + r.value, 0);
   return {
-    time: `${formatAxisTime(axisTime(p.datePoint, input.utcOffset))} ${utcLabel(input.utcOffset)}`,
+    time: `${formatDateTime(p.datePoint * 1000, { utcOffset: input.utcOffset })}${
+      lastIsOpen(input) && index === input.points.length - 1 ? ` · ${STILL_COUNTING}` : ''
+    }`,
     bandwidth: [
       ...size.map((r) => ({
         name: r.name,
@@ -147,6 +158,8 @@ export function buildChartOption(input: ChartInput, zoom: readonly [number, numb
   const max = points[points.length - 1] ? t(points[points.length - 1] as TStatsPoint) : undefined;
   const minSpan = minZoomSpanMs(step, points);
   const refused = hasRefused(points);
+  const open = lastIsOpen(input);
+  const openAt = open ? points.length - 1 : -1;
   const refusedNames = refused ? [REFUSED] : [];
   const axisLabel = { color: DIMMED_TEXT, hideOverlap: true };
   const splitLine = { lineStyle: { color: '#f1f3f5' } };
@@ -175,8 +188,10 @@ export function buildChartOption(input: ChartInput, zoom: readonly [number, numb
       axisPointer: { type: 'line' },
       formatter: (params: unknown) => {
         const list = Array.isArray(params) ? params : [params];
-        const first = list[0] as { dataIndex?: number } | undefined;
-        return tooltipHtml(input, first?.dataIndex ?? 0);
+        // By the axis value: the open point's dashed overlay has indexes of its own.
+        const first = list[0] as { axisValue?: number; dataIndex?: number } | undefined;
+        const at = points.findIndex((p) => t(p) === first?.axisValue);
+        return tooltipHtml(input, at >= 0 ? at : (first?.dataIndex ?? 0));
       },
     },
     xAxis: [
@@ -203,7 +218,7 @@ export function buildChartOption(input: ChartInput, zoom: readonly [number, numb
         axisLabel: {
           ...axisLabel,
           formatter: (v: number) => {
-            const s = scale1024(v);
+            const s = scale1000(v);
             return `${s.value} ${s.unit}bps`;
           },
         },
@@ -255,8 +270,29 @@ export function buildChartOption(input: ChartInput, zoom: readonly [number, numb
         lineStyle: { width: 1.5, color: colorOf(n) },
         itemStyle: { color: colorOf(n) },
         areaStyle: { opacity: 0.35, color: colorOf(n) },
-        data: points.map((p) => [t(p), bitsPerSecond(sizeOf(p, n), step)]),
+        data: points.map((p, i) => [t(p), i === openAt ? null : bitsPerSecond(sizeOf(p, n), step)]),
       })),
+      // The minute still being counted: its last segment dashed over the stack's top of each series.
+      ...(open
+        ? names.map((n, k) => ({
+            name: n,
+            type: 'line' as const,
+            xAxisIndex: 0,
+            yAxisIndex: 0,
+            showSymbol: false,
+            silent: true,
+            tooltip: { show: false },
+            z: 3,
+            lineStyle: { width: 1.5, type: 'dashed' as const, color: colorOf(n), opacity: 0.8 },
+            itemStyle: { color: colorOf(n) },
+            areaStyle: { opacity: 0.12, color: colorOf(n) },
+            data: [openAt - 1, openAt].map((i) => {
+              const p = points[i] as TStatsPoint;
+              const below = names.slice(0, k).reduce((a, m) => a + sizeOf(p, m), 0);
+              return [t(p), bitsPerSecond(below + sizeOf(p, n), step)];
+            }),
+          }))
+        : []),
       ...refusedNames.map((n) => ({
         name: n,
         type: 'line' as const,
@@ -279,7 +315,11 @@ export function buildChartOption(input: ChartInput, zoom: readonly [number, numb
         barGap: '0%',
         barCategoryGap: '10%',
         itemStyle: { color: colorOf(n) },
-        data: points.map((p) => [t(p), usersOf(p, n)]),
+        data: points.map((p, i) =>
+          i === openAt
+            ? { value: [t(p), usersOf(p, n)], itemStyle: { opacity: 0.35 } }
+            : [t(p), usersOf(p, n)],
+        ),
       })),
       {
         name: VIEWERS,
@@ -291,8 +331,29 @@ export function buildChartOption(input: ChartInput, zoom: readonly [number, numb
         z: 3,
         lineStyle: { width: 2, color: VIEWERS_COLOR },
         itemStyle: { color: VIEWERS_COLOR },
-        data: points.map((p) => [t(p), p.usersCount]),
+        data: points.map((p, i) => [t(p), i === openAt ? null : p.usersCount]),
       },
+      ...(open
+        ? [
+            {
+              name: VIEWERS,
+              type: 'line' as const,
+              xAxisIndex: 1,
+              yAxisIndex: 1,
+              step: 'middle' as const,
+              showSymbol: false,
+              silent: true,
+              tooltip: { show: false },
+              z: 3,
+              lineStyle: { width: 2, type: 'dashed' as const, color: VIEWERS_COLOR, opacity: 0.6 },
+              itemStyle: { color: VIEWERS_COLOR },
+              data: [openAt - 1, openAt].map((i) => {
+                const p = points[i] as TStatsPoint;
+                return [t(p), p.usersCount];
+              }),
+            },
+          ]
+        : []),
     ],
   };
 }

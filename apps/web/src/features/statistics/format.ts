@@ -1,32 +1,40 @@
-/** Units of spec §9: bandwidth in bits (K, M, G, T, P, base 1024), viewer counts (K, M, B, T). */
-const BIT_UNITS = ['', 'K', 'M', 'G', 'T', 'P'] as const;
+/**
+ * Units (issue 20): decimal steps of 1000, as network rates are quoted: bytes in B, kB, MB, GB, TB, PB
+ * and bit rates in bps, kbps, Mbps, Gbps, Tbps, Pbps. Viewer counts: K, M, B, T.
+ */
+const PREFIXES = ['', 'k', 'M', 'G', 'T', 'P'] as const;
 
 function trim(n: number): string {
   const fixed = n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2);
   return fixed.includes('.') ? fixed.replace(/\.?0+$/, '') : fixed;
 }
 
-/** 1536 → "1.5 K"; base 1024 up to P. */
-export function scale1024(value: number): { value: string; unit: string } {
+/** 1500 → { value: "1.5", unit: "k" }; steps of 1000 up to P. */
+export function scale1000(value: number): { value: string; unit: string } {
   if (!Number.isFinite(value) || value <= 0) return { value: '0', unit: '' };
   let v = value;
   let i = 0;
-  while (v >= 1024 && i < BIT_UNITS.length - 1) {
-    v /= 1024;
+  while (v >= 1000 && i < PREFIXES.length - 1) {
+    v /= 1000;
     i += 1;
   }
-  return { value: trim(v), unit: BIT_UNITS[i] ?? '' };
+  // 999.96 k rounds to "1000": shown as 1 M instead.
+  if (trim(v) === '1000' && i < PREFIXES.length - 1) {
+    v /= 1000;
+    i += 1;
+  }
+  return { value: trim(v), unit: PREFIXES[i] ?? '' };
 }
 
-/** Bits per second: 1536 → "1.5 Kbps". */
+/** Bits per second: 1500 → "1.5 kbps". */
 export function formatBits(bitsPerSecond: number): string {
-  const s = scale1024(bitsPerSecond);
+  const s = scale1000(bitsPerSecond);
   return `${s.value} ${s.unit}bps`;
 }
 
-/** A volume in bytes: 1536 → "1.5 KB". */
+/** A volume in bytes: 1500 → "1.5 kB". */
 export function formatBytes(bytes: number): string {
-  const s = scale1024(bytes);
+  const s = scale1000(bytes);
   return `${s.value} ${s.unit}B`;
 }
 
@@ -51,11 +59,5 @@ export function formatPercent(share: number): string {
   return `${(share * 100).toFixed(1)}%`;
 }
 
-/** The team's offset as the axis shows it: 2 → "UTC+2", -7 → "UTC-7", 5.5 → "UTC+5:30". */
-export function utcLabel(offsetHours: number): string {
-  const sign = offsetHours < 0 ? '-' : '+';
-  const abs = Math.abs(offsetHours);
-  const h = Math.floor(abs);
-  const m = Math.round((abs - h) * 60);
-  return `UTC${sign}${h}${m ? `:${String(m).padStart(2, '0')}` : ''}`;
-}
+/** The team's offset as the axis shows it: the dashboard's one date module. */
+export { utcLabel } from '../../lib/dates';

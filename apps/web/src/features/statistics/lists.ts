@@ -15,6 +15,28 @@ export interface DomainGroups {
 
 const isVerified = (d: TDomain) => d.verification.id === 1 && d.draft.id === 1;
 
+/** The name of the group of keys for all domains (domainId null, spec §3). */
+export const ALL_DOMAINS = 'All domains';
+/** The team's keys for all its domains, shown as one more domain row, first of the Active group: they
+ *  carry traffic like any key, so they are in Active traffic and can be ticked in a list. */
+function allDomainsGroup(keys: TKey[]): TDomain {
+  return {
+    id: 0,
+    teamId: keys[0]?.teamId ?? 0,
+    url: '',
+    name: ALL_DOMAINS,
+    status: { id: DomainStatus.Active, name: 'Active' },
+    verification: { id: 1 },
+    verificationMethod: null,
+    verificationHash: '',
+    draft: { id: 1 },
+    suspended: 0,
+    plainHttp: false,
+    createdAt: keys[0]?.createdAt ?? new Date(0).toISOString(),
+    keys,
+  };
+}
+
 /** The verified domains of the list response (My domains) in the selector's Active and Inactive groups;
  *  Deleted holds the deleted keys whose statistics are still kept, under their domains. */
 export function groupDomains(list: TDomainListResponse | undefined): DomainGroups {
@@ -24,8 +46,12 @@ export function groupDomains(list: TDomainListResponse | undefined): DomainGroup
     seen.add(d.id);
     return true;
   });
+  const teamWide = list?.allDomains ?? [];
   return {
-    active: all.filter((d) => d.status.id === DomainStatus.Active && d.suspended === 0),
+    active: [
+      ...(teamWide.length > 0 ? [allDomainsGroup(teamWide)] : []),
+      ...all.filter((d) => d.status.id === DomainStatus.Active && d.suspended === 0),
+    ],
     inactive: all.filter((d) => !(d.status.id === DomainStatus.Active && d.suspended === 0)),
     deleted: list?.deleted ?? [],
   };
@@ -41,13 +67,25 @@ export function activeTrafficKeys(g: DomainGroups): string[] {
     .map((k) => k.keyHash);
 }
 
-/** Key label: its name, or its hash when unnamed. */
-export const keyLabel = (k: TKey) => (k.name.trim() ? k.name : k.keyHash);
+/** A key hash's short form: its first 8 characters and an ellipsis ("3f9a1c07…"). */
+export const shortHash = (hash: string) => (hash.length > 10 ? `${hash.slice(0, 8)}…` : hash);
+/** Key label: its name, or the short form of its hash when unnamed (the full hash in its title). */
+export const keyLabel = (k: TKey) => (k.name.trim() ? k.name : shortHash(k.keyHash));
+/** The whole of a key's name or hash, for its tooltip and accessible name. */
+export const keyTitle = (k: TKey) => (k.name.trim() ? k.name : k.keyHash);
+
+/** A new list's name: "List 2", "List 3", … (Active traffic is the first), the first not taken. */
+export function nextListName(names: readonly string[]): string {
+  const taken = new Set(names.map((n) => n.trim()));
+  let i = 2;
+  while (taken.has(`List ${i}`)) i += 1;
+  return `List ${i}`;
+}
 
 /** Inactive keys are coloured by status (spec §2): 20 grey, 40 red. */
 export function keyColor(k: TKey): string | undefined {
   if (k.status === KeyStatus.Inactive) return 'dimmed';
-  if (k.status === KeyStatus.Restricted) return 'red.7';
+  if (k.status === KeyStatus.Restricted) return 'red';
   return undefined;
 }
 

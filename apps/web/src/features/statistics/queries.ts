@@ -1,7 +1,6 @@
 import { useDebouncedCallback, useSessionStorage } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  DEFAULT_TAB_NAME,
   LIMITS,
   STATS_RANGES,
   STORAGE_KEYS,
@@ -15,6 +14,8 @@ import { useServerClockOffset } from '../session/queries';
 import { useSession } from '../session/SessionProvider';
 import { statsApi } from './api';
 import { buildStatsQuery } from './data';
+import { nextListName } from './lists';
+import { useViewParams } from './view';
 
 const statsKeys = {
   all: ['statistics'] as const,
@@ -86,8 +87,15 @@ export function useStatsLists() {
     defaultValue: 0,
     getInitialValueInEffect: false,
   });
+  const view = useViewParams();
   const tabs = query.data ?? [];
-  const index = Math.min(selected, tabs.length);
+  // The list of the URL (a shared link, the back button) before the one last chosen in this tab.
+  const wanted = view.list ?? selected;
+  const index = Math.min(wanted, tabs.length);
+  const choose = (i: number) => {
+    select(i);
+    view.set({ list: i });
+  };
 
   // A failed save keeps the lists shown; the next change sends them all again.
   const save = useMutation({
@@ -117,13 +125,15 @@ export function useStatsLists() {
     tabs,
     /** 0 = Active traffic; i = tabs[i - 1]. */
     index,
+    /** The list asked for (URL or stored), before it is clamped to the lists loaded. */
+    wanted,
     canAdd: tabs.length + 1 < LIMITS.statisticsTabs,
-    select,
+    select: choose,
     add: () => {
       const list = current();
       if (list.length + 1 >= LIMITS.statisticsTabs) return;
-      update([...list, { nameTab: DEFAULT_TAB_NAME, activeKeys: [] }]);
-      select(list.length + 1);
+      update([...list, { nameTab: nextListName(list.map((t) => t.nameTab)), activeKeys: [] }]);
+      choose(list.length + 1);
     },
     rename: (i: number, name: string) =>
       update(current().map((t, j) => (j === i - 1 ? { ...t, nameTab: name.slice(0, 30) } : t))),
@@ -132,7 +142,7 @@ export function useStatsLists() {
     remove: (i: number) => {
       if (i < 1) return;
       update(current().filter((_, j) => j !== i - 1));
-      select(Math.max(0, i - 1));
+      choose(Math.max(0, i - 1));
     },
   };
 }

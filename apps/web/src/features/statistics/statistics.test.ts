@@ -35,17 +35,21 @@ const pt = (
 const refused = (p: TStatsPoint, rejected: number): TStatsPoint => ({ ...p, rejectedDwSize: rejected });
 
 describe('units (spec §9)', () => {
-  it('bandwidth in bits, base 1024, K M G T P', () => {
+  it('bytes and bit rates in decimal units (steps of 1000): kB MB GB TB, kbps Mbps Gbps', () => {
     expect(formatBits(0)).toBe('0 bps');
     expect(formatBits(512)).toBe('512 bps');
-    expect(formatBits(1024)).toBe('1 Kbps');
-    expect(formatBits(1536)).toBe('1.5 Kbps');
-    expect(formatBits(1024 ** 2 * 3)).toBe('3 Mbps');
-    expect(formatBits(1024 ** 3 * 2.25)).toBe('2.25 Gbps');
-    expect(formatBits(1024 ** 4)).toBe('1 Tbps');
-    expect(formatBits(1024 ** 5 * 12)).toBe('12 Pbps');
-    expect(formatBits(1024 ** 6)).toBe('1024 Pbps');
-    expect(formatBytes(1024 ** 3 * 1.5)).toBe('1.5 GB');
+    expect(formatBits(1000)).toBe('1 kbps');
+    expect(formatBits(1500)).toBe('1.5 kbps');
+    expect(formatBits(1024)).toBe('1.02 kbps');
+    expect(formatBits(3e6)).toBe('3 Mbps');
+    expect(formatBits(2.25e9)).toBe('2.25 Gbps');
+    expect(formatBits(1e12)).toBe('1 Tbps');
+    expect(formatBits(12e15)).toBe('12 Pbps');
+    expect(formatBits(999_999)).toBe('1 Mbps');
+    expect(formatBytes(999)).toBe('999 B');
+    expect(formatBytes(19_500)).toBe('19.5 kB');
+    expect(formatBytes(1.5e9)).toBe('1.5 GB');
+    expect(formatBytes(2e12)).toBe('2 TB');
   });
   it('viewer counts K, B, T', () => {
     expect(formatCount(0)).toBe('0');
@@ -224,6 +228,31 @@ describe('chart option', () => {
     const o = buildChartOption({ ...input, nodr: true, points: [pt(0, 1, 1, 1, 1, [1, 1])] });
     expect(o.series.map((s) => s.name)).toEqual(['CDN', 'P2P', 'NODR', 'CDN', 'P2P', 'NODR', 'Viewers']);
   });
+  it('draws the point still being counted as unfinished (dashed, lighter), not as a drop at the right edge', () => {
+    const points = [pt(0, 600, 200, 5, 3), pt(60, 600, 200, 5, 3), pt(120, 30, 10, 1, 1)];
+    const dashed = (x: unknown) => (x as { lineStyle?: { type?: string } }).lineStyle?.type === 'dashed';
+    const closed = buildChartOption({ ...input, points });
+    expect(closed.series.some(dashed)).toBe(false);
+    const o = buildChartOption({ ...input, points, openLast: true });
+    const lines = o.series.filter((x) => x.type === 'line' && x.yAxisIndex === 0);
+    // The stacked areas end at the last finished minute; each series' last segment is dashed over it.
+    const solid = lines.filter((x) => !dashed(x));
+    expect(solid.map((x) => (x.data as unknown[][]).at(-1)?.[1])).toEqual([null, null]);
+    const overlay = lines.filter(dashed);
+    expect(overlay.map((x) => x.name)).toEqual(['CDN', 'P2P']);
+    // Stacked by hand: P2P's dashed line runs on top of CDN's.
+    expect(overlay.map((x) => (x.data as number[][]).map((d) => d[1]))).toEqual([
+      [80, 4],
+      [106.66666666666667, 5.333333333333333],
+    ]);
+    const bars = o.series.filter((x) => x.type === 'bar');
+    expect(bars.map((x) => (x.data as unknown[]).at(-1))).toEqual([
+      expect.objectContaining({ itemStyle: { opacity: 0.35 } }),
+      expect.objectContaining({ itemStyle: { opacity: 0.35 } }),
+    ]);
+    expect(tooltipLines({ ...input, points, openLast: true }, 2)?.time).toMatch(/still being counted$/);
+    expect(tooltipLines({ ...input, points, openLast: true }, 1)?.time).not.toMatch(/counted/);
+  });
   it('limits zooming to the minimum spans of spec §9', () => {
     const day = Array.from({ length: 1440 }, (_, i) => pt(i * 60, 1, 1, 1, 1));
     expect(minZoomSpanMs(60, day)).toBe((MIN_ZOOM_SPAN_S[60] ?? 0) * 1000);
@@ -238,7 +267,7 @@ describe('chart option', () => {
   it('tooltip shows each series value and its share', () => {
     const t = tooltipLines(input, 0);
     if (!t) throw new Error('no tooltip');
-    expect(t.time).toBe('1970-01-01 03:00 UTC+2');
+    expect(t.time).toBe('1 January 1970, 03:00 UTC+2');
     expect(t.bandwidth).toEqual([
       { name: 'CDN', color: expect.any(String), value: '100 bps', share: '75.0%' },
       { name: 'P2P', color: expect.any(String), value: '33.3 bps', share: '25.0%' },

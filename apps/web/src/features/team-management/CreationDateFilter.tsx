@@ -113,7 +113,7 @@ export function CreationDateFilter({
             ariaLabels={{ previousMonth: 'Previous month', nextMonth: 'Next month' }}
           />
           {error && (
-            <Text size="xs" c="red.9" role="alert">
+            <Text size="xs" c="red" role="alert">
               {error}
             </Text>
           )}

@@ -1,7 +1,6 @@
 import { Card, Group, SimpleGrid, Stack, Text, UnstyledButton } from '@mantine/core';
 import { isShownSuspended, type TTeamListItem } from '@tlprt/contract';
 import { IconBan } from '../../components/icons';
-import { WARNING_TEXT } from '../../theme';
 import { StarButton } from './StarButton';
 import { TeamHistoryButton } from './TeamHistory';
 import { TeamTags } from './TeamTags';
@@ -23,7 +22,7 @@ export function TeamCard({ team }: { team: TTeamListItem }) {
         >
           <Group gap={6} wrap="nowrap">
             {suspended && <IconBan size={16} color="var(--mantine-color-red-7)" aria-hidden />}
-            <Text fw={600} truncate c={suspended ? 'red.9' : undefined}>
+            <Text fw={600} truncate c={suspended ? 'red' : undefined}>
               {name}
             </Text>
           </Group>
@@ -35,7 +34,7 @@ export function TeamCard({ team }: { team: TTeamListItem }) {
         <Field
           label="Status"
           value={statusText(team)}
-          color={suspended ? 'red.9' : team.statusId === 10 ? 'teal.9' : WARNING_TEXT}
+          color={suspended ? 'red' : team.statusId === 10 ? 'teal' : 'orange'}
         />
         <Field label="Creation date" value={createdText(team.createdAt)} />
         <Field label="Members" value={String(team.members)} />

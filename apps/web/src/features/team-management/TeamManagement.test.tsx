@@ -327,7 +327,7 @@ describe('the list', () => {
     });
     const card = screen.getByTestId('team-card-2');
     expect(within(card).getByText('SUSPENDED')).toBeInTheDocument();
-    expect(within(card).getByText('Team 2')).toHaveStyle({ color: 'var(--mantine-color-red-9)' });
+    expect(within(card).getByText('Team 2')).toHaveStyle({ color: 'var(--mantine-color-red-text)' });
     expect(within(card).getByText('4')).toBeInTheDocument();
     expect(within(card).getByText('1 January 2024')).toBeInTheDocument();
     const user = userEvent.setup();

@@ -182,7 +182,7 @@ export function TeamManagementPanel({
             </Center>
           )}
         </Box>
-        <Box py="sm" style={{ borderTop: '1px solid var(--mantine-color-gray-3)' }}>
+        <Box py="sm" style={{ borderTop: '1px solid var(--app-border)' }}>
           <CsvMenu />
         </Box>
       </Stack>

@@ -38,12 +38,7 @@ export function TeamTable({ teams }: { teams: TTeamListItem[] }) {
                       >
                         <Group gap={4} wrap="nowrap">
                           {suspended && <IconBan size={14} color="var(--mantine-color-red-7)" aria-hidden />}
-                          <Text
-                            size="sm"
-                            fw={500}
-                            c={suspended ? 'red.9' : undefined}
-                            data-testid="team-name"
-                          >
+                          <Text size="sm" fw={500} c={suspended ? 'red' : undefined} data-testid="team-name">
                             {cut}
                           </Text>
                         </Group>
@@ -56,7 +51,7 @@ export function TeamTable({ teams }: { teams: TTeamListItem[] }) {
                   <Text size="sm">{team.id}</Text>
                 </Table.Td>
                 <Table.Td>
-                  <Text size="sm" fw={suspended ? 600 : 400} c={suspended ? 'red.9' : undefined}>
+                  <Text size="sm" fw={suspended ? 600 : 400} c={suspended ? 'red' : undefined}>
                     {statusText(team)}
                   </Text>
                 </Table.Td>

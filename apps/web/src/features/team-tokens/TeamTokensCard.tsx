@@ -96,7 +96,7 @@ export function TeamTokensCard({ team }: { team: TTeamDetail }) {
             c="dimmed"
             ta="center"
             py="md"
-            style={{ border: '1px dashed var(--mantine-color-gray-4)', borderRadius: 8 }}
+            style={{ border: '1px dashed var(--app-border)', borderRadius: 8 }}
           >
             {MSG_TOKENS.empty}
           </Text>
@@ -127,11 +127,7 @@ export function TeamTokensCard({ team }: { team: TTeamDetail }) {
 
 function TokenRow({ token, first, onRevoke }: { token: TTeamToken; first: boolean; onRevoke?: () => void }) {
   return (
-    <Box
-      component="li"
-      py="sm"
-      style={first ? undefined : { borderTop: '1px solid var(--mantine-color-gray-2)' }}
-    >
+    <Box component="li" py="sm" style={first ? undefined : { borderTop: '1px solid var(--app-border)' }}>
       {/* One line on every width: the button stays beside its token, the text wraps instead. */}
       <Group justify="space-between" wrap="nowrap" gap="sm">
         <Group gap="sm" wrap="nowrap" miw={0}>

@@ -16,6 +16,7 @@ import {
   ASSIGNABLE_ROLES,
   canManageInvitation,
   DEFAULT_INVITE_ROLE,
+  InviteStatus,
   invitableRoles,
   MSG_TEAMS,
   ROLE_NAMES,
@@ -45,7 +46,10 @@ export function MembersCard({ team }: { team: TTeamDetail }) {
   const policy = usePolicy(team);
   const remove = useRemoveMember(team.id);
   const revoke = useRevokeInvitation(team.id);
-  const invited = team.invited.filter((m) => m.invite_status === 10);
+  // The answer lists a pending invitee in `users` too (spec §3: users carry invite_status): each person
+  // is shown once, a member among the members, an invitee among the invited.
+  const members = team.users.filter((m) => m.invite_status !== InviteStatus.Pending);
+  const invited = team.invited.filter((m) => m.invite_status === InviteStatus.Pending);
   const ask = (pending: Pending) => {
     const { member } = pending;
     openConfirm({
@@ -84,7 +88,7 @@ export function MembersCard({ team }: { team: TTeamDetail }) {
           )}
         </div>
         <Stack gap={0} component="ul" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Team members">
-          {team.users.map((m, i) => (
+          {members.map((m, i) => (
             <MemberRow key={`u${m.id}`} team={team} member={m} first={i === 0} onAsk={ask} />
           ))}
           {invited.map((m, i) => (
@@ -92,7 +96,7 @@ export function MembersCard({ team }: { team: TTeamDetail }) {
               key={`i${m.invite_id ?? m.id}`}
               team={team}
               member={m}
-              first={team.users.length === 0 && i === 0}
+              first={members.length === 0 && i === 0}
               onAsk={ask}
             />
           ))}
@@ -117,13 +121,13 @@ function MemberRow({
   const policy = usePolicy(team);
   const setRole = useSetRole(team.id);
   const resend = useResendInvitation(team.id);
-  const isInvite = member.invite_status === 10;
+  const isInvite = member.invite_status === InviteStatus.Pending;
   const isMe = member.id === user.id && !isInvite;
   const mayManageInvite =
     isInvite && policy.ctx !== null && canManageInvitation(policy.ctx, member.inviting_user);
-  const roleOptions = ASSIGNABLE_ROLES.includes(member.roles)
-    ? ASSIGNABLE_ROLES
-    : [member.roles, ...ASSIGNABLE_ROLES];
+  // Spec §6: the dropdown offers only Admin, Key master, Viewer. Another role (Billing master) is shown
+  // as the current value by a hidden placeholder option, so the member keeps it until one is picked.
+  const otherRole = ASSIGNABLE_ROLES.includes(member.roles) ? null : member.roles;
 
   const changeRole = (role: number) =>
     setRole.mutate(
@@ -137,11 +141,7 @@ function MemberRow({
     );
 
   return (
-    <Box
-      component="li"
-      py="sm"
-      style={first ? undefined : { borderTop: '1px solid var(--mantine-color-gray-2)' }}
-    >
+    <Box component="li" py="sm" style={first ? undefined : { borderTop: '1px solid var(--app-border)' }}>
       <Group justify="space-between" wrap="wrap" gap="sm">
         <Group gap="sm" wrap="nowrap" miw={0} style={{ flex: '1 1 240px' }}>
           <ProfileAvatar image={member.image} size={38} />
@@ -206,13 +206,19 @@ function MemberRow({
                 w={150}
                 value={String(member.roles)}
                 disabled={!policy.can('team.setRole') || setRole.isPending}
-                data={roleOptions.map((r) => ({
-                  value: String(r),
-                  label: ROLE_NAMES[r] ?? String(r),
-                  disabled: !ASSIGNABLE_ROLES.includes(r),
-                }))}
                 onChange={(e) => changeRole(Number(e.currentTarget.value))}
-              />
+              >
+                {otherRole !== null && (
+                  <option value={String(otherRole)} disabled hidden>
+                    {ROLE_NAMES[otherRole] ?? String(otherRole)}
+                  </option>
+                )}
+                {ASSIGNABLE_ROLES.map((r) => (
+                  <option key={r} value={String(r)}>
+                    {ROLE_NAMES[r] ?? String(r)}
+                  </option>
+                ))}
+              </NativeSelect>
               {policy.can('team.removeMember') && !isMe ? (
                 <Tooltip label="Remove from team">
                   <ActionIcon
@@ -259,7 +265,7 @@ export function InviteCard({ team }: { team: TTeamDetail }) {
           // Spec §4: the success message clears itself after 3 seconds.
           openInfo({
             title: 'Invitation sent',
-            color: 'teal.9',
+            color: 'teal',
             autoCloseMs: TIMINGS.successMessageMs,
             children: r.message || MSG_TEAMS.inviteSent,
           });
@@ -274,7 +280,7 @@ export function InviteCard({ team }: { team: TTeamDetail }) {
           )
             openInfo({
               title: 'Invitation not sent',
-              color: 'red.9',
+              color: 'red',
               children: Object.values(err.fieldErrors)[0] ?? err.body.message,
             });
         },

@@ -87,6 +87,43 @@ describe('team settings: policy-driven controls', () => {
     expect(screen.getByTestId('my-role')).toHaveTextContent('Supervisor');
   });
 
+  it('a pending invitee the answer lists in users and in invited is shown once, as invited', async () => {
+    const team = buildTeam({ role: 10 });
+    const detail = buildDetail(team);
+    // As GET /v1/teams/{id} answers: invitees (invite_status 10) in `users` too (spec §3).
+    api = await startApi({
+      user: buildUser({ TeamsRender: [team] }),
+      detail: { ...detail, users: [...detail.users, ...detail.invited] },
+    });
+    renderSignedIn(<TeamSettings />);
+    await screen.findByText('Team info');
+    const list = screen.getByRole('list', { name: 'Team members' });
+    expect(within(list).getAllByText('new@example.com')).toHaveLength(1);
+    expect(within(list).getAllByRole('listitem')).toHaveLength(3);
+    expect(screen.queryByLabelText('Role of new@example.com')).not.toBeInTheDocument();
+    expect(screen.getByText(MSG_TEAMS.invited)).toBeInTheDocument();
+  });
+
+  it('a Billing master member: the dropdown offers only Admin, Key master, Viewer and shows Billing master', async () => {
+    const team = buildTeam({ role: 10 });
+    api = await startApi({
+      user: buildUser({ TeamsRender: [team] }),
+      detail: buildDetail(team, {
+        users: [
+          buildMember({ id: 1, email: 'ada@example.com', roles: 10 }),
+          buildMember({ id: 2, name: 'Grace', email: 'grace@example.com', roles: 20 }),
+        ],
+      }),
+    });
+    renderSignedIn(<TeamSettings />);
+    await screen.findByText('Team info');
+    const select = screen.getByLabelText('Role of grace@example.com') as HTMLSelectElement;
+    expect(select).toHaveValue('20');
+    expect(select.selectedOptions[0]?.textContent).toBe('Billing master');
+    const offered = [...select.options].filter((o) => !o.hidden).map((o) => o.textContent);
+    expect(offered).toEqual(['Admin', 'Key master', 'Viewer']);
+  });
+
   it('a suspended team shows the banner and every control is view-only', async () => {
     await open(10, { team: { suspended: 1 } });
     expect(screen.getByTestId('suspended-banner')).toHaveTextContent(MSG_TEAMS.teamSuspendedNotice);
@@ -307,5 +344,22 @@ describe('a supervisor working in a team picked in Team Management (no team of t
     expect(screen.getByLabelText('Version')).not.toBeDisabled();
     expect(screen.getByText('vip')).toBeInTheDocument();
     expect(screen.getByLabelText('Add a tag to Customer Co')).toBeInTheDocument();
+    // Spec §6: the delete-team block is the Admins' (and shown during deletion): not a supervisor's here.
+    expect(screen.queryByRole('button', { name: 'Delete team' })).not.toBeInTheDocument();
+  });
+
+  it('sees the deletion state of a picked team whose deletion was requested', async () => {
+    const picked = buildTeam({ id: 42, name: 'Customer Co', role: 50, statusId: 30 });
+    api = await startApi({
+      user: buildUser({ supervisor: true, TeamsRender: [] }),
+      detail: null,
+      routes: {
+        'GET /api/v1/teams/42': { status: 200, body: { message: 'ok', data: buildDetail(picked) } },
+      },
+    });
+    renderSignedIn(<TeamSettings />, '/settings', 42);
+    await screen.findByText('Team info');
+    expect(screen.getByText('Team deletion requested')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Delete team' })).not.toBeInTheDocument();
   });
 });

@@ -16,7 +16,7 @@ export function TeamSwitcher({ onSelected }: { onSelected?: () => void }) {
 
   if (!currentTeam) {
     return (
-      <Box px="sm" py={10} style={{ borderRadius: 10, background: 'var(--mantine-color-gray-0)' }}>
+      <Box px="sm" py={10} style={{ borderRadius: 10, background: 'var(--app-subtle)' }}>
         <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
           Team
         </Text>
@@ -73,8 +73,8 @@ export function TeamSwitcher({ onSelected }: { onSelected?: () => void }) {
           w="100%"
           style={{
             borderRadius: 10,
-            border: '1px solid var(--mantine-color-gray-3)',
-            background: 'var(--mantine-color-white)',
+            border: '1px solid var(--app-border)',
+            background: 'var(--app-surface)',
           }}
         >
           <Group justify="space-between" wrap="nowrap" gap="xs">

@@ -51,6 +51,15 @@ export function listKeysOfDomains(db: Db, teamId: number, domainIds: number[]): 
     .execute();
 }
 
+/** The team's listed keys for all its domains (domainId null), oldest first. */
+export function listAllDomainsKeys(db: Db, teamId: number): Promise<KeyView[]> {
+  return keysOfTeam(db, teamId)
+    .where('keys.domain_id', 'is', null)
+    .orderBy('keys.created_at', 'asc')
+    .orderBy('keys.id', 'asc')
+    .execute();
+}
+
 /** Inserts an active key; a hash collision throws a unique violation (the caller draws again). */
 export async function insertKey(
   db: Db,

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import type { TStatsPoint } from './statistics.js';
+
+/**
+ * A chart's points as CSV (RFC 4180, CRLF): what the statistics screen's "Export CSV" downloads and
+ * what the day/week/month/live calls answer with `?format=csv`. One function for both, so the file
+ * of the screen and the API's answer cannot differ.
+ */
+export const ZStatsFormatQuery = z.object({
+  /** `csv`: the same points as text/csv; JSON (ZStatsResponse) when absent. */
+  format: z.enum(['json', 'csv']).optional(),
+});
+export const STATS_CSV_TYPE = 'text/csv; charset=utf-8';
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** A point's time in a fixed UTC offset (hours) as ISO 8601 with that offset: "2026-11-22T16:05:00+02:00". */
+export function csvTime(datePoint: number, utcOffsetHours: number): string {
+  const offsetMin = Math.round(utcOffsetHours * 60);
+  const d = new Date((datePoint + offsetMin * 60) * 1000);
+  const abs = Math.abs(offsetMin);
+  const zone = `${offsetMin < 0 ? '-' : '+'}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}${zone}`;
+}
+
+/** The header and one line per point: time in the team's offset, Unix seconds, bytes per series, viewers. */
+export function statsCsv(
+  points: readonly TStatsPoint[],
+  { utcOffset, nodr }: { utcOffset: number; nodr: boolean },
+): string {
+  const head = ['time', 'timestamp', 'cdn_bytes', 'p2p_bytes', ...(nodr ? ['nodr_bytes'] : []), 'viewers'];
+  const lines = [head.join(',')];
+  for (const p of points) {
+    lines.push(
+      [
+        csvTime(p.datePoint, utcOffset),
+        p.datePoint,
+        p.cdnDwSize,
+        p.p2pDwSize,
+        ...(nodr ? [p.nodrDwSize ?? 0] : []),
+        p.usersCount,
+      ].join(','),
+    );
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}
