@@ -85,3 +85,6 @@ export function formatDateTime(when: When, zone: Zone = {}, seconds = false): st
   if (!f) return String(when);
   return `${formatDate(when, zone)}, ${formatTime(when, zone, seconds)}`;
 }
+
+/** "3 March 2024, 14:05 UTC": a moment the spec shows in UTC (the password-changed date, §2). */
+export const formatUtc = (when: When) => `${formatDateTime(when, { utcOffset: 0, label: false })} UTC`;

@@ -8,7 +8,8 @@ import { useRenameKey, useToggleKey } from '../keys/mutations';
 import { useSession } from '../session/SessionProvider';
 import { CopyIcon } from './CopyBlock';
 import type { Pending } from './DomainModals';
-import { formatCreated, KEY_STATUS_COLOR, statusName } from './format';
+import { formatDate } from '../../lib/dates';
+import { KEY_STATUS_COLOR, statusName } from './format';
 import type { DomainPermissions } from './MyDomains';
 import { useDictionaries } from './queries';
 
@@ -113,7 +114,7 @@ function KeyRow({
         <KeyNameInput teamId={teamId} k={k} disabled={!editable} />
       </Table.Td>
       <Table.Td data-label="Created">
-        <Text size="sm">{formatCreated(k.createdAt)}</Text>
+        <Text size="sm">{formatDate(k.createdAt)}</Text>
       </Table.Td>
       <Table.Td data-label="Status">
         <Badge color={KEY_STATUS_COLOR[k.status] ?? 'gray'} variant="light" radius="sm">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatCreated, fromSettingValue, toSettingValue } from './format';
+import { fromSettingValue, toSettingValue } from './format';
 
 describe('supervisor setting values (spec §5)', () => {
   it('numeric text becomes a number, empty becomes null', () => {
@@ -16,11 +16,5 @@ describe('supervisor setting values (spec §5)', () => {
   it('stored values show as text', () => {
     expect(fromSettingValue(null)).toBe('');
     expect(fromSettingValue(7)).toBe('7');
-  });
-});
-
-describe('created dates', () => {
-  it('en-GB day, long month, year', () => {
-    expect(formatCreated('2024-03-03T12:00:00.000Z')).toBe('3 March 2024');
   });
 });

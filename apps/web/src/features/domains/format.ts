@@ -1,12 +1,5 @@
 import { type TDictionaries, type TDictionaryItem, ZSettingValue } from '@tlprt/contract';
 
-/** Created dates (spec §2): en-GB, day, long month, year — e.g. "3 March 2024". */
-export function formatCreated(iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  return new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric' }).format(date);
-}
-
 const KEY_STATUS_FALLBACK: Record<number, string> = {
   10: 'Active',
   20: 'Inactive',

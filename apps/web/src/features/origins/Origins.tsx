@@ -21,7 +21,7 @@ import { openConfirm } from '../../components/AppModals';
 import { useContractForm } from '../../components/form';
 import { IconAlert, IconPlus, IconServer, IconTrash } from '../../components/icons';
 import { EmptyState } from '../../components/Page';
-import { formatCreated } from '../domains/format';
+import { formatDate } from '../../lib/dates';
 import { useSession } from '../session/SessionProvider';
 import { usePolicy } from '../teams/policy';
 import { useCreateOrigin, useDeleteOrigin, useToggleOrigin } from './mutations';
@@ -151,7 +151,7 @@ export function Origins() {
                   <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="md">
                     <Field label="Status name" value={o.status.name} />
                     <Field label="Name" value={o.name} />
-                    <Field label="Created date" value={formatCreated(o.createdAt)} />
+                    <Field label="Created date" value={formatDate(o.createdAt)} />
                   </SimpleGrid>
                 </Accordion.Panel>
               </Accordion.Item>

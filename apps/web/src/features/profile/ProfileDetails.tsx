@@ -2,8 +2,8 @@ import { Card, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine
 import { canEditOwnProfile, LIMITS, ZUpdateUserRequest } from '@tlprt/contract';
 import { IconClock } from '../../components/icons';
 import { SaveOnBlurInput } from '../../components/SaveOnBlurInput';
+import { formatUtc } from '../../lib/dates';
 import { useSession } from '../session/SessionProvider';
-import { formatUtcLong } from './format';
 import { useUpdateUser } from './mutations';
 import { ProfileImagePicker } from './ProfileImagePicker';
 
@@ -42,7 +42,7 @@ export function ProfileDetails() {
           <IconClock size={16} style={{ flexShrink: 0, marginTop: 2 }} />
           <Text size="sm" data-testid="password-changed">
             {user.changePasswordAt
-              ? `Password last changed ${formatUtcLong(user.changePasswordAt)}`
+              ? `Password last changed ${formatUtc(user.changePasswordAt)}`
               : 'Password has not been changed yet'}
           </Text>
         </Group>

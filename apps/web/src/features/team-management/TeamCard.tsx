@@ -4,7 +4,8 @@ import { IconBan } from '../../components/icons';
 import { StarButton } from './StarButton';
 import { TeamHistoryButton } from './TeamHistory';
 import { TeamTags } from './TeamTags';
-import { createdText, makeCurrent, statusText, teamName } from './teamView';
+import { formatDate } from '../../lib/dates';
+import { makeCurrent, statusText, teamName } from './teamView';
 
 /** One card of the list: star, name, Team ID, Status, Creation date, Members, tags (spec §2). */
 export function TeamCard({ team }: { team: TTeamListItem }) {
@@ -36,7 +37,7 @@ export function TeamCard({ team }: { team: TTeamListItem }) {
           value={statusText(team)}
           color={suspended ? 'red' : team.statusId === 10 ? 'teal' : 'orange'}
         />
-        <Field label="Creation date" value={createdText(team.createdAt)} />
+        <Field label="Creation date" value={formatDate(team.createdAt)} />
         <Field label="Members" value={String(team.members)} />
       </SimpleGrid>
       <Stack gap={4} mt="xs">

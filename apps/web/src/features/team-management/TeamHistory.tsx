@@ -22,18 +22,10 @@ import {
 } from '@tlprt/contract';
 import { openAppModal } from '../../components/AppModals';
 import { IconAlert, IconClock } from '../../components/icons';
+import { formatDateTime } from '../../lib/dates';
 import { teamManagementApi } from './api';
 import { teamManagementKeys } from './queries';
 import { teamName } from './teamView';
-
-const when = (iso: string) =>
-  new Date(iso).toLocaleString('en-GB', {
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-  });
 
 /** A stored value as words: settings as "id: value", empty as "—". */
 function valueText(v: string | null): string {
@@ -70,7 +62,7 @@ function Entry({ e }: { e: TAuditEntry }) {
         </Text>
       )}
       <Text size="xs" c="dimmed">
-        {e.actorEmail} · {when(e.createdAt)}
+        {e.actorEmail} · {formatDateTime(e.createdAt)}
       </Text>
     </Stack>
   );

@@ -10,10 +10,6 @@ export function statusText(t: Pick<TTeamListItem, 'statusId' | 'suspended'>): st
   return 'Active';
 }
 
-/** Creation date as the rest of the dashboard shows dates (en-GB: day, long month, year). */
-export const createdText = (iso: string) =>
-  new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric' });
-
 export const teamName = (t: Pick<TTeamListItem, 'id' | 'name'>) => t.name.trim() || `Team ID ${t.id}`;
 
 /** Spec §2: clicking a team makes it current (id and UTC offset stored) and reloads the page. */

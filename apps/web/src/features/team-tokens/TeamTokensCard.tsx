@@ -27,21 +27,13 @@ import { FormError } from '../../components/FormError';
 import { formError, showApiError, useContractForm } from '../../components/form';
 import { IconAlert, IconKey, IconPlus } from '../../components/icons';
 import { CopyBlock } from '../domains/CopyBlock';
-import { formatCreated } from '../domains/format';
+import { formatDate, formatDateTime } from '../../lib/dates';
 import { usePolicy } from '../teams/policy';
 import { cardPadding } from '../teams/TeamSettings';
 import { useCreateTeamToken, useRevokeTeamToken } from './mutations';
 import { useTeamTokens } from './queries';
 
 const INGEST_PATH = ENDPOINTS.statistics.ingest.path;
-
-const lastUsedFormat = new Intl.DateTimeFormat('en-GB', {
-  day: 'numeric',
-  month: 'long',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-});
 
 /**
  * API tokens of the team (Team settings; not in the spec): server-side reporters send statistics with
@@ -144,10 +136,10 @@ function TokenRow({ token, first, onRevoke }: { token: TTeamToken; first: boolea
               </Badge>
             </Group>
             <Text size="sm" c="dimmed">
-              <span style={{ whiteSpace: 'nowrap' }}>Created {formatCreated(token.createdAt)}</span>
+              <span style={{ whiteSpace: 'nowrap' }}>Created {formatDate(token.createdAt)}</span>
               {' · '}
               {token.lastUsedAt ? (
-                `Last used ${lastUsedFormat.format(new Date(token.lastUsedAt))}`
+                `Last used ${formatDateTime(token.lastUsedAt)}`
               ) : (
                 <span style={{ whiteSpace: 'nowrap' }}>{MSG_TOKENS.neverUsed}</span>
               )}
