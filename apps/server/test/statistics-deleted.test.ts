@@ -75,6 +75,24 @@ describe('deleted keys and domains in the statistics list', () => {
     expect(day.body.data.reduce((n: number, p: Json) => n + p.cdnDwSize, 0)).toBe(1700);
   });
 
+  it('lists deleted keys for all domains (domainId null) with kept statistics in deletedAllDomains', async () => {
+    const team = await buildTeam(server.app);
+    const as = api.as(team.owner.token);
+    await buildDomain(server.app, team.id, { promoted: true });
+    const used = await buildKey(server.app, team.id, null, { name: 'Everywhere' });
+    const unused = await buildKey(server.app, team.id, null, { name: 'Never used' });
+    await traffic(used.keyHash, 900);
+    await server.app.stats.flush();
+    for (const k of [used, unused]) expect((await as.send('DELETE', PATHS.keys.read(team.id, k.id))).status).toBe(200);
+
+    const list = (await as.post(PATHS.domains.list(team.id))).body;
+    expect(list.allDomains).toEqual([]);
+    expect(list.deleted).toEqual([]);
+    expect(list.deletedAllDomains.map((k: Json) => [k.id, k.domainId, k.status])).toEqual([
+      [used.id, null, KeyStatus.Deleted],
+    ]);
+  });
+
   it("never shows another team's deleted keys", async () => {
     const mine = await buildTeam(server.app);
     const theirs = await buildTeam(server.app);

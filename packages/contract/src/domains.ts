@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { envelope, optionalText, requiredText, text, ZId } from './common.js';
-import { LIMITS } from './constants.js';
-import { MSG } from './messages.js';
+import { DomainStatus, LIMITS } from './constants.js';
+import { MSG, MSG_DOMAINS } from './messages.js';
 import type { TIceServer } from './player.js';
 
 /** A status object as the spec shapes it: `{id, name}`. */
@@ -44,7 +44,7 @@ export type TDomain = z.infer<typeof ZDomain>;
 /** POST /v1/domains/{teamId}: `data` every live domain; `drafts` the drafts; `verified` the promoted
  *  domains (the Active and Inactive lists of My domains); `deleted` the domains with deleted keys whose
  *  statistics are still kept, each with those keys (the Deleted group of the statistics list selector);
- *  `allDomains` the keys of no one domain. */
+ *  `allDomains` the keys of no one domain; `deletedAllDomains` those deleted with statistics still kept. */
 export const ZDomainListResponse = z.object({
   message: z.string(),
   data: z.array(ZDomain),
@@ -54,8 +54,30 @@ export const ZDomainListResponse = z.object({
   /** The team's live keys for all its domains (domainId null, spec §3): the "All domains" group of My
    *  domains and of the statistics list selector, counted in Active traffic. */
   allDomains: z.array(ZKey).default([]),
+  deletedAllDomains: z.array(ZKey).default([]),
 });
 export type TDomainListResponse = z.infer<typeof ZDomainListResponse>;
+
+/** Keys of no one domain shown as one more domain, "All domains" (My domains' group of its own, a row of
+ *  the statistics list selector): screens that list keys by domain take them without a second path.
+ *  Id 0 is no domain's; calls made from it name the key. */
+export function allDomainsGroup(keys: TKey[]): TDomain {
+  return {
+    id: 0,
+    teamId: keys[0]?.teamId ?? 0,
+    url: MSG_DOMAINS.allDomains,
+    name: MSG_DOMAINS.allDomains,
+    status: { id: DomainStatus.Active, name: 'Active' },
+    verification: { id: 1 },
+    verificationMethod: null,
+    verificationHash: '',
+    draft: { id: 1 },
+    suspended: 0,
+    plainHttp: false,
+    createdAt: keys[0]?.createdAt ?? new Date(0).toISOString(),
+    keys,
+  };
+}
 
 /** Reduces what a user typed to the bare host: scheme, `www.`, credentials, port, path, query removed,
  *  lower-cased, trailing dot dropped. Returns '' when nothing host-like remains. */

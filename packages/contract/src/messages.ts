@@ -137,6 +137,8 @@ export const MSG_TEAMS = {
 
 /** Texts of domains, verification, keys and origins (spec §2, §4, §8). */
 export const MSG_DOMAINS = {
+  /** The group of keys for all domains (domainId null, spec §3). */
+  allDomains: 'All domains',
   incorrectFormat: 'Incorrect domain name format',
   assignedToAnother: 'This domain is assigned to another customer',
   verifiedByTeammate: 'This domain was verified by another member of your team',

@@ -159,6 +159,7 @@ export function domainList(
   domains: TDomain[],
   deleted: TDomain[] = [],
   allDomains: TKey[] = [],
+  deletedAllDomains: TKey[] = [],
 ): TDomainListResponse {
   return {
     message: 'ok',
@@ -167,6 +168,7 @@ export function domainList(
     verified: domains.filter((d) => d.draft.id === 1),
     deleted,
     allDomains,
+    deletedAllDomains,
   };
 }
 

@@ -98,23 +98,29 @@ export async function listTeamDomains(
     data,
     drafts: data.filter((d) => d.draft.id === 0),
     verified: data.filter((d) => d.draft.id === 1),
-    deleted: await deletedWithStatistics(ctx.db, teamId),
+    ...(await deletedWithStatistics(ctx.db, teamId)),
     allDomains: (await listAllDomainsKeys(ctx.db, teamId)).map(presentKey),
   };
 }
 
-/** Each domain that has deleted keys with statistics still kept, with those keys only (a deleted domain's
- *  keys are all deleted with it; a live domain may have some). */
-async function deletedWithStatistics(db: Db, teamId: number): Promise<TDomain[]> {
+/** The deleted keys whose statistics are still kept: under each of their domains, with those keys only (a
+ *  deleted domain's keys are all deleted with it; a live domain may have some), and those of no domain. */
+async function deletedWithStatistics(
+  db: Db,
+  teamId: number,
+): Promise<Pick<TDomainListResponse, 'deleted' | 'deletedAllDomains'>> {
   const keys = await listDeletedKeysWithStatistics(db, teamId);
   const domainIds = [...new Set(keys.flatMap((k) => (k.domain_id === null ? [] : [k.domain_id])))];
   const domains = await listDomainsById(db, teamId, domainIds);
-  return domains.map((d) =>
-    presentDomain(
-      d,
-      keys.filter((k) => k.domain_id === d.id),
+  return {
+    deleted: domains.map((d) =>
+      presentDomain(
+        d,
+        keys.filter((k) => k.domain_id === d.id),
+      ),
     ),
-  );
+    deletedAllDomains: keys.filter((k) => k.domain_id === null).map(presentKey),
+  };
 }
 
 /** POST /v1/domains/create/{teamId} {url}: a new draft with a fresh verification hash. */

@@ -85,6 +85,7 @@ async function open(
     domains?: TDomain[];
     deleted?: TDomain[];
     allDomains?: TKey[];
+    deletedAllDomains?: TKey[];
     role?: number;
     version?: number;
     routes?: Routes;
@@ -99,7 +100,12 @@ async function open(
     routes: {
       'POST /api/v1/domains/5': () => ({
         status: 200,
-        body: domainList(opts.domains ?? standard, opts.deleted ?? [], opts.allDomains ?? []),
+        body: domainList(
+          opts.domains ?? standard,
+          opts.deleted ?? [],
+          opts.allDomains ?? [],
+          opts.deletedAllDomains ?? [],
+        ),
       }),
       'POST /api/v1/statistic/settings/get/user/1/team/5': {
         status: 200,
@@ -332,6 +338,20 @@ describe('statistics screen', () => {
     await ue.click(screen.getByRole('button', { name: /old-site\.example\.com/ }));
     const before = statsCalls().length;
     await ue.click(screen.getByRole('checkbox', { name: 'Retired player' }));
+    await waitFor(() => expect(statsCalls().length).toBe(before + 1));
+    expect((statsCalls().at(-1)?.body as { apiKeys: string[] } | undefined)?.apiKeys).toEqual([gone.keyHash]);
+  });
+
+  it('lists deleted keys for all domains under Deleted, in an "All domains" row', async () => {
+    const gone = buildKey({ id: 9, name: 'Retired everywhere', status: 50, domainId: null });
+    await open({ deletedAllDomains: [gone] });
+    await screen.findByLabelText('P2P share');
+    const ue = user();
+    await ue.click(screen.getByRole('button', { name: 'Add list' }));
+    await ue.click(screen.getByRole('button', { name: /Deleted/ }));
+    await ue.click(screen.getByRole('button', { name: /All domains/ }));
+    const before = statsCalls().length;
+    await ue.click(screen.getByRole('checkbox', { name: 'Retired everywhere' }));
     await waitFor(() => expect(statsCalls().length).toBe(before + 1));
     expect((statsCalls().at(-1)?.body as { apiKeys: string[] } | undefined)?.apiKeys).toEqual([gone.keyHash]);
   });

@@ -1,4 +1,5 @@
 import {
+  allDomainsGroup,
   DomainStatus,
   KeyStatus,
   MSG_STATS,
@@ -15,30 +16,10 @@ export interface DomainGroups {
 
 const isVerified = (d: TDomain) => d.verification.id === 1 && d.draft.id === 1;
 
-/** The name of the group of keys for all domains (domainId null, spec §3). */
-export const ALL_DOMAINS = 'All domains';
-/** The team's keys for all its domains, shown as one more domain row, first of the Active group: they
- *  carry traffic like any key, so they are in Active traffic and can be ticked in a list. */
-function allDomainsGroup(keys: TKey[]): TDomain {
-  return {
-    id: 0,
-    teamId: keys[0]?.teamId ?? 0,
-    url: '',
-    name: ALL_DOMAINS,
-    status: { id: DomainStatus.Active, name: 'Active' },
-    verification: { id: 1 },
-    verificationMethod: null,
-    verificationHash: '',
-    draft: { id: 1 },
-    suspended: 0,
-    plainHttp: false,
-    createdAt: keys[0]?.createdAt ?? new Date(0).toISOString(),
-    keys,
-  };
-}
-
 /** The verified domains of the list response (My domains) in the selector's Active and Inactive groups;
- *  Deleted holds the deleted keys whose statistics are still kept, under their domains. */
+ *  Deleted holds the deleted keys whose statistics are still kept, under their domains. The keys for all
+ *  domains are one more row, first of Active (and of Deleted for deleted ones): they carry traffic like
+ *  any key, so they are in Active traffic and can be ticked in a list. */
 export function groupDomains(list: TDomainListResponse | undefined): DomainGroups {
   const seen = new Set<number>();
   const all = [...(list?.verified ?? []), ...(list?.data ?? [])].filter((d) => {
@@ -47,13 +28,17 @@ export function groupDomains(list: TDomainListResponse | undefined): DomainGroup
     return true;
   });
   const teamWide = list?.allDomains ?? [];
+  const deletedTeamWide = list?.deletedAllDomains ?? [];
   return {
     active: [
       ...(teamWide.length > 0 ? [allDomainsGroup(teamWide)] : []),
       ...all.filter((d) => d.status.id === DomainStatus.Active && d.suspended === 0),
     ],
     inactive: all.filter((d) => !(d.status.id === DomainStatus.Active && d.suspended === 0)),
-    deleted: list?.deleted ?? [],
+    deleted: [
+      ...(deletedTeamWide.length > 0 ? [allDomainsGroup(deletedTeamWide)] : []),
+      ...(list?.deleted ?? []),
+    ],
   };
 }
 
