@@ -7,6 +7,7 @@ import { defineConfig } from '@playwright/test';
 const port = Number(process.env.E2E_PORT ?? 8181);
 /** Another E2E_PORT moves the helper servers too, so two runs can share a machine. */
 const shift = (port - 8181) * 100;
+process.env.E2E_DATABASE_FILE ??= join(mkdtempSync(join(tmpdir(), 'e2e-db-')), 'dashboard.db');
 export const E2E = {
   port,
   smtpPort: 2626 + shift,
@@ -14,6 +15,9 @@ export const E2E = {
   /** The customer's site and its DNS, played by e2e/domains.spec.ts for domain verification. */
   dnsPort: 2653 + shift,
   sitePort: 2628 + shift,
+  /** The server's SQLite file. Made once by the runner; its workers inherit the variable, so a test
+   *  can write what no call of the spec creates (a key for all domains). */
+  databaseFile: process.env.E2E_DATABASE_FILE as string,
 };
 const root = resolve(import.meta.dirname, '..');
 const baseURL = `http://127.0.0.1:${E2E.port}`;
@@ -67,12 +71,13 @@ export default defineConfig({
         PORT: String(E2E.port),
         HOST: '127.0.0.1',
         PUBLIC_URL: baseURL,
-        DATABASE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'e2e-db-')), 'dashboard.db')}`,
+        DATABASE_URL: `sqlite:${E2E.databaseFile}`,
         SMTP_URL: `smtp://127.0.0.1:${E2E.smtpPort}`,
         SUPPORT_EMAIL: 'support@e2e.test',
-        SUPERVISOR_EMAILS:
-          'supervisor@e2e.test,supervisor2@e2e.test,supervisor3@e2e.test,supervisor4@e2e.test,supervisor5@e2e.test,supervisor6@e2e.test,supervisor7@e2e.test,' +
-          'supervisor8@e2e.test,supervisor9@e2e.test,supervisor10@e2e.test,supervisor11@e2e.test,supervisor12@e2e.test',
+        SUPERVISOR_EMAILS: [
+          'supervisor@e2e.test',
+          ...Array.from({ length: 12 }, (_, i) => `supervisor${i + 2}@e2e.test`),
+        ].join(','),
         DNS_SERVERS: `127.0.0.1:${E2E.dnsPort}`,
         VERIFY_HTTP_PORT: String(E2E.sitePort),
         VERIFY_ALLOW_PRIVATE: 'true',

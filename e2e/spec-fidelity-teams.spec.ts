@@ -3,23 +3,9 @@ import { linkBases, MSG_TEAM_MANAGEMENT, MSG_TEAMS, PATHS } from '@tlprt/contrac
 import { signUpByApi } from './support/accounts';
 import { uniqueEmail, waitForMail } from './support/mail';
 import { addMemberByApi, adminWithTeam, loginInBrowser } from './support/session';
+import { shoot } from './support/shots';
 
 /** Issue 20 (spec fidelity): Settings' invitations block and Team settings' members and deletion. */
-
-/** Where the screenshots of the changed screens go (looked at by hand; not compared). */
-const SHOTS = process.env.SPEC_FIDELITY_SHOTS;
-async function shoot(page: Page, name: string) {
-  if (!SHOTS) return;
-  for (const [w, h] of [
-    [1280, 800],
-    [390, 844],
-  ] as const) {
-    await page.setViewportSize({ width: w, height: h });
-    await page.waitForTimeout(300);
-    await page.screenshot({ path: `${SHOTS}/${name}-${w}x${h}.png`, fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
 
 /** Invites `email` to the admin's team over the API (the mail is awaited so the invitation exists). */
 async function inviteByApi(

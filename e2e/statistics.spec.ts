@@ -1,7 +1,8 @@
 import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
-import { MSG_STATS, PATHS } from '@tlprt/contract';
+import { MSG_STATS } from '@tlprt/contract';
 import { uniqueEmail } from './support/mail';
 import { loginInBrowser, teamWithKey } from './support/session';
+import { ingest } from './support/traffic';
 
 /**
  * Moves the mouse over the chart from its right end leftwards until `shown` appears (the point with the
@@ -27,29 +28,6 @@ async function range(page: Page, name: 'Live' | 'Day' | 'Week' | 'Month') {
     .locator('label')
     .filter({ hasText: new RegExp(`^${name}$`) })
     .click();
-}
-
-async function ingest(
-  request: APIRequestContext,
-  keyHash: string,
-  sessions: number,
-  cdnBytes: number,
-  p2pBytes: number,
-) {
-  const ts = Math.floor(Date.now() / 1000);
-  const reports = Array.from({ length: sessions }, (_, i) => ({
-    apiKey: keyHash,
-    sessionId: `s${i}-${ts}`,
-    ts,
-    cdnBytes,
-    p2pBytes,
-  }));
-  // As browsers send them: one session per request (batches of many need an API token).
-  for (const report of reports) {
-    const res = await request.post(PATHS.statistics.ingest, { data: { reports: [report] } });
-    expect(res.status()).toBe(202);
-    expect(((await res.json()) as { accepted: number }).accepted).toBe(1);
-  }
 }
 
 test('reports sent for a key appear on the chart; ranges, lists and key selection reload it; live updates by itself', async ({

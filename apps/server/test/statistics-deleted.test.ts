@@ -83,7 +83,8 @@ describe('deleted keys and domains in the statistics list', () => {
     const unused = await buildKey(server.app, team.id, null, { name: 'Never used' });
     await traffic(used.keyHash, 900);
     await server.app.stats.flush();
-    for (const k of [used, unused]) expect((await as.send('DELETE', PATHS.keys.read(team.id, k.id))).status).toBe(200);
+    for (const k of [used, unused])
+      expect((await as.send('DELETE', PATHS.keys.read(team.id, k.id))).status).toBe(200);
 
     const list = (await as.post(PATHS.domains.list(team.id))).body;
     expect(list.allDomains).toEqual([]);

@@ -4,11 +4,11 @@ import { KeyStatus, LIMITS, MSG_DOMAINS, type TDomain, type TKey } from '@tlprt/
 import { type KeyboardEvent, useEffect } from 'react';
 import { isApiError } from '../../api/errors';
 import { IconAlert, IconBan, IconKey, IconShield, IconSliders, IconTrash } from '../../components/icons';
+import { formatDate } from '../../lib/dates';
 import { useRenameKey, useToggleKey } from '../keys/mutations';
 import { useSession } from '../session/SessionProvider';
 import { CopyIcon } from './CopyBlock';
 import type { Pending } from './DomainModals';
-import { formatDate } from '../../lib/dates';
 import { KEY_STATUS_COLOR, statusName } from './format';
 import type { DomainPermissions } from './MyDomains';
 import { useDictionaries } from './queries';

@@ -1,10 +1,10 @@
 import { Card, Group, SimpleGrid, Stack, Text, UnstyledButton } from '@mantine/core';
 import { isShownSuspended, type TTeamListItem } from '@tlprt/contract';
 import { IconBan } from '../../components/icons';
+import { formatDate } from '../../lib/dates';
 import { StarButton } from './StarButton';
 import { TeamHistoryButton } from './TeamHistory';
 import { TeamTags } from './TeamTags';
-import { formatDate } from '../../lib/dates';
 import { makeCurrent, statusText, teamName } from './teamView';
 
 /** One card of the list: star, name, Team ID, Status, Creation date, Members, tags (spec §2). */
