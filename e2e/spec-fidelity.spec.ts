@@ -222,4 +222,6 @@ test('§3 a key for all domains (domainId null) is listed in My domains and Stat
   await expect(page.getByRole('checkbox', { name: 'Everywhere' })).toBeChecked();
   await expect(page.getByLabel('P2P share')).toContainText('40');
   await shoot(page, 'statistics-all-domains');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await shoot(page, 'statistics-all-domains-dark');
 });

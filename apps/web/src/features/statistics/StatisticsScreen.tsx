@@ -169,8 +169,9 @@ export function StatisticsScreen() {
     // The last point whose span had not ended when it was read is still being counted.
     const readAt = (stats.dataUpdatedAt + (clockOffset ?? 0)) / 1000;
     const last = result.points[result.points.length - 1];
-    const openLast = last !== undefined && last.datePoint + result.step > readAt;
-    return { points: result.points, step: result.step, nodr, utcOffset, openLast };
+    const open = last !== undefined && last.datePoint + result.step > readAt;
+    const openFor = open ? Math.max(0, readAt - last.datePoint) : undefined;
+    return { points: result.points, step: result.step, nodr, utcOffset, openFor };
   }, [result, sampleEnd, nodr, utcOffset, stats.dataUpdatedAt, clockOffset]);
   const summary = useMemo(() => {
     if (!input) return null;

@@ -10,7 +10,7 @@ const REFUSED_COLOR = '#e03131';
 const REFUSED = MSG_STATS.refusedSeries;
 /** The audience line (usersCount), dark over the series' bars. */
 const VIEWERS_COLOR = '#343a40';
-const VIEWERS = 'Viewers';
+export const VIEWERS = 'Viewers';
 /** The open point's mark in the tooltip. */
 export const STILL_COUNTING = 'still being counted';
 export const CHART_HEIGHT = 550;
@@ -23,13 +23,17 @@ export interface ChartInput {
   nodr: boolean;
   /** The team's UTC offset in hours (tlprt_utcoffset_team). */
   utcOffset: number;
-  /** The last point's span had not ended when it was read (the minute still being counted): it is
-   *  drawn unfinished (dashed, lighter), not as a drop at the right edge. */
-  openLast?: boolean;
+  /** Seconds of the last point's span that had passed when it was read, when that span had not ended
+   *  (the minute still being counted): it is drawn unfinished (dashed, lighter), its rate taken over the
+   *  time that has passed, not as a drop at the right edge. */
+  openFor?: number;
 }
 
 /** Whether the last point of `input` is drawn as still being counted (it needs one before it). */
-export const lastIsOpen = (input: ChartInput) => input.openLast === true && input.points.length >= 2;
+export const lastIsOpen = (input: ChartInput) => input.openFor !== undefined && input.points.length >= 2;
+/** The shortest time an open point's rate is taken over: players report every 10 s, so a shorter span
+ *  holds too few reports to say anything of the rate. */
+const MIN_OPEN_SECONDS = 10;
 
 /** Epoch seconds → the axis value: milliseconds shifted by the team offset (the chart runs in UTC). */
 const axisTime = (datePoint: number, utcOffset: number) => (datePoint + utcOffset * 3600) * 1000;
@@ -101,7 +105,8 @@ export function tooltipLines(input: ChartInput, index: number) {
         : []),
     ],
     viewers: [
-      { name: VIEWERS, color: VIEWERS_COLOR, value: formatCount(p.usersCount), share: '' },
+      // The audience line is drawn in the tooltip's text colour on either scheme (chartScheme.ts).
+      { name: VIEWERS, color: 'currentColor', value: formatCount(p.usersCount), share: '' },
       ...users.map((r) => ({
         name: r.name,
         color: r.color,
@@ -185,6 +190,7 @@ export function buildChartOption(input: ChartInput, zoom: readonly [number, numb
     tooltip: {
       trigger: 'axis',
       confine: true,
+      textStyle: { color: VIEWERS_COLOR },
       axisPointer: { type: 'line' },
       formatter: (params: unknown) => {
         const list = Array.isArray(params) ? params : [params];
@@ -289,7 +295,9 @@ export function buildChartOption(input: ChartInput, zoom: readonly [number, numb
             data: [openAt - 1, openAt].map((i) => {
               const p = points[i] as TStatsPoint;
               const below = names.slice(0, k).reduce((a, m) => a + sizeOf(p, m), 0);
-              return [t(p), bitsPerSecond(below + sizeOf(p, n), step)];
+              const over =
+                i === openAt ? Math.min(step, Math.max(MIN_OPEN_SECONDS, input.openFor ?? step)) : step;
+              return [t(p), bitsPerSecond(below + sizeOf(p, n), over)];
             }),
           }))
         : []),

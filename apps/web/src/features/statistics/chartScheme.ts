@@ -1,4 +1,4 @@
-import type { buildChartOption } from './chartOption';
+import { type buildChartOption, VIEWERS } from './chartOption';
 
 type ChartOption = ReturnType<typeof buildChartOption>;
 type Obj = Record<string, unknown>;
@@ -33,7 +33,6 @@ function darkAxis(axis: Obj): Obj {
  */
 export function withColorScheme(option: ChartOption, scheme: 'light' | 'dark'): ChartOption {
   if (scheme === 'light') return option;
-  const viewersIndex = option.series.length - 1;
   const palette = option.color.slice();
   palette[palette.length - 1] = DARK_CHART.viewers;
   const dark = {
@@ -59,8 +58,10 @@ export function withColorScheme(option: ChartOption, scheme: 'light' | 'dark'): 
           }
         : z,
     ),
-    series: option.series.map((s, i) =>
-      i === viewersIndex
+    // By name: the audience has a dashed overlay for the minute still being counted, and the legend's
+    // marker takes the first series of the name.
+    series: option.series.map((s) =>
+      s.name === VIEWERS
         ? {
             ...s,
             lineStyle: { ...obj((s as Obj).lineStyle), color: DARK_CHART.viewers },

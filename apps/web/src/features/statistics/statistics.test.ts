@@ -8,6 +8,7 @@ import {
   tooltipLines,
   zoomIndexes,
 } from './chartOption';
+import { DARK_CHART, withColorScheme } from './chartScheme';
 import { buildStatsQuery, SAMPLE_POINTS, sampleStats, summarize } from './data';
 import { formatBits, formatBytes, formatCount, formatPercent, utcLabel } from './format';
 
@@ -228,12 +229,12 @@ describe('chart option', () => {
     const o = buildChartOption({ ...input, nodr: true, points: [pt(0, 1, 1, 1, 1, [1, 1])] });
     expect(o.series.map((s) => s.name)).toEqual(['CDN', 'P2P', 'NODR', 'CDN', 'P2P', 'NODR', 'Viewers']);
   });
-  it('draws the point still being counted as unfinished (dashed, lighter), not as a drop at the right edge', () => {
+  it('draws the point still being counted as unfinished (dashed, lighter), its rate over the time passed, not as a drop at the right edge', () => {
     const points = [pt(0, 600, 200, 5, 3), pt(60, 600, 200, 5, 3), pt(120, 30, 10, 1, 1)];
     const dashed = (x: unknown) => (x as { lineStyle?: { type?: string } }).lineStyle?.type === 'dashed';
     const closed = buildChartOption({ ...input, points });
     expect(closed.series.some(dashed)).toBe(false);
-    const o = buildChartOption({ ...input, points, openLast: true });
+    const o = buildChartOption({ ...input, points, openFor: 3 });
     const lines = o.series.filter((x) => x.type === 'line' && x.yAxisIndex === 0);
     // The stacked areas end at the last finished minute; each series' last segment is dashed over it.
     const solid = lines.filter((x) => !dashed(x));
@@ -241,18 +242,39 @@ describe('chart option', () => {
     const overlay = lines.filter(dashed);
     expect(overlay.map((x) => x.name)).toEqual(['CDN', 'P2P']);
     // Stacked by hand: P2P's dashed line runs on top of CDN's.
+    // 3 s passed of the open minute: its bytes so far are a rate over the 10 s floor (reports come every
+    // 10 s), so 30 and 10 bytes draw level with the finished minute's 600 and 200 over 60 s.
     expect(overlay.map((x) => (x.data as number[][]).map((d) => d[1]))).toEqual([
-      [80, 4],
-      [106.66666666666667, 5.333333333333333],
+      [80, 24],
+      [106.66666666666667, 32],
     ]);
+    const later = buildChartOption({ ...input, points, openFor: 30 }).series.filter(
+      (x) => dashed(x) && x.yAxisIndex === 0,
+    );
+    expect(later.map((x) => (x.data as number[][])[1]?.[1])).toEqual([8, 32 / 3]);
     const bars = o.series.filter((x) => x.type === 'bar');
     expect(bars.map((x) => (x.data as unknown[]).at(-1))).toEqual([
       expect.objectContaining({ itemStyle: { opacity: 0.35 } }),
       expect.objectContaining({ itemStyle: { opacity: 0.35 } }),
     ]);
-    expect(tooltipLines({ ...input, points, openLast: true }, 2)?.time).toMatch(/still being counted$/);
-    expect(tooltipLines({ ...input, points, openLast: true }, 1)?.time).not.toMatch(/counted/);
+    expect(tooltipLines({ ...input, points, openFor: 3 }, 2)?.time).toMatch(/still being counted$/);
+    expect(tooltipLines({ ...input, points, openFor: 3 }, 1)?.time).not.toMatch(/counted/);
   });
+  it('on the dark scheme the audience line, its unfinished overlay and its legend marker are light', () => {
+    const points = [pt(0, 600, 200, 5, 3), pt(60, 600, 200, 5, 3), pt(120, 30, 10, 1, 1)];
+    const light = buildChartOption({ ...input, points, openFor: 20 });
+    const dark = withColorScheme(light, 'dark');
+    const audience = dark.series.filter((x) => x.name === 'Viewers');
+    expect(audience).toHaveLength(2);
+    for (const a of audience)
+      expect((a as { lineStyle?: { color?: string } }).lineStyle?.color).toBe(DARK_CHART.viewers);
+    expect(dark.color.at(-1)).toBe(DARK_CHART.viewers);
+    expect(withColorScheme(light, 'light')).toBe(light);
+    // Its tooltip marker takes the tooltip's text colour, light on the dark tooltip.
+    expect(tooltipHtml({ ...input, points }, 1)).toMatch(/background:currentColor[^>]*><\/span>Viewers/);
+    expect((dark.tooltip as { textStyle?: { color?: string } }).textStyle?.color).toBe(DARK_CHART.text);
+  });
+
   it('limits zooming to the minimum spans of spec §9', () => {
     const day = Array.from({ length: 1440 }, (_, i) => pt(i * 60, 1, 1, 1, 1));
     expect(minZoomSpanMs(60, day)).toBe((MIN_ZOOM_SPAN_S[60] ?? 0) * 1000);
