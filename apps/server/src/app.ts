@@ -43,7 +43,7 @@ import { teamRoutes } from './features/teams/routes.js';
 import { userRoutes } from './features/users/routes.js';
 import { applySupervisorEmails } from './features/users/service.js';
 import { authenticate } from './http/auth.js';
-import { trustFunction } from './http/client-address.js';
+import { clientAddress, trustFunction } from './http/client-address.js';
 import { registerDocs } from './http/docs.js';
 import { HttpError, registerErrorHandler } from './http/errors.js';
 import { OriginGate } from './http/origin-gate.js';
@@ -106,10 +106,13 @@ const perAddressLimit = (max: number) => ({
  * ready; call `listen`. `close()` ends the live streams, then closes bus, mail and database.
  */
 export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App> {
+  // One trust rule for Fastify's request.ip and for raw requests (the tracker's upgrades), so every
+  // per-address limit sees the same client.
+  const trust = trustFunction(config.trustProxy);
   const app = Fastify({
     logger: deps.logger ?? { level: config.nodeEnv === 'test' ? 'warn' : 'info' },
     bodyLimit: LIMITS.bodyBytes,
-    trustProxy: trustFunction(config.trustProxy),
+    trustProxy: trust,
     // Fastify's default is no limit: a body sent a byte every few seconds held its socket forever.
     requestTimeout: config.requestTimeoutMs,
     http: {
@@ -179,6 +182,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     origins: new OriginGate(db, keys, new URL(config.publicUrl).origin, now),
     keys,
     teamTokens: new TeamTokens(db, now),
+    addressOf: (req) => clientAddress(req, trust),
   };
   app.decorate('ctx', ctx);
   const stats = createStats(app, ctx, deps.statsWriter);

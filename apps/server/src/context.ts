@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import type { TeamTokens } from './access/team-tokens.js';
 import type { UsableKeys } from './access/usable-keys.js';
@@ -29,4 +30,7 @@ export interface AppContext {
   keys: UsableKeys;
   /** Which team an API token belongs to (server-side reporters), cached briefly. */
   teamTokens: TeamTokens;
+  /** The client address of a raw request (no Fastify request around it: the tracker's upgrades), under
+   *  the same TRUST_PROXY rule as Fastify's `request.ip`. */
+  addressOf: (req: IncomingMessage) => string;
 }

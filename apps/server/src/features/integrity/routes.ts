@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.js';
 import { allowOrigin, preflight } from '../../http/cors.js';
 import { HttpError, tooManyRequests } from '../../http/errors.js';
 import { route } from '../../http/route.js';
-import { FixedWindowCounter } from '../../lib/fixed-window.js';
+import { SlidingWindowCounter } from '../../lib/sliding-window.js';
 import { createIntegrityService } from './service.js';
 
 /**
@@ -23,7 +23,7 @@ export function integrityRoutes(ctx: AppContext): FastifyPluginAsync {
       errorResponseBuilder: (_req: unknown, c: { ttl: number }) =>
         tooManyRequests(c.ttl, MSG_INTEGRITY.tooManyForAddress),
     });
-    const perKey = new FixedWindowCounter(perKeyPerMinute, 60_000, ctx.now);
+    const perKey = new SlidingWindowCounter(perKeyPerMinute, 60_000, ctx.now);
     const admitted = new WeakMap<FastifyRequest, UsableKey>();
 
     /** Runs before the schema, so that a browser can read the 400s and 429s of a key it may use. */

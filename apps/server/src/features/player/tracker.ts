@@ -4,7 +4,7 @@ import { KEY_HASH_PATTERN, PLAYER_PATHS } from '@tlprt/contract';
 import TrackerServer from 'bittorrent-tracker/server';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { addressGroup, clientAddress, trustFunction } from '../../http/client-address.js';
+import { addressGroup } from '../../http/client-address.js';
 import { KeyedSocket, type RawSocket } from './tracker-keyed-socket.js';
 import { defaultMaxSockets, SocketBudget, type TrackerLimits } from './tracker-limits.js';
 import { Swarm } from './tracker-swarm.js';
@@ -109,7 +109,6 @@ export function startTracker(app: FastifyInstance, ctx: AppContext): LimitedTrac
   tracker.on('error', (err: unknown) => ctx.log.debug({ err }, 'tracker error'));
   tracker.on('warning', (err: unknown) => ctx.log.debug({ err }, 'tracker warning'));
 
-  const trust = trustFunction(ctx.config.trustProxy);
   const budget = new SocketBudget(limits.maxSockets ?? defaultMaxSockets(), limits.socketsPerAddress);
   // The library's WebSocket server keeps no client list (clientTracking: false): closing needs one.
   const open = new Set<KeyedSocket>();
@@ -123,7 +122,7 @@ export function startTracker(app: FastifyInstance, ctx: AppContext): LimitedTrac
     if (!origin) return refuse(socket, '403 Forbidden');
     // Counted from here until the TCP connection closes, the Origin check's wait included: a flood of
     // upgrades cannot hold more descriptors than the budget while the database answers.
-    const group = addressGroup(clientAddress(req, trust));
+    const group = addressGroup(ctx.addressOf(req));
     const over = budget.take(group);
     if (over === 'node') return refuse(socket, '503 Service Unavailable', true);
     if (over === 'address') return refuse(socket, '429 Too Many Requests', true);

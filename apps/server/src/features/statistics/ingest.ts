@@ -9,7 +9,7 @@ import {
 } from '@tlprt/contract';
 import type { UsableKeys } from '../../access/usable-keys.js';
 import type { OriginGate } from '../../http/origin-gate.js';
-import type { FixedWindowCounter } from '../../lib/fixed-window.js';
+import type { SlidingWindowCounter } from '../../lib/sliding-window.js';
 import type { StatsAggregator } from './aggregator.js';
 import type { SeenReports } from './seen-reports.js';
 
@@ -23,7 +23,7 @@ export interface IngestSource {
   gate: OriginGate;
   seen: SeenReports;
   teamId?: number;
-  perKey?: FixedWindowCounter;
+  perKey?: SlidingWindowCounter;
 }
 
 interface Report {

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.js';
-import { FixedWindowCounter } from '../../lib/fixed-window.js';
+import { SlidingWindowCounter } from '../../lib/sliding-window.js';
 import { type BatchWriter, StatsAggregator } from './aggregator.js';
 import { ingestReports } from './ingest.js';
 import { pruneStats } from './retention.js';
@@ -18,8 +18,8 @@ export class StatsService {
   readonly aggregator: StatsAggregator;
   readonly seen: SeenReports;
   /** Reports without an API token, per client address group and per key (config.ingest). */
-  readonly perAddress: FixedWindowCounter;
-  readonly perKey: FixedWindowCounter;
+  readonly perAddress: SlidingWindowCounter;
+  readonly perKey: SlidingWindowCounter;
   /** Reports received by this node since start (counted, not logged one by one). */
   reportsReceived = 0;
   private flushTimer: NodeJS.Timeout | undefined;
@@ -33,8 +33,8 @@ export class StatsService {
     this.aggregator = new StatsAggregator(ctx.db, ctx.now, ctx.log, writer);
     const { perAddressPerMinute, perKeyPerMinute, replayMemoryBytes } = ctx.config.ingest;
     this.seen = new SeenReports(replayMemoryBytes, ctx.now());
-    this.perAddress = new FixedWindowCounter(perAddressPerMinute, 60_000, ctx.now, 200_000);
-    this.perKey = new FixedWindowCounter(perKeyPerMinute, 60_000, ctx.now);
+    this.perAddress = new SlidingWindowCounter(perAddressPerMinute, 60_000, ctx.now, 200_000);
+    this.perKey = new SlidingWindowCounter(perKeyPerMinute, 60_000, ctx.now);
   }
 
   ingest(reports: unknown[], from: IngestFrom = {}) {
