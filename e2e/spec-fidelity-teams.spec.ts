@@ -1,36 +1,17 @@
 import { expect, type Page, test } from '@playwright/test';
-import { linkBases, MSG_TEAM_MANAGEMENT, MSG_TEAMS, PATHS } from '@tlprt/contract';
+import { MSG_TEAMS, PATHS } from '@tlprt/contract';
 import { signUpByApi } from './support/accounts';
-import { uniqueEmail, waitForMail } from './support/mail';
-import { addMemberByApi, adminWithTeam, loginInBrowser } from './support/session';
+import { uniqueEmail } from './support/mail';
+import {
+  addMemberByApi,
+  adminWithTeam,
+  inviteByApi,
+  loginInBrowser,
+  supervisorInPickedTeam,
+} from './support/session';
 import { shoot } from './support/shots';
 
 /** Issue 20 (spec fidelity): Settings' invitations block and Team settings' members and deletion. */
-
-/** Invites `email` to the admin's team over the API (the mail is awaited so the invitation exists). */
-async function inviteByApi(
-  page: { request: Page['request'] },
-  baseURL: string,
-  admin: { auth: Record<string, string>; teamId: number },
-  email: string,
-  role = 40,
-) {
-  const links = linkBases(baseURL);
-  const started = Date.now();
-  const res = await page.request.post(PATHS.invitations.create(admin.teamId), {
-    headers: admin.auth,
-    data: {
-      invited_email: email,
-      role,
-      accept_new_user_url: links.inviteNew,
-      accept_url: links.inviteOld,
-      decline_url: links.inviteDecline,
-      teamId: admin.teamId,
-    },
-  });
-  expect(res.status()).toBe(201);
-  await waitForMail(email, /.*/, started);
-}
 
 async function openTeamSettings(page: Page) {
   await page.goto('/settings');
@@ -47,7 +28,7 @@ test('§2 Accept leads to "Congratulations! ... Do you want to see this team?" w
   const owner = await adminWithTeam(request, baseURL as string, uniqueEmail('inviter'), 'owner-secret', name);
   const email = uniqueEmail('invitee');
   await signUpByApi(request, baseURL as string, email, 'invitee-secret');
-  await inviteByApi(page, baseURL as string, owner, email);
+  await inviteByApi(page.request, baseURL as string, owner, email);
 
   await loginInBrowser(page, email, 'invitee-secret');
   await page.goto('/settings');
@@ -74,7 +55,7 @@ test('§2 manage members: a pending invitee is listed once, as invited', async (
   const email = uniqueEmail('members-admin');
   const owner = await adminWithTeam(request, baseURL as string, email, 'owner-secret', 'Once Team');
   const invitee = uniqueEmail('pending');
-  await inviteByApi(page, baseURL as string, owner, invitee, 30);
+  await inviteByApi(page.request, baseURL as string, owner, invitee, 30);
 
   await loginInBrowser(page, email, 'owner-secret');
   await openTeamSettings(page);
@@ -124,19 +105,7 @@ test('§6 a supervisor working in a picked team (acting as 50, not a member) has
   request,
   baseURL,
 }) => {
-  const supervisor = 'supervisor8@e2e.test';
-  await signUpByApi(request, baseURL as string, supervisor, 'supervisor-secret');
-  const ownerEmail = uniqueEmail('not-deleted');
-  const name = `NoDelete ${Date.now().toString(36)}`;
-  await adminWithTeam(request, baseURL as string, ownerEmail, 'owner-secret', name);
-
-  await loginInBrowser(page, supervisor, 'supervisor-secret');
-  await page.getByRole('button', { name: MSG_TEAM_MANAGEMENT.title }).click();
-  const panel = page.getByRole('dialog', { name: MSG_TEAM_MANAGEMENT.title });
-  await panel.getByPlaceholder(MSG_TEAM_MANAGEMENT.searchPlaceholder).fill(ownerEmail);
-  await expect(panel.getByTestId('team-total')).toHaveText('1 team');
-  await panel.getByRole('button', { name: `Make ${name} the current team` }).click();
-  await expect(page.getByRole('button', { name: `Current team: ${name}. Switch team` })).toBeVisible();
+  await supervisorInPickedTeam(page, request, baseURL as string, 'supervisor8@e2e.test', 'NoDelete');
 
   await openTeamSettings(page);
   await expect(page.getByRole('button', { name: 'Suspend team' })).toBeVisible();

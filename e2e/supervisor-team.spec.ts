@@ -1,8 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { AUDIT_ACTION_LABELS, MSG_TEAM_MANAGEMENT, MSG_TEAMS } from '@tlprt/contract';
-import { signUpByApi } from './support/accounts';
-import { linkIn, uniqueEmail, waitForMail } from './support/mail';
-import { adminWithTeam, loginInBrowser } from './support/session';
+import { linkIn, waitForMail } from './support/mail';
+import { supervisorInPickedTeam } from './support/session';
 
 /**
  * Issue 12: a supervisor with no team of their own picks a customer's team in Team Management and works
@@ -14,18 +13,13 @@ test('supervisor without teams: picked team settings, suspend by e-mail link, un
   baseURL,
 }) => {
   const supervisor = 'supervisor5@e2e.test';
-  await signUpByApi(request, baseURL as string, supervisor, 'supervisor-secret');
-  const ownerEmail = uniqueEmail('picked');
-  const name = `Picked ${Date.now().toString(36)}`;
-  await adminWithTeam(request, baseURL as string, ownerEmail, 'owner-secret', name);
-
-  await loginInBrowser(page, supervisor, 'supervisor-secret');
-  await page.getByRole('button', { name: MSG_TEAM_MANAGEMENT.title }).click();
-  const panel = page.getByRole('dialog', { name: MSG_TEAM_MANAGEMENT.title });
-  await panel.getByPlaceholder(MSG_TEAM_MANAGEMENT.searchPlaceholder).fill(ownerEmail);
-  await expect(panel.getByTestId('team-total')).toHaveText('1 team');
-  await panel.getByRole('button', { name: `Make ${name} the current team` }).click();
-  await expect(page.getByRole('button', { name: `Current team: ${name}. Switch team` })).toBeVisible();
+  const { ownerEmail, name } = await supervisorInPickedTeam(
+    page,
+    request,
+    baseURL as string,
+    supervisor,
+    'Picked',
+  );
 
   // Team settings of the picked team: members read-only, suspension offered.
   await page.goto('/settings');

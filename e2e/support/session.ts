@@ -1,8 +1,8 @@
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { expect } from '@playwright/test';
-import { linkBases, PATHS, ZDomainListResponse } from '@tlprt/contract';
+import { linkBases, MSG_TEAM_MANAGEMENT, PATHS, ZDomainListResponse } from '@tlprt/contract';
 import { signUpByApi } from './accounts';
-import { linkIn, waitForMail } from './mail';
+import { linkIn, uniqueEmail, waitForMail } from './mail';
 
 /** Signs in through the login screen and waits for the dashboard. */
 export async function loginInBrowser(page: Page, email: string, password: string) {
@@ -29,13 +29,12 @@ export async function adminWithTeam(
   return { token, auth, teamId: team.id };
 }
 
-/** Invites `email` to a team and accepts through the mailed new-user link, all over the API. */
-export async function addMemberByApi(
+/** Invites `email` to a team over the API; returns the invitation mail once it has arrived. */
+export async function inviteByApi(
   request: APIRequestContext,
   baseURL: string,
   admin: { auth: Record<string, string>; teamId: number },
   email: string,
-  password: string,
   role = 40,
 ) {
   const links = linkBases(baseURL);
@@ -52,7 +51,19 @@ export async function addMemberByApi(
     },
   });
   expect(inv.status()).toBe(201);
-  const mail = await waitForMail(email, /.*/, started);
+  return waitForMail(email, /.*/, started);
+}
+
+/** Invites `email` to a team and accepts through the mailed new-user link, all over the API. */
+export async function addMemberByApi(
+  request: APIRequestContext,
+  baseURL: string,
+  admin: { auth: Record<string, string>; teamId: number },
+  email: string,
+  password: string,
+  role = 40,
+) {
+  const mail = await inviteByApi(request, baseURL, admin, email, role);
   const hash = (
     linkIn(mail, '/email_invite_handler/new/').split('/email_invite_handler/new/')[1] as string
   ).split('?')[0] as string;
@@ -60,6 +71,29 @@ export async function addMemberByApi(
     data: { name: 'Member', surname: 'Person', password, confirm: password },
   });
   expect(accept.status()).toBe(200);
+}
+
+/** A supervisor (signed up here) picks a new customer's team in Team Management and makes it current. */
+export async function supervisorInPickedTeam(
+  page: Page,
+  request: APIRequestContext,
+  baseURL: string,
+  supervisor: string,
+  teamPrefix: string,
+) {
+  await signUpByApi(request, baseURL, supervisor, 'supervisor-secret');
+  const ownerEmail = uniqueEmail(teamPrefix.toLowerCase());
+  const name = `${teamPrefix} ${Date.now().toString(36)}`;
+  await adminWithTeam(request, baseURL, ownerEmail, 'owner-secret', name);
+
+  await loginInBrowser(page, supervisor, 'supervisor-secret');
+  await page.getByRole('button', { name: MSG_TEAM_MANAGEMENT.title }).click();
+  const panel = page.getByRole('dialog', { name: MSG_TEAM_MANAGEMENT.title });
+  await panel.getByPlaceholder(MSG_TEAM_MANAGEMENT.searchPlaceholder).fill(ownerEmail);
+  await expect(panel.getByTestId('team-total')).toHaveText('1 team');
+  await panel.getByRole('button', { name: `Make ${name} the current team` }).click();
+  await expect(page.getByRole('button', { name: `Current team: ${name}. Switch team` })).toBeVisible();
+  return { ownerEmail, name };
 }
 
 /** Picks an option of a labelled select, whether native or a Mantine combobox. */
