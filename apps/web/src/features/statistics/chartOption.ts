@@ -168,6 +168,17 @@ export function buildChartOption(input: ChartInput, zoom: readonly [number, numb
   const refusedNames = refused ? [REFUSED] : [];
   const axisLabel = { color: DIMMED_TEXT, hideOverlap: true };
   const splitLine = { lineStyle: { color: '#f1f3f5' } };
+  /** The audience line (usersCount), stepped over the viewer bars; the open minute has a dashed one. */
+  const audience = {
+    name: VIEWERS,
+    type: 'line' as const,
+    xAxisIndex: 1,
+    yAxisIndex: 1,
+    step: 'middle' as const,
+    showSymbol: false,
+    z: 3,
+    itemStyle: { color: VIEWERS_COLOR },
+  };
 
   return {
     useUTC: true,
@@ -330,31 +341,17 @@ export function buildChartOption(input: ChartInput, zoom: readonly [number, numb
         ),
       })),
       {
-        name: VIEWERS,
-        type: 'line' as const,
-        xAxisIndex: 1,
-        yAxisIndex: 1,
-        step: 'middle' as const,
-        showSymbol: false,
-        z: 3,
+        ...audience,
         lineStyle: { width: 2, color: VIEWERS_COLOR },
-        itemStyle: { color: VIEWERS_COLOR },
         data: points.map((p, i) => [t(p), i === openAt ? null : p.usersCount]),
       },
       ...(open
         ? [
             {
-              name: VIEWERS,
-              type: 'line' as const,
-              xAxisIndex: 1,
-              yAxisIndex: 1,
-              step: 'middle' as const,
-              showSymbol: false,
+              ...audience,
               silent: true,
               tooltip: { show: false },
-              z: 3,
               lineStyle: { width: 2, type: 'dashed' as const, color: VIEWERS_COLOR, opacity: 0.6 },
-              itemStyle: { color: VIEWERS_COLOR },
               data: [openAt - 1, openAt].map((i) => {
                 const p = points[i] as TStatsPoint;
                 return [t(p), p.usersCount];
