@@ -107,6 +107,21 @@ export async function buildTeam(
   return { id, owner };
 }
 
+/** A team owned by an Admin, with a member in each other role: a Billing master, a Key master, a Viewer. */
+export async function buildTeamWithEveryRole(app: App) {
+  const billing = await buildUser(app);
+  const keyMaster = await buildUser(app);
+  const viewer = await buildUser(app);
+  const t = await buildTeam(app, {
+    roleOf: [
+      { user: billing, role: Role.BillingMaster },
+      { user: keyMaster, role: Role.KeyMaster },
+      { user: viewer, role: Role.Viewer },
+    ],
+  });
+  return { ...t, billing, keyMaster, viewer };
+}
+
 /** Puts a team into a state directly (suspended, deletion requested, ...). */
 export async function setTeamState(
   app: App,

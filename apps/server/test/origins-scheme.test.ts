@@ -8,7 +8,6 @@ import {
   MSG_DOMAIN_RULES,
   PATHS,
   PLAYER_PATHS,
-  Role,
 } from '@tlprt/contract';
 import { Migrator, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +17,15 @@ import { migrations } from '../src/db/migrations/index.js';
 import { insertUserIfAbsent } from '../src/directory/users.js';
 import { insertDomain } from '../src/features/domains/queries.js';
 import { insertTeamWithMember } from '../src/features/teams/queries.js';
-import { type BuiltUser, buildDomain, buildKey, buildTeam, buildUser, setTeamState } from './factories.js';
+import {
+  type BuiltUser,
+  buildDomain,
+  buildKey,
+  buildTeam,
+  buildTeamWithEveryRole,
+  buildUser,
+  setTeamState,
+} from './factories.js';
 import { streamsOf } from './helpers/events.js';
 import { Api, type Json } from './helpers/http.js';
 import {
@@ -206,20 +213,8 @@ describe('the Origin rule: scheme and port', () => {
 describe('PUT /v1/domains/plain_http/{teamId}/{id}', () => {
   /** A team whose owner is Admin, with a member in each other role, and one promoted domain. */
   async function teamWithRoles() {
-    const [billing, keyMaster, viewer] = [
-      await buildUser(server.app),
-      await buildUser(server.app),
-      await buildUser(server.app),
-    ];
-    const t = await buildTeam(server.app, {
-      roleOf: [
-        { user: billing, role: Role.BillingMaster },
-        { user: keyMaster, role: Role.KeyMaster },
-        { user: viewer, role: Role.Viewer },
-      ],
-    });
-    const d = await buildDomain(server.app, t.id, { promoted: true });
-    return { ...t, billing, keyMaster, viewer, domain: d };
+    const t = await buildTeamWithEveryRole(server.app);
+    return { ...t, domain: await buildDomain(server.app, t.id, { promoted: true }) };
   }
 
   it('a new domain starts with it off; the list carries the flag', async () => {

@@ -4,7 +4,6 @@ import {
   MSG,
   MSG_TOKENS,
   PATHS,
-  Role,
   TEAM_TOKEN_PATTERN,
   TEAM_TOKEN_PREFIX,
   TeamStatus,
@@ -16,7 +15,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TeamTokens } from '../src/access/team-tokens.js';
 import type { Db } from '../src/db/index.js';
 import { sha256 } from '../src/lib/tokens.js';
-import { type BuiltUser, buildTeam, buildUser, memoryMailer, setTeamState } from './factories.js';
+import {
+  type BuiltUser,
+  buildTeamWithEveryRole,
+  buildUser,
+  memoryMailer,
+  setTeamState,
+} from './factories.js';
 import { Api } from './helpers/http.js';
 import { startServer, type TestServer } from './helpers/server.js';
 
@@ -31,21 +36,10 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** A team owned by an Admin, with a Billing master, a Key master and a Viewer. */
+/** A team with a member in every role, and its Admin's client. */
 async function team() {
-  const [billing, keyMaster, viewer] = [
-    await buildUser(server.app),
-    await buildUser(server.app),
-    await buildUser(server.app),
-  ];
-  const t = await buildTeam(server.app, {
-    roleOf: [
-      { user: billing, role: Role.BillingMaster },
-      { user: keyMaster, role: Role.KeyMaster },
-      { user: viewer, role: Role.Viewer },
-    ],
-  });
-  return { id: t.id, owner: t.owner, admin: api.as(t.owner.token), billing, keyMaster, viewer };
+  const t = await buildTeamWithEveryRole(server.app);
+  return { ...t, admin: api.as(t.owner.token) };
 }
 
 const create = (as: Api, teamId: number, name = 'Encoder') =>
