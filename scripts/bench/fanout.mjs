@@ -12,9 +12,8 @@
 import { fork } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
-import { cpus, totalmem } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { alsoOnPostgres, loadAverage, pct, round } from './lib/common.mjs';
+import { alsoOnPostgres, pct, printResult, round } from './lib/common.mjs';
 
 const MEMBERS = Number(process.env.BENCH_FANOUT_MEMBERS ?? 500);
 const SESSIONS = Number(process.env.BENCH_FANOUT_SESSIONS ?? 10);
@@ -245,21 +244,15 @@ async function benchOn(label, pgUrl) {
 const started = Date.now();
 const results = await benchOn('sqlite', undefined);
 results.push(...(await alsoOnPostgres(benchOn)));
-process.stdout.write(
-  `${JSON.stringify({
-    bench: 'fanout',
-    env: {
-      node: process.version,
-      cpus: cpus().length,
-      memGB: Math.round(totalmem() / 2 ** 30),
-      load: await loadAverage(),
-      streams: STREAMS,
-      members: MEMBERS,
-      sessionsPerMember: SESSIONS,
-      rounds: ROUNDS,
-      client: 'net sockets, shared read buffer, byte search per read',
-      seconds: Math.round((Date.now() - started) / 1000),
-    },
-    results,
-  })}\n`,
+await printResult(
+  'fanout',
+  {
+    streams: STREAMS,
+    members: MEMBERS,
+    sessionsPerMember: SESSIONS,
+    rounds: ROUNDS,
+    client: 'net sockets, shared read buffer, byte search per read',
+    seconds: Math.round((Date.now() - started) / 1000),
+  },
+  results,
 );

@@ -21,9 +21,8 @@
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
-import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { loadAverage, pct, round, startServer } from './lib/common.mjs';
+import { pct, printResult, round, startServer } from './lib/common.mjs';
 
 const FLOOD_SECONDS = Number(process.env.BENCH_INGEST_ATTACK_FLOOD_SECONDS ?? 60);
 const REPLAY_SECONDS = Number(process.env.BENCH_INGEST_ATTACK_REPLAY_SECONDS ?? 45);
@@ -490,20 +489,14 @@ async function bench() {
     sideRefusals: replay.side.refusals,
   };
 
-  process.stdout.write(
-    `${JSON.stringify({
-      bench: 'ingest-attack',
-      env: {
-        node: process.version,
-        cpus: cpus().length,
-        memGB: Math.round(totalmem() / 2 ** 30),
-        load: await loadAverage(),
-        client: 'node http (keep-alive agent), its own process',
-        connections: CONNECTIONS,
-        phases,
-      },
-      results,
-    })}\n`,
+  await printResult(
+    'ingest-attack',
+    {
+      client: 'node http (keep-alive agent), its own process',
+      connections: CONNECTIONS,
+      phases,
+    },
+    results,
   );
 }
 

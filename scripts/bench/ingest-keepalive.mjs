@@ -7,9 +7,9 @@
 // cheap per request), else lib/http-load.mjs in another process.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadAverage, round, startServer } from './lib/common.mjs';
+import { printResult, round, startServer } from './lib/common.mjs';
 
 const SECONDS = Number(process.env.BENCH_INGEST_SECONDS ?? 4);
 const ROUNDS = Number(process.env.BENCH_INGEST_ROUNDS ?? 5);
@@ -196,19 +196,13 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 
-process.stdout.write(
-  `${JSON.stringify({
-    bench: 'ingest-keepalive',
-    env: {
-      node: process.version,
-      cpus: cpus().length,
-      memGB: Math.round(totalmem() / 2 ** 30),
-      load: await loadAverage(),
-      client: hasWrk ? 'wrk -t1' : 'node http-load',
-      connections: CONNECTIONS,
-      seconds: SECONDS,
-      rounds: ROUNDS,
-    },
-    results,
-  })}\n`,
+await printResult(
+  'ingest-keepalive',
+  {
+    client: hasWrk ? 'wrk -t1' : 'node http-load',
+    connections: CONNECTIONS,
+    seconds: SECONDS,
+    rounds: ROUNDS,
+  },
+  results,
 );

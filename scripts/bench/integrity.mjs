@@ -11,10 +11,10 @@
 //    byte does, so this is the worst case). Target (the issue): p95 ≤ 50 ms with the hash cached.
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import { cpus, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { loadAverage, pct, round, startServer } from './lib/common.mjs';
+import { pct, printResult, round, startServer } from './lib/common.mjs';
 
 const SECONDS = Number(process.env.BENCH_INTEGRITY_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_INTEGRITY_CONNECTIONS ?? 32);
@@ -106,46 +106,40 @@ log(`${verified} segments of ${Math.round(meanSize / 1000)} kB verified, p95 ${r
 await server.stop();
 
 const p95 = round(pct(delays, 95));
-console.log(
-  JSON.stringify({
-    bench: 'integrity',
-    env: { node: process.version, cpus: cpus().length, load: await loadAverage(), connections: CONNECTIONS },
-    results: [
-      {
-        case: `cached hashes answered (${CONNECTIONS} keep-alive connections)`,
-        n: answered,
-        p50: round(perSecond),
-        p95: round(perSecond),
-        max: round(perSecond),
-        unit: 'hashes/s',
-      },
-      {
-        case: 'server CPU per cached answer',
-        n: answered,
-        p50: round((cpuUs - cpuBefore) / answered),
-        p95: round((cpuUs - cpuBefore) / answered),
-        max: round((cpuUs - cpuBefore) / answered),
-        unit: 'µs',
-      },
-      {
-        case: `delay added to a P2P segment (${Math.round(meanSize / 1000)} kB, hash cached on the server)`,
-        n: delays.length,
-        p50: round(pct(delays, 50)),
-        p95,
-        p99: round(pct(delays, 99)),
-        max: round(Math.max(...delays)),
-        unit: 'ms',
-        target: `p95 ≤ ${TARGET_P95_MS} ms`,
-        ok: p95 <= TARGET_P95_MS,
-      },
-      {
-        case: 'server RSS after the run',
-        n: 1,
-        p50: round(rss / 1e6),
-        p95: round(rss / 1e6),
-        max: round(rss / 1e6),
-        unit: 'MB',
-      },
-    ],
-  }),
-);
+await printResult('integrity', { connections: CONNECTIONS }, [
+  {
+    case: `cached hashes answered (${CONNECTIONS} keep-alive connections)`,
+    n: answered,
+    p50: round(perSecond),
+    p95: round(perSecond),
+    max: round(perSecond),
+    unit: 'hashes/s',
+  },
+  {
+    case: 'server CPU per cached answer',
+    n: answered,
+    p50: round((cpuUs - cpuBefore) / answered),
+    p95: round((cpuUs - cpuBefore) / answered),
+    max: round((cpuUs - cpuBefore) / answered),
+    unit: 'µs',
+  },
+  {
+    case: `delay added to a P2P segment (${Math.round(meanSize / 1000)} kB, hash cached on the server)`,
+    n: delays.length,
+    p50: round(pct(delays, 50)),
+    p95,
+    p99: round(pct(delays, 99)),
+    max: round(Math.max(...delays)),
+    unit: 'ms',
+    target: `p95 ≤ ${TARGET_P95_MS} ms`,
+    ok: p95 <= TARGET_P95_MS,
+  },
+  {
+    case: 'server RSS after the run',
+    n: 1,
+    p50: round(rss / 1e6),
+    p95: round(rss / 1e6),
+    max: round(rss / 1e6),
+    unit: 'MB',
+  },
+]);

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { alsoOnPostgres, pct, round, seedBenchTeam } from './lib/common.mjs';
+import { alsoOnPostgres, pct, printResult, round, seedBenchTeam } from './lib/common.mjs';
 
 const dist = new URL('../../apps/server/dist/', import.meta.url);
 const { buildApp } = await import(new URL('app.js', dist).href);
@@ -209,16 +209,11 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 results.push(...(await alsoOnPostgres(benchOn)));
-process.stdout.write(
-  `${JSON.stringify({
-    bench: 'statistics',
-    env: {
-      node: process.version,
-      cpus: cpus().length,
-      memGB: Math.round(totalmem() / 2 ** 30),
-      keys: KEYS,
-      days: DAYS,
-    },
-    results,
-  })}\n`,
+await printResult(
+  'statistics',
+  {
+    keys: KEYS,
+    days: DAYS,
+  },
+  results,
 );

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { alsoOnPostgres, pct, round } from './lib/common.mjs';
+import { alsoOnPostgres, pct, printResult, round } from './lib/common.mjs';
 
 const dist = new URL('../../apps/server/dist/', import.meta.url);
 const { buildApp } = await import(new URL('app.js', dist).href);
@@ -230,17 +230,12 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 results.push(...(await alsoOnPostgres(benchOn)));
-process.stdout.write(
-  `${JSON.stringify({
-    bench: 'team-search',
-    env: {
-      teams: TEAMS,
-      searchesPerKind: SEARCHES,
-      cpus: cpus().length,
-      memoryGiB: Math.round(totalmem() / 2 ** 30),
-      node: process.version,
-      seconds: Math.round((Date.now() - started) / 1000),
-    },
-    results,
-  })}\n`,
+await printResult(
+  'team-search',
+  {
+    teams: TEAMS,
+    searchesPerKind: SEARCHES,
+    seconds: Math.round((Date.now() - started) / 1000),
+  },
+  results,
 );

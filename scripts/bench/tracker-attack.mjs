@@ -15,10 +15,9 @@
 import { execFileSync, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
-import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
-import { loadAverage, pct, round, startServer } from './lib/common.mjs';
+import { pct, printResult, round, startServer } from './lib/common.mjs';
 
 const SECONDS = Number(process.env.BENCH_TRACKER_ATTACK_SECONDS ?? 10);
 const SOCKETS = 2000;
@@ -329,20 +328,14 @@ async function bench() {
     await server.stop();
   }
 
-  process.stdout.write(
-    `${JSON.stringify({
-      bench: 'tracker-attack',
-      env: {
-        node: process.version,
-        cpus: cpus().length,
-        memGB: Math.round(totalmem() / 2 ** 30),
-        load: await loadAverage(),
-        seconds: SECONDS,
-        rssBeforeMB: mb(rssBefore),
-        phases,
-      },
-      results,
-    })}\n`,
+  await printResult(
+    'tracker-attack',
+    {
+      seconds: SECONDS,
+      rssBeforeMB: mb(rssBefore),
+      phases,
+    },
+    results,
   );
 }
 

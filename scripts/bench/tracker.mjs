@@ -8,9 +8,8 @@
 // so its RSS is its own; the clients run here.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpus, totalmem } from 'node:os';
 import WebSocket from 'ws';
-import { loadAverage, pct, round, startServer } from './lib/common.mjs';
+import { pct, printResult, round, startServer } from './lib/common.mjs';
 
 const PEERS = Number(process.env.BENCH_TRACKER_PEERS ?? 10_000);
 const SWARMS = Number(process.env.BENCH_TRACKER_SWARMS ?? 100);
@@ -210,19 +209,13 @@ try {
   await server.stop();
 }
 
-process.stdout.write(
-  `${JSON.stringify({
-    bench: 'tracker',
-    env: {
-      node: process.version,
-      cpus: cpus().length,
-      memGB: Math.round(totalmem() / 2 ** 30),
-      load: await loadAverage(),
-      peers: PEERS,
-      swarms: SWARMS,
-      offers: OFFERS,
-      seconds: SECONDS,
-    },
-    results,
-  })}\n`,
+await printResult(
+  'tracker',
+  {
+    peers: PEERS,
+    swarms: SWARMS,
+    offers: OFFERS,
+    seconds: SECONDS,
+  },
+  results,
 );

@@ -103,6 +103,18 @@ export const loadAverage = async () => {
   return loadavg().map((x) => round(x));
 };
 
+/** Prints a bench's one line of JSON: its results and what they were measured on. */
+export async function printResult(bench, env, results) {
+  const { cpus, totalmem } = await import('node:os');
+  const machine = {
+    node: process.version,
+    cpus: cpus().length,
+    memGB: Math.round(totalmem() / 2 ** 30),
+    load: await loadAverage(),
+  };
+  process.stdout.write(`${JSON.stringify({ bench, env: { ...machine, ...env }, results })}\n`);
+}
+
 /**
  * One of lib/bench-server.mjs's servers in its own process ('app': the built server on a throwaway
  * SQLite database, `keys` keys seeded, `env` added to its configuration; 'bare': the Fastify ceiling).
