@@ -23,4 +23,17 @@ ffmpeg -hide_banner -loglevel error \
   done
   printf '#EXT-X-ENDLIST\n'
 } >"$out/byterange.m3u8"
+# The same picture and tone as DASH (fMP4, SegmentTemplate with $Number$, 2 s segments, video and audio
+# in adaptation sets of their own): the Shaka and byte-accounting tests play it.
+rm -rf "$out/dash"
+mkdir -p "$out/dash"
+(cd "$out/dash" && ffmpeg -hide_banner -loglevel error \
+  -f lavfi -i testsrc=size=640x360:rate=25:duration=40 \
+  -f lavfi -i sine=frequency=440:sample_rate=44100:duration=40 \
+  -c:v libx264 -profile:v baseline -level 3.0 -pix_fmt yuv420p -b:v 300k -maxrate 300k -bufsize 600k \
+  -g 50 -keyint_min 50 -sc_threshold 0 \
+  -c:a aac -b:a 64k -ac 2 \
+  -f dash -seg_duration 2 -use_template 1 -use_timeline 0 -adaptation_sets 'id=0,streams=v id=1,streams=a' \
+  -init_seg_name 'init-$RepresentationID$.m4s' -media_seg_name 'chunk-$RepresentationID$-$Number%03d$.m4s' \
+  manifest.mpd)
 du -sh "$out"

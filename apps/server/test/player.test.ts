@@ -491,6 +491,19 @@ describe('plugin bundle and demo pages (DESIGN §11)', () => {
     const segment = await rawGet(server.base, '/demo/stream/segment-00.ts');
     expect(segment.status).toBe(200);
     expect(segment.body.equals(readFileSync(join(DEMO_ASSETS, 'demo-stream', 'segment-00.ts')))).toBe(true);
+
+    // The live stream lists six of the same segments; each URL (live number included) is served.
+    const live = await rawGet(server.base, PLAYER_PATHS.demoLiveStream);
+    expect(live.status).toBe(200);
+    expect(live.headers['cache-control']).toBe('no-cache');
+    const uris = live.body
+      .toString()
+      .split('\n')
+      .filter((l) => l.startsWith('segment-'));
+    expect(uris).toHaveLength(6);
+    const served = await rawGet(server.base, `/demo/stream/${uris[0]}`);
+    expect(served.status).toBe(200);
+    expect(served.body.length).toBeGreaterThan(1000);
   });
 
   it('serves no demo page nor stream in production, but still the bundle', async () => {
@@ -500,6 +513,7 @@ describe('plugin bundle and demo pages (DESIGN §11)', () => {
         `${PLAYER_PATHS.demo}?key=${key}`,
         '/demo/player.js',
         PLAYER_PATHS.demoStream,
+        PLAYER_PATHS.demoLiveStream,
         '/demo/stream/segment-00.ts',
       ]) {
         expect((await rawGet(prod.base, path)).status, path).toBe(404);

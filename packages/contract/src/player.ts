@@ -25,6 +25,8 @@ export const PLAYER_PATHS = {
   demoStream: '/demo/stream/index.m3u8',
   /** The same segments as EXT-X-BYTERANGE ranges (the demo page's `?stream=byterange`). */
   demoByteRangeStream: '/demo/stream/byterange.m3u8',
+  /** A live stream made of the same segments, looped by the clock (the demo page's `?stream=live`). */
+  demoLiveStream: '/demo/stream/live.m3u8',
   /** The integration guide (the "Documentation" links). */
   guide: '/docs',
   /** What the plugin reads at attach (404: the key is not usable here). */

@@ -2,8 +2,9 @@
 (() => {
   const query = new URLSearchParams(location.search);
   const key = query.get('key') || '';
-  // ?stream=byterange: the same segments as EXT-X-BYTERANGE ranges (the integrity test's second case).
-  const stream = query.get('stream') === 'byterange' ? 'byterange' : 'index';
+  // ?stream=byterange: the same segments as EXT-X-BYTERANGE ranges (the integrity test's second case);
+  // ?stream=live: a live stream of the same segments, looped by the clock; ?stream=dash: its DASH copy.
+  const stream = ['byterange', 'live', 'dash'].includes(query.get('stream')) ? query.get('stream') : 'index';
   const video = document.getElementById('video');
   const state = document.getElementById('state');
   const show = (id, text) => {
@@ -24,22 +25,41 @@
     state.className = 'off';
     return;
   }
-  TlprtP2P.attach({
-    key,
-    player: 'hls.js',
-    instance: Hls,
-    src: new URL(`/demo/stream/${stream}.m3u8`, location.href).href,
-    video,
-  }).then(
+  const stopped = (text) => {
+    state.textContent = `Playback stopped: ${text}`;
+    state.className = 'off';
+  };
+  // ?player=shaka: Shaka Player instead of hls.js (?stream=dash: the DASH copy of the stream).
+  const withShaka = query.get('player') === 'shaka' || stream === 'dash';
+  const src = new URL(
+    stream === 'dash' ? '/demo/stream/dash/manifest.mpd' : `/demo/stream/${stream}.m3u8`,
+    location.href,
+  ).href;
+  const loadScript = (url) =>
+    new Promise((resolve, reject) => {
+      const s = document.createElement('script');
+      s.src = url;
+      s.onload = resolve;
+      s.onerror = () => reject(new Error(`${url} could not be loaded`));
+      document.head.append(s);
+    });
+  const started = withShaka
+    ? loadScript('/demo/shaka-player.compiled.js').then(async () => {
+        const player = new shaka.Player();
+        await player.attach(video);
+        player.addEventListener('error', (e) => stopped(`Shaka error ${e.detail?.code}`));
+        return TlprtP2P.attach({ key, player: 'shaka', instance: player, src });
+      })
+    : TlprtP2P.attach({ key, player: 'hls.js', instance: Hls, src, video }).then((p2p) => {
+        p2p.hls.on(Hls.Events.ERROR, (_event, data) => {
+          if (data.fatal) stopped(`${data.type} ${data.details}`);
+          console.warn('hls.js', data.type, data.details, data.fatal ? 'fatal' : '');
+        });
+        return p2p;
+      });
+  started.then(
     (p2p) => {
       window.demoP2P = p2p;
-      p2p.hls.on(Hls.Events.ERROR, (_event, data) => {
-        if (data.fatal) {
-          state.textContent = `Playback stopped: ${data.type} ${data.details}`;
-          state.className = 'off';
-        }
-        console.warn('hls.js', data.type, data.details, data.fatal ? 'fatal' : '');
-      });
       document.getElementById('session').textContent = p2p.sessionId;
       if (!p2p.active) {
         state.textContent =

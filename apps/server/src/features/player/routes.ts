@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DEMO_ASSETS } from '../../config.js';
 import type { AppContext } from '../../context.js';
 import { HttpError } from '../../http/errors.js';
+import { livePlaylist, vodLoop } from './demo-live.js';
 
 /** A file served as it is, compressed once per encoding when first asked for, revalidated by its ETag
  *  (the URL stays the same across releases, so it may be cached for an hour, not for good). Compressing
@@ -69,6 +70,16 @@ const DEMO_CSP = [
 ].join('; ');
 
 const JS = 'text/javascript; charset=utf-8';
+const require = createRequire(import.meta.url);
+
+/** A demo script from a package installed for development only (Shaka: the plugin's dev dependency). */
+function optionalScript(name: string, module: string): Record<string, Asset> {
+  try {
+    return { [name]: asset(readFileSync(require.resolve(module)), JS) };
+  } catch {
+    return {};
+  }
+}
 
 /**
  * GET /player/v1/tlprt-p2p.min.js (the plugin, for every customer page: loadable cross-origin) and,
@@ -92,8 +103,9 @@ export function playerRoutes(ctx: AppContext) {
     const files: Record<string, Asset> = {
       'player.js': demo('player.js', JS),
       'player.css': demo('player.css', 'text/css; charset=utf-8'),
-      // The demo's hls.js comes from the server's own dependency, not from a public CDN.
-      'hls.min.js': asset(readFileSync(createRequire(import.meta.url).resolve('hls.js/dist/hls.min.js')), JS),
+      // The demo's players come from the project's own dependencies, not from a public CDN.
+      'hls.min.js': asset(readFileSync(require.resolve('hls.js/dist/hls.min.js')), JS),
+      ...optionalScript('shaka-player.compiled.js', 'shaka-player/dist/shaka-player.compiled.js'),
     };
     app.get(PLAYER_PATHS.demo, { schema: { hide: true } }, async (req, reply) => {
       reply.header('Content-Security-Policy', DEMO_CSP);
@@ -104,6 +116,15 @@ export function playerRoutes(ctx: AppContext) {
       if (!a) throw new HttpError(404, MSG_PLAYER.noSuchDemoFile);
       return send(req, reply, a, 300);
     });
+    // Six segments listed, as the live streams the P2P share is measured on (issue 21).
+    const loop = vodLoop(readFileSync(join(DEMO_ASSETS, 'demo-stream', 'index.m3u8'), 'utf8'), 6);
+    app.get(PLAYER_PATHS.demoLiveStream, { schema: { hide: true } }, async (_req, reply) =>
+      reply
+        .header('Content-Type', 'application/vnd.apple.mpegurl')
+        .header('Cache-Control', 'no-cache')
+        .header('Access-Control-Allow-Origin', '*')
+        .send(livePlaylist(loop, ctx.now())),
+    );
     await app.register(fastifyStatic, {
       root: join(DEMO_ASSETS, 'demo-stream'),
       prefix: '/demo/stream/',
