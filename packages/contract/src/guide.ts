@@ -11,7 +11,7 @@ export const KEY_SETTING_HELP: Record<number, string> = {
   [KeySettingId.DownloadTimeout]:
     'Download timeout, in seconds: how long the player waits for a segment from a peer before it takes the segment from the CDN instead.',
   [KeySettingId.MinBufferSize]:
-    'Min buffer size, in seconds of video: what the player keeps loaded ahead of the playhead. Segments needed within this time come from the CDN at once; those further ahead are asked from peers first.',
+    'Min buffer size, in seconds of video: what the player keeps loaded ahead of the playhead. Segments needed within this time come from the CDN at once; those further ahead are asked from peers first. Left at its default, live streams use one of their own segments instead.',
   [KeySettingId.PeeringOpeningQuota]:
     'Peering opening quota, in percent (0 to 100): the share of viewers of this key that open peer-to-peer connections. 0 turns peering off: every byte comes from the CDN.',
 };
@@ -26,13 +26,14 @@ export const PLAYER_HELP = {
 
 /**
  * What the plugin does with each key setting (the guide's "Key settings" table). The numbers are
- * those of coreSettings() in packages/player/src/settings.ts: change one, change both.
+ * those of coreSettings() in packages/player/src/settings.ts and liveWindows() in live.ts: change one,
+ * change both.
  */
 export const KEY_SETTING_LOADER: Record<number, string> = {
   [KeySettingId.DownloadTimeout]:
     'Becomes the P2P loader’s p2pNotReceivingBytesTimeoutMs (the value × 1000): a peer that sends nothing for that long loses the segment to the CDN. The first segments of a session also wait that long, at most 2 s, for a peer before they are taken over HTTP.',
   [KeySettingId.MinBufferSize]:
-    'Becomes highDemandTimeWindow: what plays within this many seconds is fetched at once, from the CDN when no peer has it, and players built on hls.js keep about this much buffered. HTTP prefetch reaches twice as far (httpDownloadTimeWindow); peers are asked for segments up to six times as far, at least 60 s (p2pDownloadTimeWindow). A larger value leaves more time for peers and raises the P2P share.',
+    'Becomes highDemandTimeWindow: what plays within this many seconds is fetched at once, from the CDN when no peer has it, and players built on hls.js keep about this much buffered. HTTP prefetch reaches twice as far (httpDownloadTimeWindow); peers are asked for segments up to six times as far, at least 60 s (p2pDownloadTimeWindow). A larger value leaves more time for peers and raises the P2P share. Live streams: a player plays about three segments behind the live edge, less than the default 10 s, so with the default the plugin reads the stream’s own segment duration instead: the next segment is fetched at once, the rest of the lag is left to peers and to random CDN loads spread over the viewers (with 2 s segments: 2 s, 6 s and 60 s). A value other than the default holds for live streams too.',
   [KeySettingId.PeeringOpeningQuota]:
     'Each viewer draws once, at attach, whether it opens peering: with 30, about 30 % of viewers download from and upload to peers, the others use only the CDN (isP2PDisabled and isP2PUploadDisabled). 0 turns P2P off for the key; every viewer is still counted as CDN traffic.',
 };
@@ -41,6 +42,10 @@ export const KEY_SETTING_LOADER: Record<number, string> = {
  *  integrity service): the guide says it where it speaks of keys and of reports. */
 export const PAGE_ORIGIN_RULE =
   'A key works on https:// pages of its verified, active domain and of that domain’s subdomains (a key of every domain: of any of the team’s), on the standard port only: a page such as https://example.com:8443 is refused. http:// pages (port 80 only) are accepted when the domain’s “Plain HTTP pages” option is on (My domains, in the domain’s panel); it is off for a new domain. Pages of this dashboard itself (the demo page) are accepted too.';
+
+/** What a viewer's cdnBytes and p2pBytes count (the guide's report format). */
+export const PLAYER_BYTES_COUNTED =
+  'Counted: the bodies of media segments, init segments included, as an origin’s access log counts body bytes; not playlists, manifests or HTTP headers. With hls.js, Shaka (HLS and DASH) and players built on hls.js every segment is counted, also one the player loads outside the P2P engine; with CDN-only players, what the page’s resource timing shows (a cross-origin segment only when its server sends Timing-Allow-Origin).';
 
 /** A key the plugin cannot use: what the guide and the modals say about it. */
 export const KEY_NOT_USABLE_HELP =

@@ -30,6 +30,7 @@ import {
   MSG_STATS,
   PAGE_ORIGIN_RULE,
   PLAYER_ATTACH_NAME,
+  PLAYER_BYTES_COUNTED,
   PLAYER_HELP,
   PLAYER_INTEGRATION,
   PLAYER_INTEGRATION_HELP,
@@ -613,7 +614,7 @@ export function IntegrationGuide() {
                     ],
                     [
                       <Code key="c">cdnBytes, p2pBytes</Code>,
-                      `Whole bytes since this session's previous report, from the CDN and from peers: 0 to ${INGEST_MAX_BYTES.toLocaleString('en-US')} (4 GiB) each.`,
+                      `Whole bytes since this session's previous report, from the CDN and from peers: 0 to ${INGEST_MAX_BYTES.toLocaleString('en-US')} (4 GiB) each. ${PLAYER_BYTES_COUNTED}`,
                     ],
                     [<Code key="n">nodrBytes</Code>, 'Optional, the same for the NODR series.'],
                     [
