@@ -3,7 +3,7 @@ import { PLAYER_PATHS } from '@tlprt/contract';
 
 /**
  * Viewers of the demo page for the P2P share and byte-accounting tests (issue 21): each in a browser
- * context of its own, with its stalls, the seconds it played, its plugin's counters, and the bytes the
+ * of its own, with its stalls, the seconds it played, its plugin's counters, and the bytes the
  * origin served it (the bodies of its segment responses, as the origin's access log would count them).
  */
 export interface Watch {
@@ -91,10 +91,10 @@ export class Viewers {
   }
 }
 
-/** The P2P share of some viewers between two readings of their counters. */
-export function shareBetween(before: Watch[], after: Watch[]) {
-  const cdn = after.reduce((n, w, i) => n + w.cdnBytes - (before[i]?.cdnBytes ?? 0), 0);
-  const p2p = after.reduce((n, w, i) => n + w.p2pBytes - (before[i]?.p2pBytes ?? 0), 0);
+/** The P2P share of some viewers' bytes so far. */
+export function shareOf(watches: Watch[]) {
+  const cdn = watches.reduce((n, w) => n + w.cdnBytes, 0);
+  const p2p = watches.reduce((n, w) => n + w.p2pBytes, 0);
   return { cdn, p2p, share: cdn + p2p > 0 ? p2p / (cdn + p2p) : 0 };
 }
 

@@ -11,7 +11,7 @@ export const KEY_SETTING_HELP: Record<number, string> = {
   [KeySettingId.DownloadTimeout]:
     'Download timeout, in seconds: how long the player waits for a segment from a peer before it takes the segment from the CDN instead.',
   [KeySettingId.MinBufferSize]:
-    'Min buffer size, in seconds of video: what the player keeps loaded ahead of the playhead. Segments needed within this time come from the CDN at once; those further ahead are asked from peers first. Left at its default, live streams use one of their own segments instead.',
+    'Min buffer size, in seconds of video: what the player keeps loaded ahead of the playhead. Segments needed within this time come from the CDN at once; those further ahead are asked from peers first.',
   [KeySettingId.PeeringOpeningQuota]:
     'Peering opening quota, in percent (0 to 100): the share of viewers of this key that open peer-to-peer connections. 0 turns peering off: every byte comes from the CDN.',
 };
@@ -26,14 +26,13 @@ export const PLAYER_HELP = {
 
 /**
  * What the plugin does with each key setting (the guide's "Key settings" table). The numbers are
- * those of coreSettings() in packages/player/src/settings.ts and liveWindows() in live.ts: change one,
- * change both.
+ * those of coreSettings() in packages/player/src/settings.ts: change one, change both.
  */
 export const KEY_SETTING_LOADER: Record<number, string> = {
   [KeySettingId.DownloadTimeout]:
     'Becomes the P2P loader’s p2pNotReceivingBytesTimeoutMs (the value × 1000): a peer that sends nothing for that long loses the segment to the CDN. The first segments of a session also wait that long, at most 2 s, for a peer before they are taken over HTTP.',
   [KeySettingId.MinBufferSize]:
-    'Becomes highDemandTimeWindow: what plays within this many seconds is fetched at once, from the CDN when no peer has it, and players built on hls.js keep about this much buffered. HTTP prefetch reaches twice as far (httpDownloadTimeWindow); peers are asked for segments up to six times as far, at least 60 s (p2pDownloadTimeWindow). A larger value leaves more time for peers and raises the P2P share. Live streams: a player plays about three segments behind the live edge, less than the default 10 s, so with the default the plugin reads the stream’s own segment duration instead: the next segment is fetched at once, the rest of the lag is left to peers and to random CDN loads spread over the viewers (with 2 s segments: 2 s, 6 s and 60 s). A value other than the default holds for live streams too.',
+    'Becomes highDemandTimeWindow: what plays within this many seconds is fetched at once, from the CDN when no peer has it, and players built on hls.js keep about this much buffered. HTTP prefetch reaches twice as far (httpDownloadTimeWindow); peers are asked for segments up to six times as far, at least 60 s (p2pDownloadTimeWindow). A larger value leaves more time for peers and raises the P2P share.',
   [KeySettingId.PeeringOpeningQuota]:
     'Each viewer draws once, at attach, whether it opens peering: with 30, about 30 % of viewers download from and upload to peers, the others use only the CDN (isP2PDisabled and isP2PUploadDisabled). 0 turns P2P off for the key; every viewer is still counted as CDN traffic.',
 };

@@ -11,10 +11,10 @@ import { keepByteRangeLengths } from './byte-range-fix.js';
 import { countResourceBytes } from './cdn-only.js';
 import { hlsConfigFor } from './hls.js';
 import { IntegrityReferences, SegmentGuard } from './integrity.js';
-import { liveSegmentSeconds, liveWindows } from './live.js';
 import { dropPeer } from './peer-drop.js';
 import { NO_VERDICT, newSessionId, Reporter } from './reporter.js';
 import { coreSettings, opensPeering, type PlayerSettings, readSettings } from './settings.js';
+import { fillShakaSegmentIndexes } from './shaka-index.js';
 import { countOutsideEngine } from './shaka-outside.js';
 
 export interface AttachOptions {
@@ -197,16 +197,6 @@ export async function attach(options: AttachOptions): Promise<Handle> {
           validateHTTPSegment: guard.validateHttp,
         }
       : undefined;
-  // A live stream's windows come from its own segment duration, once it is known (live.ts).
-  let liveSeen = false;
-  const liveAt = (segmentS: number | undefined) => {
-    if (liveSeen || segmentS === undefined || !settings || !engine) return;
-    liveSeen = true;
-    const windows = liveWindows(settings, segmentS);
-    if (windows) engine.applyDynamicConfig({ core: windows });
-  };
-  const watchPlaylist = (text: string) => liveAt(liveSegmentSeconds(text));
-
   const listen = (e: P2PEngine) => {
     engine = e;
     e.addEventListener('onChunkDownloaded', (bytes, source, peerId) => {
@@ -253,7 +243,7 @@ export async function attach(options: AttachOptions): Promise<Handle> {
     if (coreConfig) {
       const hlsEngine = new HlsJsP2PEngine({ core: coreConfig });
       listen(hlsEngine);
-      player = new Hls({ ...options.hlsConfig, ...hlsConfigFor(hlsEngine, watchPlaylist) });
+      player = new Hls({ ...options.hlsConfig, ...hlsConfigFor(hlsEngine) });
       hlsEngine.bindHls(player);
       cleanups.push(() => hlsEngine.destroy());
     } else {
@@ -281,17 +271,13 @@ export async function attach(options: AttachOptions): Promise<Handle> {
     }
     if (reporter) cleanups.push(countOutsideEngine(shaka, cdnDownloaded));
     await player.load(src);
-    const loaded = player as {
-      isLive?: () => boolean;
-      getManifest?: () => { presentationTimeline?: { getMaxSegmentDuration(): number } } | null;
-    };
-    if (loaded.isLive?.()) liveAt(loaded.getManifest?.()?.presentationTimeline?.getMaxSegmentDuration());
+    if (coreConfig) cleanups.push(fillShakaSegmentIndexes(player));
   } else if (integration === 'hosted-hlsjs') {
     const coreConfig = core(requireSrc(options));
     if (coreConfig) {
       hostedEngine = new HlsJsP2PEngine({ core: coreConfig });
       listen(hostedEngine);
-      hlsConfig = hlsConfigFor(hostedEngine, watchPlaylist);
+      hlsConfig = hlsConfigFor(hostedEngine);
       const hosted = hostedEngine;
       cleanups.push(() => hosted.destroy());
     }

@@ -9,14 +9,10 @@ type LoaderClass = new (
  * hls.js settings that route its segment and playlist loads through the P2P engine. The engine hands
  * hls.js the very ArrayBuffer it keeps for other peers; hls.js transfers it to its demuxing worker,
  * which detaches it, and what peers then receive is empty ("Found no media", a fatal "already detached"
- * on retries: seen in the two-player test). So hls.js gets a copy. Every playlist hls.js loads is shown
- * to `onPlaylist` on its way.
+ * on retries: seen in the two-player test). So hls.js gets a copy.
  */
-export function hlsConfigFor(
-  engine: HlsJsP2PEngine,
-  onPlaylist: (text: string) => void = () => {},
-): Record<string, unknown> {
-  const { fLoader, pLoader } = engine.getConfigForHlsJs() as { fLoader: LoaderClass; pLoader: LoaderClass };
+export function hlsConfigFor(engine: HlsJsP2PEngine): Record<string, unknown> {
+  const { fLoader, pLoader } = engine.getConfigForHlsJs() as { fLoader: LoaderClass; pLoader: unknown };
   class CopyingFragmentLoader extends fLoader {
     override load(context: unknown, config: unknown, callbacks: LoaderCallbacks): void {
       super.load(context, config, {
@@ -28,17 +24,5 @@ export function hlsConfigFor(
       });
     }
   }
-  /** Shows each playlist to the plugin (a live one changes the engine's windows: live.ts). */
-  class WatchingPlaylistLoader extends pLoader {
-    override load(context: unknown, config: unknown, callbacks: LoaderCallbacks): void {
-      super.load(context, config, {
-        ...callbacks,
-        onSuccess: (response, ...rest) => {
-          if (typeof response.data === 'string') onPlaylist(response.data);
-          callbacks.onSuccess(response, ...rest);
-        },
-      });
-    }
-  }
-  return { fLoader: CopyingFragmentLoader, pLoader: WatchingPlaylistLoader };
+  return { fLoader: CopyingFragmentLoader, pLoader };
 }
