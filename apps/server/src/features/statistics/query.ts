@@ -96,8 +96,8 @@ export interface StatsSeries {
   n: number;
   sums: Float64Array;
   nodr: boolean;
-  /** The team's UTC offset in hours now (the chart's and the CSV's time zone). */
-  utcOffset: number;
+  /** The team's time zone (the CSV's times are in its offset now, as the chart's). */
+  timeZone: string;
 }
 
 /** POST /stats/v3/dashboard/{range}: one zero-filled point per step, oldest first (DESIGN §7). */
@@ -116,9 +116,8 @@ export async function queryStats(
     n > 0 && q.apiKeys.length > 0
       ? await readSums(svc, step, teamId, q.apiKeys, from, to)
       : new Float64Array(n * POINT_VALUES);
-  const zone = findTimeZone(access.team.time_zone_id)?.name ?? DEFAULT_TIME_ZONE_NAME;
-  const utcOffset = zoneOffsetMinutes(zone, new Date(svc.ctx.now())) / 60;
-  return { from, to, step, n, sums, nodr: access.team.version === 1, utcOffset };
+  const timeZone = findTimeZone(access.team.time_zone_id)?.name ?? DEFAULT_TIME_ZONE_NAME;
+  return { from, to, step, n, sums, nodr: access.team.version === 1, timeZone };
 }
 
 const OK_MESSAGE = JSON.stringify(MSG.ok);
@@ -144,8 +143,10 @@ export function statsResponseJson({ from, to, step, n, sums, nodr }: StatsSeries
 }
 
 /** The CSV text of a series (`?format=csv`): the points the JSON answer has, through the contract's
- *  statsCsv, so the API's file and the screen's "Export CSV" are the same. */
-export function statsResponseCsv({ from, step, n, sums, nodr, utcOffset }: StatsSeries): string {
+ *  statsCsv, so the API's file and the screen's "Export CSV" are the same. The zone's offset is read
+ *  here, at `now`, not for every JSON answer (the Live chart polls every 3 s). */
+export function statsResponseCsv({ from, step, n, sums, nodr, timeZone }: StatsSeries, now: number): string {
+  const utcOffset = zoneOffsetMinutes(timeZone, new Date(now)) / 60;
   const bytes = (v: number) => Math.min(v, SUM_CAP);
   const points: TStatsPoint[] = [];
   for (let i = 0; i < n; i++) {

@@ -108,7 +108,7 @@ export function statsRoutes(svc: StatsService): FastifyPluginAsync {
     // `?format=csv`: the same points as text/csv (the contract's statsCsv).
     const send = (reply: FastifyReply, series: StatsSeries, format: 'json' | 'csv' | undefined) =>
       format === 'csv'
-        ? reply.type(STATS_CSV_TYPE).send(statsResponseCsv(series))
+        ? reply.type(STATS_CSV_TYPE).send(statsResponseCsv(series, svc.ctx.now()))
         : reply.type('application/json; charset=utf-8').send(statsResponseJson(series));
     for (const range of ['day', 'week', 'month'] as const) {
       route(app, E[range], async (req, reply) =>

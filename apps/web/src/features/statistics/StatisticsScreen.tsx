@@ -27,7 +27,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { IconAlert, IconChart, IconKey } from '../../components/icons';
 import { EmptyState, PageBody } from '../../components/Page';
-import { formatTime } from '../../lib/dates';
+import { formatTime, utcLabel } from '../../lib/dates';
 import { invalidateDomainsAndKeys, useDomains } from '../domains/queries';
 import { useLiveEvent } from '../live/useLiveEvent';
 import { useServerClockOffset } from '../session/queries';
@@ -36,7 +36,7 @@ import type { ChartInput } from './chartOption';
 import { zoomIndexes } from './chartOption';
 import { RANGE_LABEL, RANGE_ORDER, SAMPLE_STEP, sampleStats, summarize, useStoredRange } from './data';
 import { downloadText, visibleCsv } from './exportCsv';
-import { formatBytes, formatCount, formatPercent, utcLabel } from './format';
+import { formatBytes, formatCount, formatPercent } from './format';
 import { ListPanel } from './ListPanel';
 import { activeTrafficKeys, groupDomains, hasVerifiedDomain } from './lists';
 import { useStats, useStatsLists } from './queries';
@@ -163,16 +163,18 @@ export function StatisticsScreen() {
   const failed = result?.failed === true;
   // Sample points end at a fixed minute per load so the chart does not jump while it is shown.
   const sampleEnd = stats.dataUpdatedAt ? Math.floor(stats.dataUpdatedAt / 60_000) * 60 : 0;
+  /** When the server answered, on its clock (ms): "Last updated" and the minute still being counted. */
+  const readAtMs = stats.dataUpdatedAt + (clockOffset ?? 0);
   const input: ChartInput | null = useMemo(() => {
     if (!result) return null;
     if (result.failed) return { points: sampleStats(sampleEnd, nodr), step: SAMPLE_STEP, nodr, utcOffset };
     // The last point whose span had not ended when it was read is still being counted.
-    const readAt = (stats.dataUpdatedAt + (clockOffset ?? 0)) / 1000;
+    const readAt = readAtMs / 1000;
     const last = result.points[result.points.length - 1];
     const open = last !== undefined && last.datePoint + result.step > readAt;
     const openFor = open ? Math.max(0, readAt - last.datePoint) : undefined;
     return { points: result.points, step: result.step, nodr, utcOffset, openFor };
-  }, [result, sampleEnd, nodr, utcOffset, stats.dataUpdatedAt, clockOffset]);
+  }, [result, sampleEnd, nodr, utcOffset, readAtMs]);
   const summary = useMemo(() => {
     if (!input) return null;
     const [from, to] = zoomIndexes(input.points.length, zoom[0], zoom[1]);
@@ -302,12 +304,7 @@ export function StatisticsScreen() {
                       <>
                         {' · '}
                         <span data-testid="stats-updated">
-                          Last updated{' '}
-                          {formatTime(
-                            stats.dataUpdatedAt + (clockOffset ?? 0),
-                            { utcOffset, label: false },
-                            true,
-                          )}
+                          Last updated {formatTime(readAtMs, { utcOffset, label: false }, true)}
                         </span>
                       </>
                     )}

@@ -1,8 +1,8 @@
 import type { TStatsPoint } from '@tlprt/contract';
 import { MIN_ZOOM_SPAN_S, MSG_STATS } from '@tlprt/contract';
-import { formatDateTime } from '../../lib/dates';
+import { formatDateTime, utcLabel } from '../../lib/dates';
 import { DIMMED_TEXT } from '../../theme';
-import { formatBits, formatCount, formatPercent, scale1000, utcLabel } from './format';
+import { formatBits, formatCount, formatPercent } from './format';
 
 const SERIES_COLORS = { cdn: '#4c6ef5', p2p: '#12b886', nodr: '#fab005' } as const;
 /** Refused peer bytes: an alarm, red apart from the traffic's colours. */
@@ -234,10 +234,7 @@ export function buildChartOption(input: ChartInput, zoom: readonly [number, numb
         nameTextStyle: { color: '#495057', fontWeight: 600, align: 'left', padding: [0, 0, 0, -60] },
         axisLabel: {
           ...axisLabel,
-          formatter: (v: number) => {
-            const s = scale1000(v);
-            return `${s.value} ${s.unit}bps`;
-          },
+          formatter: formatBits,
         },
         splitLine,
       },

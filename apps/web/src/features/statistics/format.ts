@@ -10,7 +10,7 @@ function trim(n: number): string {
 }
 
 /** 1500 → { value: "1.5", unit: "k" }; steps of 1000 up to P. */
-export function scale1000(value: number): { value: string; unit: string } {
+function scale1000(value: number): { value: string; unit: string } {
   if (!Number.isFinite(value) || value <= 0) return { value: '0', unit: '' };
   let v = value;
   let i = 0;
@@ -58,6 +58,3 @@ export function formatPercent(share: number): string {
   if (share >= 1) return '100%';
   return `${(share * 100).toFixed(1)}%`;
 }
-
-/** The team's offset as the axis shows it: the dashboard's one date module. */
-export { utcLabel } from '../../lib/dates';

@@ -1,5 +1,6 @@
 import { MIN_ZOOM_SPAN_S, MSG_STATS, STATS_RANGES, type TStatsPoint } from '@tlprt/contract';
 import { describe, expect, it } from 'vitest';
+import { utcLabel } from '../../lib/dates';
 import {
   bitsPerSecond,
   buildChartOption,
@@ -10,7 +11,7 @@ import {
 } from './chartOption';
 import { DARK_CHART, withColorScheme } from './chartScheme';
 import { buildStatsQuery, SAMPLE_POINTS, sampleStats, summarize } from './data';
-import { formatBits, formatBytes, formatCount, formatPercent, utcLabel } from './format';
+import { formatBits, formatBytes, formatCount, formatPercent } from './format';
 
 /** A point; its audience (usersCount) is `u`, by default everyone in one series (the largest). */
 const pt = (
