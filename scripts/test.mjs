@@ -75,7 +75,7 @@ function startPostgres() {
   const port = 54000 + Math.floor(Math.random() * 900);
   if (!pgRun('initdb', ['-D', join(dir, 'data'), '-U', 'postgres', '--auth=trust', '-E', 'UTF8']))
     return undefined;
-  const opts = `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
+  const opts = `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c wal_level=minimal -c max_wal_senders=0 -c max_connections=200`;
   if (!pgRun('pg_ctl', ['-D', join(dir, 'data'), '-w', '-l', join(dir, 'log'), '-o', opts, 'start']))
     return undefined;
   return {
@@ -87,22 +87,38 @@ function startPostgres() {
   };
 }
 
-/** A check that passes or fails as a whole (lint, typecheck). */
-async function check(name, cmd, args) {
-  if (only.length && !only.includes(name)) return;
-  const code = await run(cmd, args);
-  record(name, code === 0 ? 1 : 0, code === 0 ? 0 : 1);
+/**
+ * A check that passes or fails as a whole (lint, typecheck). It runs beside the next suites, which
+ * leave a core idle most of the time (one server test file at a time), and prints its output once done.
+ */
+function check(name, cmd, args) {
+  if (only.length && !only.includes(name)) return async () => {};
+  const output = [];
+  const finished = new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.on('data', (d) => output.push(d));
+    child.stderr.on('data', (d) => output.push(d));
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+  return async () => {
+    const code = await finished;
+    console.log(`\n> ${name}: ${code === 0 ? 'passed' : 'failed'}`);
+    process.stdout.write(Buffer.concat(output));
+    record(name, code === 0 ? 1 : 0, code === 0 ? 0 : 1);
+  };
 }
 
 const buildCode = await run('npm', ['run', 'build']);
 if (buildCode !== 0) {
   record('build', 0, 1);
 } else {
-  await check('typecheck', 'npm', ['run', 'typecheck']);
-  await check('lint', 'npm', ['run', 'lint']);
+  const typecheck = check('typecheck', 'npm', ['run', 'typecheck']);
+  const lint = check('lint', 'npm', ['run', 'lint']);
   await vitest('contract', 'packages/contract');
   await vitest('player', 'packages/player');
   await vitest('server-sqlite', 'apps/server');
+  await typecheck();
+  await lint();
   if (!only.length || only.includes('server-postgres')) {
     const pg = startPostgres();
     if (!pg) {

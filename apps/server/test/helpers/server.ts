@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { type App, type AppDeps, buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
+import { migrateToLatest, openDatabase } from '../../src/db/index.js';
+import { migrations } from '../../src/db/migrations/index.js';
 
 export const PUBLIC_URL = 'http://dashboard.test';
 
@@ -19,17 +21,66 @@ export const onPostgres = Boolean(TEST_PG_URL);
  */
 export async function freshDatabaseUrl(): Promise<string> {
   if (!TEST_PG_URL) return `sqlite:${join(mkdtempSync(join(tmpdir(), 'tlprt-test-')), 'test.db')}`;
-  const name = `tlprt_test_${randomBytes(6).toString('hex')}`;
+  return createPgDatabase(`tlprt_test_${randomBytes(6).toString('hex')}`);
+}
+
+function pgUrlOf(name: string): string {
+  const u = new URL(TEST_PG_URL ?? '');
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+async function createPgDatabase(name: string, template?: string): Promise<string> {
   const admin = new pg.Client({ connectionString: TEST_PG_URL });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   } finally {
     await admin.end();
   }
-  const u = new URL(TEST_PG_URL);
-  u.pathname = `/${name}`;
-  return u.toString();
+  return pgUrlOf(name);
+}
+
+let migratedTemplate: Promise<string> | undefined;
+
+/**
+ * A PostgreSQL database holding every migration, kept in the cluster under a name that hashes the
+ * migrations' code: migrating takes longer than copying, and a server test starts hundreds of servers.
+ * It is built under a temporary name and renamed when complete, so a parallel run never copies half.
+ */
+function migratedTemplateName(): Promise<string> {
+  migratedTemplate ??= (async () => {
+    const digest = createHash('sha256');
+    for (const [name, m] of Object.entries(migrations)) digest.update(`${name}\n${String(m.up)}\n`);
+    const name = `tlprt_template_${digest.digest('hex').slice(0, 16)}`;
+    const admin = new pg.Client({ connectionString: TEST_PG_URL });
+    await admin.connect();
+    try {
+      const found = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+      if (found.rowCount) return name;
+      const building = await freshDatabaseUrl();
+      const db = openDatabase(loadConfig({ DATABASE_URL: building, PUBLIC_URL }).database);
+      try {
+        await migrateToLatest(db);
+      } finally {
+        await db.destroy();
+      }
+      const buildingName = new URL(building).pathname.slice(1);
+      await admin
+        .query(`ALTER DATABASE ${buildingName} RENAME TO ${name}`)
+        .catch(() => dropDatabase(building)); // another run renamed its copy first
+      return name;
+    } finally {
+      await admin.end();
+    }
+  })();
+  return migratedTemplate;
+}
+
+/** A fresh database with every migration applied (a copy of the migrated template on PostgreSQL). */
+async function freshMigratedDatabaseUrl(): Promise<string> {
+  if (!TEST_PG_URL) return freshDatabaseUrl();
+  return createPgDatabase(`tlprt_test_${randomBytes(6).toString('hex')}`, await migratedTemplateName());
 }
 
 /** Drops a database made by freshDatabaseUrl (PostgreSQL only; SQLite files live in the temp folder). */
@@ -62,7 +113,7 @@ interface StartOptions {
 /** Builds the real app from environment variables, listens on 127.0.0.1:0, and answers its URL. */
 export async function startServer(opts: StartOptions = {}): Promise<TestServer> {
   const ownsDatabase = !opts.databaseUrl;
-  const databaseUrl = opts.databaseUrl ?? (await freshDatabaseUrl());
+  const databaseUrl = opts.databaseUrl ?? (await freshMigratedDatabaseUrl());
   const config = loadConfig({
     NODE_ENV: 'test',
     DATABASE_URL: databaseUrl,
