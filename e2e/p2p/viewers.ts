@@ -1,5 +1,13 @@
+import { createRequire } from 'node:module';
 import { type Browser, type BrowserType, expect, type LaunchOptions, type Page } from '@playwright/test';
-import { PLAYER_PATHS } from '@tlprt/contract';
+import { PLAYER_PATHS, type TPlayer } from '@tlprt/contract';
+import {
+  PLAYER_BUNDLES,
+  playerSnippet,
+  STREAM_PLACEHOLDER,
+} from '../../apps/web/src/features/domains/snippets';
+
+const require = createRequire(import.meta.url);
 
 /**
  * Viewers of the demo page for the P2P share and byte-accounting tests (issue 21): each in a browser
@@ -33,7 +41,7 @@ export function watched(page: Page): Promise<Watch> {
       watch: { stalls: number };
       demoP2P?: { counters(): { cdnBytes: number; p2pBytes: number } };
     };
-    const video = document.getElementById('video') as HTMLVideoElement;
+    const video = document.querySelector('video') as HTMLVideoElement;
     let played = 0;
     for (let i = 0; i < video.played.length; i++) played += video.played.end(i) - video.played.start(i);
     const c = w.demoP2P?.counters() ?? { cdnBytes: 0, p2pBytes: 0 };
@@ -42,6 +50,38 @@ export function watched(page: Page): Promise<Watch> {
 }
 
 const SEGMENT = /\/demo\/stream\/.+\.(ts|m4s)(\?.*)?$/;
+
+/** The npm files standing in for each provider CDN file of a snippet (scripts, then styles). */
+const PROVIDER_FILES = {
+  'HLS.js': ['hls.js/dist/hls.min.js'],
+  Shaka: ['shaka-player/dist/shaka-player.compiled.js'],
+  Flowplayer: [
+    '@flowplayer/player/default.js',
+    '@flowplayer/player/plugins/hls.js',
+    '@flowplayer/player/flowplayer.css',
+  ],
+} satisfies Partial<Record<TPlayer, string[]>>;
+
+/** Keeps the handle a snippet's `TlprtP2P.attach` gives, as the demo page does (window.demoP2P). Runs
+ *  in the page before its scripts: the plugin's bundle then assigns the global through this setter. */
+function keepHandle() {
+  const w = window as unknown as Record<string, unknown>;
+  let plugin: { attach(o: unknown): Promise<unknown> } | undefined;
+  Object.defineProperty(w, 'TlprtP2P', {
+    configurable: true,
+    get: () => plugin,
+    set(value: { attach(o: unknown): Promise<unknown> }) {
+      plugin = {
+        ...value,
+        attach: (o: unknown) =>
+          value.attach(o).then((handle) => {
+            w.demoP2P = handle;
+            return handle;
+          }),
+      };
+    },
+  });
+}
 
 export class Viewers {
   private readonly browsers: Browser[] = [];
@@ -57,10 +97,59 @@ export class Viewers {
 
   /** A viewer of the demo page for `key`, with `query` (e.g. `stream=live`). */
   async open(key: string, query: string): Promise<Page> {
-    const browser = await this.browserType.launch(this.launchOptions);
+    const page = await this.newViewer();
+    await page.goto(`${PLAYER_PATHS.demo}?key=${key}&${query}`);
+    return page;
+  }
+
+  /**
+   * A viewer of a page made of `player`'s Add domain snippet exactly as the dashboard shows it, with the
+   * demo stream put in SRC as a customer puts theirs. The page is served from the server's origin; the
+   * provider's CDN files come from the project's own npm packages (no request leaves the machine).
+   */
+  async openSnippet(key: string, player: keyof typeof PROVIDER_FILES, origin: string): Promise<Page> {
+    // Chromium takes a page the test fulfils for a public one (it has no address), and refuses it the
+    // tracker's socket on loopback (Local Network Access); a customer's page and tracker are both public.
+    const page = await this.newViewer(['LocalNetworkAccessChecks']);
+    const context = page.context();
+    const bundle = PLAYER_BUNDLES[player];
+    const files = PROVIDER_FILES[player];
+    for (const [i, url] of [...bundle.scripts, ...bundle.styles].entries()) {
+      const file = files[i];
+      if (!file) throw new Error(`no local copy of ${url}`);
+      await context.route(url, (route) =>
+        route.fulfill({
+          path: require.resolve(file),
+          contentType: url.endsWith('.css') ? 'text/css' : 'text/javascript',
+        }),
+      );
+    }
+    const snippet = playerSnippet(player, key, `${origin}${PLAYER_PATHS.bundle}`).replace(
+      STREAM_PLACEHOLDER,
+      `${origin}${PLAYER_PATHS.demoStream}`,
+    );
+    const address = `${origin}/snippet-page`;
+    await context.route(address, (route) =>
+      route.fulfill({
+        contentType: 'text/html',
+        body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${player}</title></head><body>\n${snippet}\n</body></html>`,
+      }),
+    );
+    await context.addInitScript(keepHandle);
+    await page.goto(address);
+    return page;
+  }
+
+  private async newViewer(extraDisabledFeatures: string[] = []): Promise<Page> {
+    const args = (this.launchOptions.args ?? []).map((a) =>
+      a.startsWith('--disable-features=') ? [a, ...extraDisabledFeatures].join(',') : a,
+    );
+    const browser = await this.browserType.launch({ ...this.launchOptions, args });
     this.browsers.push(browser);
     const context = await browser.newContext({ viewport: { width: 640, height: 480 } });
     await context.addInitScript(watchStalls);
+    // Only this machine's server is reachable; anything else a page asks for fails at once.
+    await context.route(/^https?:\/\/(?!127\.0\.0\.1[:/])/, (route) => route.abort());
     const page = await context.newPage();
     this.served.set(page, 0);
     page.on('requestfinished', async (r) => {
@@ -68,7 +157,6 @@ export class Viewers {
       const { responseBodySize } = await r.sizes();
       this.served.set(page, (this.served.get(page) ?? 0) + responseBodySize);
     });
-    await page.goto(`${PLAYER_PATHS.demo}?key=${key}&${query}`);
     return page;
   }
 
@@ -96,6 +184,15 @@ export function shareOf(watches: Watch[]) {
   const cdn = watches.reduce((n, w) => n + w.cdnBytes, 0);
   const p2p = watches.reduce((n, w) => n + w.p2pBytes, 0);
   return { cdn, p2p, share: cdn + p2p > 0 ? p2p / (cdn + p2p) : 0 };
+}
+
+/** Waits until the page's plugin has attached with its key usable and peering drawn, then presses play
+ *  (a snippet's player waits for its viewer). */
+export async function playWhenPeering(page: Page) {
+  const peering = () =>
+    page.evaluate(() => (window as { demoP2P?: { peering: boolean } }).demoP2P?.peering ?? false);
+  await expect.poll(peering, { timeout: 30_000 }).toBe(true);
+  await page.evaluate(() => document.querySelector('video')?.play());
 }
 
 /** Polls until every page has played at least `seconds`. */

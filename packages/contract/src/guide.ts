@@ -61,7 +61,7 @@ export const PLAYER_INTEGRATION_LABEL: Record<(typeof PLAYER_INTEGRATION)[TPlaye
 export const PLAYER_INTEGRATION_HELP: Record<(typeof PLAYER_INTEGRATION)[TPlayerName], string> = {
   p2p: 'The plugin loads the stream into this player itself: segments come from other viewers when they have them and from your CDN otherwise, and both are reported.',
   'hosted-hlsjs':
-    'The player keeps its own hls.js: the snippet hands it the plugin’s hls.js settings and lets the plugin follow that hls.js, so segments come from other viewers when they have them.',
+    'The player keeps its own hls.js: the plugin follows that hls.js and puts its P2P loaders into it, so segments come from other viewers when they have them.',
   'cdn-only':
     'This player has no P2P integration: every viewer loads the whole stream from your CDN, and the plugin only reports those CDN bytes to your statistics.',
 };

@@ -9,6 +9,7 @@ import { HlsJsP2PEngine } from 'p2p-media-loader-hlsjs';
 import { ShakaP2PEngine } from 'p2p-media-loader-shaka';
 import { keepByteRangeLengths } from './byte-range-fix.js';
 import { countResourceBytes } from './cdn-only.js';
+import { followFlowplayer, isFlowplayer } from './flowplayer.js';
 import { hlsConfigFor } from './hls.js';
 import { IntegrityReferences, SegmentGuard } from './integrity.js';
 import { dropPeer } from './peer-drop.js';
@@ -57,7 +58,8 @@ export interface Handle {
   readonly hls: unknown;
   /** Players built on hls.js: settings to pass to their hls.js (empty when the key is not usable). */
   readonly hlsConfig: Record<string, unknown>;
-  /** Players built on hls.js: their hls.js instance (or a function returning it) once it exists. */
+  /** Players built on hls.js: their hls.js instance (or a function returning it) once it exists;
+   *  Flowplayer: its player (the plugin follows the hls.js its HLS plugin makes for each source). */
   bindHls(hls: unknown): void;
   /** Bytes not seen by the plugin (a player without integration): counted as CDN bytes. */
   addCdnBytes(bytes: number): void;
@@ -309,7 +311,10 @@ export async function attach(options: AttachOptions): Promise<Handle> {
     hls,
     hlsConfig,
     bindHls(h: unknown) {
-      hostedEngine?.bindHls(h);
+      if (!hostedEngine) return;
+      if (options.player === 'flowplayer' && isFlowplayer(h))
+        cleanups.push(followFlowplayer(h, hostedEngine, hlsConfig as { fLoader: unknown; pLoader: unknown }));
+      else hostedEngine.bindHls(h);
     },
     addCdnBytes(bytes: number) {
       if (Number.isSafeInteger(bytes) && bytes > 0) cdnDownloaded(bytes);

@@ -43,20 +43,42 @@
       s.onerror = () => reject(new Error(`${url} could not be loaded`));
       document.head.append(s);
     });
-  const started = withShaka
-    ? loadScript('/demo/shaka-player.compiled.js').then(async () => {
-        const player = new shaka.Player();
-        await player.attach(video);
-        player.addEventListener('error', (e) => stopped(`Shaka error ${e.detail?.code}`));
-        return TlprtP2P.attach({ key, player: 'shaka', instance: player, src });
-      })
-    : TlprtP2P.attach({ key, player: 'hls.js', instance: Hls, src, video }).then((p2p) => {
-        p2p.hls.on(Hls.Events.ERROR, (_event, data) => {
-          if (data.fatal) stopped(`${data.type} ${data.details}`);
-          console.warn('hls.js', data.type, data.details, data.fatal ? 'fatal' : '');
+  const loadStyle = (url) => {
+    const l = document.createElement('link');
+    l.rel = 'stylesheet';
+    l.href = url;
+    document.head.append(l);
+  };
+  // ?player=flowplayer: Flowplayer with its HLS plugin, as the Add domain snippet wires it.
+  const withFlowplayer = query.get('player') === 'flowplayer' && !withShaka;
+  const started = withFlowplayer
+    ? loadScript('/demo/flowplayer.min.js')
+        .then(() => loadScript('/demo/flowplayer-hls.min.js'))
+        .then(async () => {
+          loadStyle('/demo/flowplayer.css');
+          const p2p = await TlprtP2P.attach({ key, player: 'flowplayer', src });
+          const box = document.createElement('div');
+          box.className = 'flowplayer-box';
+          video.replaceWith(box);
+          const player = flowplayer(box, { src, autoplay: true, muted: true, loop: true });
+          p2p.bindHls(player);
+          player.on('error', () => stopped('Flowplayer error'));
+          return p2p;
+        })
+    : withShaka
+      ? loadScript('/demo/shaka-player.compiled.js').then(async () => {
+          const player = new shaka.Player();
+          await player.attach(video);
+          player.addEventListener('error', (e) => stopped(`Shaka error ${e.detail?.code}`));
+          return TlprtP2P.attach({ key, player: 'shaka', instance: player, src });
+        })
+      : TlprtP2P.attach({ key, player: 'hls.js', instance: Hls, src, video }).then((p2p) => {
+          p2p.hls.on(Hls.Events.ERROR, (_event, data) => {
+            if (data.fatal) stopped(`${data.type} ${data.details}`);
+            console.warn('hls.js', data.type, data.details, data.fatal ? 'fatal' : '');
+          });
+          return p2p;
         });
-        return p2p;
-      });
   started.then(
     (p2p) => {
       window.demoP2P = p2p;
@@ -79,7 +101,10 @@
         const all = c.cdnBytes + c.p2pBytes;
         show('share', `${all ? Math.round((c.p2pBytes / all) * 100) : 0}%`);
       });
-      video.play().catch(() => {});
+      document
+        .querySelector('video')
+        ?.play()
+        .catch(() => {});
     },
     (err) => {
       state.textContent = `The plugin could not start: ${err.message}`;

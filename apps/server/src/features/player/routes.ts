@@ -72,13 +72,18 @@ const DEMO_CSP = [
 const JS = 'text/javascript; charset=utf-8';
 const require = createRequire(import.meta.url);
 
-/** A demo script from a package installed for development only (Shaka: the plugin's dev dependency). */
-function optionalScript(name: string, module: string): Record<string, Asset> {
+/** A demo file from a package installed for development only (Shaka, Flowplayer: the plugin's dev
+ *  dependencies, absent from a production install). */
+function optionalAsset(name: string, module: string, type: string): Record<string, Asset> {
   try {
-    return { [name]: asset(readFileSync(require.resolve(module)), JS) };
+    return { [name]: asset(readFileSync(require.resolve(module)), type) };
   } catch {
     return {};
   }
+}
+
+function optionalScript(name: string, module: string): Record<string, Asset> {
+  return optionalAsset(name, module, JS);
 }
 
 /**
@@ -106,6 +111,9 @@ export function playerRoutes(ctx: AppContext) {
       // The demo's players come from the project's own dependencies, not from a public CDN.
       'hls.min.js': asset(readFileSync(require.resolve('hls.js/dist/hls.min.js')), JS),
       ...optionalScript('shaka-player.compiled.js', 'shaka-player/dist/shaka-player.compiled.js'),
+      ...optionalScript('flowplayer.min.js', '@flowplayer/player/default.js'),
+      ...optionalScript('flowplayer-hls.min.js', '@flowplayer/player/plugins/hls.js'),
+      ...optionalAsset('flowplayer.css', '@flowplayer/player/flowplayer.css', 'text/css; charset=utf-8'),
     };
     app.get(PLAYER_PATHS.demo, { schema: { hide: true } }, async (req, reply) => {
       reply.header('Content-Security-Policy', DEMO_CSP);

@@ -105,10 +105,13 @@ const PLAYER_NOTES: Record<TPlayer, ReactNode> = {
   ),
   Flowplayer: (
     <>
-      Flowplayer plays HLS through hls.js with its HLS plugin (loaded in the snippet). The handle's{' '}
-      <Code>hlsConfig</Code> goes into Flowplayer's <Code>hls</Code> options, which Flowplayer passes on to
-      its hls.js; <Code>bindHls</Code> gets a function that returns <Code>player.hls</Code>. Replace{' '}
-      <Code>FLOWPLAYER_TOKEN</Code> with your Flowplayer token.
+      Flowplayer plays HLS through hls.js with its HLS plugin (loaded in the snippet), which puts loaders of
+      its own into the hls.js it makes for each source, so settings handed to it never reach the P2P engine.
+      The snippet therefore gives <Code>bindHls</Code> the Flowplayer player itself: on Flowplayer's{' '}
+      <Code>hls:attached</Code> event the plugin puts its loaders back into that hls.js and loads the source
+      through them before the first segment. Flowplayer plays without a token on <Code>localhost</Code> only;
+      on your site, uncomment the <Code>token</Code> line and put your Flowplayer account's player token in
+      it.
     </>
   ),
   'Video.js': (
@@ -465,11 +468,11 @@ export function IntegrationGuide() {
                     [<Code key="h">hls</Code>, 'hls.js: the player the plugin made.'],
                     [
                       <Code key="c">hlsConfig</Code>,
-                      'Clappr, Flowplayer: settings for their hls.js (empty when the key is not usable).',
+                      'Clappr: settings for its hls.js (empty when the key is not usable).',
                     ],
                     [
                       <Code key="b">bindHls(hls)</Code>,
-                      'Clappr, Flowplayer: their hls.js, or a function that returns it.',
+                      'Clappr: its hls.js, or a function that returns it. Flowplayer: the Flowplayer player.',
                     ],
                     [
                       <Code key="n">addCdnBytes(n)</Code>,

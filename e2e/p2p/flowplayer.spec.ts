@@ -1,0 +1,42 @@
+import { expect, test } from '@playwright/test';
+import { uniqueEmail } from '../support/mail';
+import { teamWithKey } from '../support/session';
+import { playWhenPeering, shareOf, untilPlayed, Viewers, watched } from './viewers';
+
+/**
+ * Issue 21, Flowplayer: its HLS plugin writes its own loaders over the P2P ones, so before the plugin
+ * followed Flowplayer's hls.js nothing was shared and nothing counted. Two viewers of a page made of the
+ * Add domain snippet as pasted (Flowplayer's files from npm, no token: the page is on 127.0.0.1) share
+ * segments, and each reports every CDN byte the origin served it.
+ */
+test('Flowplayer: two viewers share segments through its own hls.js and report every CDN byte', async ({
+  playwright,
+  launchOptions,
+  request,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const team = await teamWithKey(
+    request,
+    baseURL as string,
+    uniqueEmail('flowplayer'),
+    'supervisor8@e2e.test',
+  );
+  const viewers = new Viewers(playwright.chromium, launchOptions);
+  const origin = baseURL as string;
+  const first = await viewers.openSnippet(team.keyHash, 'Flowplayer', origin);
+  await playWhenPeering(first);
+  await untilPlayed([first], 2);
+  const second = await viewers.openSnippet(team.keyHash, 'Flowplayer', origin);
+  await playWhenPeering(second);
+  const pages = [first, second];
+  await untilPlayed(pages, 20, 90_000);
+  const watches = await Promise.all(pages.map(watched));
+  const { cdn, p2p, share } = shareOf(watches);
+  console.log(
+    `Flowplayer, 2 viewers: P2P share ${(share * 100).toFixed(1)}% (ceiling 50%; CDN ${cdn} B, P2P ${p2p} B); stalls ${watches.map((w) => w.stalls).join(', ')}`,
+  );
+  expect(share).toBeGreaterThanOrEqual(0.45);
+  await viewers.expectCdnBytesCounted(pages, 'Flowplayer');
+  await viewers.close();
+});
