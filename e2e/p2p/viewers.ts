@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { type Browser, type BrowserType, expect, type LaunchOptions, type Page } from '@playwright/test';
 import { PLAYER_PATHS, type TPlayer } from '@tlprt/contract';
 import {
@@ -7,7 +7,9 @@ import {
   STREAM_PLACEHOLDER,
 } from '../../apps/web/src/features/domains/snippets';
 
-const require = createRequire(import.meta.url);
+/** The project's packages: the snippets' provider files are read from here (plain paths: some
+ *  packages, Plyr's among them, export no subpath for their dist files). */
+const NODE_MODULES = join(import.meta.dirname, '../../node_modules');
 
 /**
  * Viewers of the demo page for the P2P share and byte-accounting tests (issue 21): each in a browser
@@ -60,7 +62,24 @@ const PROVIDER_FILES = {
     '@flowplayer/player/plugins/hls.js',
     '@flowplayer/player/flowplayer.css',
   ],
+  'Video.js': ['video.js/dist/video.min.js', 'hls.js/dist/hls.min.js', 'video.js/dist/video-js.min.css'],
+  Other: ['hls.js/dist/hls.min.js'],
 } satisfies Partial<Record<TPlayer, string[]>>;
+
+/** A player a customer adds to the Other snippet: its CDN files (and their npm copies), and its start. */
+export interface AddedPlayer {
+  files: Record<string, string>;
+  start: string;
+}
+
+/** Plyr on the Other snippet's video element, as that snippet's last comment says. */
+export const PLYR: AddedPlayer = {
+  files: {
+    'https://cdn.plyr.io/3.8.4/plyr.css': 'plyr/dist/plyr.css',
+    'https://cdn.plyr.io/3.8.4/plyr.js': 'plyr/dist/plyr.min.js',
+  },
+  start: "new Plyr('#video');",
+};
 
 /** Keeps the handle a snippet's `TlprtP2P.attach` gives, as the demo page does (window.demoP2P). Runs
  *  in the page before its scripts: the plugin's bundle then assigns the global through this setter. */
@@ -107,27 +126,41 @@ export class Viewers {
    * demo stream put in SRC as a customer puts theirs. The page is served from the server's origin; the
    * provider's CDN files come from the project's own npm packages (no request leaves the machine).
    */
-  async openSnippet(key: string, player: keyof typeof PROVIDER_FILES, origin: string): Promise<Page> {
+  async openSnippet(
+    key: string,
+    player: keyof typeof PROVIDER_FILES,
+    origin: string,
+    added?: AddedPlayer,
+  ): Promise<Page> {
     // Chromium takes a page the test fulfils for a public one (it has no address), and refuses it the
     // tracker's socket on loopback (Local Network Access); a customer's page and tracker are both public.
     const page = await this.newViewer(['LocalNetworkAccessChecks']);
     const context = page.context();
+    const local = (url: string, file: string) =>
+      context.route(url, (route) =>
+        route.fulfill({
+          path: join(NODE_MODULES, file),
+          contentType: url.endsWith('.css') ? 'text/css' : 'text/javascript',
+        }),
+      );
     const bundle = PLAYER_BUNDLES[player];
     const files = PROVIDER_FILES[player];
     for (const [i, url] of [...bundle.scripts, ...bundle.styles].entries()) {
       const file = files[i];
       if (!file) throw new Error(`no local copy of ${url}`);
-      await context.route(url, (route) =>
-        route.fulfill({
-          path: require.resolve(file),
-          contentType: url.endsWith('.css') ? 'text/css' : 'text/javascript',
-        }),
-      );
+      await local(url, file);
     }
-    const snippet = playerSnippet(player, key, `${origin}${PLAYER_PATHS.bundle}`).replace(
-      STREAM_PLACEHOLDER,
-      `${origin}${PLAYER_PATHS.demoStream}`,
+    for (const [url, file] of Object.entries(added?.files ?? {})) await local(url, file);
+    const addedTags = Object.keys(added?.files ?? {}).map((url) =>
+      url.endsWith('.css') ? `<link rel="stylesheet" href="${url}">` : `<script src="${url}"></script>`,
     );
+    const snippet = [
+      playerSnippet(player, key, `${origin}${PLAYER_PATHS.bundle}`).replace(
+        STREAM_PLACEHOLDER,
+        `${origin}${PLAYER_PATHS.demoStream}`,
+      ),
+      ...(added ? [...addedTags, `<script>${added.start}</script>`] : []),
+    ].join('\n');
     const address = `${origin}/snippet-page`;
     await context.route(address, (route) =>
       route.fulfill({

@@ -72,8 +72,9 @@ export const PLAYER_ATTACH_NAME: Record<TPlayer, TPlayerName> = {
   Shaka: 'shaka',
   Clappr: 'clappr',
   Bitmovin: 'bitmovin',
-  'Video.js': 'videojs',
+  // Video.js through the snippet's hls.js source handler; Other: hls.js under any player's controls.
+  'Video.js': 'hls.js',
   Uppod: 'uppod',
   Flowplayer: 'flowplayer',
-  Other: 'generic',
+  Other: 'hls.js',
 };

@@ -346,9 +346,13 @@ describe('Add domain: step 2', () => {
     expect(screen.getByRole('button', { name: 'Copy HLS.js snippet' })).toBeInTheDocument();
 
     await userEvent.click(screen.getByRole('tab', { name: 'Video.js' }));
+    expect(snippet().textContent).toContain("videojs.getTech('Html5').registerSourceHandler(");
+    expect(screen.getByTestId('snippet-integration')).toHaveTextContent(PLAYER_INTEGRATION_HELP.p2p);
+
+    await userEvent.click(screen.getByRole('tab', { name: 'Bitmovin' }));
     expect(snippet().textContent).toContain(`<script src="${plugin}"></script>`);
-    expect(snippet().textContent).toContain("TlprtP2P.attach({ key: KEY, player: 'videojs' });");
-    expect(snippet().textContent).toContain('// CDN only: Video.js has no P2P integration');
+    expect(snippet().textContent).toContain("TlprtP2P.attach({ key: KEY, player: 'bitmovin' });");
+    expect(snippet().textContent).toContain('// CDN only: Bitmovin has no P2P integration');
     expect(screen.getByTestId('snippet-integration')).toHaveTextContent('CDN only');
     expect(screen.getByTestId('snippet-integration')).toHaveTextContent(PLAYER_INTEGRATION_HELP['cdn-only']);
 

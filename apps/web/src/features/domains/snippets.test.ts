@@ -21,6 +21,13 @@ const inlineScript = (s: string) => /<script>\n([\s\S]*?)<\/script>/.exec(s)?.[1
 /** What a fake Handle hands back, so a test can see what the snippet does with it. */
 const HLS_CONFIG = { fLoader: 'p2p-fragment-loader', pLoader: 'p2p-playlist-loader' };
 
+/** A Video.js source handler (Tech.registerSourceHandler). */
+interface VideojsSourceHandler {
+  canPlayType(type: string): string;
+  canHandleSource(source: { type: string }): string;
+  handleSource(source: { src: string }, tech: { el(): unknown }): { dispose(): void };
+}
+
 /**
  * Runs a snippet's inline script against fake players and a fake `TlprtP2P`, like a browser would after
  * loading the scripts, and records every attach call, player made and hls.js bound.
@@ -30,11 +37,15 @@ async function run(player: TPlayer) {
   const element = { tagName: 'DIV' };
   const document = { getElementById: (id: string) => (id === 'video' ? video : element) };
   const bound: unknown[] = [];
-  const handle = { hlsConfig: HLS_CONFIG, bindHls: (h: unknown) => bound.push(h) };
+  const handle = { hlsConfig: HLS_CONFIG, bindHls: (h: unknown) => bound.push(h), detach: vi.fn() };
   const attach = vi.fn(async (_options: Record<string, unknown>) => handle);
   const made: Record<string, unknown> = {};
 
-  class Hls {}
+  class Hls {
+    static isSupported() {
+      return true;
+    }
+  }
   const clapprHls = { clappr: 'hls.js' };
   const Clappr = {
     Player: vi.fn(function (this: Record<string, unknown>, options: unknown) {
@@ -64,7 +75,26 @@ async function run(player: TPlayer) {
     made.uppod = options;
   }
   const shaka = { polyfill: { installAll: vi.fn() }, Player: ShakaPlayer };
-  const videojs = vi.fn(() => ({ src: vi.fn((s: unknown) => (made.videojsSrc = s)) }));
+  const sourceHandlers: Array<{ handler: VideojsSourceHandler; index: number }> = [];
+  const videojs = Object.assign(
+    // Like Video.js's Html5 tech: a source goes to the first handler that can handle it.
+    vi.fn(() => ({
+      src: (source: { src: string; type: string }) => {
+        made.videojsSrc = source;
+        const found = sourceHandlers.find((s) => s.handler.canHandleSource(source));
+        made.videojsHandled = found?.handler.handleSource(source, { el: () => video });
+      },
+    })),
+    {
+      getTech: (name: string) =>
+        name === 'Html5'
+          ? {
+              registerSourceHandler: (handler: VideojsSourceHandler, index: number) =>
+                sourceHandlers.push({ handler, index }),
+            }
+          : undefined,
+    },
+  );
   const bitmovin = { player: { Player: BitmovinPlayer } };
 
   const globals = {
@@ -82,7 +112,19 @@ async function run(player: TPlayer) {
   new Function(...Object.keys(globals), body)(...Object.values(globals));
   // Let the promise chains of the snippet (attach → player) run.
   for (let i = 0; i < 5; i += 1) await Promise.resolve();
-  return { attach, bound, made, video, element, Hls, shakaPlayer, clapprHls, flowplayerPlayer };
+  return {
+    attach,
+    bound,
+    made,
+    video,
+    element,
+    Hls,
+    shakaPlayer,
+    clapprHls,
+    flowplayerPlayer,
+    sourceHandlers,
+    handle,
+  };
 }
 
 describe('player snippets (Add-domain step 2)', () => {
@@ -154,7 +196,48 @@ describe('player snippets (Add-domain step 2)', () => {
     );
   });
 
-  it.each(['Video.js', 'Bitmovin', 'Uppod', 'Other'] as const)(
+  it('Video.js: a source handler put ahead of VHS has the plugin play HLS with hls.js in Video.js’s element', async () => {
+    const { attach, made, sourceHandlers, video, Hls, handle } = await run('Video.js');
+    expect(sourceHandlers).toHaveLength(1);
+    const { handler, index } = sourceHandlers[0] as (typeof sourceHandlers)[number];
+    expect(index).toBe(0);
+    expect(made.videojsSrc).toEqual({ src: STREAM_PLACEHOLDER, type: 'application/x-mpegURL' });
+    expect(handler.canHandleSource({ type: 'application/x-mpegURL' })).toBe('probably');
+    expect(handler.canPlayType('video/mp4')).toBe('');
+    expect(attach.mock.calls[0]?.[0]).toEqual({
+      key: KEY,
+      player: 'hls.js',
+      instance: Hls,
+      src: STREAM_PLACEHOLDER,
+      video,
+    });
+    (made.videojsHandled as { dispose(): void }).dispose();
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(handle.detach).toHaveBeenCalledOnce();
+    expect(scriptSources(playerSnippet('Video.js', KEY, PLUGIN))).toEqual([
+      ...PLAYER_BUNDLES['Video.js'].scripts,
+      PLUGIN,
+    ]);
+    expect(PLAYER_BUNDLES['Video.js'].scripts).toContain(PLAYER_BUNDLES['HLS.js'].scripts[0]);
+  });
+
+  it('Other: the plugin plays SRC with hls.js in the page’s video element, for any player to put controls on', async () => {
+    const { attach, video, Hls } = await run('Other');
+    expect(attach.mock.calls[0]?.[0]).toEqual({
+      key: KEY,
+      player: 'hls.js',
+      instance: Hls,
+      src: STREAM_PLACEHOLDER,
+      video,
+    });
+    expect(scriptSources(playerSnippet('Other', KEY, PLUGIN))).toEqual([
+      ...PLAYER_BUNDLES['HLS.js'].scripts,
+      PLUGIN,
+    ]);
+  });
+
+  it.each(['Bitmovin', 'Uppod'] as const)(
     '%s is CDN only and its snippet says so; the player still plays the stream',
     async (p) => {
       expect(isCdnOnly(p)).toBe(true);
@@ -162,16 +245,18 @@ describe('player snippets (Add-domain step 2)', () => {
       expect(s).toMatch(/\/\/ CDN only: .* has no P2P integration/);
       const { attach, made } = await run(p);
       expect(attach.mock.calls[0]?.[0]).toEqual({ key: KEY, player: PLAYER_ATTACH_NAME[p] });
-      if (p === 'Video.js') expect(made.videojsSrc).toMatchObject({ src: STREAM_PLACEHOLDER });
       if (p === 'Bitmovin') expect(made.bitmovinSrc).toEqual({ hls: STREAM_PLACEHOLDER });
       if (p === 'Uppod') expect(made.uppod).toMatchObject({ file: STREAM_PLACEHOLDER });
     },
   );
 
-  it.each(['HLS.js', 'Shaka', 'Clappr', 'Flowplayer'] as const)('%s is not CDN only', (p) => {
-    expect(isCdnOnly(p)).toBe(false);
-    expect(playerSnippet(p, KEY, PLUGIN)).not.toContain('CDN only');
-  });
+  it.each(['HLS.js', 'Shaka', 'Clappr', 'Flowplayer', 'Video.js', 'Other'] as const)(
+    '%s is not CDN only',
+    (p) => {
+      expect(isCdnOnly(p)).toBe(false);
+      expect(playerSnippet(p, KEY, PLUGIN)).not.toContain('CDN only');
+    },
+  );
 
   it('Video.js and Flowplayer also link their stylesheets; Uppod says where its own script goes', () => {
     expect(playerSnippet('Video.js', KEY, PLUGIN)).toContain(
@@ -183,11 +268,11 @@ describe('player snippets (Add-domain step 2)', () => {
     expect(playerSnippet('Uppod', KEY, PLUGIN)).toContain('<!-- Uppod has no public CDN');
   });
 
-  it("every player's snippet loads the player's own bundle before the plugin (Other: the customer's)", () => {
+  it("every player's snippet loads the player's own bundle before the plugin (Other: hls.js)", () => {
     for (const p of PLAYERS) {
       const sources = scriptSources(playerSnippet(p, KEY, PLUGIN));
       expect(sources.at(-1)).toBe(PLUGIN);
-      if (p !== 'Other') expect(sources.length).toBeGreaterThan(1);
+      expect(sources.length).toBeGreaterThan(1);
     }
     expect(scriptSources(playerSnippet('Uppod', KEY, PLUGIN))).toEqual([UPPOD_BUNDLE, PLUGIN]);
   });

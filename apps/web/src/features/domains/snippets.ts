@@ -3,13 +3,15 @@ import { PLAYER_ATTACH_NAME, PLAYER_INTEGRATION, type TPlayer } from '@tlprt/con
 /** Where the Uppod snippet loads uppod.js: the customer's own copy, served by their site. */
 export const UPPOD_BUNDLE = '/uppod.js';
 
+const HLS_JS_BUNDLE = 'https://cdn.jsdelivr.net/npm/hls.js@1/dist/hls.min.js';
+
 /**
  * Each player's bundle on its provider's CDN (Add-domain step 2). Uppod publishes no CDN copy: it
  * builds uppod.js for each site, which serves it itself; its snippet loads it from the page's own
  * site like the others load theirs, and says so.
  */
 export const PLAYER_BUNDLES: Record<TPlayer, { scripts: string[]; styles: string[]; note?: string }> = {
-  'HLS.js': { scripts: ['https://cdn.jsdelivr.net/npm/hls.js@1/dist/hls.min.js'], styles: [] },
+  'HLS.js': { scripts: [HLS_JS_BUNDLE], styles: [] },
   Shaka: {
     scripts: ['https://cdn.jsdelivr.net/npm/shaka-player@4/dist/shaka-player.compiled.js'],
     styles: [],
@@ -17,7 +19,8 @@ export const PLAYER_BUNDLES: Record<TPlayer, { scripts: string[]; styles: string
   Clappr: { scripts: ['https://cdn.jsdelivr.net/npm/@clappr/player@0/dist/clappr.min.js'], styles: [] },
   Bitmovin: { scripts: ['https://cdn.bitmovin.com/player/web/8/bitmovinplayer.js'], styles: [] },
   'Video.js': {
-    scripts: ['https://vjs.zencdn.net/8.10.0/video.min.js'],
+    // hls.js beside Video.js: the snippet's source handler plays HLS with it, through the P2P engine.
+    scripts: ['https://vjs.zencdn.net/8.10.0/video.min.js', HLS_JS_BUNDLE],
     styles: ['https://vjs.zencdn.net/8.10.0/video-js.css'],
   },
   Uppod: {
@@ -33,7 +36,8 @@ export const PLAYER_BUNDLES: Record<TPlayer, { scripts: string[]; styles: string
     ],
     styles: ['https://cdn.flowplayer.com/releases/native/3/stable/style/flowplayer.css'],
   },
-  Other: { scripts: [], styles: [] },
+  // Any player that plays in a <video> element gets hls.js and P2P from the plugin under its controls.
+  Other: { scripts: [HLS_JS_BUNDLE], styles: [] },
 };
 
 /** The key placeholder shown while the domain has no active key (and in the public guide). */
@@ -49,9 +53,8 @@ export const isCdnOnly = (player: TPlayer) => integrationOf(player) === 'cdn-onl
 
 /** The comment every CDN-only snippet opens with: the customer reads it in their own page too. */
 function cdnOnlyComment(player: TPlayer): string[] {
-  const who = player === 'Other' ? 'Your player' : player;
   return [
-    `// CDN only: ${who} has no P2P integration, so every viewer loads the whole stream from your CDN.`,
+    `// CDN only: ${player} has no P2P integration, so every viewer loads the whole stream from your CDN.`,
     "// The plugin reports the CDN bytes of this page's segment requests to your statistics; segments",
     '// from another origin count only when their server sends Timing-Allow-Origin.',
   ];
@@ -115,8 +118,36 @@ const SETUP: Record<TPlayer, { html: string; init: string[] }> = {
   'Video.js': {
     html: '<video id="video" class="video-js" controls playsinline></video>',
     init: [
-      ...cdnOnlyComment('Video.js'),
-      "TlprtP2P.attach({ key: KEY, player: 'videojs' });",
+      '// Video.js plays HLS with an engine of its own; this source handler, put first, has the plugin',
+      "// play it with hls.js and P2P in Video.js's video element (where hls.js cannot run, Video.js",
+      '// keeps its own engine).',
+      "videojs.getTech('Html5').registerSourceHandler(",
+      '  {',
+      '    canPlayType: function (type) {',
+      "      return /mpegurl/i.test(type) && Hls.isSupported() ? 'probably' : '';",
+      '    },',
+      '    canHandleSource: function (source) {',
+      '      return this.canPlayType(source.type);',
+      '    },',
+      '    handleSource: function (source, tech) {',
+      '      var attached = TlprtP2P.attach({',
+      '        key: KEY,',
+      "        player: 'hls.js',",
+      '        instance: Hls,',
+      '        src: source.src,',
+      '        video: tech.el(),',
+      '      });',
+      '      return {',
+      '        dispose: function () {',
+      '          attached.then(function (p2p) {',
+      '            p2p.detach();',
+      '          });',
+      '        },',
+      '      };',
+      '    },',
+      '  },',
+      '  0,',
+      ');',
       "var player = videojs('video');",
       "player.src({ src: SRC, type: 'application/x-mpegURL' });",
     ],
@@ -146,11 +177,18 @@ const SETUP: Record<TPlayer, { html: string; init: string[] }> = {
     ],
   },
   Other: {
-    html: '<!-- your player -->',
+    html: '<video id="video" controls playsinline></video>',
     init: [
-      ...cdnOnlyComment('Other'),
-      "TlprtP2P.attach({ key: KEY, player: 'generic' });",
-      '// Start your player with SRC here.',
+      '// Any player that plays in a <video> element of the page (Plyr, for one): the plugin plays SRC',
+      '// in it with hls.js and P2P, and your player puts its controls on that same element.',
+      'TlprtP2P.attach({',
+      '  key: KEY,',
+      "  player: 'hls.js',",
+      '  instance: Hls,',
+      '  src: SRC,',
+      "  video: document.getElementById('video'),",
+      '});',
+      "// Start your player on the element here, e.g. new Plyr('#video');",
     ],
   },
 };

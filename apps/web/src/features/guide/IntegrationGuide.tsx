@@ -116,30 +116,37 @@ const PLAYER_NOTES: Record<TPlayer, ReactNode> = {
   ),
   'Video.js': (
     <>
-      The plugin counts the bytes of the page's segment requests with the browser's resource timing. Segments
-      served from another origin than the page count only when their server sends a{' '}
-      <Code>Timing-Allow-Origin</Code> header that names your site (or <Code>*</Code>); without it the browser
-      hides their size and they count as 0.
+      Video.js plays HLS with an engine of its own (VHS), which the P2P engine cannot reach. The snippet loads
+      hls.js beside it and registers a source handler ahead of VHS: for an HLS source, the plugin plays it
+      with hls.js in Video.js's own video element, and Video.js keeps its controls, events and API. Where
+      hls.js cannot run (an iPhone without Media Source Extensions), the handler declines and Video.js plays
+      as before. Without the handler, <Code>player: 'videojs'</Code> only reports the page's segment requests
+      as CDN bytes.
     </>
   ),
   Bitmovin: (
     <>
-      Like Video.js: the page's segment requests are counted; a CDN on another origin needs{' '}
-      <Code>Timing-Allow-Origin</Code>. Replace <Code>BITMOVIN_LICENSE_KEY</Code> with your Bitmovin key.
+      The plugin counts the bytes of the page's segment requests with the browser's resource timing. Segments
+      served from another origin than the page count only when their server sends a{' '}
+      <Code>Timing-Allow-Origin</Code> header that names your site (or <Code>*</Code>); without it the browser
+      hides their size and they count as 0. Replace <Code>BITMOVIN_LICENSE_KEY</Code> with your Bitmovin key.
     </>
   ),
   Uppod: (
     <>
       Uppod publishes no CDN copy: it builds <Code>uppod.js</Code> for each site, and the snippet loads yours
       from <Code>/uppod.js</Code> on your own site (change the address if you serve it elsewhere). Its segment
-      requests are counted like those of Video.js (mind <Code>Timing-Allow-Origin</Code>).
+      requests are counted like those of Bitmovin (mind <Code>Timing-Allow-Origin</Code>).
     </>
   ),
   Other: (
     <>
-      Any player: the plugin counts the page's segment requests. Bytes it cannot see (a player that loads
-      segments in a worker or from a cache) can be added with <Code>handle.addCdnBytes(n)</Code>. A player
-      with its own reporting can also post reports itself: see{' '}
+      A player that plays in a <Code>&lt;video&gt;</Code> element of the page (Plyr, for one: tested with two
+      viewers sharing segments) gets P2P the way hls.js does: the plugin plays the stream in that element with
+      hls.js, and the player puts its controls on it. A player that loads segments itself and is not built on
+      hls.js or Shaka takes <Code>player: 'generic'</Code>: CDN only, the page's segment requests counted
+      (mind <Code>Timing-Allow-Origin</Code>); bytes the plugin cannot see can be added with{' '}
+      <Code>handle.addCdnBytes(n)</Code>. A player with its own reporting can also post reports itself: see{' '}
       <Anchor href="#reports" inherit underline="always">
         Reports from custom players
       </Anchor>
@@ -360,9 +367,9 @@ export function IntegrationGuide() {
                 <P>
                   Load your player's script, then the plugin, then start both. Each snippet below works as it
                   is once you put your service key in <Code>KEY</Code> and your stream in <Code>SRC</Code>
-                  (step 2 of Add domain fills in the key for you). hls.js and Shaka get P2P from the plugin,
-                  Clappr and Flowplayer hand the plugin their own hls.js, and the other players get CDN-only
-                  reporting.
+                  (step 2 of Add domain fills in the key for you). hls.js, Shaka, Video.js and any player on a
+                  video element get P2P from the plugin, Clappr and Flowplayer hand the plugin their own
+                  hls.js, and Bitmovin and Uppod get CDN-only reporting.
                 </P>
                 <Group
                   gap="xs"

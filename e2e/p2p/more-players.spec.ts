@@ -1,0 +1,39 @@
+import { expect, test } from '@playwright/test';
+import { uniqueEmail } from '../support/mail';
+import { teamWithKey } from '../support/session';
+import { PLYR, playWhenPeering, shareOf, untilPlayed, Viewers, watched } from './viewers';
+
+/**
+ * Issue 21, more players: Video.js through the Add domain snippet's hls.js source handler, and Plyr on
+ * the Other snippet's video element, each page made of the snippet as pasted. The two viewers of one
+ * stream meet in one swarm whatever their player, share segments, and report every CDN byte.
+ */
+test('Video.js (hls.js source handler) and Plyr (Other snippet) share segments and report every CDN byte', async ({
+  playwright,
+  launchOptions,
+  request,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const team = await teamWithKey(request, baseURL as string, uniqueEmail('players'), 'supervisor9@e2e.test');
+  const origin = baseURL as string;
+  const viewers = new Viewers(playwright.chromium, launchOptions);
+  const videojs = await viewers.openSnippet(team.keyHash, 'Video.js', origin);
+  await playWhenPeering(videojs);
+  // Video.js built its player around the element the plugin plays in.
+  await expect(videojs.locator('.video-js video')).toHaveCount(1);
+  await untilPlayed([videojs], 2);
+  const plyr = await viewers.openSnippet(team.keyHash, 'Other', origin, PLYR);
+  await playWhenPeering(plyr);
+  await expect(plyr.locator('.plyr video')).toHaveCount(1);
+  const pages = [videojs, plyr];
+  await untilPlayed(pages, 20, 90_000);
+  const watches = await Promise.all(pages.map(watched));
+  const { cdn, p2p, share } = shareOf(watches);
+  console.log(
+    `Video.js + Plyr: P2P share ${(share * 100).toFixed(1)}% (ceiling 50%; CDN ${cdn} B, P2P ${p2p} B); stalls ${watches.map((w) => w.stalls).join(', ')}`,
+  );
+  expect(share).toBeGreaterThanOrEqual(0.45);
+  await viewers.expectCdnBytesCounted(pages, 'Video.js and Plyr');
+  await viewers.close();
+});
