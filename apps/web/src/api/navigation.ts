@@ -21,7 +21,10 @@ export function endSession(): void {
   navigateTo(WEB_PATHS.login);
 }
 
+/** The page's reload; a test replaces it (jsdom's own cannot be spied on). */
+export const pageReload = { run: () => window.location.reload() };
+
 /** A full reload, e.g. after the forbidden popup cleared the current team. */
 export function reloadPage(): void {
-  window.location.reload();
+  pageReload.run();
 }

@@ -41,11 +41,8 @@ async function run(player: TPlayer) {
   const attach = vi.fn(async (_options: Record<string, unknown>) => handle);
   const made: Record<string, unknown> = {};
 
-  class Hls {
-    static isSupported() {
-      return true;
-    }
-  }
+  // The Hls class a snippet hands over (never constructed by a snippet), with its support check.
+  const Hls = Object.assign(function Hls() {}, { isSupported: () => true });
   const clapprHls = { clappr: 'hls.js' };
   const Clappr = {
     Player: vi.fn(function (this: Record<string, unknown>, options: unknown) {

@@ -10,18 +10,13 @@ import {
   type TTeamListItem,
 } from '@tlprt/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { reloadPage } from '../../api/navigation';
+import { pageReload } from '../../api/navigation';
 import { buildTeam, buildUser } from '../../test/fixtures';
 import { renderScreen } from '../../test/render';
 import { type Recorded, startTestServer } from '../../test/server';
 import { renderSignedIn, startApi } from '../../test/session';
 import { Sidebar } from '../layout/Sidebar';
 import { TeamManagementPanel } from './TeamManagementPanel';
-
-vi.mock('../../api/navigation', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../api/navigation')>()),
-  reloadPage: vi.fn(),
-}));
 
 /** 15 June 2026, 12:00 local time: the panel's clock in these tests. */
 const NOW = new Date(2026, 5, 15, 12, 0, 0).getTime();
@@ -371,10 +366,11 @@ describe('the list', () => {
   });
 
   it('clicking a team makes it current (id and UTC offset) and reloads', async () => {
+    const reload = vi.spyOn(pageReload, 'run').mockImplementation(() => {});
     await openPanel({ total: 2, teams: (id) => ({ utcOffset: id === 2 ? 5.5 : 0 }) });
     await userEvent.click(screen.getByRole('button', { name: 'Make Team 2 the current team' }));
     expect(localStorage.getItem(STORAGE_KEYS.currentTeamId)).toBe('2');
     expect(localStorage.getItem(STORAGE_KEYS.utcOffsetTeam)).toBe('5.5');
-    expect(reloadPage).toHaveBeenCalled();
+    expect(reload).toHaveBeenCalled();
   });
 });
