@@ -38,5 +38,6 @@ test('Flowplayer: two viewers share segments through its own hls.js and report e
   );
   expect(share).toBeGreaterThanOrEqual(0.45);
   await viewers.expectCdnBytesCounted(pages, 'Flowplayer');
+  await viewers.expectStatisticsCount(request, team, pages);
   await viewers.close();
 });

@@ -35,5 +35,6 @@ test('Video.js (hls.js source handler) and Plyr (Other snippet) share segments a
   );
   expect(share).toBeGreaterThanOrEqual(0.45);
   await viewers.expectCdnBytesCounted(pages, 'Video.js and Plyr');
+  await viewers.expectStatisticsCount(request, team, pages);
   await viewers.close();
 });

@@ -1,11 +1,19 @@
 import { join } from 'node:path';
-import { type Browser, type BrowserType, expect, type LaunchOptions, type Page } from '@playwright/test';
+import {
+  type APIRequestContext,
+  type Browser,
+  type BrowserType,
+  expect,
+  type LaunchOptions,
+  type Page,
+} from '@playwright/test';
 import { PLAYER_PATHS, type TPlayer } from '@tlprt/contract';
 import {
   PLAYER_BUNDLES,
   playerSnippet,
   STREAM_PLACEHOLDER,
 } from '../../apps/web/src/features/domains/snippets';
+import { livePoints } from './live-points';
 
 /** The project's packages: the snippets' provider files are read from here (plain paths: some
  *  packages, Plyr's among them, export no subpath for their dist files). */
@@ -205,6 +213,28 @@ export class Viewers {
       };
       await expect.poll(gap, { timeout: 5000, intervals: [500] }).toBeLessThanOrEqual(0.01);
     }
+  }
+
+  /**
+   * Every counted byte reaches the statistics: the viewers stop (their plugins send what is left, as on
+   * leaving the page), and the statistics API's CDN bytes of the key, summed over the Live range, match
+   * what the origin served all of them, within 1%. `pages` are every viewer of the key.
+   */
+  async expectStatisticsCount(
+    request: APIRequestContext,
+    team: { teamId: number; keyHash: string; auth: Record<string, string> },
+    pages: Page[],
+  ) {
+    for (const page of pages)
+      await page.evaluate(() => (window as { demoP2P?: { detach(): void } }).demoP2P?.detach());
+    const gap = async () => {
+      const served = pages.reduce((n, p) => n + (this.served.get(p) ?? 0), 0);
+      const counted = (await livePoints(request, team)).reduce((n, p) => n + p.cdnDwSize, 0);
+      console.log(`statistics API: CDN bytes ${counted}; served by the origin ${served}`);
+      return served > 0 ? Math.abs(counted - served) / served : 1;
+    };
+    // A report every 10 s at most, the last one sent on detach; the ingest writes every second here.
+    await expect.poll(gap, { timeout: 30_000, intervals: [2000] }).toBeLessThanOrEqual(0.01);
   }
 
   async close() {

@@ -1,0 +1,63 @@
+import { loadavg } from 'node:os';
+import { expect, test } from '@playwright/test';
+import { PATHS, ZDomainListResponse } from '@tlprt/contract';
+import { uniqueEmail } from '../support/mail';
+import { teamWithKey } from '../support/session';
+import { shareOf, untilPlayed, Viewers, watched } from './viewers';
+
+const KINDS = [
+  { name: 'VOD HLS (hls.js)', query: 'stream=index' },
+  { name: 'live HLS (hls.js)', query: 'stream=live' },
+  { name: 'VOD DASH (Shaka)', query: 'player=shaka&stream=dash' },
+] as const;
+const SIZES = (process.env.BENCH_P2P_VIEWERS ?? '2,3,4,6').split(',').map(Number);
+/** Seconds every viewer plays before the share is read. */
+const PLAYED = 20;
+
+test('P2P share of N viewers against the ceiling 1 − 1/N', async ({
+  playwright,
+  launchOptions,
+  request,
+  baseURL,
+}) => {
+  const team = await teamWithKey(request, baseURL as string, uniqueEmail('bench'), 'supervisor13@e2e.test');
+  const domainId = ZDomainListResponse.parse(
+    await (await request.post(PATHS.domains.list(team.teamId), { headers: team.auth, data: {} })).json(),
+  ).verified[0]?.id as number;
+  /** A key of its own for each run: its swarms start empty. */
+  const freshKey = async (name: string) => {
+    const made = await request.post(PATHS.keys.create(team.teamId, domainId), {
+      headers: team.auth,
+      data: { name },
+    });
+    expect(made.status()).toBe(201);
+    const list = ZDomainListResponse.parse(
+      await (await request.post(PATHS.domains.list(team.teamId), { headers: team.auth, data: {} })).json(),
+    );
+    return list.verified[0]?.keys.find((k) => k.name === name)?.keyHash as string;
+  };
+
+  const rows: string[] = [];
+  for (const kind of KINDS)
+    for (const n of SIZES) {
+      const key = await freshKey(`bench ${rows.length + 1}`);
+      const viewers = new Viewers(playwright.chromium, launchOptions);
+      // The first viewer plays alone for 2 s; the others join one after another, as an audience does.
+      const pages = [await viewers.open(key, kind.query)];
+      await untilPlayed(pages, 2);
+      for (let i = 1; i < n; i++) pages.push(await viewers.open(key, kind.query));
+      await untilPlayed(pages, PLAYED, 180_000);
+      const watches = await Promise.all(pages.map(watched));
+      const { share } = shareOf(watches);
+      const ceiling = 1 - 1 / n;
+      const stalls = watches.reduce((s, w) => s + w.stalls, 0);
+      rows.push(
+        `${kind.name.padEnd(20)} ${String(n).padStart(2)}  ${(share * 100).toFixed(1).padStart(6)}%  ${(ceiling * 100).toFixed(1).padStart(6)}%  ${((share / ceiling) * 100).toFixed(0).padStart(5)}%  ${String(stalls).padStart(6)}  ${loadavg()[0]?.toFixed(2)}`,
+      );
+      console.log(rows.at(-1));
+      await viewers.close();
+    }
+  console.log(
+    `\nP2P share after ${PLAYED} s of play\nstream kind           N   share  ceiling  of ceiling  stalls  load (1 min)\n${rows.join('\n')}`,
+  );
+});
