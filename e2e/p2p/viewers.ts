@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   type APIRequestContext,
@@ -15,9 +16,17 @@ import {
 } from '../../apps/web/src/features/domains/snippets';
 import { livePoints } from './live-points';
 
-/** The project's packages: the snippets' provider files are read from here (plain paths: some
- *  packages, Plyr's among them, export no subpath for their dist files). */
-const NODE_MODULES = join(import.meta.dirname, '../../node_modules');
+/** Where the snippets' provider files are read from: the plugin's development dependencies (plain
+ *  paths: some packages, Plyr's among them, export no subpath for their dist files; npm nests a
+ *  version it cannot hoist, as Video.js 8.10.0, the snippet's, under the plugin's package). */
+const PACKAGE_DIRS = ['../../packages/player/node_modules', '../../node_modules'].map((d) =>
+  join(import.meta.dirname, d),
+);
+const packageFile = (file: string) => {
+  const found = PACKAGE_DIRS.map((d) => join(d, file)).find((f) => existsSync(f));
+  if (!found) throw new Error(`${file} is not installed (npm ci)`);
+  return found;
+};
 
 /**
  * Viewers of the demo page for the P2P share and byte-accounting tests (issue 21): each in a browser
@@ -147,7 +156,7 @@ export class Viewers {
     const local = (url: string, file: string) =>
       context.route(url, (route) =>
         route.fulfill({
-          path: join(NODE_MODULES, file),
+          path: packageFile(file),
           contentType: url.endsWith('.css') ? 'text/css' : 'text/javascript',
         }),
       );
