@@ -60,19 +60,24 @@ function cdnOnlyComment(player: TPlayer): string[] {
   ];
 }
 
+/** The plugin makes an hls.js with P2P and plays SRC in the page's video element (HLS.js and Other). */
+const PLAY_IN_VIDEO_WITH_HLS_JS = [
+  'TlprtP2P.attach({',
+  '  key: KEY,',
+  "  player: 'hls.js',",
+  '  instance: Hls,',
+  '  src: SRC,',
+  "  video: document.getElementById('video'),",
+  '});',
+];
+
 /** The page element, then the script that starts the player and the plugin. */
 const SETUP: Record<TPlayer, { html: string; init: string[] }> = {
   'HLS.js': {
     html: '<video id="video" controls playsinline></video>',
     init: [
       '// The plugin makes the hls.js player itself, with P2P wired in, and plays SRC in the video.',
-      'TlprtP2P.attach({',
-      '  key: KEY,',
-      "  player: 'hls.js',",
-      '  instance: Hls,',
-      '  src: SRC,',
-      "  video: document.getElementById('video'),",
-      '});',
+      ...PLAY_IN_VIDEO_WITH_HLS_JS,
     ],
   },
   Shaka: {
@@ -181,13 +186,7 @@ const SETUP: Record<TPlayer, { html: string; init: string[] }> = {
     init: [
       '// Any player that plays in a <video> element of the page (Plyr, for one): the plugin plays SRC',
       '// in it with hls.js and P2P, and your player puts its controls on that same element.',
-      'TlprtP2P.attach({',
-      '  key: KEY,',
-      "  player: 'hls.js',",
-      '  instance: Hls,',
-      '  src: SRC,',
-      "  video: document.getElementById('video'),",
-      '});',
+      ...PLAY_IN_VIDEO_WITH_HLS_JS,
       "// Start your player on the element here, e.g. new Plyr('#video');",
     ],
   },

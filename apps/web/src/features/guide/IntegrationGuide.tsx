@@ -543,18 +543,27 @@ export function IntegrationGuide() {
                 <List size="sm" spacing={6}>
                   <List.Item>
                     <Code>ICE_SERVERS</Code> is a comma list of <Code>stun:</Code>, <Code>stuns:</Code>,{' '}
-                    <Code>turn:</Code> and <Code>turns:</Code> URLs; a TURN server's user and secret are
-                    written as <Code>turn:user:secret@host:port</Code>.
+                    <Code>turn:</Code> and <Code>turns:</Code> URLs. A TURN URL carries no user or secret
+                    (the server refuses to start with one: every page holding a key hash could read it).
+                    Instead <Code>TURN_SECRET</Code> is the TURN server's shared secret, and each viewer gets
+                    credentials of its own with the key's settings, valid for{' '}
+                    <Code>TURN_CREDENTIAL_TTL_S</Code>.
                   </List.Item>
                   <List.Item>
                     Empty (the default): peers connect only where a direct connection works, such as viewers
                     on the same network. A STUN server lets most home connections meet; a TURN server relays
-                    the rest, at the cost of its own traffic.
+                    the rest.
+                  </List.Item>
+                  <List.Item>
+                    What TURN costs: a relayed byte crosses the TURN server twice, in from the viewer who
+                    uploads it and out to the one who receives it, so relayed peer traffic costs about what the
+                    CDN would have. A relay keeps viewers behind strict NATs in the swarm; it does not save
+                    their bytes.
                   </List.Item>
                 </List>
                 <CopyBlock
                   label="Example"
-                  value="ICE_SERVERS=stun:stun.example.com:3478,turn:user:secret@turn.example.com:3478"
+                  value="ICE_SERVERS=stun:turn.example.com:3478,turn:turn.example.com:3478 TURN_SECRET=your-shared-secret"
                 />
               </Section>
 
