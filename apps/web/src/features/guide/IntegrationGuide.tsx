@@ -543,9 +543,9 @@ export function IntegrationGuide() {
                 <List size="sm" spacing={6}>
                   <List.Item>
                     <Code>ICE_SERVERS</Code> is a comma list of <Code>stun:</Code>, <Code>stuns:</Code>,{' '}
-                    <Code>turn:</Code> and <Code>turns:</Code> URLs. A TURN URL carries no user or secret
-                    (the server refuses to start with one: every page holding a key hash could read it).
-                    Instead <Code>TURN_SECRET</Code> is the TURN server's shared secret, and each viewer gets
+                    <Code>turn:</Code> and <Code>turns:</Code> URLs. A TURN URL carries no user or secret (the
+                    server refuses to start with one: every page holding a key hash could read it). Instead{' '}
+                    <Code>TURN_SECRET</Code> is the TURN server's shared secret, and each viewer gets
                     credentials of its own with the key's settings, valid for{' '}
                     <Code>TURN_CREDENTIAL_TTL_S</Code>.
                   </List.Item>
@@ -556,9 +556,9 @@ export function IntegrationGuide() {
                   </List.Item>
                   <List.Item>
                     What TURN costs: a relayed byte crosses the TURN server twice, in from the viewer who
-                    uploads it and out to the one who receives it, so relayed peer traffic costs about what the
-                    CDN would have. A relay keeps viewers behind strict NATs in the swarm; it does not save
-                    their bytes.
+                    uploads it and out to the one who receives it, so relayed peer traffic costs about what
+                    the CDN would have. A relay keeps viewers behind strict NATs in the swarm; it does not
+                    save their bytes.
                   </List.Item>
                 </List>
                 <CopyBlock
