@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { uniqueEmail } from '../support/mail';
 import { teamWithKey } from '../support/session';
-import { playWhenPeering, shareOf, untilPlayed, Viewers, watched } from './viewers';
+import { measuredShare, playWhenPeering, untilPlayed, Viewers } from './viewers';
 
 /**
  * Issue 21, Flowplayer: its HLS plugin writes its own loaders over the P2P ones, so before the plugin
@@ -31,11 +31,7 @@ test('Flowplayer: two viewers share segments through its own hls.js and report e
   await playWhenPeering(second);
   const pages = [first, second];
   await untilPlayed(pages, 20, 90_000);
-  const watches = await Promise.all(pages.map(watched));
-  const { cdn, p2p, share } = shareOf(watches);
-  console.log(
-    `Flowplayer, 2 viewers: P2P share ${(share * 100).toFixed(1)}% (ceiling 50%; CDN ${cdn} B, P2P ${p2p} B); stalls ${watches.map((w) => w.stalls).join(', ')}`,
-  );
+  const { share } = await measuredShare(pages, 'Flowplayer');
   expect(share).toBeGreaterThanOrEqual(0.45);
   await viewers.expectCdnBytesCounted(pages, 'Flowplayer');
   await viewers.expectStatisticsCount(request, team, pages);

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { uniqueEmail } from '../support/mail';
 import { teamWithKey } from '../support/session';
-import { PLYR, playWhenPeering, shareOf, untilPlayed, Viewers, watched } from './viewers';
+import { measuredShare, PLYR, playWhenPeering, untilPlayed, Viewers } from './viewers';
 
 /**
  * Issue 21, more players: Video.js through the Add domain snippet's hls.js source handler, and Plyr on
@@ -28,11 +28,7 @@ test('Video.js (hls.js source handler) and Plyr (Other snippet) share segments a
   await expect(plyr.locator('.plyr video')).toHaveCount(1);
   const pages = [videojs, plyr];
   await untilPlayed(pages, 20, 90_000);
-  const watches = await Promise.all(pages.map(watched));
-  const { cdn, p2p, share } = shareOf(watches);
-  console.log(
-    `Video.js + Plyr: P2P share ${(share * 100).toFixed(1)}% (ceiling 50%; CDN ${cdn} B, P2P ${p2p} B); stalls ${watches.map((w) => w.stalls).join(', ')}`,
-  );
+  const { share } = await measuredShare(pages, 'Video.js + Plyr');
   expect(share).toBeGreaterThanOrEqual(0.45);
   await viewers.expectCdnBytesCounted(pages, 'Video.js and Plyr');
   await viewers.expectStatisticsCount(request, team, pages);

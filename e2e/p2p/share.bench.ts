@@ -3,7 +3,7 @@ import { expect, test } from '@playwright/test';
 import { PATHS, ZDomainListResponse } from '@tlprt/contract';
 import { uniqueEmail } from '../support/mail';
 import { teamWithKey } from '../support/session';
-import { shareOf, untilPlayed, Viewers, watched } from './viewers';
+import { measuredShare, untilPlayed, Viewers } from './viewers';
 
 const KINDS = [
   { name: 'VOD HLS (hls.js)', query: 'stream=index' },
@@ -47,9 +47,7 @@ test('P2P share of N viewers against the ceiling 1 − 1/N', async ({
       await untilPlayed(pages, 2);
       for (let i = 1; i < n; i++) pages.push(await viewers.open(key, kind.query));
       await untilPlayed(pages, PLAYED, 180_000);
-      const watches = await Promise.all(pages.map(watched));
-      const { share } = shareOf(watches);
-      const ceiling = 1 - 1 / n;
+      const { share, ceiling, watches } = await measuredShare(pages, kind.name);
       const stalls = watches.reduce((s, w) => s + w.stalls, 0);
       rows.push(
         `${kind.name.padEnd(20)} ${String(n).padStart(2)}  ${(share * 100).toFixed(1).padStart(6)}%  ${(ceiling * 100).toFixed(1).padStart(6)}%  ${((share / ceiling) * 100).toFixed(0).padStart(5)}%  ${String(stalls).padStart(6)}  ${loadavg()[0]?.toFixed(2)}`,

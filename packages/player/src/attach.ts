@@ -313,7 +313,7 @@ export async function attach(options: AttachOptions): Promise<Handle> {
     bindHls(h: unknown) {
       if (!hostedEngine) return;
       if (options.player === 'flowplayer' && isFlowplayer(h))
-        cleanups.push(followFlowplayer(h, hostedEngine, hlsConfig as { fLoader: unknown; pLoader: unknown }));
+        cleanups.push(followFlowplayer(h, hostedEngine, hlsConfig));
       else hostedEngine.bindHls(h);
     },
     addCdnBytes(bytes: number) {

@@ -42,7 +42,7 @@ function isHls(value: unknown): value is HlsLike {
 export function followFlowplayer(
   player: FlowplayerLike,
   engine: HlsJsP2PEngine,
-  loaders: { fLoader: unknown; pLoader: unknown },
+  loaders: Record<string, unknown>,
 ): () => void {
   const adopt = (hls: unknown) => {
     if (!isHls(hls) || hls.config.fLoader === loaders.fLoader) return;

@@ -74,16 +74,12 @@ const require = createRequire(import.meta.url);
 
 /** A demo file from a package installed for development only (Shaka, Flowplayer: the plugin's dev
  *  dependencies, absent from a production install). */
-function optionalAsset(name: string, module: string, type: string): Record<string, Asset> {
+function optionalAsset(name: string, module: string, type = JS): Record<string, Asset> {
   try {
     return { [name]: asset(readFileSync(require.resolve(module)), type) };
   } catch {
     return {};
   }
-}
-
-function optionalScript(name: string, module: string): Record<string, Asset> {
-  return optionalAsset(name, module, JS);
 }
 
 /**
@@ -110,9 +106,9 @@ export function playerRoutes(ctx: AppContext) {
       'player.css': demo('player.css', 'text/css; charset=utf-8'),
       // The demo's players come from the project's own dependencies, not from a public CDN.
       'hls.min.js': asset(readFileSync(require.resolve('hls.js/dist/hls.min.js')), JS),
-      ...optionalScript('shaka-player.compiled.js', 'shaka-player/dist/shaka-player.compiled.js'),
-      ...optionalScript('flowplayer.min.js', '@flowplayer/player/default.js'),
-      ...optionalScript('flowplayer-hls.min.js', '@flowplayer/player/plugins/hls.js'),
+      ...optionalAsset('shaka-player.compiled.js', 'shaka-player/dist/shaka-player.compiled.js'),
+      ...optionalAsset('flowplayer.min.js', '@flowplayer/player/default.js'),
+      ...optionalAsset('flowplayer-hls.min.js', '@flowplayer/player/plugins/hls.js'),
       ...optionalAsset('flowplayer.css', '@flowplayer/player/flowplayer.css', 'text/css; charset=utf-8'),
     };
     app.get(PLAYER_PATHS.demo, { schema: { hide: true } }, async (req, reply) => {
