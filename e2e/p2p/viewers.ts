@@ -218,15 +218,15 @@ export class Viewers {
         const reported = (await watched(page)).cdnBytes;
         const origin = this.served.get(page) ?? 0;
         console.log(`${what}: CDN bytes reported ${reported}, served by the origin ${origin}`);
-        return origin > 0 ? Math.abs(reported - origin) / origin : 1;
+        return relativeGap(reported, origin);
       };
       await expect.poll(gap, { timeout: 5000, intervals: [500] }).toBeLessThanOrEqual(0.01);
     }
   }
 
   /**
-   * Every counted byte reaches the statistics: the viewers stop (their plugins send what is left, as on
-   * leaving the page), and the statistics API's CDN bytes of the key, summed over the Live range, match
+   * Every counted byte reaches the statistics: the viewers leave their pages (their plugins send what
+   * is left), and the statistics API's CDN bytes of the key, summed over the Live range, match
    * what the origin served all of them, within 1%. `pages` are every viewer of the key.
    */
   async expectStatisticsCount(
@@ -234,13 +234,14 @@ export class Viewers {
     team: { teamId: number; keyHash: string; auth: Record<string, string> },
     pages: Page[],
   ) {
-    for (const page of pages)
-      await page.evaluate(() => (window as { demoP2P?: { detach(): void } }).demoP2P?.detach());
+    // The viewers leave their pages: the plugin sends what is left on pagehide, and nothing loads after
+    // (a detached plugin would leave a player such as Flowplayer loading on, unreported).
+    for (const page of pages) await page.close();
     const gap = async () => {
       const served = pages.reduce((n, p) => n + (this.served.get(p) ?? 0), 0);
       const counted = (await livePoints(request, team)).reduce((n, p) => n + p.cdnDwSize, 0);
       console.log(`statistics API: CDN bytes ${counted}; served by the origin ${served}`);
-      return served > 0 ? Math.abs(counted - served) / served : 1;
+      return relativeGap(counted, served);
     };
     // A report every 10 s at most, the last one sent on detach; the ingest writes every second here.
     await expect.poll(gap, { timeout: 30_000, intervals: [2000] }).toBeLessThanOrEqual(0.01);
@@ -251,11 +252,30 @@ export class Viewers {
   }
 }
 
+/** How far a count is from what the origin served, as a share of it. A viewer that took every
+ *  segment from peers was served nothing: then only a count of 0 agrees. */
+function relativeGap(counted: number, served: number): number {
+  if (served === 0) return counted === 0 ? 0 : 1;
+  return Math.abs(counted - served) / served;
+}
+
 /** The P2P share of some viewers' bytes so far. */
 export function shareOf(watches: Watch[]) {
   const cdn = watches.reduce((n, w) => n + w.cdnBytes, 0);
   const p2p = watches.reduce((n, w) => n + w.p2pBytes, 0);
   return { cdn, p2p, share: cdn + p2p > 0 ? p2p / (cdn + p2p) : 0 };
+}
+
+/** Reads the viewers' counters and logs their share against the ceiling 1 − 1/N, each viewer's CDN and
+ *  P2P bytes and its stalls: the line a failed run is diagnosed from. */
+export async function measuredShare(pages: Page[], label: string) {
+  const watches = await Promise.all(pages.map(watched));
+  const measured = shareOf(watches);
+  const ceiling = 1 - 1 / pages.length;
+  console.log(
+    `${label}, ${pages.length} viewers: P2P share ${(measured.share * 100).toFixed(1)}% (ceiling ${(ceiling * 100).toFixed(1)}%; CDN ${measured.cdn} B, P2P ${measured.p2p} B); per viewer CDN/P2P ${watches.map((w) => `${w.cdnBytes}/${w.p2pBytes}`).join(', ')}; stalls ${watches.map((w) => w.stalls).join(', ')}`,
+  );
+  return { ...measured, ceiling, watches };
 }
 
 /** Waits until the page's plugin has attached with its key usable and peering drawn, then presses play
