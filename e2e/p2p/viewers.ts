@@ -41,7 +41,7 @@ export interface Watch {
 }
 
 /** Counts stalls (a `waiting` once playback has begun). Runs in the page before its scripts. */
-function watchStalls() {
+export function watchStalls() {
   const w = window as unknown as { watch: { stalls: number; playing: boolean } };
   w.watch = { stalls: 0, playing: false };
   document.addEventListener('playing', () => (w.watch.playing = true), true);
