@@ -268,8 +268,15 @@ export function shareOf(watches: Watch[]) {
 
 /** Reads the viewers' counters and logs their share against the ceiling 1 − 1/N, each viewer's CDN and
  *  P2P bytes and its stalls: the line a failed run is diagnosed from. */
-export async function measuredShare(pages: Page[], label: string) {
-  const watches = await Promise.all(pages.map(watched));
+export async function measuredShare(pages: Page[], label: string, since?: Watch[]) {
+  const now = await Promise.all(pages.map(watched));
+  // Since an earlier reading: the bytes of that stretch only (stalls stay the whole run's).
+  const watches = since
+    ? now.map((w, i) => {
+        const s = since[i] ?? { cdnBytes: 0, p2pBytes: 0, stalls: 0, played: 0 };
+        return { ...w, cdnBytes: w.cdnBytes - s.cdnBytes, p2pBytes: w.p2pBytes - s.p2pBytes };
+      })
+    : now;
   const measured = shareOf(watches);
   const ceiling = 1 - 1 / pages.length;
   console.log(

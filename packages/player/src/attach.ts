@@ -10,8 +10,9 @@ import { ShakaP2PEngine } from 'p2p-media-loader-shaka';
 import { keepByteRangeLengths } from './byte-range-fix.js';
 import { countResourceBytes } from './cdn-only.js';
 import { followFlowplayer, isFlowplayer } from './flowplayer.js';
-import { hlsConfigFor } from './hls.js';
+import { type HlsLiveConfig, hlsConfigFor } from './hls.js';
 import { IntegrityReferences, SegmentGuard } from './integrity.js';
+import { liveWindows, readLivePlaylist, startLiveLag } from './live.js';
 import { dropPeer } from './peer-drop.js';
 import { NO_VERDICT, newSessionId, Reporter } from './reporter.js';
 import { coreSettings, opensPeering, type PlayerSettings, readSettings } from './settings.js';
@@ -199,6 +200,19 @@ export async function attach(options: AttachOptions): Promise<Handle> {
           validateHTTPSegment: guard.validateHttp,
         }
       : undefined;
+  // A live stream's windows and lag come from the stream itself, at its first playlist (live.ts).
+  let liveSeen = false;
+  const watchPlaylist = (text: string, hlsConfig: HlsLiveConfig) => {
+    if (liveSeen || !settings || !engine) return;
+    const live = readLivePlaylist(text);
+    if (!live) return;
+    liveSeen = true;
+    const windows = liveWindows(settings, live);
+    if (!windows) return;
+    engine.applyDynamicConfig({ core: windows });
+    startLiveLag(hlsConfig, live);
+  };
+
   const listen = (e: P2PEngine) => {
     engine = e;
     e.addEventListener('onChunkDownloaded', (bytes, source, peerId) => {
@@ -245,7 +259,7 @@ export async function attach(options: AttachOptions): Promise<Handle> {
     if (coreConfig) {
       const hlsEngine = new HlsJsP2PEngine({ core: coreConfig });
       listen(hlsEngine);
-      player = new Hls({ ...options.hlsConfig, ...hlsConfigFor(hlsEngine) });
+      player = new Hls({ ...options.hlsConfig, ...hlsConfigFor(hlsEngine, watchPlaylist) });
       hlsEngine.bindHls(player);
       cleanups.push(() => hlsEngine.destroy());
     } else {
@@ -279,7 +293,7 @@ export async function attach(options: AttachOptions): Promise<Handle> {
     if (coreConfig) {
       hostedEngine = new HlsJsP2PEngine({ core: coreConfig });
       listen(hostedEngine);
-      hlsConfig = hlsConfigFor(hostedEngine);
+      hlsConfig = hlsConfigFor(hostedEngine, watchPlaylist);
       const hosted = hostedEngine;
       cleanups.push(() => hosted.destroy());
     }

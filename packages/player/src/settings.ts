@@ -6,6 +6,8 @@ export interface PlayerSettings {
   downloadTimeoutS: number;
   /** 13, seconds. */
   minBufferS: number;
+  /** 13 differs from its default (someone set it): it holds for live streams too (live.ts). */
+  minBufferSet: boolean;
   /** 101, percent of viewers that open peering (0: none). */
   peeringQuota: number;
   iceServers: TIceServer[];
@@ -20,9 +22,11 @@ function setting(values: Record<string, number>, id: number): number {
 }
 
 export function readSettings(values: Record<string, number>, iceServers: TIceServer[]): PlayerSettings {
+  const minBufferS = setting(values, KeySettingId.MinBufferSize);
   return {
     downloadTimeoutS: setting(values, KeySettingId.DownloadTimeout),
-    minBufferS: setting(values, KeySettingId.MinBufferSize),
+    minBufferS,
+    minBufferSet: minBufferS !== KEY_SETTING_RANGES[KeySettingId.MinBufferSize]?.default,
     peeringQuota: setting(values, KeySettingId.PeeringOpeningQuota),
     iceServers,
   };

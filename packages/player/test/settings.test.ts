@@ -16,7 +16,7 @@ const where = {
 
 describe('readSettings', () => {
   it('takes the defaults of the key settings table for missing values, and keeps the ICE servers', () => {
-    expect(readSettings({}, ice)).toEqual({ ...defaults, iceServers: ice });
+    expect(readSettings({}, ice)).toEqual({ ...defaults, minBufferSet: false, iceServers: ice });
     expect(defaults).toEqual({ downloadTimeoutS: 5, minBufferS: 10, peeringQuota: 100 });
   });
 
@@ -63,7 +63,13 @@ describe('opensPeering', () => {
 });
 
 describe('coreSettings', () => {
-  const s: PlayerSettings = { downloadTimeoutS: 7, minBufferS: 25, peeringQuota: 100, iceServers: ice };
+  const s: PlayerSettings = {
+    downloadTimeoutS: 7,
+    minBufferS: 25,
+    minBufferSet: true,
+    peeringQuota: 100,
+    iceServers: ice,
+  };
 
   it('maps 13 min buffer size to the high-demand window and 12 download timeout to the peer timeout', () => {
     const c = coreSettings(s, where, true);

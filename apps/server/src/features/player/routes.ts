@@ -121,7 +121,7 @@ export function playerRoutes(ctx: AppContext) {
       return send(req, reply, a, 300);
     });
     // Six segments listed, as the live streams the P2P share is measured on (issue 21).
-    const loop = vodLoop(readFileSync(join(DEMO_ASSETS, 'demo-stream', 'index.m3u8'), 'utf8'), 6);
+    const loop = vodLoop(readFileSync(join(DEMO_ASSETS, 'demo-stream', 'index.m3u8'), 'utf8'), 6, ctx.now());
     app.get(PLAYER_PATHS.demoLiveStream, { schema: { hide: true } }, async (_req, reply) =>
       reply
         .header('Content-Type', 'application/vnd.apple.mpegurl')
