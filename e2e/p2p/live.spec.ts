@@ -16,7 +16,7 @@ test('live HLS: three viewers with default settings share each new segment, with
   baseURL,
 }) => {
   test.setTimeout(150_000);
-  const team = await teamWithKey(request, baseURL as string, uniqueEmail('live'), 'supervisor8@e2e.test');
+  const team = await teamWithKey(request, baseURL as string, uniqueEmail('live'), 'supervisor10@e2e.test');
   const viewers = new Viewers(playwright.chromium, launchOptions);
   const first = await viewers.open(team.keyHash, 'stream=live');
   await expect(first.getByTestId('state')).toContainText('sharing segments');
