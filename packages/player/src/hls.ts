@@ -1,11 +1,7 @@
 import type { HlsJsP2PEngine } from 'p2p-media-loader-hlsjs';
+import type { HlsLiveConfig } from './live.js';
 
 type LoaderCallbacks = { onSuccess: (response: { data: unknown }, ...rest: unknown[]) => void };
-/** What the plugin sets of hls.js's settings (the object its loaders are made with). */
-export interface HlsLiveConfig {
-  liveSyncDuration?: number | null;
-  liveSyncDurationCount?: number;
-}
 type LoaderClass = new (
   config: HlsLiveConfig,
 ) => { load(context: unknown, config: unknown, callbacks: LoaderCallbacks): void };

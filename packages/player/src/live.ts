@@ -18,6 +18,12 @@ export function readLivePlaylist(playlist: string): LivePlaylist | undefined {
   return { segmentS, segments: playlist.match(/^#EXTINF:/gm)?.length ?? 0 };
 }
 
+/** What the plugin sets of hls.js's settings (the object hls.js makes its loaders with). */
+export interface HlsLiveConfig {
+  liveSyncDuration?: number | null;
+  liveSyncDurationCount?: number;
+}
+
 /** The engine's windows for a live stream. */
 export type LiveWindows = Pick<
   CoreSettings,
@@ -42,10 +48,7 @@ export function liveLagSegments(live: LivePlaylist): number {
  * segment is needed about as soon as it is published. Left alone when the player's own settings chose a
  * lag (anything but hls.js's default).
  */
-export function startLiveLag(
-  config: { liveSyncDuration?: number | null; liveSyncDurationCount?: number },
-  live: LivePlaylist,
-): void {
+export function startLiveLag(config: HlsLiveConfig, live: LivePlaylist): void {
   if (config.liveSyncDuration != null || config.liveSyncDurationCount !== HLSJS_LAG_SEGMENTS) return;
   config.liveSyncDurationCount = liveLagSegments(live);
 }
@@ -61,8 +64,9 @@ export function startLiveLag(
  *   P2P over whole runs and no stall (two segments: 59%; one: 59–62%, a thinner buffer for nothing).
  * - A new segment is seen (published, then read at the player's next playlist refresh) one to two
  *   segments short of the lag of `liveLagSegments` ahead of the playheads: 6–8 s for 2 s segments,
- *   six listed. The time until it is in high demand is the swarm's. The engine's random CDN loads spread each new segment's first download over the viewers,
- *   and the others take it from them: once all three played, every segment came from the CDN once.
+ *   six listed. The time until it is in high demand is the swarm's: the engine's random CDN loads
+ *   spread each new segment's first download over the viewers, and the others take it from them; once
+ *   all three played, every segment came from the CDN once.
  *
  * A min buffer set on the key (13 other than its default) keeps the VOD mapping: undefined.
  */
