@@ -10,6 +10,8 @@ const root = new URL('..', import.meta.url).pathname;
 const only = process.argv.slice(2); // e.g. `npm test -- server-sqlite e2e`
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const results = [];
+/** Seconds since `t0`: each suite's time is printed, as CI must stay under 20 minutes. */
+const since = (t0) => Math.round((Date.now() - t0) / 1000);
 
 function run(cmd, args, env = {}) {
   return new Promise((resolve) => {
@@ -18,37 +20,39 @@ function run(cmd, args, env = {}) {
   });
 }
 
-function record(name, passed, failed, skipped = 0) {
+function record(name, passed, failed, skipped = 0, seconds = 0) {
   totals.passed += passed;
   totals.failed += failed;
   totals.skipped += skipped;
-  results.push({ name, passed, failed, skipped });
+  results.push({ name, passed, failed, skipped, seconds });
 }
 
 async function vitest(name, dir, env = {}) {
   if (only.length && !only.includes(name)) return;
+  const t0 = Date.now();
   const out = join(mkdtempSync(join(tmpdir(), 'vitest-')), 'report.json');
   const code = await run(
     'npx',
     ['vitest', 'run', '--root', dir, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`],
     env,
   );
-  if (!existsSync(out)) return record(name, 0, 1);
+  if (!existsSync(out)) return record(name, 0, 1, 0, since(t0));
   const r = JSON.parse(readFileSync(out, 'utf8'));
   const failed = r.numFailedTests + (code !== 0 && r.numFailedTests === 0 ? 1 : 0);
-  record(name, r.numPassedTests, failed, r.numPendingTests + r.numTodoTests);
+  record(name, r.numPassedTests, failed, r.numPendingTests + r.numTodoTests, since(t0));
 }
 
 /** A Playwright suite; `wrap` runs it through another command (the P2P test's network namespace). */
 async function playwright(name, config, wrap = []) {
   if (only.length && !only.includes(name)) return;
+  const t0 = Date.now();
   const out = join(mkdtempSync(join(tmpdir(), 'pw-')), 'report.json');
   const [cmd, ...args] = [...wrap, 'npx', 'playwright', 'test', '--config', config, '--reporter=list,json'];
   const code = await run(cmd, args, { PLAYWRIGHT_JSON_OUTPUT_NAME: out });
-  if (!existsSync(out)) return record(name, 0, 1);
+  if (!existsSync(out)) return record(name, 0, 1, 0, since(t0));
   const s = JSON.parse(readFileSync(out, 'utf8')).stats;
   const failed = s.unexpected + (code !== 0 && s.unexpected === 0 ? 1 : 0);
-  record(name, s.expected + s.flaky, failed, s.skipped);
+  record(name, s.expected + s.flaky, failed, s.skipped, since(t0));
 }
 
 /** A PostgreSQL cluster of our own, never the system one (DESIGN §10). */
@@ -94,23 +98,29 @@ function startPostgres() {
 function check(name, cmd, args) {
   if (only.length && !only.includes(name)) return async () => {};
   const output = [];
+  const t0 = Date.now();
+  let seconds = 0;
   const finished = new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.on('data', (d) => output.push(d));
     child.stderr.on('data', (d) => output.push(d));
-    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+    child.on('exit', (code, signal) => {
+      seconds = since(t0);
+      resolve(code ?? (signal ? 1 : 0));
+    });
   });
   return async () => {
     const code = await finished;
     console.log(`\n> ${name}: ${code === 0 ? 'passed' : 'failed'}`);
     process.stdout.write(Buffer.concat(output));
-    record(name, code === 0 ? 1 : 0, code === 0 ? 0 : 1);
+    record(name, code === 0 ? 1 : 0, code === 0 ? 0 : 1, 0, seconds);
   };
 }
 
+const buildStart = Date.now();
 const buildCode = await run('npm', ['run', 'build']);
 if (buildCode !== 0) {
-  record('build', 0, 1);
+  record('build', 0, 1, 0, since(buildStart));
 } else {
   const typecheck = check('typecheck', 'npm', ['run', 'typecheck']);
   const lint = check('lint', 'npm', ['run', 'lint']);
@@ -140,10 +150,10 @@ if (buildCode !== 0) {
   await playwright('p2p', 'e2e/p2p/playwright.config.ts', ['sh', 'scripts/netns.sh']);
 }
 
-console.log('\nsuite            passed  failed  skipped');
+console.log('\nsuite            passed  failed  skipped  seconds');
 for (const r of results)
   console.log(
-    `${r.name.padEnd(16)} ${String(r.passed).padStart(6)}  ${String(r.failed).padStart(6)}  ${String(r.skipped).padStart(7)}`,
+    `${r.name.padEnd(16)} ${String(r.passed).padStart(6)}  ${String(r.failed).padStart(6)}  ${String(r.skipped).padStart(7)}  ${String(r.seconds).padStart(7)}`,
   );
 console.log(`${totals.passed} passed, ${totals.failed} failed`);
 process.exit(totals.failed > 0 ? 1 : 0);
