@@ -27,7 +27,7 @@ test('live HLS: three viewers with default settings share each new segment, with
   // ceiling of three. Before that, the first viewer's first segments are its own (whole runs: 61%).
   await untilPlayed(pages, 4);
   const joined = await Promise.all(pages.map(watched));
-  await untilPlayed(pages, 28, 90_000);
+  await untilPlayed(pages, 24, 90_000);
   await measuredShare(pages, 'live HLS, whole run');
   const { share, watches } = await measuredShare(pages, 'live HLS, all three playing', joined);
   // The issue's target: 60% (90% of the ceiling of three, 67%).

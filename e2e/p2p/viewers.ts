@@ -74,6 +74,7 @@ const SEGMENT = /\/demo\/stream\/.+\.(ts|m4s)(\?.*)?$/;
 const PROVIDER_FILES = {
   'HLS.js': ['hls.js/dist/hls.min.js'],
   Shaka: ['shaka-player/dist/shaka-player.compiled.js'],
+  Clappr: ['@clappr/player/dist/clappr.min.js'],
   Flowplayer: [
     '@flowplayer/player/default.js',
     '@flowplayer/player/plugins/hls.js',
@@ -139,15 +140,17 @@ export class Viewers {
   }
 
   /**
-   * A viewer of a page made of `player`'s Add domain snippet exactly as the dashboard shows it, with the
-   * demo stream put in SRC as a customer puts theirs. The page is served from the server's origin; the
-   * provider's CDN files come from the project's own npm packages (no request leaves the machine).
+   * A viewer of a page made of `player`'s Add domain snippet exactly as the dashboard shows it, with
+   * `stream` (a path of the server; the demo HLS stream by default) put in SRC as a customer puts
+   * theirs. The page is served from the server's origin; the provider's CDN files come from the
+   * project's own npm packages (no request leaves the machine).
    */
   async openSnippet(
     key: string,
     player: keyof typeof PROVIDER_FILES,
     origin: string,
     added?: AddedPlayer,
+    stream: string = PLAYER_PATHS.demoStream,
   ): Promise<Page> {
     // Chromium takes a page the test fulfils for a public one (it has no address), and refuses it the
     // tracker's socket on loopback (Local Network Access); a customer's page and tracker are both public.
@@ -174,7 +177,7 @@ export class Viewers {
     const snippet = [
       playerSnippet(player, key, `${origin}${PLAYER_PATHS.bundle}`).replace(
         STREAM_PLACEHOLDER,
-        `${origin}${PLAYER_PATHS.demoStream}`,
+        `${origin}${stream}`,
       ),
       ...(added ? [...addedTags, `<script>${added.start}</script>`] : []),
     ].join('\n');
