@@ -13,10 +13,20 @@ const results = [];
 /** Seconds since `t0`: each suite's time is printed, as CI must stay under 20 minutes. */
 const since = (t0) => Math.round((Date.now() - t0) / 1000);
 
-function run(cmd, args, env = {}) {
+/** Runs a command; `held` keeps its output and prints it once it ends (a suite run beside another). */
+function run(cmd, args, env = {}, held = false) {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
-    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+    const output = [];
+    const child = spawn(cmd, args, {
+      cwd: root,
+      stdio: held ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+      env: { ...process.env, ...env },
+    });
+    if (held) for (const stream of [child.stdout, child.stderr]) stream.on('data', (d) => output.push(d));
+    child.on('exit', (code, signal) => {
+      process.stdout.write(Buffer.concat(output));
+      resolve(code ?? (signal ? 1 : 0));
+    });
   });
 }
 
@@ -27,7 +37,7 @@ function record(name, passed, failed, skipped = 0, seconds = 0) {
   results.push({ name, passed, failed, skipped, seconds });
 }
 
-async function vitest(name, dir, env = {}) {
+async function vitest(name, dir, env = {}, held = false) {
   if (only.length && !only.includes(name)) return;
   const t0 = Date.now();
   const out = join(mkdtempSync(join(tmpdir(), 'vitest-')), 'report.json');
@@ -35,6 +45,7 @@ async function vitest(name, dir, env = {}) {
     'npx',
     ['vitest', 'run', '--root', dir, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`],
     env,
+    held,
   );
   if (!existsSync(out)) return record(name, 0, 1, 0, since(t0));
   const r = JSON.parse(readFileSync(out, 'utf8'));
@@ -117,6 +128,26 @@ function check(name, cmd, args) {
   };
 }
 
+/**
+ * The server tests on a throwaway PostgreSQL, started at once: they run beside the SQLite ones (each
+ * suite runs one file at a time, so each keeps about a core), their output printed when they end.
+ */
+async function serverPostgres() {
+  if (only.length && !only.includes('server-postgres')) return;
+  const pg = startPostgres();
+  if (!pg) {
+    console.error(
+      'PostgreSQL is not installed (apt-get install -y postgresql): its server tests count as failed.',
+    );
+    return record('server-postgres', 0, 1);
+  }
+  try {
+    await vitest('server-postgres', 'apps/server', { TEST_DATABASE_URL: pg.url }, true);
+  } finally {
+    pg.stop();
+  }
+}
+
 const buildStart = Date.now();
 const buildCode = await run('npm', ['run', 'build']);
 if (buildCode !== 0) {
@@ -126,24 +157,11 @@ if (buildCode !== 0) {
   const lint = check('lint', 'npm', ['run', 'lint']);
   await vitest('contract', 'packages/contract');
   await vitest('player', 'packages/player');
+  const postgres = serverPostgres();
   await vitest('server-sqlite', 'apps/server');
   await typecheck();
   await lint();
-  if (!only.length || only.includes('server-postgres')) {
-    const pg = startPostgres();
-    if (!pg) {
-      console.error(
-        'PostgreSQL is not installed (apt-get install -y postgresql): its server tests count as failed.',
-      );
-      record('server-postgres', 0, 1);
-    } else {
-      try {
-        await vitest('server-postgres', 'apps/server', { TEST_DATABASE_URL: pg.url });
-      } finally {
-        pg.stop();
-      }
-    }
-  }
+  await postgres;
   await vitest('web', 'apps/web');
   await playwright('e2e', 'e2e/playwright.config.ts');
   // Two real browsers exchanging segments over WebRTC need a network of their own (DESIGN §11).
