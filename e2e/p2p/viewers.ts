@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   type APIRequestContext,
@@ -14,6 +14,7 @@ import {
   playerSnippet,
   STREAM_PLACEHOLDER,
 } from '../../apps/web/src/features/domains/snippets';
+import { recipeSnippet, type TMorePlayer } from '../../apps/web/src/features/guide/recipes';
 import { livePoints } from './live-points';
 
 /** Where the snippets' provider files are read from: the plugin's development dependencies (plain
@@ -83,6 +84,15 @@ const PROVIDER_FILES = {
   'Video.js': ['video.js/dist/video.min.js', 'hls.js/dist/hls.min.js', 'video.js/dist/video-js.min.css'],
   Other: ['hls.js/dist/hls.min.js'],
 } satisfies Partial<Record<TPlayer, string[]>>;
+
+/** A file of an npm package on the CDN the recipes load from: its package (name@version dropped) and path. */
+const NPM_CDN_FILE = /^https:\/\/cdn\.jsdelivr\.net\/npm\/((?:@[^/@]+\/)?[^/@]+)@[^/]+\/(.+)$/;
+const CONTENT_TYPES: Record<string, string> = {
+  css: 'text/css',
+  svg: 'image/svg+xml',
+  json: 'application/json',
+};
+const contentTypeOf = (file: string) => CONTENT_TYPES[file.split('.').pop() ?? ''] ?? 'text/javascript';
 
 /** A player a customer adds to the Other snippet: its CDN files (and their npm copies), and its start. */
 export interface AddedPlayer {
@@ -186,6 +196,48 @@ export class Viewers {
       route.fulfill({
         contentType: 'text/html',
         body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${player}</title></head><body>\n${snippet}\n</body></html>`,
+      }),
+    );
+    await context.addInitScript(keepHandle);
+    await page.goto(address);
+    return page;
+  }
+
+  /**
+   * A viewer of a page made of one of the guide's More players recipes exactly as the guide shows it,
+   * the demo stream in SRC. Every file the recipe takes from the npm CDN (and whatever those files load
+   * from it, Vidstack's chunks and icons among them) is served from the project's own npm packages.
+   */
+  async openRecipe(key: string, player: TMorePlayer, origin: string): Promise<Page> {
+    const page = await this.newViewer(['LocalNetworkAccessChecks']);
+    const context = page.context();
+    await context.route(NPM_CDN_FILE, async (route) => {
+      const url = route.request().url();
+      const [, pkg = '', file = ''] = NPM_CDN_FILE.exec(url) ?? [];
+      // ES modules are fetched with CORS.
+      const headers = { 'Access-Control-Allow-Origin': '*' };
+      if (file.endsWith('/+esm')) {
+        // The CDN's ES module of a file: the file itself, its relative imports made absolute (the
+        // module's address ends in /+esm, which they would otherwise resolve against).
+        const plain = file.slice(0, -'/+esm'.length);
+        const dir = url.slice(0, url.lastIndexOf('/', url.length - '/+esm'.length - 1) + 1);
+        const body = readFileSync(packageFile(`${pkg}/${plain}`), 'utf8').replace(
+          /((?:\bimport|\bfrom)\s*\(?\s*)(["'`])\.\//g,
+          `$1$2${dir}`,
+        );
+        return route.fulfill({ body, contentType: 'text/javascript', headers });
+      }
+      await route.fulfill({ path: packageFile(`${pkg}/${file}`), contentType: contentTypeOf(file), headers });
+    });
+    const recipe = recipeSnippet(player, key, `${origin}${PLAYER_PATHS.bundle}`).replace(
+      STREAM_PLACEHOLDER,
+      `${origin}${PLAYER_PATHS.demoStream}`,
+    );
+    const address = `${origin}/recipe-page`;
+    await context.route(address, (route) =>
+      route.fulfill({
+        contentType: 'text/html',
+        body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${player}</title></head><body>\n${recipe}\n</body></html>`,
       }),
     );
     await context.addInitScript(keepHandle);

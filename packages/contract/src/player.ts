@@ -49,6 +49,11 @@ export const PLAYER_INTEGRATION = {
   shaka: 'p2p',
   clappr: 'hosted-hlsjs',
   flowplayer: 'hosted-hlsjs',
+  // The guide's More players (apps/web/src/features/guide/recipes.ts). Each player built on hls.js has
+  // a name of its own, as Clappr and Flowplayer do: one may need the plugin's help later, as Flowplayer
+  // did, without a change to the pages that already use it.
+  vidstack: 'hosted-hlsjs',
+  mediaelement: 'hosted-hlsjs',
   videojs: 'cdn-only',
   bitmovin: 'cdn-only',
   uppod: 'cdn-only',

@@ -3,7 +3,8 @@ import { PLAYER_ATTACH_NAME, PLAYER_INTEGRATION, type TPlayer } from '@tlprt/con
 /** Where the Uppod snippet loads uppod.js: the customer's own copy, served by their site. */
 export const UPPOD_BUNDLE = '/uppod.js';
 
-const HLS_JS_BUNDLE = 'https://cdn.jsdelivr.net/npm/hls.js@1/dist/hls.min.js';
+/** hls.js 1.x on its CDN: the snippets and the guide's More players that play with it load this copy. */
+export const HLS_JS_BUNDLE = 'https://cdn.jsdelivr.net/npm/hls.js@1/dist/hls.min.js';
 
 /**
  * Each player's bundle on its provider's CDN (Add-domain step 2). Uppod publishes no CDN copy: it
@@ -192,26 +193,44 @@ const SETUP: Record<TPlayer, { html: string; init: string[] }> = {
   },
 };
 
+/** What a snippet loads and runs: the provider's files, the page element, and its set-up script. */
+export interface SnippetParts {
+  scripts: string[];
+  styles: string[];
+  /** Scripts loaded as ES modules (a player published only as one). */
+  modules?: string[];
+  note?: string;
+  html: string;
+  init: string[];
+}
+
+/**
+ * A snippet as the dashboard and the guide show it: the provider's CDN files, our plugin from
+ * `pluginSrc`, the page element and the set-up that hands the key and the stream to `TlprtP2P.attach`.
+ */
+export function snippetText(parts: SnippetParts, keyHash: string | null, pluginSrc: string): string {
+  const quote = (s: string) => JSON.stringify(s).replace(/"/g, "'");
+  return [
+    ...parts.styles.map((href) => `<link rel="stylesheet" href="${href}">`),
+    ...(parts.note ? [parts.note] : []),
+    ...parts.scripts.map((src) => `<script src="${src}"></script>`),
+    ...(parts.modules ?? []).map((src) => `<script type="module" src="${src}"></script>`),
+    `<script src="${pluginSrc}"></script>`,
+    '',
+    parts.html,
+    '<script>',
+    `  var KEY = ${quote(keyHash || KEY_PLACEHOLDER)};`,
+    `  var SRC = ${quote(STREAM_PLACEHOLDER)}; // your stream`,
+    ...parts.init.map((l) => `  ${l}`),
+    '</script>',
+  ].join('\n');
+}
+
 /**
  * The copy-to-clipboard snippet of one player tab: the player's CDN bundle, our plugin from
  * `pluginSrc` (this dashboard's own origin, see config.pluginUrl) and the set-up that hands the team's
  * service key and the stream to `TlprtP2P.attach`.
  */
 export function playerSnippet(player: TPlayer, keyHash: string | null, pluginSrc: string): string {
-  const bundle = PLAYER_BUNDLES[player];
-  const setup = SETUP[player];
-  const quote = (s: string) => JSON.stringify(s).replace(/"/g, "'");
-  return [
-    ...bundle.styles.map((href) => `<link rel="stylesheet" href="${href}">`),
-    ...(bundle.note ? [bundle.note] : []),
-    ...bundle.scripts.map((src) => `<script src="${src}"></script>`),
-    `<script src="${pluginSrc}"></script>`,
-    '',
-    setup.html,
-    '<script>',
-    `  var KEY = ${quote(keyHash || KEY_PLACEHOLDER)};`,
-    `  var SRC = ${quote(STREAM_PLACEHOLDER)}; // your stream`,
-    ...setup.init.map((l) => `  ${l}`),
-    '</script>',
-  ].join('\n');
+  return snippetText({ ...PLAYER_BUNDLES[player], ...SETUP[player] }, keyHash, pluginSrc);
 }

@@ -21,6 +21,7 @@ import { renderScreen } from '../../test/render';
 import { theme } from '../../theme';
 import { isCdnOnly } from '../domains/snippets';
 import { GUIDE_SECTIONS, IntegrationGuide, playerSectionId } from './IntegrationGuide';
+import { MORE_PLAYERS, recipeSnippet } from './recipes';
 
 const plugin = `${window.location.origin}${PLAYER_PATHS.bundle}`;
 const open = () => renderScreen(<IntegrationGuide />, PLAYER_PATHS.guide);
@@ -82,6 +83,36 @@ describe('integration guide', { timeout: 30_000 }, () => {
     }
     const hls = document.getElementById(playerSectionId('HLS.js'))?.closest('article') as HTMLElement;
     expect(hls.querySelector('.code-block')?.textContent).toMatch(/instance: Hls,\s+src: SRC,/);
+  });
+
+  it('has the More players, each with its integration and the recipe the P2P test plays', () => {
+    open();
+    const section = document.getElementById('more-players')?.closest('section') as HTMLElement;
+    expect(section).toHaveTextContent('Any other player built on hls.js');
+    const article = (p: (typeof MORE_PLAYERS)[number]) => {
+      const heading = document.getElementById(playerSectionId(p));
+      expect(heading?.tagName).toBe('H3');
+      expect(heading).toHaveTextContent(p);
+      expect(heading?.closest('section')).toBe(section);
+      return heading?.closest('article') as HTMLElement;
+    };
+    for (const p of MORE_PLAYERS) {
+      const a = article(p);
+      expect(a.querySelector(`button[aria-label="Copy ${p} recipe"]`)).not.toBeNull();
+      // The very text e2e/p2p/players-more.spec.ts builds its pages from.
+      expect(a.querySelector('.code-block')?.textContent).toBe(recipeSnippet(p, null, plugin));
+      expect(a.querySelector('.code-block')?.textContent).toContain(`<script src="${plugin}"></script>`);
+    }
+    // Each says how the plugin works with it, as the attach call of its recipe does.
+    for (const [p, name, integration] of [
+      ['Vidstack', 'vidstack', 'hosted-hlsjs'],
+      ['DPlayer', 'hls.js', 'p2p'],
+      ['MediaElement.js', 'mediaelement', 'hosted-hlsjs'],
+    ] as const) {
+      expect(article(p)).toHaveTextContent(PLAYER_INTEGRATION_HELP[integration]);
+      expect(recipeSnippet(p, null, plugin)).toContain(`player: '${name}'`);
+    }
+    expect(recipeSnippet('Vidstack', null, plugin)).toContain('<script type="module" src=');
   });
 
   it('explains each key setting with its help text and its mapping onto the loader', () => {

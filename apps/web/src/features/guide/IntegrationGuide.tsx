@@ -41,6 +41,7 @@ import {
   PRODUCT_NAME,
   STATS_RANGES,
   type TPlayer,
+  type TPlayerName,
   WEB_PATHS,
 } from '@tlprt/contract';
 import { type ReactNode, useEffect } from 'react';
@@ -51,11 +52,13 @@ import { API_DOCS_URL, pluginUrl } from '../../config';
 import { CopyBlock } from '../domains/CopyBlock';
 import { playerSnippet } from '../domains/snippets';
 import { getToken } from '../session/storage';
+import { MORE_PLAYERS, recipeSnippet, type TMorePlayer } from './recipes';
 
 /** The in-page table of contents: each id is the id of its section's heading. */
 export const GUIDE_SECTIONS = [
   { id: 'how-it-works', title: 'How it works' },
   { id: 'players', title: 'Add the plugin to your player' },
+  { id: 'more-players', title: 'More players' },
   { id: 'attach', title: 'TlprtP2P.attach' },
   { id: 'settings', title: 'Key settings' },
   { id: 'ice-servers', title: 'ICE servers' },
@@ -68,8 +71,9 @@ export const GUIDE_SECTIONS = [
 /** The settings path with a readable placeholder (the real path encodes the key). */
 const SETTINGS_PATH = `${PLAYER_PATHS.settings('')}{key}`;
 
-/** "HLS.js" → "player-hls-js": the id of a player's section. */
-export const playerSectionId = (p: TPlayer) => `player-${p.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
+/** "HLS.js" → "player-hls-js": the id of a player's section (of the More players too). */
+export const playerSectionId = (p: TPlayer | TMorePlayer) =>
+  `player-${p.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
 
 const ORDERED_SETTINGS = [
   KeySettingId.DownloadTimeout,
@@ -153,6 +157,46 @@ const PLAYER_NOTES: Record<TPlayer, ReactNode> = {
       .
     </>
   ),
+};
+
+/** What each of the More players' recipes relies on, and how it was tested. */
+const MORE_PLAYER_NOTES: Record<TMorePlayer, { attach: TPlayerName; note: ReactNode }> = {
+  Vidstack: {
+    attach: 'vidstack',
+    note: (
+      <>
+        Vidstack's HLS provider makes its hls.js when the player gets a source, so the recipe waits for{' '}
+        <Code>attach</Code> and only then sets <Code>src</Code>. On <Code>provider-change</Code> it gives the
+        HLS provider the page's <Code>Hls</Code> class as its <Code>library</Code> (Vidstack would otherwise
+        load hls.js from a CDN of its own) and the handle's <Code>hlsConfig</Code> as its <Code>config</Code>.
+        The <Code>hls-instance</Code> event hands the new hls.js to <Code>bindHls</Code> before it loads
+        anything. The player keeps its default layout.
+      </>
+    ),
+  },
+  DPlayer: {
+    attach: 'hls.js',
+    note: (
+      <>
+        A custom <Code>type</Code> of DPlayer gets DPlayer's own video element: the recipe's{' '}
+        <Code>p2pHls</Code> has the plugin play the stream in it with hls.js, as the HLS.js snippet does, and
+        DPlayer keeps its controls. When DPlayer is destroyed, the plugin detaches.
+      </>
+    ),
+  },
+  'MediaElement.js': {
+    attach: 'mediaelement',
+    note: (
+      <>
+        MediaElement.js plays HLS with its <Code>native_hls</Code> renderer, which makes an hls.js with the
+        page's global <Code>Hls</Code> class (it loads hls.js from a CDN only when there is none). The recipe
+        puts a class of its own in <Code>window.Hls</Code> once <Code>attach</Code> has answered: each hls.js
+        it makes gets the handle's <Code>hlsConfig</Code> and is handed to <Code>bindHls</Code>. Its control
+        icons come from <Code>mejs-controls.svg</Code> beside your page (or the player's{' '}
+        <Code>iconSprite</Code> option).
+      </>
+    ),
+  },
 };
 
 /** A section of the guide: its heading carries the id the table of contents links to. */
@@ -415,6 +459,36 @@ export function IntegrationGuide() {
                 })}
               </Section>
 
+              <Section id="more-players" title="More players">
+                <P>
+                  Beyond the eight players of Add domain, these players get P2P from the plugin too. Each
+                  recipe works as it is once you put your service key in <Code>KEY</Code> and your stream in{' '}
+                  <Code>SRC</Code>, and each was tested as printed here: three viewers, one with each player,
+                  shared one stream and reported every byte they took from the CDN. Any other player built on
+                  hls.js gets P2P the same way: a player on a video element of the page as in the Other
+                  snippet, one that makes its own hls.js as Vidstack or Clappr do.
+                </P>
+                {MORE_PLAYERS.map((p) => {
+                  const { attach, note } = MORE_PLAYER_NOTES[p];
+                  const integration = PLAYER_INTEGRATION[attach];
+                  return (
+                    <Stack key={p} gap="sm" component="article" aria-labelledby={playerSectionId(p)} pt="sm">
+                      <Group gap="sm" align="center">
+                        <Title order={3} fz="lg" id={playerSectionId(p)} style={{ scrollMarginTop: 16 }}>
+                          {p}
+                        </Title>
+                        <Badge color="teal" variant="light" radius="sm">
+                          {PLAYER_INTEGRATION_LABEL[integration]}
+                        </Badge>
+                      </Group>
+                      <P>{PLAYER_INTEGRATION_HELP[integration]}</P>
+                      <P>{note}</P>
+                      <CopyBlock label={`${p} recipe`} value={recipeSnippet(p, null, plugin)} multiline />
+                    </Stack>
+                  );
+                })}
+              </Section>
+
               <Section id="attach" title="TlprtP2P.attach">
                 <P>
                   <Code>TlprtP2P.attach(options)</Code> returns a promise of a handle. It never fails because
@@ -448,7 +522,7 @@ export function IntegrationGuide() {
                     ],
                     [
                       <Code key="s">src</Code>,
-                      'The stream’s URL; needed by hls.js, Shaka, Clappr and Flowplayer (the swarm is the key and this stream).',
+                      'The stream’s URL; needed by every player but the CDN-only ones (the swarm is the key and this stream).',
                     ],
                     [<Code key="v">video</Code>, 'hls.js: the video element to play in.'],
                     [<Code key="h">hlsConfig</Code>, 'hls.js: your own hls.js settings, kept.'],
