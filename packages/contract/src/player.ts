@@ -27,6 +27,8 @@ export const PLAYER_PATHS = {
   demoByteRangeStream: '/demo/stream/byterange.m3u8',
   /** A live stream made of the same segments, looped by the clock (the demo page's `?stream=live`). */
   demoLiveStream: '/demo/stream/live.m3u8',
+  /** The same picture and tone as DASH (the demo page's `?stream=dash`). */
+  demoDashStream: '/demo/stream/dash/manifest.mpd',
   /** The integration guide (the "Documentation" links). */
   guide: '/docs',
   /** What the plugin reads at attach (404: the key is not usable here). */
