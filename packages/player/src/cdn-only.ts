@@ -11,8 +11,8 @@ export function countResourceBytes(add: (bytes: number) => void): () => void {
   const observer = new PerformanceObserver((list) => {
     for (const e of list.getEntries() as PerformanceResourceTiming[]) {
       if (!SEGMENT.test(e.name)) continue;
-      const bytes = e.transferSize || e.encodedBodySize;
-      if (bytes > 0) add(bytes);
+      // Body bytes, as the guide counts them (transferSize adds the headers); none from the cache.
+      if (e.transferSize > 0 && e.encodedBodySize > 0) add(e.encodedBodySize);
     }
   });
   observer.observe({ type: 'resource', buffered: false });
