@@ -148,6 +148,19 @@ function keepHandle() {
   });
 }
 
+/** Opens a page of `address` made of `html` as a customer's page holds it, the plugin's handle kept. */
+async function showPage(page: Page, address: string, title: string, html: string): Promise<Page> {
+  await page.context().route(address, (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body>\n${html}\n</body></html>`,
+    }),
+  );
+  await page.context().addInitScript(keepHandle);
+  await page.goto(address);
+  return page;
+}
+
 export class Viewers {
   private readonly browsers: Browser[] = [];
   /** What the origin served each page: the bodies of its segment responses. */
@@ -210,16 +223,7 @@ export class Viewers {
       ),
       ...(added ? [...addedTags, `<script>${added.start}</script>`] : []),
     ].join('\n');
-    const address = `${origin}/snippet-page`;
-    await context.route(address, (route) =>
-      route.fulfill({
-        contentType: 'text/html',
-        body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${player}</title></head><body>\n${snippet}\n</body></html>`,
-      }),
-    );
-    await context.addInitScript(keepHandle);
-    await page.goto(address);
-    return page;
+    return showPage(page, `${origin}/snippet-page`, player, snippet);
   }
 
   /**
@@ -252,16 +256,7 @@ export class Viewers {
       STREAM_PLACEHOLDER,
       `${origin}${PLAYER_PATHS.demoStream}`,
     );
-    const address = `${origin}/recipe-page`;
-    await context.route(address, (route) =>
-      route.fulfill({
-        contentType: 'text/html',
-        body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${player}</title></head><body>\n${recipe}\n</body></html>`,
-      }),
-    );
-    await context.addInitScript(keepHandle);
-    await page.goto(address);
-    return page;
+    return showPage(page, `${origin}/recipe-page`, player, recipe);
   }
 
   private async newViewer(extraDisabledFeatures: string[] = []): Promise<Page> {

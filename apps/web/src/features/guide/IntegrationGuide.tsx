@@ -255,6 +255,37 @@ function DataTable({ label, head, rows }: { label: string; head: string[]; rows:
   );
 }
 
+/** One player of the guide: its name, the badge of its integration, what that means, its note and code. */
+function PlayerArticle({
+  name,
+  integration,
+  note,
+  code,
+  codeLabel,
+}: {
+  name: TPlayer | TMorePlayer;
+  integration: keyof typeof PLAYER_INTEGRATION_LABEL;
+  note: ReactNode;
+  code: string;
+  codeLabel: string;
+}) {
+  return (
+    <Stack gap="sm" component="article" aria-labelledby={playerSectionId(name)} pt="sm">
+      <Group gap="sm" align="center">
+        <Title order={3} fz="lg" id={playerSectionId(name)} style={{ scrollMarginTop: 16 }}>
+          {name}
+        </Title>
+        <Badge color={integration === 'cdn-only' ? 'orange' : 'teal'} variant="light" radius="sm">
+          {PLAYER_INTEGRATION_LABEL[integration]}
+        </Badge>
+      </Group>
+      <P>{PLAYER_INTEGRATION_HELP[integration]}</P>
+      <P>{note}</P>
+      <CopyBlock label={codeLabel} value={code} multiline />
+    </Stack>
+  );
+}
+
 function Toc() {
   return (
     <Box component="nav" aria-label="On this page">
@@ -435,28 +466,16 @@ export function IntegrationGuide() {
                     </li>
                   ))}
                 </Group>
-                {PLAYERS.map((p) => {
-                  const integration = PLAYER_INTEGRATION[PLAYER_ATTACH_NAME[p]];
-                  return (
-                    <Stack key={p} gap="sm" component="article" aria-labelledby={playerSectionId(p)} pt="sm">
-                      <Group gap="sm" align="center">
-                        <Title order={3} fz="lg" id={playerSectionId(p)} style={{ scrollMarginTop: 16 }}>
-                          {p}
-                        </Title>
-                        <Badge
-                          color={integration === 'cdn-only' ? 'orange' : 'teal'}
-                          variant="light"
-                          radius="sm"
-                        >
-                          {PLAYER_INTEGRATION_LABEL[integration]}
-                        </Badge>
-                      </Group>
-                      <P>{PLAYER_INTEGRATION_HELP[integration]}</P>
-                      <P>{PLAYER_NOTES[p]}</P>
-                      <CopyBlock label={`${p} snippet`} value={playerSnippet(p, null, plugin)} multiline />
-                    </Stack>
-                  );
-                })}
+                {PLAYERS.map((p) => (
+                  <PlayerArticle
+                    key={p}
+                    name={p}
+                    integration={PLAYER_INTEGRATION[PLAYER_ATTACH_NAME[p]]}
+                    note={PLAYER_NOTES[p]}
+                    code={playerSnippet(p, null, plugin)}
+                    codeLabel={`${p} snippet`}
+                  />
+                ))}
               </Section>
 
               <Section id="more-players" title="More players">
@@ -468,25 +487,16 @@ export function IntegrationGuide() {
                   hls.js gets P2P the same way: a player on a video element of the page as in the Other
                   snippet, one that makes its own hls.js as Vidstack or Clappr do.
                 </P>
-                {MORE_PLAYERS.map((p) => {
-                  const { attach, note } = MORE_PLAYER_NOTES[p];
-                  const integration = PLAYER_INTEGRATION[attach];
-                  return (
-                    <Stack key={p} gap="sm" component="article" aria-labelledby={playerSectionId(p)} pt="sm">
-                      <Group gap="sm" align="center">
-                        <Title order={3} fz="lg" id={playerSectionId(p)} style={{ scrollMarginTop: 16 }}>
-                          {p}
-                        </Title>
-                        <Badge color="teal" variant="light" radius="sm">
-                          {PLAYER_INTEGRATION_LABEL[integration]}
-                        </Badge>
-                      </Group>
-                      <P>{PLAYER_INTEGRATION_HELP[integration]}</P>
-                      <P>{note}</P>
-                      <CopyBlock label={`${p} recipe`} value={recipeSnippet(p, null, plugin)} multiline />
-                    </Stack>
-                  );
-                })}
+                {MORE_PLAYERS.map((p) => (
+                  <PlayerArticle
+                    key={p}
+                    name={p}
+                    integration={PLAYER_INTEGRATION[MORE_PLAYER_NOTES[p].attach]}
+                    note={MORE_PLAYER_NOTES[p].note}
+                    code={recipeSnippet(p, null, plugin)}
+                    codeLabel={`${p} recipe`}
+                  />
+                ))}
               </Section>
 
               <Section id="attach" title="TlprtP2P.attach">
