@@ -35,7 +35,7 @@ import { liveRoutes } from './features/live/routes.js';
 import { originRoutes } from './features/origins/routes.js';
 import { playerRoutes, startTracker } from './features/player/index.js';
 import type { BatchWriter } from './features/statistics/aggregator.js';
-import { createStats, ingestRoutes, statsRoutes } from './features/statistics/index.js';
+import { createStats, ensureBlockLayout, ingestRoutes, statsRoutes } from './features/statistics/index.js';
 import { teamLifecycleRoutes } from './features/team-lifecycle/routes.js';
 import { teamSearchRoutes } from './features/team-search/routes.js';
 import { teamTokenRoutes } from './features/team-tokens/routes.js';
@@ -135,6 +135,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   const db = openDatabase(config.database);
   app.addHook('onClose', async () => db.destroy());
   await migrateToLatest(db);
+  await ensureBlockLayout(db);
 
   const now = deps.now ?? systemClock;
   const bus = await createBus(db, config.database, app.log);

@@ -1,5 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { DomainStatus, type LinkKindValue, Role, TIMINGS } from '@tlprt/contract';
+import {
+  columnIndex,
+  DomainStatus,
+  type LinkKindValue,
+  POINT_VALUES,
+  Role,
+  TIMINGS,
+  type TSeriesName,
+} from '@tlprt/contract';
 import { insertMember } from '../src/access/membership.js';
 import type { App } from '../src/app.js';
 import { insertSession } from '../src/directory/sessions.js';
@@ -223,4 +231,23 @@ export async function buildIngestToken(
     createdAt: app.ctx.now(),
   });
   return token;
+}
+
+/** The experience fields of a statistics point with no play reported (reports of bytes only). */
+export const QUIET = {
+  playMs: 0,
+  stallMs: 0,
+  plays: 0,
+  failures: 0,
+  p2pCeilingSize: 0,
+  startupP50Ms: 0,
+  startupP95Ms: 0,
+} as const;
+
+/** A point's stored values (POINT_VALUES, the series table's columns) with the given series set: a
+ *  pre-aggregated minute for StatsAggregator.addMinute. */
+export function pointValues(values: Partial<Record<TSeriesName, number>>): Float64Array {
+  const out = new Float64Array(POINT_VALUES);
+  for (const [name, v] of Object.entries(values)) out[columnIndex(name as TSeriesName)] = v;
+  return out;
 }

@@ -179,7 +179,8 @@ describe('flush isolation', () => {
     const agg = server.app.stats.aggregator;
     for (let round = 0; round < 2; round++) {
       for (const k of keys) {
-        for (let i = 0; i < 300_000; i++) agg.add(k.id, minute, `s${i % 50}`, INGEST_MAX_BYTES, 0, 0);
+        for (let i = 0; i < 300_000; i++)
+          agg.add(k.id, minute, `s${i % 50}`, { cdnBytes: INGEST_MAX_BYTES, p2pBytes: 0 });
       }
       await server.app.stats.flush();
     }

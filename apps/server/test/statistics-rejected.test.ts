@@ -2,7 +2,7 @@ import { INGEST_MAX_BYTES, PATHS, ZStatsPoint, ZStatsResponse } from '@tlprt/con
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { MINUTE_BYTES_CAP, statsDb } from '../src/features/statistics/tables.js';
-import { buildDomain, buildKey, buildTeam } from './factories.js';
+import { buildDomain, buildKey, buildTeam, QUIET } from './factories.js';
 import { Api, type Json, type Res } from './helpers/http.js';
 import { ingestAsBrowsers } from './helpers/ingest.js';
 import { manualClock, startServer, type TestServer } from './helpers/server.js';
@@ -78,6 +78,7 @@ describe('refused peer bytes', () => {
     expect(r).toEqual({ accepted: 2, rejected: 0, errors: [] });
     // Unflushed: the live answer merges this node's open minute.
     expect(at(await read(s.as, 'live', s.team.id, s.hashes), M)).toEqual({
+      ...QUIET,
       datePoint: M,
       cdnDwSize: 1010,
       cdnUsersCount: 1,
@@ -110,6 +111,7 @@ describe('refused peer bytes', () => {
     const r = await ingest([rep(k, 'attacked', M + 1, 0, 0, 4096), rep(k, 'watching', M + 2, 0, 0, 1)]);
     expect(r.accepted).toBe(2);
     const expected = {
+      ...QUIET,
       datePoint: M,
       cdnDwSize: 100,
       cdnUsersCount: 1,
@@ -131,6 +133,7 @@ describe('refused peer bytes', () => {
     await ingest([rep(k, 'attacked', M - 60, 0, 0, 77)]);
     await server.app.stats.flush();
     expect(at(await read(s.as, 'day', s.team.id, s.hashes), M - 60)).toEqual({
+      ...QUIET,
       datePoint: M - 60,
       cdnDwSize: 0,
       cdnUsersCount: 0,
@@ -230,11 +233,11 @@ describe('refused peer bytes', () => {
             .executeTakeFirstOrThrow()
         ).rejected_bytes,
       );
-    agg.add(id, M, 'x', 0, 0, 0, MINUTE_BYTES_CAP);
-    agg.add(id, M + 1, 'x', 0, 0, 0, MINUTE_BYTES_CAP);
+    agg.add(id, M, 'x', { cdnBytes: 0, p2pBytes: 0, rejectedBytes: MINUTE_BYTES_CAP });
+    agg.add(id, M + 1, 'x', { cdnBytes: 0, p2pBytes: 0, rejectedBytes: MINUTE_BYTES_CAP });
     await server.app.stats.flush();
     expect(await stored()).toBe(MINUTE_BYTES_CAP);
-    agg.add(id, M + 2, 'x', 0, 0, 0, MINUTE_BYTES_CAP);
+    agg.add(id, M + 2, 'x', { cdnBytes: 0, p2pBytes: 0, rejectedBytes: MINUTE_BYTES_CAP });
     await server.app.stats.flush();
     expect(await stored()).toBe(MINUTE_BYTES_CAP);
     expect(at(await read(s.as, 'day', s.team.id, s.hashes), M)?.rejectedDwSize).toBe(MINUTE_BYTES_CAP);

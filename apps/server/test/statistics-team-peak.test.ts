@@ -1,4 +1,4 @@
-import { PATHS } from '@tlprt/contract';
+import { PATHS, POINT_VALUES } from '@tlprt/contract';
 import { Migrator } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
@@ -8,10 +8,15 @@ import { insertUserIfAbsent } from '../src/directory/users.js';
 import { newKeyHash } from '../src/features/domains/keys/hash.js';
 import { insertKey } from '../src/features/domains/keys/queries.js';
 import { sessionHash, writeBatch } from '../src/features/statistics/aggregator.js';
-import { POINT_VALUES, readPoints } from '../src/features/statistics/queries.js';
+import { ensureBlockLayout } from '../src/features/statistics/layout.js';
+import { readPoints } from '../src/features/statistics/queries.js';
 import { SERIES_BITS, statsDb } from '../src/features/statistics/tables.js';
 import { insertTeamWithMember } from '../src/features/teams/queries.js';
-import { buildKey, buildTeam } from './factories.js';
+import { buildKey, buildTeam, pointValues } from './factories.js';
+
+/** The values of the series stored before 0015, first in every point. */
+const KNOWN = 8;
+
 import { Api, type Json } from './helpers/http.js';
 import {
   dropDatabase,
@@ -46,7 +51,7 @@ afterAll(async () => {
 type Key = { id: number; keyHash: string };
 const watch = (key: Key, minute: number, sessions: string[], cdn: number, p2p: number) => {
   for (const [i, id] of sessions.entries())
-    server.app.stats.aggregator.add(key.id, minute + i, id, cdn, p2p, 0);
+    server.app.stats.aggregator.add(key.id, minute + i, id, { cdnBytes: cdn, p2pBytes: p2p });
 };
 
 /** Keys A and B whose peaks fall in different minutes of one 20-minute bucket (and hour):
@@ -121,7 +126,11 @@ describe('viewers of week and month points over several keys', () => {
     const s = await teamOfTwo(2);
     const [idle, old] = s.rest as [Key, Key];
     // The fourth key's only traffic: ten days ago, inside the month's window but not the week's.
-    server.app.stats.aggregator.addMinute(old.id, HOUR - 10 * 86_400, [100, 0, 0], [9, 0, 0], 9);
+    server.app.stats.aggregator.addMinute(
+      old.id,
+      HOUR - 10 * 86_400,
+      pointValues({ cdnBytes: 100, cdnUsers: 9, users: 9 }),
+    );
     await server.app.stats.flush();
     // Two of four (read key by key) and three of four (the total less one).
     for (const keys of [
@@ -256,6 +265,7 @@ describe('0011_stats_peaks_blocks', () => {
       ])
       .execute();
     await migrateToLatest(db);
+    await ensureBlockLayout(db);
 
     const peaks = async (table: 'stats_team_20m' | 'stats_team_hour') =>
       (
@@ -279,13 +289,16 @@ describe('0011_stats_peaks_blocks', () => {
       [H, 7, 5, 5, 4, 0],
     ]);
 
+    /** A point's values of the series these rows know (sizes, viewers, refused bytes: the first 8);
+     *  the later series are 0. */
+    const known = (sums: Float64Array, i: number) => {
+      expect([...sums.subarray(i + KNOWN, i + POINT_VALUES)].every((v) => v === 0)).toBe(true);
+      return [...sums.subarray(i, i + KNOWN)];
+    };
     // Each key's minutes read from its block (the asked key's own: the other one is left out).
     const minutesOf = async (asked: number, other: number) => {
       const { sums } = await readPoints(s, 60, teamId, [asked], [other], H, H + 3540);
-      return (minute: number) => {
-        const i = ((minute - H) / 60) * POINT_VALUES;
-        return [...sums.subarray(i, i + POINT_VALUES)];
-      };
+      return (minute: number) => known(sums, ((minute - H) / 60) * POINT_VALUES);
     };
     const first = await minutesOf(k1, k2);
     // The last value: refused bytes, none before 0012.
@@ -297,20 +310,11 @@ describe('0011_stats_peaks_blocks', () => {
     expect(second(H + 180)).toEqual([7, 14, 0, 0, 3, 0, 3, 0]);
     // Both keys: the team's minute totals, from their blocks.
     const { sums: team } = await readPoints(s, 60, teamId, [k1, k2], [], H, H + 3540);
-    expect([...team.subarray(POINT_VALUES, 2 * POINT_VALUES)]).toEqual([
-      2 ** 40 + 11,
-      2 * (2 ** 40 + 11),
-      0,
-      5,
-      4,
-      0,
-      5,
-      0,
-    ]);
+    expect(known(team, POINT_VALUES)).toEqual([2 ** 40 + 11, 2 * (2 ** 40 + 11), 0, 5, 4, 0, 5, 0]);
 
     // k1's hour from its block, beside the team's own peaks; k2 and the team's earlier hour had 12 viewers.
     const hours = await readPoints(s, 3600, teamId, [k1], [k2], H - 3600, H);
-    expect([...hours.sums]).toEqual([
+    expect([...known(hours.sums, 0), ...known(hours.sums, POINT_VALUES)]).toEqual([
       ...[0, 0, 0, 0, 0, 0, 0, 0],
       ...[2 ** 40 + 9, 2 * (2 ** 40 + 9), 0, 4, 4, 0, 4, 0],
     ]);
@@ -334,13 +338,11 @@ describe('0011_stats_peaks_blocks', () => {
       {
         keyId: k1,
         minute: H + 60,
-        bytes: [1, 0, 0],
-        rejected: 5,
+        values: pointValues({ cdnBytes: 1, rejectedBytes: 5 }),
         sessions: new Map([
           ['s2', SERIES_BITS.cdn | SERIES_BITS.p2p],
           ['s4', SERIES_BITS.p2p],
         ]),
-        users: [0, 0, 0, 0],
       },
     ]);
     const minute = await s

@@ -135,7 +135,7 @@ describe('distinct viewers (usersCount)', () => {
     if (!key) throw new Error('no key');
     const b40 = HOUR + 40 * 60;
     const add = (minute: number, id: string, cdn: number, p2p: number) =>
-      server.app.stats.aggregator.add(key.id, minute + 7, id, cdn, p2p, 0);
+      server.app.stats.aggregator.add(key.id, minute + 7, id, { cdnBytes: cdn, p2pBytes: p2p });
     // hh:41: four sessions fed by both (4 in each series, 4 viewers).
     for (const id of ['a', 'b', 'c', 'd']) add(b40 + 60, id, 10, 10);
     // hh:43: three on the CDN only and three on peers only (3 in each series, 6 viewers).
@@ -164,7 +164,10 @@ describe('distinct viewers (usersCount)', () => {
         for (let v = 0; v < n; v++) {
           // Some on both, some on one of them: the series overlap by a varying amount.
           const kind = (v + ki + mi) % 3;
-          server.app.stats.aggregator.add(k.id, m + v, `v${v}`, kind === 2 ? 0 : 10, kind === 1 ? 0 : 5, 0);
+          server.app.stats.aggregator.add(k.id, m + v, `v${v}`, {
+            cdnBytes: kind === 2 ? 0 : 10,
+            p2pBytes: kind === 1 ? 0 : 5,
+          });
         }
       });
     });

@@ -16,7 +16,15 @@ import { z } from 'zod';
 import { updateKey } from '../src/features/domains/keys/queries.js';
 import { writeBatch } from '../src/features/statistics/aggregator.js';
 import { statsDb } from '../src/features/statistics/tables.js';
-import { buildDomain, buildIngestToken, buildKey, buildTeam, buildUser, setTeamState } from './factories.js';
+import {
+  buildDomain,
+  buildIngestToken,
+  buildKey,
+  buildTeam,
+  buildUser,
+  QUIET,
+  setTeamState,
+} from './factories.js';
 import { Api, type Json, type Res } from './helpers/http.js';
 import { ingestAsBrowsers } from './helpers/ingest.js';
 import {
@@ -208,6 +216,7 @@ describe('query', () => {
       Array.from({ length: 11 }, (_, i) => NOW - 630 + i * 60),
     );
     expect(at(r.body, M)).toEqual({
+      ...QUIET,
       datePoint: M,
       cdnDwSize: 115,
       cdnUsersCount: 2,
@@ -217,6 +226,7 @@ describe('query', () => {
       rejectedDwSize: 0,
     });
     expect(at(r.body, M - 60)).toEqual({
+      ...QUIET,
       datePoint: M - 60,
       cdnDwSize: 7,
       cdnUsersCount: 1,
@@ -226,6 +236,7 @@ describe('query', () => {
       rejectedDwSize: 0,
     });
     expect(at(r.body, M - 120)).toEqual({
+      ...QUIET,
       datePoint: M - 120,
       cdnDwSize: 0,
       cdnUsersCount: 0,
@@ -252,6 +263,7 @@ describe('query', () => {
     await server.app.ctx.db.updateTable('teams').set({ version: 1 }).where('id', '=', s.team.id).execute();
     const v1 = await query(s.as, 'day', s.team.id, [s.key.keyHash], NOW - 600, NOW + 600);
     expect(at(v1.body, M - 60)).toEqual({
+      ...QUIET,
       datePoint: M - 60,
       cdnDwSize: 7,
       cdnUsersCount: 1,
@@ -282,6 +294,7 @@ describe('query', () => {
     // Every key of the team: the team's own peak minute (hh:41, 3 viewers), not the keys' peaks summed
     // (3 + 2: the rollups keep one peak per key; statistics-team-peak.test.ts has the lists of some keys).
     expect(at(week.body, b40)).toEqual({
+      ...QUIET,
       datePoint: b40,
       cdnDwSize: 50,
       cdnUsersCount: 3,
@@ -291,6 +304,7 @@ describe('query', () => {
       rejectedDwSize: 0,
     });
     expect(at(week.body, b20)).toEqual({
+      ...QUIET,
       datePoint: b20,
       cdnDwSize: 10,
       cdnUsersCount: 5,
@@ -303,6 +317,7 @@ describe('query', () => {
     const month = await query(s.as, 'month', s.team.id, both);
     expect(month.body.step).toBe(3600);
     expect(at(month.body, HOUR)).toEqual({
+      ...QUIET,
       datePoint: HOUR,
       cdnDwSize: 60,
       cdnUsersCount: 5,
@@ -314,6 +329,7 @@ describe('query', () => {
     // One key: the peak minute of the bucket exactly.
     const week1 = await query(s.as, 'week', s.team.id, [s.key.keyHash]);
     expect(at(week1.body, b40)).toEqual({
+      ...QUIET,
       datePoint: b40,
       cdnDwSize: 30,
       cdnUsersCount: 3,
@@ -324,6 +340,7 @@ describe('query', () => {
     });
     const month1 = await query(s.as, 'month', s.team.id, [s.key.keyHash]);
     expect(at(month1.body, HOUR)).toEqual({
+      ...QUIET,
       datePoint: HOUR,
       cdnDwSize: 40,
       cdnUsersCount: 5,
@@ -349,15 +366,11 @@ describe('query', () => {
     keys.forEach((k, ki) => {
       minutes.forEach((m, mi) => {
         for (let v = 0; v < ((ki * 3 + mi * 5) % 7) + 1; v++) {
-          server.app.stats.aggregator.add(
-            k.id,
-            m + v,
-            `v${v}`,
-            100 * (ki + 1) + v,
-            v % 3 === 0 ? 0 : 50 * mi,
-            0,
-            v % 2 === 1 ? 9 * (ki + 1) : 0,
-          );
+          server.app.stats.aggregator.add(k.id, m + v, `v${v}`, {
+            cdnBytes: 100 * (ki + 1) + v,
+            p2pBytes: v % 3 === 0 ? 0 : 50 * mi,
+            rejectedBytes: v % 2 === 1 ? 9 * (ki + 1) : 0,
+          });
         }
       });
     });
@@ -388,6 +401,13 @@ describe('query', () => {
             p2pUsersCount: users('p2pUsersCount'),
             usersCount: users('usersCount'),
             rejectedDwSize: sum('rejectedDwSize'),
+            playMs: sum('playMs'),
+            stallMs: sum('stallMs'),
+            plays: sum('plays'),
+            failures: sum('failures'),
+            p2pCeilingSize: sum('p2pCeilingSize'),
+            startupP50Ms: 0,
+            startupP95Ms: 0,
           };
         });
       // All five (team total), four (total less one), three (total less two), two and one (summed).
@@ -486,6 +506,7 @@ describe('query', () => {
     });
     // Flushed (4, 6; l1) plus unflushed (2, 1; l1 again and the new l2).
     expect(at(r.body, M)).toEqual({
+      ...QUIET,
       datePoint: M,
       cdnDwSize: 6,
       cdnUsersCount: 2,
@@ -554,6 +575,7 @@ describe('query', () => {
     expect(server.app.stats.aggregator.pendingCount).toBe(0);
     const r = await query(s.as, 'day', s.team.id, [s.key.keyHash], NOW - 120, NOW);
     expect(at(r.body, M)).toEqual({
+      ...QUIET,
       datePoint: M,
       cdnDwSize: 201,
       cdnUsersCount: 2,
@@ -600,6 +622,7 @@ describe('two nodes on one PostgreSQL', () => {
       for (const node of [api, api2]) {
         const r = await query(node.as(s.team.owner.token), 'day', s.team.id, [s.key.keyHash], NOW - 60, NOW);
         expect(at(r.body, M)).toEqual({
+          ...QUIET,
           datePoint: M,
           cdnDwSize: 122,
           cdnUsersCount: 9,
@@ -642,6 +665,7 @@ describe('graceful shutdown', () => {
           NOW,
         );
         expect(at(q.body, M)).toEqual({
+          ...QUIET,
           datePoint: M,
           cdnDwSize: 75,
           cdnUsersCount: 2,

@@ -24,3 +24,4 @@ export * from './team-tokens.js';
 export * from './teams.js';
 export * from './timezones.js';
 export * from './user.js';
+export * from './series.js';

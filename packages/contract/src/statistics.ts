@@ -2,30 +2,46 @@ import { z } from 'zod';
 import { envelope, text, ZId, ZKeyHash } from './common.js';
 import { LIMITS } from './constants.js';
 import { PLAYER_MAX_PENDING_REPORTS } from './player.js';
+import {
+  REPORT_COUNT_LIMITS,
+  REPORT_MAX_STARTUPS,
+  STARTUP_MAX_MS,
+  type TReportCountField,
+  ZSeriesPoint,
+} from './series.js';
 
-/**
- * The most bytes one report may count per series (DESIGN §7 Integrity): the plugin reports every 10 s,
- * and 4 GiB in 10 s is over 3 Gbit/s for one viewer. The key hash is public, so a larger count is an
- * attack on the team's statistics, not traffic.
- */
-export const INGEST_MAX_BYTES = 2 ** 32;
+/** The most bytes one report may count per series (DESIGN §7 Integrity). The key hash is public, so a
+ *  larger count is an attack on the team's statistics, not traffic. */
+export const INGEST_MAX_BYTES = REPORT_COUNT_LIMITS.cdnBytes;
+/** The longest stream URL a report may name (its path and host are kept). */
+export const REPORT_STREAM_MAX = 2048;
+/** A report's counts (DESIGN §7), each with its own ceiling (REPORT_COUNT_LIMITS). */
+const counts = Object.fromEntries(
+  Object.entries(REPORT_COUNT_LIMITS).map(([field, max]) => [
+    field,
+    z
+      .number({ error: 'Must be a number' })
+      .int('Must be a whole number')
+      .min(0, 'Must not be negative')
+      .max(max, `Must be at most ${max}${field.endsWith('Bytes') ? ' bytes' : ''} per report`)
+      .optional(),
+  ]),
+) as { [F in TReportCountField]: z.ZodOptional<z.ZodNumber> };
 /** Ingest (DESIGN §7): what the player plugin or an edge aggregator sends. */
-const byteCount = z
-  .number({ error: 'Must be a number' })
-  .int('Must be a whole number')
-  .min(0, 'Must not be negative')
-  .max(INGEST_MAX_BYTES, `Must be at most ${INGEST_MAX_BYTES} bytes per report`);
 export const ZIngestReport = z.object({
   apiKey: ZKeyHash,
   sessionId: z.string().min(1).max(200),
   ts: z.number().int(),
-  cdnBytes: byteCount,
-  p2pBytes: byteCount,
-  nodrBytes: byteCount.optional(),
-  /** Peer bytes the plugin refused since the last report (DESIGN §11: a segment whose SHA-256 is not
-   *  the origin's, fetched again). Counted apart from the series, which hold delivered bytes only; many
-   *  of them mean someone attacks the key's swarm. */
-  rejectedBytes: byteCount.optional(),
+  ...counts,
+  cdnBytes: counts.cdnBytes.unwrap(),
+  p2pBytes: counts.p2pBytes.unwrap(),
+  /** The startup time of each play that reached its first frame since the last report. */
+  startupMs: z
+    .array(z.number().int('Must be a whole number').min(0, 'Must not be negative').max(STARTUP_MAX_MS))
+    .max(REPORT_MAX_STARTUPS)
+    .optional(),
+  /** The playlist's URL without its query (the breakdown by stream). */
+  stream: z.string().max(REPORT_STREAM_MAX).optional(),
   /** Increasing per session: a (key, sessionId, seq) already counted is accepted, not counted again. */
   seq: z
     .number({ error: 'Must be a number' })
@@ -56,22 +72,11 @@ export const ZStatsQuery = z.object({
 });
 export type TStatsQuery = z.infer<typeof ZStatsQuery>;
 
-/** One point (spec §3): sizes in bytes, user counts; nodr fields only for version-1 teams. */
-export const ZStatsPoint = z.object({
-  datePoint: z.number().int(),
-  cdnDwSize: z.number(),
-  cdnUsersCount: z.number().int(),
-  p2pDwSize: z.number(),
-  p2pUsersCount: z.number().int(),
-  nodrDwSize: z.number().optional(),
-  nodrUsersCount: z.number().int().optional(),
-  /** The audience (DESIGN §7): a session fed by both the CDN and peers is in both series above but
-   *  counts once here, so the series must not be added up to get it. */
-  usersCount: z.number().int(),
-  /** Peer bytes refused by verification (the reports' rejectedBytes), summed like the sizes; 0 when
-   *  none. Not part of the traffic above: p2pDwSize counts accepted peer bytes only. */
-  rejectedDwSize: z.number(),
-});
+/** One point (spec §3, DESIGN §7): its time and a field per series of the series table (series.ts);
+ *  nodr fields only for version-1 teams. `usersCount` is the audience: a session fed by both the CDN
+ *  and peers is in both series but counts once there. `rejectedDwSize` is not traffic: p2pDwSize counts
+ *  accepted peer bytes only. */
+export const ZStatsPoint = ZSeriesPoint;
 export type TStatsPoint = z.infer<typeof ZStatsPoint>;
 export const ZStatsResponse = z.object({
   message: z.string(),
@@ -80,6 +85,9 @@ export const ZStatsResponse = z.object({
   step: z.number().int(),
   startTimestamp: z.number().int(),
   endTimestamp: z.number().int(),
+  /** The whole window in one: sums added up, viewers the largest point's, startup quantiles from the
+   *  merged histogram (the "Viewer experience" panel). Absent only from the screen's sample data. */
+  totals: ZSeriesPoint.omit({ datePoint: true }).optional(),
 });
 export type TStatsResponse = z.infer<typeof ZStatsResponse>;
 
@@ -111,6 +119,28 @@ export const ZStatsSettingsPut = z.object({
 });
 export const ZStatsSettingsResponse = envelope(ZStatsSettings);
 export const DEFAULT_TAB_NAME = 'New list';
+
+/** GET /stats/v1/export (DESIGN §7): the dashboard's answer for machines, with a team API token of
+ *  scope `statistics`. `keys`: key hashes separated by commas (all of the token's team). */
+export const ZStatsExportQuery = z.object({
+  range: z.enum(['live', 'day', 'week', 'month'], { error: 'Must be live, day, week or month' }),
+  from: z.coerce.number({ error: 'Must be a number' }).int('Must be a whole number').min(0).optional(),
+  to: z.coerce.number({ error: 'Must be a number' }).int('Must be a whole number').min(0).optional(),
+  keys: z
+    .string({ error: 'Key hashes separated by commas' })
+    .transform((s) => s.split(',').filter((h) => h !== ''))
+    .pipe(z.array(ZKeyHash).min(1, 'At least one key hash').max(500)),
+  format: z.enum(['json', 'csv']).optional(),
+});
+export type TStatsExportQuery = z.infer<typeof ZStatsExportQuery>;
+/** The export's refusals (401, 400). */
+export const MSG_STATS_EXPORT = {
+  badToken: 'The API token is not valid for reading statistics',
+  otherTeamKey: "Not a key of the API token's team",
+  tooMany: 'Too many exports with this token: try again later',
+} as const;
+/** Exports one token may make a minute. */
+export const STATS_EXPORTS_PER_MINUTE = 60;
 
 /** Why one ingest report was rejected (the `message` of ZIngestResponse errors). */
 export const INGEST_ERRORS = {

@@ -4,12 +4,12 @@ import { LIMITS } from './constants.js';
 
 /**
  * API tokens of a team: secrets that server-side programs (not browsers) send as
- * `Authorization: Bearer <token>`. Called "API tokens", not "reporting tokens", because later calls (the
- * export API) will take them too; each token carries a scope, so a token made for one use never gains
- * another when a new scope arrives. Today the only scope is `ingest`: batches of many sessions on
- * POST /stats/v1/ingest.
+ * `Authorization: Bearer <token>`. Each token carries one scope, so a token made for one use never
+ * gains another when a new scope arrives:
+ * - `ingest`: batches of many sessions on POST /stats/v1/ingest;
+ * - `statistics`: reading the team's statistics on GET /stats/v1/export.
  */
-export const TEAM_TOKEN_SCOPES = ['ingest'] as const;
+export const TEAM_TOKEN_SCOPES = ['ingest', 'statistics'] as const;
 export type TTeamTokenScope = (typeof TEAM_TOKEN_SCOPES)[number];
 
 /** What every token starts with, so a leaked one is recognised (secret scanners, logs) and a bearer
@@ -31,7 +31,11 @@ export const ZTeamToken = z.object({
 export type TTeamToken = z.infer<typeof ZTeamToken>;
 export const ZTeamTokenListResponse = envelope(z.array(ZTeamToken));
 
-export const ZCreateTeamTokenRequest = z.object({ name: requiredText(LIMITS.teamTokenNameMax) });
+export const ZCreateTeamTokenRequest = z.object({
+  name: requiredText(LIMITS.teamTokenNameMax),
+  /** What the token may do; `ingest` when not given (tokens made before there was a choice). */
+  scope: z.enum(TEAM_TOKEN_SCOPES, { error: 'Must be ingest or statistics' }).default('ingest'),
+});
 export type TCreateTeamTokenRequest = z.infer<typeof ZCreateTeamTokenRequest>;
 /** The answer of a creation: the only time the secret is ever sent. */
 export const ZCreatedTeamToken = ZTeamToken.extend({ token: z.string().regex(TEAM_TOKEN_PATTERN) });

@@ -5,6 +5,7 @@ import { PLAYER_API_PATHS } from '../player.js';
 import {
   ZIngestRequest,
   ZIngestResponse,
+  ZStatsExportQuery,
   ZStatsQuery,
   ZStatsResponse,
   ZStatsSettingsPut,
@@ -59,6 +60,18 @@ export const STATISTICS_ENDPOINTS = {
     body: ZStatsQuery.partial({ team_id: true }),
     response: ZStatsResponse,
     errors: [400, 403, 404],
+  }),
+  /** Machines: a team API token of scope `statistics` (Authorization: Bearer) instead of a session. */
+  export: endpoint({
+    method: 'GET',
+    path: '/stats/v1/export',
+    access: 'player',
+    tag,
+    summary:
+      "A team's points as the dashboard answers them (JSON, or `format=csv`), with a team API token of scope statistics in `Authorization: Bearer`; at most 60 a minute per token",
+    query: ZStatsExportQuery,
+    response: ZStatsResponse,
+    errors: [400, 401, 429],
   }),
   readLists: endpoint({
     method: 'POST',

@@ -13,6 +13,7 @@ import * as m0011 from './0011_stats_peaks_blocks.js';
 import * as m0012 from './0012_stats_rejected.js';
 import * as m0013 from './0013_domain_plain_http.js';
 import * as m0014 from './0014_team_tokens.js';
+import * as m0015 from './0015_stats_experience.js';
 
 /** Every migration in order. Listed by hand (not read from the folder) so the same list works from
  *  src/ under the test runner and from dist/ when built. Names sort in the order they must run. */
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   '0012_stats_rejected': m0012,
   '0013_domain_plain_http': m0013,
   '0014_team_tokens': m0014,
+  '0015_stats_experience': m0015,
 };

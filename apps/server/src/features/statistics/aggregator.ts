@@ -1,9 +1,17 @@
 import { hash } from 'node:crypto';
+import {
+  addReportValues,
+  POINT_VALUES,
+  reportSessionBits,
+  STORED_COLUMNS,
+  type TReportValues,
+} from '@tlprt/contract';
 import type { Db } from '../../db/index.js';
 import {
   databaseAnswers,
   insertSessions,
   lockFlushes,
+  type MinuteRow,
   POINT_SIZES,
   ROLLUP_SIZES,
   recountViewers,
@@ -14,32 +22,30 @@ import {
   teamsOfKeys,
   upsertMinutes,
 } from './queries.js';
-import { MINUTE_BYTES_CAP, type MinuteRow, SERIES_BITS, type StatsDb, statsDb } from './tables.js';
-
-/** The series' indexes, typed so tuple access needs no assertion. */
-const IDX = [0, 1, 2] as const;
-/** SERIES_BITS in the order of the series' indexes. */
-const BITS = [SERIES_BITS.cdn, SERIES_BITS.p2p, SERIES_BITS.nodr] as const;
-/** users[ANY]: the sessions with any bytes (the audience, `usersCount`). */
-const ANY = 3;
-const COUNTS = [0, 1, 2, ANY] as const;
-
-type Quad<T> = [T, T, T, T];
+import { PEAK_COLUMNS, type StatsDb, statsDb } from './tables.js';
 
 /** One (key, minute) of not-yet-written traffic. */
 export interface MinuteAgg {
   keyId: number;
   minute: number;
-  bytes: [number, number, number];
-  /** Peer bytes refused by verification: no series of their own (they make no viewer). */
-  rejected: number;
-  /** Each session with bytes → its series as SERIES_BITS (ingest), or null for pre-aggregated minutes.
-   *  One map instead of a set per series: a report costs one look-up, and the flush one row a session. */
+  /** POINT_VALUES values (STORED_COLUMNS): the sums of the reports; the peak series' counts only for
+   *  pre-aggregated minutes (backfill), otherwise counted from `sessions`. */
+  values: Float64Array;
+  /** Each session that made a viewer → its peak series as bits (PEAK_COLUMNS), or null for
+   *  pre-aggregated minutes. One map instead of a set per series: a report costs one look-up, and the
+   *  flush one row a session. */
   sessions: Map<string, number> | null;
-  /** Pre-aggregated user counts: cdn, p2p, nodr, then any (backfill); written as the minute's counts. */
-  users: Quad<number>;
   /** Flushes this key-minute failed in while others were written (isolated, then dropped). */
   failures?: number;
+}
+
+const SUM_INDEXES = STORED_COLUMNS.flatMap((c, i) => (c.merge === 'sum' ? [i] : []));
+const PEAK_INDEXES = PEAK_COLUMNS.map((p) => p.index);
+
+/** Adds `from`'s sums to `into`'s; peak counts keep the larger. */
+function mergeValues(into: Float64Array, from: ArrayLike<number>): void {
+  for (const i of SUM_INDEXES) into[i] = (into[i] ?? 0) + (from[i] ?? 0);
+  for (const i of PEAK_INDEXES) into[i] = Math.max(into[i] ?? 0, from[i] ?? 0);
 }
 
 /** Writes key-minutes in one transaction (writeBatch; tests pass one that fails for chosen keys). */
@@ -51,17 +57,14 @@ interface FlushLog {
 /** A key-minute whose write fails while the rest of its flush succeeds is tried this many times. */
 const MAX_FAILURES = 3;
 
-/** Saturating addition of byte counts: see MINUTE_BYTES_CAP. */
-const addBytes = (a: number, b: number) => Math.min(a + b, MINUTE_BYTES_CAP);
-
 const aggKey = (keyId: number, minute: number) => `${keyId}:${minute}`;
 /** Session ids are stored hashed and short (ids may be up to 200 characters). */
 export const sessionHash = (id: string) => hash('sha256', id, 'base64url').slice(0, 22);
 
-/** Adds `bits` to a session's series. */
+/** Adds a session (a viewer) with `bits` to its series. */
 function mark(sessions: Map<string, number>, id: string, bits: number): void {
-  const was = sessions.get(id) ?? 0;
-  if ((was | bits) !== was) sessions.set(id, was | bits);
+  const was = sessions.get(id);
+  if (was === undefined || (was | bits) !== was) sessions.set(id, (was ?? 0) | bits);
 }
 
 /** Each id's span (earliest to latest time it appears with), and the ids grouped by identical span:
@@ -113,51 +116,26 @@ export class StatsAggregator {
     this.write = write ?? ((batch) => writeBatch(statsDb(db), batch));
   }
 
-  /** Adds one accepted report. Refused bytes mark no session: a report of only those adds no viewer. */
-  add(
-    keyId: number,
-    tsSec: number,
-    sessionId: string,
-    cdn: number,
-    p2p: number,
-    nodr: number,
-    rejected = 0,
-  ): void {
+  /** Adds one accepted report. A report that makes no viewer (refused bytes alone) marks no session. */
+  add(keyId: number, tsSec: number, sessionId: string, report: TReportValues): void {
     const minute = tsSec - (tsSec % 60);
     const k = aggKey(keyId, minute);
     let a = this.current.get(k);
     if (!a) {
-      a = { keyId, minute, bytes: [0, 0, 0], rejected: 0, sessions: new Map(), users: [0, 0, 0, 0] };
+      a = { keyId, minute, values: new Float64Array(POINT_VALUES), sessions: new Map() };
       this.current.set(k, a);
     }
-    a.bytes[0] = addBytes(a.bytes[0], cdn);
-    a.bytes[1] = addBytes(a.bytes[1], p2p);
-    a.bytes[2] = addBytes(a.bytes[2], nodr);
-    a.rejected = addBytes(a.rejected, rejected);
-    const bits =
-      (cdn > 0 ? SERIES_BITS.cdn : 0) | (p2p > 0 ? SERIES_BITS.p2p : 0) | (nodr > 0 ? SERIES_BITS.nodr : 0);
-    if (bits !== 0) mark(a.sessions as Map<string, number>, sessionId, bits);
+    addReportValues(a.values, report);
+    const bits = reportSessionBits(report);
+    if (bits >= 0) mark(a.sessions as Map<string, number>, sessionId, bits);
   }
 
-  /** Adds a pre-aggregated minute (backfill: sizes, distinct users per series and distinct `viewers`,
-   *  the sessions with any bytes, already known). Simulated traffic has no refused bytes. */
-  addMinute(
-    keyId: number,
-    minute: number,
-    bytes: [number, number, number],
-    users: [number, number, number],
-    viewers: number,
-  ) {
+  /** Adds a pre-aggregated minute (backfill: POINT_VALUES values, the peak series' counts included). */
+  addMinute(keyId: number, minute: number, values: ArrayLike<number>) {
     const k = aggKey(keyId, minute);
     const a = this.current.get(k);
-    const counts: Quad<number> = [users[0], users[1], users[2], viewers];
-    if (a) {
-      for (const i of IDX) a.bytes[i] = addBytes(a.bytes[i], bytes[i]);
-      for (const i of COUNTS) a.users[i] = Math.max(a.users[i], counts[i]);
-    } else {
-      const capped = bytes.map((b) => Math.min(b, MINUTE_BYTES_CAP)) as [number, number, number];
-      this.current.set(k, { keyId, minute, bytes: capped, rejected: 0, sessions: null, users: counts });
-    }
+    if (a) mergeValues(a.values, values);
+    else this.current.set(k, { keyId, minute, values: Float64Array.from(values), sessions: null });
   }
 
   get pendingCount(): number {
@@ -165,11 +143,12 @@ export class StatsAggregator {
   }
 
   /**
-   * Unwritten traffic of the given keys in [fromSec, toSec] per minute, with users counted as the
-   * sessions (and series) not yet written by this node (the database count plus these is the minute's).
+   * Unwritten traffic of the given keys in [fromSec, toSec] per minute (POINT_VALUES each), with the
+   * peak series counted as the sessions (and series) not yet written by this node (the database count
+   * plus these is the minute's).
    */
-  unflushed(keyIds: ReadonlySet<number>, fromSec: number, toSec: number) {
-    const out = new Map<number, { bytes: [number, number, number]; rejected: number; users: Quad<number> }>();
+  unflushed(keyIds: ReadonlySet<number>, fromSec: number, toSec: number): Map<number, Float64Array> {
+    const out = new Map<number, Float64Array>();
     /** Per key-minute, its session maps in the failed and the current batch. */
     const sessions = new Map<string, { minute: number; maps: Array<Map<string, number>> }>();
     for (const src of [this.failed, this.current]) {
@@ -177,13 +156,12 @@ export class StatsAggregator {
         if (!keyIds.has(a.keyId) || a.minute < fromSec || a.minute > toSec) continue;
         let p = out.get(a.minute);
         if (!p) {
-          p = { bytes: [0, 0, 0], rejected: 0, users: [0, 0, 0, 0] };
+          p = new Float64Array(POINT_VALUES);
           out.set(a.minute, p);
         }
-        for (const i of IDX) p.bytes[i] += a.bytes[i];
-        p.rejected += a.rejected;
+        for (const i of SUM_INDEXES) p[i] = (p[i] ?? 0) + (a.values[i] ?? 0);
         if (!a.sessions) {
-          for (const i of COUNTS) p.users[i] += a.users[i];
+          for (const i of PEAK_INDEXES) p[i] = (p[i] ?? 0) + (a.values[i] ?? 0);
           continue;
         }
         const s = sessions.get(k);
@@ -202,9 +180,10 @@ export class StatsAggregator {
       }
       for (const [id, bits] of all) {
         const had = w?.get(id);
-        if (had === undefined) p.users[ANY]++;
         const fresh = bits & ~(had ?? 0);
-        for (const i of IDX) if (fresh & BITS[i]) p.users[i]++;
+        for (const peak of PEAK_COLUMNS) {
+          if (peak.bit === 0 ? had === undefined : fresh & peak.bit) p[peak.index] = (p[peak.index] ?? 0) + 1;
+        }
       }
     }
     return out;
@@ -226,9 +205,7 @@ export class StatsAggregator {
         batch.set(k, a);
         continue;
       }
-      for (const i of IDX) b.bytes[i] = addBytes(b.bytes[i], a.bytes[i]);
-      b.rejected = addBytes(b.rejected, a.rejected);
-      for (const i of COUNTS) b.users[i] = Math.max(b.users[i], a.users[i]);
+      mergeValues(b.values, a.values);
       if (a.sessions) {
         if (!b.sessions) b.sessions = new Map();
         for (const [id, bits] of a.sessions) mark(b.sessions, id, bits);
@@ -262,8 +239,9 @@ export class StatsAggregator {
     if (!a.sessions || !w) return a;
     const fresh = new Map<string, number>();
     for (const [id, bits] of a.sessions) {
-      const news = bits & ~(w.get(id) ?? 0);
-      if (news !== 0) fresh.set(id, news);
+      const had = w.get(id);
+      const news = bits & ~(had ?? 0);
+      if (had === undefined || news !== 0) fresh.set(id, news);
     }
     return { ...a, sessions: fresh };
   }
@@ -290,7 +268,7 @@ export class StatsAggregator {
           return;
         }
         this.log.error(
-          { err, keyId: a.keyId, minute: a.minute, bytes: a.bytes, rejected: a.rejected },
+          { err, keyId: a.keyId, minute: a.minute, values: [...a.values] },
           'statistics of one key-minute dropped: its write kept failing while the others were written',
         );
       }
@@ -329,21 +307,13 @@ export async function writeBatch(db: StatsDb, batch: MinuteAgg[]): Promise<void>
     await lockFlushes(trx);
     await upsertMinutes(
       trx,
-      batch.map(
-        (a): MinuteRow => ({
-          key_id: a.keyId,
-          minute: a.minute,
-          cdn_bytes: a.bytes[0],
-          p2p_bytes: a.bytes[1],
-          nodr_bytes: a.bytes[2],
-          rejected_bytes: a.rejected,
-          // Counted from the stored sessions below when the minute has them.
-          cdn_users: a.sessions ? 0 : a.users[0],
-          p2p_users: a.sessions ? 0 : a.users[1],
-          nodr_users: a.sessions ? 0 : a.users[2],
-          users: a.sessions ? 0 : a.users[ANY],
-        }),
-      ),
+      batch.map((a): MinuteRow => {
+        if (!a.sessions) return { keyId: a.keyId, minute: a.minute, values: a.values };
+        // Peak counts come from the stored sessions below.
+        const values = Float64Array.from(a.values);
+        for (const i of PEAK_INDEXES) values[i] = 0;
+        return { keyId: a.keyId, minute: a.minute, values };
+      }),
     );
     const sessions: SessionRow[] = [];
     const recount = new Map<number, number[]>();

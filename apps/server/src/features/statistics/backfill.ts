@@ -28,7 +28,7 @@ export async function backfillHistory(
       error: (obj, msg) => process.stderr.write(`${msg} ${JSON.stringify(obj)}\n`),
     });
     for (const m of historyMinutes(keys, dayStart, Math.min(to, dayStart + 86_400), seed + dayStart)) {
-      agg.addMinute(m.keyId, m.minute, m.bytes, m.users, m.viewers);
+      agg.addMinute(m.keyId, m.minute, m.values);
       minutes++;
     }
     await agg.flush();

@@ -1,9 +1,13 @@
 import {
   INGEST_ERRORS,
-  INGEST_MAX_BYTES,
   INGEST_MAX_ERRORS,
   INGEST_MAX_SKEW_S,
   KEY_HASH_PATTERN,
+  REPORT_COUNT_LIMITS,
+  REPORT_MAX_STARTUPS,
+  REPORT_STREAM_MAX,
+  STARTUP_MAX_MS,
+  type TIngestReport,
   type TIngestResponse,
   ZIngestReport,
 } from '@tlprt/contract';
@@ -26,37 +30,36 @@ export interface IngestSource {
   perKey?: SlidingWindowCounter;
 }
 
-interface Report {
-  apiKey: string;
-  sessionId: string;
-  ts: number;
-  cdnBytes: number;
-  p2pBytes: number;
-  nodrBytes?: number;
-  rejectedBytes?: number;
-  seq?: number;
-}
-
-const isCount = (v: unknown): v is number =>
-  typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= INGEST_MAX_BYTES;
+const isWhole = (v: unknown, max: number): v is number =>
+  typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= max;
 const isText = (v: unknown): v is string => typeof v === 'string' && v.length >= 1 && v.length <= 200;
+const COUNTS = Object.entries(REPORT_COUNT_LIMITS);
 
-/** The common case checked by hand (fast); anything else goes through the contract's schema for its
- *  message. */
-function quickValid(r: unknown): r is Report {
+/** The common case checked by hand (fast): the contract's schema, field for field; anything else goes
+ *  through the schema itself for its message. */
+function quickValid(r: unknown): r is TIngestReport {
   if (typeof r !== 'object' || r === null) return false;
   const o = r as Record<string, unknown>;
+  if (
+    !(typeof o.apiKey === 'string' && KEY_HASH_PATTERN.test(o.apiKey)) ||
+    !isText(o.sessionId) ||
+    !(typeof o.ts === 'number' && Number.isSafeInteger(o.ts)) ||
+    o.cdnBytes === undefined ||
+    o.p2pBytes === undefined ||
+    (o.seq !== undefined && !isWhole(o.seq, Number.MAX_SAFE_INTEGER)) ||
+    (o.stream !== undefined && !(typeof o.stream === 'string' && o.stream.length <= REPORT_STREAM_MAX))
+  )
+    return false;
+  for (const [field, max] of COUNTS) {
+    const v = o[field];
+    if (v !== undefined && !isWhole(v, max)) return false;
+  }
+  const startups = o.startupMs;
+  if (startups === undefined) return true;
   return (
-    typeof o.apiKey === 'string' &&
-    KEY_HASH_PATTERN.test(o.apiKey) &&
-    isText(o.sessionId) &&
-    typeof o.ts === 'number' &&
-    Number.isSafeInteger(o.ts) &&
-    isCount(o.cdnBytes) &&
-    isCount(o.p2pBytes) &&
-    (o.nodrBytes === undefined || isCount(o.nodrBytes)) &&
-    (o.rejectedBytes === undefined || isCount(o.rejectedBytes)) &&
-    (o.seq === undefined || (Number.isSafeInteger(o.seq) && (o.seq as number) >= 0))
+    Array.isArray(startups) &&
+    startups.length <= REPORT_MAX_STARTUPS &&
+    startups.every((t) => isWhole(t, STARTUP_MAX_MS))
   );
 }
 
@@ -83,7 +86,7 @@ export async function ingestReports(
     rejected++;
     if (errors.length < INGEST_MAX_ERRORS) errors.push({ index, message });
   };
-  const valid: Array<[number, Report]> = [];
+  const valid: Array<[number, TIngestReport]> = [];
   const hashes = new Set<string>();
   for (let i = 0; i < reports.length; i++) {
     const r = reports[i];
@@ -134,7 +137,7 @@ export async function ingestReports(
       accepted++;
       if (seen === 'seen') continue;
     } else accepted++;
-    agg.add(v.key.id, r.ts, r.sessionId, r.cdnBytes, r.p2pBytes, r.nodrBytes ?? 0, r.rejectedBytes ?? 0);
+    agg.add(v.key.id, r.ts, r.sessionId, r);
   }
   errors.sort((a, b) => a.index - b.index);
   return { accepted, rejected, errors };

@@ -1,15 +1,8 @@
-import { KeyStatus } from '@tlprt/contract';
+import { KeyStatus, POINT_VALUES, STORED_COLUMNS, type StoredColumn } from '@tlprt/contract';
 import { PostgresAdapter, type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/index.js';
 import { chunks } from '../../lib/chunks.js';
-import {
-  BLOCK_SPAN_S,
-  MINUTE_BYTES_CAP,
-  type MinuteRow,
-  SERIES_BITS,
-  type StatsDb,
-  SUM_CAP,
-} from './tables.js';
+import { BLOCK_SPAN_S, MINUTE_BYTES_CAP, PEAK_COLUMNS, type StatsDb, SUM_CAP } from './tables.js';
 
 /** The statistics feature's SQL: the flush, the reads of the ranges, saved lists,
  *  retention and the demo's look-ups. Same statements on SQLite and PostgreSQL unless marked. */
@@ -17,22 +10,30 @@ import {
 const isPostgres = (db: { getExecutor(): { readonly adapter: unknown } }): boolean =>
   db.getExecutor().adapter instanceof PostgresAdapter;
 
-/** `a + b`, at most MINUTE_BYTES_CAP (both operands are already at most that: the addition cannot
- *  overflow). */
-function cappedAdd(pg: boolean, a: RawBuilder<unknown>, b: RawBuilder<unknown>) {
+/** The most a stored 4-byte (integer) value holds: PostgreSQL's integer is signed. */
+const INT_CAP = 2_147_483_647;
+/** The cap of a column's one key-minute (MINUTE_BYTES_CAP for the 8-byte ones) and of its sums. */
+const minuteCap = (c: StoredColumn) => (c.width === 8 ? MINUTE_BYTES_CAP : INT_CAP);
+const sumCap = (c: StoredColumn) => (c.width === 8 ? SUM_CAP : INT_CAP);
+
+/** `least(a, b)`: SQLite's two-argument min() is PostgreSQL's least(). */
+const least = (pg: boolean, a: RawBuilder<unknown>, b: number) =>
+  pg ? sql<number>`least(${a}, ${sql.lit(b)})` : sql<number>`min(${a}, ${sql.lit(b)})`;
+
+/** `sum(column)` over any number of rows that saturates at `cap` instead of failing: PostgreSQL sums
+ *  bigint as numeric (no overflow until the cast back), SQLite's sum() raises "integer overflow" where
+ *  total() does not (exact below 2^53). */
+function cappedSum(pg: boolean, column: RawBuilder<unknown>, cap: number) {
   return pg
-    ? sql<number>`least(${a} + ${b}, ${sql.lit(MINUTE_BYTES_CAP)})`
-    : sql<number>`min(${a} + ${b}, ${sql.lit(MINUTE_BYTES_CAP)})`;
+    ? sql<number>`least(sum(${column}), ${sql.lit(cap)})`
+    : sql<number>`cast(min(total(${column}), ${sql.lit(cap)}) as integer)`;
 }
 
-/** `sum(column)` over any number of keys that saturates instead of failing: PostgreSQL sums bigint as
- *  numeric (no overflow until the cast back), SQLite's sum() raises "integer overflow" where total()
- *  does not (exact below 2^53). */
-function cappedSum(pg: boolean, column: RawBuilder<unknown>) {
-  return pg
-    ? sql<number>`least(sum(${column}), ${sql.lit(SUM_CAP)})`
-    : sql<number>`cast(min(total(${column}), ${sql.lit(SUM_CAP)}) as integer)`;
-}
+/** The stored columns (STORED_COLUMNS) as a column list, each through `f` when given. */
+const columnList = (f: (c: StoredColumn) => RawBuilder<unknown> = (c) => sql.ref(c.column)) =>
+  sql.join(STORED_COLUMNS.map(f));
+/** The `peak_*` columns of the team's 20-minute and hourly totals, one per peak series. */
+const peakRef = (c: { column: string }) => sql.ref(`peak_${c.column}`);
 
 /** The three levels of points: the per-key table, the team totals of it (the sum of the team's per-key
  *  rows), the per-key blocks of it (refreshBlocks), their time column, the seconds of one point and of
@@ -85,32 +86,42 @@ export async function lockFlushes(db: StatsDb): Promise<void> {
   if (isPostgres(db)) await sql`select pg_advisory_xact_lock(${FLUSH_LOCK})`.execute(db);
 }
 
-/** Adds the bytes to the stored minutes (saturating); user counts keep the larger of the two. */
+/** One key-minute as the flush writes it: POINT_VALUES values (the peak series' 0 when counted from
+ *  the sessions stored for it). */
+export interface MinuteRow {
+  keyId: number;
+  minute: number;
+  values: ArrayLike<number>;
+}
+
+/** Adds the sums to the stored minutes (saturating); peak counts keep the larger of the two. */
 export async function upsertMinutes(db: StatsDb, rows: readonly MinuteRow[]): Promise<void> {
   const pg = isPostgres(db);
-  const larger = (c: 'cdn_users' | 'p2p_users' | 'nodr_users' | 'users') =>
-    sql<number>`case when ${sql.ref(`stats_minute.${c}`)} > ${sql.ref(`excluded.${c}`)} then ${sql.ref(`stats_minute.${c}`)} else ${sql.ref(`excluded.${c}`)} end`;
+  const update = columnList((c) => {
+    const stored = sql.ref(`stats_minute.${c.column}`);
+    const fresh = sql.ref(`excluded.${c.column}`);
+    return sql`${sql.ref(c.column)} = ${
+      c.merge === 'sum'
+        ? least(pg, sql`${stored} + ${fresh}`, minuteCap(c))
+        : sql`case when ${stored} > ${fresh} then ${stored} else ${fresh} end`
+    }`;
+  });
   for (const part of chunks(rows, 1000)) {
-    await db
-      .insertInto('stats_minute')
-      .values(part)
-      .onConflict((oc) =>
-        oc.columns(['key_id', 'minute']).doUpdateSet({
-          cdn_bytes: cappedAdd(pg, sql`stats_minute.cdn_bytes`, sql`excluded.cdn_bytes`),
-          p2p_bytes: cappedAdd(pg, sql`stats_minute.p2p_bytes`, sql`excluded.p2p_bytes`),
-          nodr_bytes: cappedAdd(pg, sql`stats_minute.nodr_bytes`, sql`excluded.nodr_bytes`),
-          rejected_bytes: cappedAdd(pg, sql`stats_minute.rejected_bytes`, sql`excluded.rejected_bytes`),
-          cdn_users: larger('cdn_users'),
-          p2p_users: larger('p2p_users'),
-          nodr_users: larger('nodr_users'),
-          users: larger('users'),
-        }),
-      )
-      .execute();
+    const values = part.map(
+      (r) =>
+        sql`(${sql.join([
+          r.keyId,
+          r.minute,
+          ...STORED_COLUMNS.map((c, i) => Math.min(r.values[i] ?? 0, minuteCap(c))),
+        ])})`,
+    );
+    await sql`
+      insert into stats_minute (key_id, minute, ${columnList()}) values ${sql.join(values)}
+      on conflict (key_id, minute) do update set ${update}`.execute(db);
   }
 }
 
-/** A session of a key-minute: minute, key id, hashed session id, its series as SERIES_BITS. */
+/** A session of a key-minute: minute, key id, hashed session id, its series as bits (PEAK_SERIES). */
 export type SessionRow = [minute: number, keyId: number, sessionHash: string, series: number];
 
 /**
@@ -135,15 +146,17 @@ export async function insertSessions(db: StatsDb, rows: readonly SessionRow[]): 
   }
 }
 
-/** Sets the user counts of some keys' minute from their stored sessions. */
+/** Sets the peak counts (viewers) of some keys' minute from their stored sessions. */
 export async function recountViewers(db: StatsDb, minute: number, keyIds: readonly number[]): Promise<void> {
-  const has = (bit: number) => sql`sum((series & ${sql.lit(bit)}) / ${sql.lit(bit)})`;
+  const count = (bit: number) =>
+    bit === 0 ? sql`count(*)` : sql`sum((series & ${sql.lit(bit)}) / ${sql.lit(bit)})`;
+  const counted = sql.join(PEAK_COLUMNS.map((p) => sql`${count(p.bit)} as ${sql.ref(`n_${p.column}`)}`));
+  const set = sql.join(PEAK_COLUMNS.map((p) => sql`${sql.ref(p.column)} = ${sql.ref(`c.n_${p.column}`)}`));
   for (const ids of chunks(keyIds, 1000)) {
     await sql`
-      update stats_minute set cdn_users = c.cu, p2p_users = c.pu, nodr_users = c.nu, users = c.n
+      update stats_minute set ${set}
       from (
-        select key_id, count(*) as n, ${has(SERIES_BITS.cdn)} as cu, ${has(SERIES_BITS.p2p)} as pu,
-               ${has(SERIES_BITS.nodr)} as nu
+        select key_id, ${counted}
         from stats_minute_sessions where minute = ${minute} and key_id in (${sql.join(ids)})
         group by key_id
       ) c
@@ -152,7 +165,7 @@ export async function recountViewers(db: StatsDb, minute: number, keyIds: readon
 }
 
 /** Recomputes the rollup points of size `size` of some keys between two bucket starts from the
- *  minutes: sizes summed, users the peak minute. */
+ *  minutes: sums summed, peak series the peak minute. */
 export async function refreshRollups(
   db: StatsDb,
   size: (typeof ROLLUP_SIZES)[number],
@@ -160,21 +173,21 @@ export async function refreshRollups(
   fromBucket: number,
   toBucket: number,
 ): Promise<void> {
+  const pg = isPostgres(db);
   const table = sql.table(levelOf(size).key);
   const bucket = sql`(minute / ${sql.lit(size)}) * ${sql.lit(size)}`;
+  const merged = columnList((c) =>
+    c.merge === 'sum' ? cappedSum(pg, sql.ref(c.column), sumCap(c)) : sql`max(${sql.ref(c.column)})`,
+  );
+  const update = columnList((c) => sql`${sql.ref(c.column)} = ${sql.ref(`excluded.${c.column}`)}`);
   for (const ids of chunks(keyIds, 1000)) {
     await sql`
-      insert into ${table} (key_id, bucket, cdn_bytes, p2p_bytes, nodr_bytes, cdn_users, p2p_users, nodr_users, users,
-                            rejected_bytes)
-      select key_id, ${bucket}, sum(cdn_bytes), sum(p2p_bytes), sum(nodr_bytes),
-             max(cdn_users), max(p2p_users), max(nodr_users), max(users), sum(rejected_bytes)
+      insert into ${table} (key_id, bucket, ${columnList()})
+      select key_id, ${bucket}, ${merged}
       from stats_minute
       where key_id in (${sql.join(ids)}) and minute >= ${fromBucket} and minute < ${toBucket + size}
       group by key_id, ${bucket}
-      on conflict (key_id, bucket) do update set
-        cdn_bytes = excluded.cdn_bytes, p2p_bytes = excluded.p2p_bytes, nodr_bytes = excluded.nodr_bytes,
-        cdn_users = excluded.cdn_users, p2p_users = excluded.p2p_users, nodr_users = excluded.nodr_users,
-        users = excluded.users, rejected_bytes = excluded.rejected_bytes`.execute(db);
+      on conflict (key_id, bucket) do update set ${update}`.execute(db);
   }
 }
 
@@ -215,26 +228,21 @@ async function refreshTotalsOf(
   toMinute: number,
 ): Promise<void> {
   const teams = sql.join(teamIds);
-  const sums = (time: RawBuilder<unknown>) => sql`
-    select k.team_id, s.${time} as t, ${cappedSum(pg, sql`s.cdn_bytes`)} as cb, ${cappedSum(pg, sql`s.p2p_bytes`)} as pb,
-           ${cappedSum(pg, sql`s.nodr_bytes`)} as nb, sum(s.cdn_users) as cu, sum(s.p2p_users) as pu,
-           sum(s.nodr_users) as nu, sum(s.users) as u, ${cappedSum(pg, sql`s.rejected_bytes`)} as rb`;
-  const update = sql`
-    cdn_bytes = excluded.cdn_bytes, p2p_bytes = excluded.p2p_bytes, nodr_bytes = excluded.nodr_bytes,
-    cdn_users = excluded.cdn_users, p2p_users = excluded.p2p_users, nodr_users = excluded.nodr_users,
-    users = excluded.users, rejected_bytes = excluded.rejected_bytes`;
+  const summed = columnList(
+    (c) => sql`${cappedSum(pg, sql`s.${sql.ref(c.column)}`, sumCap(c))} as ${sql.ref(c.column)}`,
+  );
+  const update = columnList((c) => sql`${sql.ref(c.column)} = ${sql.ref(`excluded.${c.column}`)}`);
   for (const { team, key, time, size } of LEVELS) {
     const from = fromMinute - (fromMinute % size);
     const t = sql.ref(time);
     const totals = sql`
-      ${sums(t)}
+      select k.team_id, s.${t} as t, ${summed}
       from ${sql.table(key)} s join keys k on k.id = s.key_id
       where k.team_id in (${teams}) and s.${t} >= ${from} and s.${t} <= ${toMinute}
       group by k.team_id, s.${t}`;
     if (size === 60) {
       await sql`
-        insert into stats_team_minute (team_id, minute, cdn_bytes, p2p_bytes, nodr_bytes, cdn_users, p2p_users, nodr_users, users,
-                                       rejected_bytes)
+        insert into stats_team_minute (team_id, minute, ${columnList()})
         ${totals}
         on conflict (team_id, minute) do update set ${update}`.execute(db);
       const into = { blocks: TEAM_MINUTE_BLOCKS, source: 'stats_team_minute', id: 'team_id' } as const;
@@ -242,22 +250,23 @@ async function refreshTotalsOf(
       continue;
     }
     const bucket = sql`(minute / ${sql.lit(size)}) * ${sql.lit(size)}`;
+    const peaks = sql.join(PEAK_COLUMNS.map(peakRef));
     await sql`
-      insert into ${sql.table(team)} (team_id, bucket, cdn_bytes, p2p_bytes, nodr_bytes, cdn_users, p2p_users, nodr_users, users,
-                                      rejected_bytes, peak_cdn_users, peak_p2p_users, peak_nodr_users, peak_users)
-      select tot.team_id, tot.t, tot.cb, tot.pb, tot.nb, tot.cu, tot.pu, tot.nu, tot.u, tot.rb,
-             coalesce(p.cu, tot.cu), coalesce(p.pu, tot.pu), coalesce(p.nu, tot.nu), coalesce(p.u, tot.u)
+      insert into ${sql.table(team)} (team_id, bucket, ${columnList()}, ${peaks})
+      select tot.team_id, tot.t, ${columnList((c) => sql.ref(`tot.${c.column}`))},
+             ${sql.join(PEAK_COLUMNS.map((c) => sql`coalesce(${sql.ref(`p.${c.column}`)}, ${sql.ref(`tot.${c.column}`)})`))}
       from (${totals}) tot
       left join (
-        select team_id, ${bucket} as b, max(cdn_users) as cu, max(p2p_users) as pu, max(nodr_users) as nu, max(users) as u
+        select team_id, ${bucket} as b, ${sql.join(PEAK_COLUMNS.map((c) => sql`max(${sql.ref(c.column)}) as ${sql.ref(c.column)}`))}
         from stats_team_minute
         where team_id in (${teams}) and minute >= ${from} and minute < ${toMinute - (toMinute % size) + size}
         group by team_id, ${bucket}
       ) p on p.team_id = tot.team_id and p.b = tot.t
       where true
       on conflict (team_id, bucket) do update set ${update},
-        peak_cdn_users = excluded.peak_cdn_users, peak_p2p_users = excluded.peak_p2p_users,
-        peak_nodr_users = excluded.peak_nodr_users, peak_users = excluded.peak_users`.execute(db);
+        ${sql.join(PEAK_COLUMNS.map((c) => sql`${peakRef(c)} = ${sql.ref(`excluded.peak_${c.column}`)}`))}`.execute(
+      db,
+    );
   }
 }
 
@@ -265,28 +274,31 @@ async function refreshTotalsOf(
  * A key's points of one span (BLOCK_SPAN_S: an hour of minutes, a day of 20-minute points, 3 days of
  * hourly ones) packed in one value (the *_blocks tables, migration 0011): a day of minutes is read as
  * 25 values per key instead of 1,440 rows, whose grouping was most of a query's time. Each stored point
- * is BLOCK_ENTRY bytes, oldest first: its index in the span (1 byte); cdn, p2p and nodr bytes (8 bytes
- * each); cdn, p2p and nodr users and users (4 bytes each); refused bytes (8 bytes, 0012); big-endian.
- * Built as hex by the database itself, as migrations 0011 and 0012 do.
+ * is BLOCK_ENTRY bytes, oldest first: its index in the span (1 byte), then each stored column
+ * (STORED_COLUMNS, in order) in its width, big-endian. Built as hex by the database itself. The layout
+ * follows the series table: BLOCK_LAYOUT names it, and layout.ts rewrites the blocks when it changes.
  */
-const BLOCK_ENTRY = 49;
+export const BLOCK_ENTRY = 1 + STORED_COLUMNS.reduce((n, c) => n + c.width, 0);
+export const BLOCK_LAYOUT = STORED_COLUMNS.map((c) => `${c.column}:${c.width}`).join(',');
+/** Each column's offset in an entry. */
+const OFFSETS = STORED_COLUMNS.reduce<number[]>((o, c, i) => {
+  o.push(i === 0 ? 1 : (o[i - 1] as number) + (STORED_COLUMNS[i - 1] as StoredColumn).width);
+  return o;
+}, []);
+const WIDE = STORED_COLUMNS.map((c) => c.width === 8);
+
 function packPoints(pg: boolean, { time, size, span }: Level) {
   const t = sql.ref(time);
-  const users = (c: string) =>
-    pg ? sql`least(${sql.ref(c)}, 4294967295)` : sql`min(${sql.ref(c)}, 4294967295)`;
+  const value = (c: StoredColumn) =>
+    c.width === 8 ? sql.ref(c.column) : least(pg, sql.ref(c.column), 4_294_967_295);
   const index = sql`(${t} % ${sql.lit(span)}) / ${sql.lit(size)}`;
   if (pg) {
     const hex = (v: RawBuilder<unknown>, digits: number) => sql`lpad(to_hex(${v}), ${sql.lit(digits)}, '0')`;
-    return sql`decode(string_agg(
-      ${hex(index, 2)} || ${hex(sql`cdn_bytes`, 16)} || ${hex(sql`p2p_bytes`, 16)} || ${hex(sql`nodr_bytes`, 16)}
-      || ${hex(users('cdn_users'), 8)} || ${hex(users('p2p_users'), 8)} || ${hex(users('nodr_users'), 8)} || ${hex(users('users'), 8)}
-      || ${hex(sql`rejected_bytes`, 16)},
-      '' order by ${t}), 'hex')`;
+    const parts = [hex(index, 2), ...STORED_COLUMNS.map((c) => hex(value(c), c.width * 2))];
+    return sql`decode(string_agg(${sql.join(parts, sql` || `)}, '' order by ${t}), 'hex')`;
   }
-  return sql`unhex(group_concat(printf('%02x%016x%016x%016x%08x%08x%08x%08x%016x', ${index},
-    cdn_bytes, p2p_bytes, nodr_bytes, ${users('cdn_users')}, ${users('p2p_users')}, ${users('nodr_users')}, ${users('users')},
-    rejected_bytes),
-    '' order by ${t}))`;
+  const format = `%02x${STORED_COLUMNS.map((c) => (c.width === 8 ? '%016x' : '%08x')).join('')}`;
+  return sql`unhex(group_concat(printf(${sql.lit(format)}, ${index}, ${columnList(value)}), '' order by ${t}))`;
 }
 
 /** The blocks of the team minute totals: a day of all of a team's keys read as 25 values. */
@@ -337,6 +349,25 @@ export function refreshBlocks(
   );
 }
 
+/** Rewrites every block of every level from the rows it packs (a new layout: layout.ts). What a block
+ *  held beyond its rows is older than the rows' retention, which no range reads. */
+export async function rewriteAllBlocks(db: StatsDb): Promise<void> {
+  const pg = isPostgres(db);
+  const all = [
+    ...LEVELS.map((l) => ({ level: l, blocks: l.blocks, source: l.key, id: 'key_id' })),
+    { level: levelOf(60), blocks: TEAM_MINUTE_BLOCKS, source: 'stats_team_minute', id: 'team_id' },
+  ];
+  for (const { level, blocks, source, id } of all) {
+    const t = sql.ref(level.time);
+    const start = sql`(${t} / ${sql.lit(level.span)}) * ${sql.lit(level.span)}`;
+    await sql`delete from ${sql.table(blocks)}`.execute(db);
+    await sql`
+      insert into ${sql.table(blocks)} (${sql.ref(id)}, start, points)
+      select ${sql.ref(id)}, ${start}, ${packPoints(pg, level)} from ${sql.table(source)}
+      group by ${sql.ref(id)}, ${start}`.execute(db);
+  }
+}
+
 /** Whether the database answers at all (a failed flush is only split when it does). */
 export async function databaseAnswers(db: Db): Promise<boolean> {
   try {
@@ -350,23 +381,28 @@ export async function databaseAnswers(db: Db): Promise<boolean> {
 // ---------------------------------------------------------------------------------------------------
 // Reads of the ranges
 
+/** What a team's answer needs of the team: its time zone and version (the nodr series). */
+export function findTeamFacts(db: Db, teamId: number) {
+  return db
+    .selectFrom('teams')
+    .select(['id', 'time_zone_id', 'version'])
+    .where('id', '=', teamId)
+    .executeTakeFirst();
+}
+
 /** The team's keys (every status: deleted keys keep their history). */
 export function listTeamKeys(db: Db, teamId: number) {
   return db.selectFrom('keys').select(['id', 'key_hash']).where('team_id', '=', teamId).execute();
 }
 
-/** Values per point in the arrays the reads answer: cdn, p2p, nodr bytes; cdn, p2p, nodr users and
- *  users (the distinct viewers); refused bytes (REJECTED). */
-export const POINT_VALUES = 8;
-/** The index of the refused bytes in a point's values. */
-export const REJECTED = 7;
-
 const add = (out: Float64Array, i: number, v: number) => {
   out[i] = (out[i] ?? 0) + v;
 };
+/** The index of the viewers (every session) among a point's values. */
+const VIEWERS = (PEAK_COLUMNS.find((p) => p.bit === 0) as (typeof PEAK_COLUMNS)[number]).index;
 
 /** Adds (sign 1) or subtracts (sign -1) a block's points within the `n` points of size `step` from
- *  `from` into `out`; answers the users it added up (before the sign). */
+ *  `from` into `out`; answers the viewers it added up (before the sign). */
 function addBlock(
   out: Float64Array,
   from: number,
@@ -377,60 +413,38 @@ function addBlock(
   sign: number,
 ): number {
   const v = new DataView(points.buffer, points.byteOffset, points.byteLength);
-  const u64 = (o: number) => v.getUint32(o) * 4_294_967_296 + v.getUint32(o + 4);
   const first = (start - from) / step;
-  let users = 0;
+  let viewers = 0;
   for (let o = 0; o + BLOCK_ENTRY <= points.byteLength; o += BLOCK_ENTRY) {
     const i = first + v.getUint8(o);
     if (i < 0 || i >= n) continue;
     const p = i * POINT_VALUES;
-    add(out, p, sign * u64(o + 1));
-    add(out, p + 1, sign * u64(o + 9));
-    add(out, p + 2, sign * u64(o + 17));
-    add(out, p + 3, sign * v.getUint32(o + 25));
-    add(out, p + 4, sign * v.getUint32(o + 29));
-    add(out, p + 5, sign * v.getUint32(o + 33));
-    const u = v.getUint32(o + 37);
-    add(out, p + 6, sign * u);
-    add(out, p + REJECTED, sign * u64(o + 41));
-    users += u;
+    for (let c = 0; c < POINT_VALUES; c++) {
+      const at = o + (OFFSETS[c] as number);
+      const value = WIDE[c] ? v.getUint32(at) * 4_294_967_296 + v.getUint32(at + 4) : v.getUint32(at);
+      if (value === 0) continue;
+      out[p + c] = (out[p + c] ?? 0) + sign * value;
+      if (c === VIEWERS) viewers += value;
+    }
   }
-  return users;
+  return viewers;
 }
 
 /** What a read of points answers. */
 export interface PointReads {
-  /** POINT_VALUES per point: the asked keys' rows summed (20-minute and hourly users: the sum of each
-   *  key's peak, or the team's own peak when every key of the team is asked). */
+  /** POINT_VALUES per point: the asked keys' rows summed (20-minute and hourly peak series: the sum of
+   *  each key's peak, or the team's own peak when every key of the team is asked). */
   sums: Float64Array;
-  /** 20-minute and hourly points of some of the team's keys: 4 per point, the team's own peak minute
-   *  of cdn, p2p and nodr users and users; -1 where the team has no total (not refreshed yet). */
+  /** 20-minute and hourly points of some of the team's keys: PEAK_COLUMNS.length per point, the team's
+   *  own peak minute of each peak series; -1 where the team has no total (not refreshed yet). */
   teamPeaks: Float64Array | null;
   /** The viewers (users) of the team's keys not asked, summed over the window's points: 0 when they had
    *  none, and the team's own peaks are then the asked keys' own. */
   othersViewers: number;
 }
 
-/** One point of a team (or a key) as read: time, bytes, users and refused bytes (POINT_VALUES). */
-interface PointRow {
-  t: number;
-  cb: number;
-  pb: number;
-  nb: number;
-  cu: number;
-  pu: number;
-  nu: number;
-  u: number;
-  rb: number;
-}
-/** A team's point with its own peaks, or a block of a key's points. */
-interface ReadRow extends PointRow {
-  pcu: number;
-  ppu: number;
-  pnu: number;
-  pu2: number;
-  points: Uint8Array | null;
-}
+/** A team's point with its own peaks, or a block of a key's points (`points` not null). */
+type ReadRow = { t: number; points: Uint8Array | null } & Record<string, number>;
 
 /**
  * The stored points of size `step` of some of a team's keys in [from, to] (step-aligned). Most of a
@@ -471,29 +485,31 @@ export async function readPoints(
     return { sums, teamPeaks: null, othersViewers: 0 };
   }
   const t = sql.ref(level.time);
+  const peaks = PEAK_COLUMNS.length;
   if (leftOut.length === 0) {
     // Every key of the team: its totals with its own peaks, nothing else to read.
-    const rows = await sql<PointRow>`
-      select ${t} as t, cdn_bytes as cb, p2p_bytes as pb, nodr_bytes as nb, peak_cdn_users as cu,
-             peak_p2p_users as pu, peak_nodr_users as nu, peak_users as u, rejected_bytes as rb
+    const rows = await sql<Record<string, number>>`
+      select ${t} as t, ${columnList((c) => (c.merge === 'peak' ? sql`${peakRef(c)} as ${sql.ref(c.column)}` : sql.ref(c.column)))}
       from ${sql.table(level.team)} where team_id = ${teamId} and ${t} >= ${from} and ${t} <= ${to}`.execute(
       db,
     );
     for (const r of rows.rows) {
       const p = ((Number(r.t) - from) / step) * POINT_VALUES;
-      sums.set([Number(r.cb), Number(r.pb), Number(r.nb), r.cu, r.pu, r.nu, r.u, Number(r.rb)], p);
+      STORED_COLUMNS.forEach((c, i) => {
+        sums[p + i] = Number(r[c.column]);
+      });
     }
     return { sums, teamPeaks: null, othersViewers: 0 };
   }
-  const teamPeaks = new Float64Array(n * 4).fill(-1);
+  const teamPeaks = new Float64Array(n * peaks).fill(-1);
   // The team's rows and the keys' blocks in one result: a row with points is a block.
   const team = sql`
-    select ${t} as t, cdn_bytes as cb, p2p_bytes as pb, nodr_bytes as nb, cdn_users as cu, p2p_users as pu,
-           nodr_users as nu, users as u, rejected_bytes as rb, peak_cdn_users as pcu, peak_p2p_users as ppu,
-           peak_nodr_users as pnu, peak_users as pu2, ${isPostgres(db) ? sql`null::bytea` : sql`null`} as points
+    select ${t} as t, ${columnList()}, ${sql.join(PEAK_COLUMNS.map((c) => peakRef(c)))},
+           ${isPostgres(db) ? sql`null::bytea` : sql`null`} as points
     from ${sql.table(level.team)} where team_id = ${teamId} and ${t} >= ${from} and ${t} <= ${to}`;
+  const zeros = sql.join(Array.from({ length: POINT_VALUES + peaks }, () => sql`0`));
   const blocks = (ids: readonly number[]) => sql`
-    select start, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, points from ${sql.table(level.blocks)}
+    select start, ${zeros}, points from ${sql.table(level.blocks)}
     where key_id in (${sql.join(ids)}) and start >= ${from - (from % level.span)} and start <= ${to}`;
   const statement = sql`${team} union all ${blocks(direct ? keyIds : leftOut)}`;
   let teamViewers = 0;
@@ -505,19 +521,11 @@ export async function readPoints(
       continue;
     }
     const i = (time - from) / step;
-    teamViewers += Number(r.u);
-    if (!direct) {
-      const p = i * POINT_VALUES;
-      add(sums, p, Number(r.cb));
-      add(sums, p + 1, Number(r.pb));
-      add(sums, p + 2, Number(r.nb));
-      add(sums, p + 3, Number(r.cu));
-      add(sums, p + 4, Number(r.pu));
-      add(sums, p + 5, Number(r.nu));
-      add(sums, p + 6, Number(r.u));
-      add(sums, p + REJECTED, Number(r.rb));
-    }
-    teamPeaks.set([Number(r.pcu), Number(r.ppu), Number(r.pnu), Number(r.pu2)], i * 4);
+    teamViewers += Number(r[STORED_COLUMNS[VIEWERS]?.column ?? '']);
+    if (!direct) STORED_COLUMNS.forEach((c, j) => add(sums, i * POINT_VALUES + j, Number(r[c.column])));
+    PEAK_COLUMNS.forEach((c, j) => {
+      teamPeaks[i * peaks + j] = Number(r[`peak_${c.column}`]);
+    });
   }
   return { sums, teamPeaks, othersViewers: direct ? teamViewers - blockViewers : blockViewers };
 }

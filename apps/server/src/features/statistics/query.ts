@@ -2,8 +2,12 @@ import {
   DEFAULT_TIME_ZONE_NAME,
   findTimeZone,
   MSG,
+  MSG_STATS_EXPORT,
+  POINT_FIELDS,
+  POINT_VALUES,
   STATS_RANGES,
   statsCsv,
+  type TStatsExportQuery,
   type TStatsPoint,
   type TStatsQuery,
   type TStatsRange,
@@ -11,9 +15,10 @@ import {
 } from '@tlprt/contract';
 import { authorizeTeam } from '../../access/team-access.js';
 import type { UserRow } from '../../db/schema.js';
-import { listTeamKeys, POINT_VALUES, REJECTED, readPoints } from './queries.js';
+import { badRequest } from '../../http/errors.js';
+import { findTeamFacts, listTeamKeys, readPoints } from './queries.js';
 import type { StatsService } from './service.js';
-import { SUM_CAP, statsDb } from './tables.js';
+import { PEAK_COLUMNS, SUM_CAP, statsDb } from './tables.js';
 
 /** The window actually served: clamped to the range's window ending at server time, step-aligned. */
 function clampWindow(range: TStatsRange, start: number, end: number, nowSec: number) {
@@ -57,11 +62,12 @@ async function readSums(
     to,
   );
   if (teamPeaks && othersViewers === 0) {
+    const peaks = PEAK_COLUMNS.length;
     for (let i = 0; i < n; i++) {
-      for (let j = 0; j < 4; j++) {
-        const peak = teamPeaks[i * 4 + j] ?? -1;
-        if (peak >= 0) sums[i * POINT_VALUES + 3 + j] = peak;
-      }
+      PEAK_COLUMNS.forEach((c, j) => {
+        const peak = teamPeaks[i * peaks + j] ?? -1;
+        if (peak >= 0) sums[i * POINT_VALUES + c.index] = peak;
+      });
     }
   }
   if (step !== 60) return sums;
@@ -70,19 +76,7 @@ async function readSums(
     const i = (minute - from) / 60;
     if (i < 0 || i >= n) continue;
     const p = i * POINT_VALUES;
-    sums.set(
-      [
-        (sums[p] ?? 0) + u.bytes[0],
-        (sums[p + 1] ?? 0) + u.bytes[1],
-        (sums[p + 2] ?? 0) + u.bytes[2],
-        (sums[p + 3] ?? 0) + u.users[0],
-        (sums[p + 4] ?? 0) + u.users[1],
-        (sums[p + 5] ?? 0) + u.users[2],
-        (sums[p + 6] ?? 0) + u.users[3],
-        (sums[p + REJECTED] ?? 0) + u.rejected,
-      ],
-      p,
-    );
+    for (let c = 0; c < POINT_VALUES; c++) sums[p + c] = (sums[p + c] ?? 0) + (u[c] ?? 0);
   }
   return sums;
 }
@@ -108,59 +102,108 @@ export async function queryStats(
   teamId: number,
   q: TStatsQuery,
 ): Promise<StatsSeries> {
-  const access = await authorizeTeam(svc.ctx, actor, teamId, 'statistics.read');
+  const { team } = await authorizeTeam(svc.ctx, actor, teamId, 'statistics.read');
+  return teamSeries(svc, team, range, q.apiKeys, q.startTimestamp, q.endTimestamp);
+}
+
+/**
+ * GET /stats/v1/export: the same series for a team API token's team. Unlike the screen, which ignores
+ * hashes it does not know (never telling whose they are), a machine asking for a key of another team
+ * has made a mistake it should hear about: 400 naming `keys`.
+ */
+export async function exportStats(
+  svc: StatsService,
+  teamId: number,
+  q: TStatsExportQuery,
+): Promise<StatsSeries> {
+  const team = await findTeamFacts(svc.ctx.db, teamId);
+  const own = new Set((await listTeamKeys(svc.ctx.db, teamId)).map((k) => k.key_hash));
+  if (!team || q.keys.some((h) => !own.has(h)))
+    throw badRequest(MSG_STATS_EXPORT.otherTeamKey, { keys: MSG_STATS_EXPORT.otherTeamKey });
   const nowSec = Math.floor(svc.ctx.now() / 1000);
-  const { step, from, to } = clampWindow(range, q.startTimestamp, q.endTimestamp, nowSec);
+  return teamSeries(svc, team, q.range, q.keys, q.from ?? 0, q.to ?? nowSec);
+}
+
+async function teamSeries(
+  svc: StatsService,
+  team: { id: number; time_zone_id: number; version: number },
+  range: TStatsRange,
+  apiKeys: readonly string[],
+  start: number,
+  end: number,
+): Promise<StatsSeries> {
+  const nowSec = Math.floor(svc.ctx.now() / 1000);
+  const { step, from, to } = clampWindow(range, start, end, nowSec);
   const n = from <= to ? (to - from) / step + 1 : 0;
   const sums =
-    n > 0 && q.apiKeys.length > 0
-      ? await readSums(svc, step, teamId, q.apiKeys, from, to)
+    n > 0 && apiKeys.length > 0
+      ? await readSums(svc, step, team.id, apiKeys, from, to)
       : new Float64Array(n * POINT_VALUES);
-  const timeZone = findTimeZone(access.team.time_zone_id)?.name ?? DEFAULT_TIME_ZONE_NAME;
-  return { from, to, step, n, sums, nodr: access.team.version === 1, timeZone };
+  const timeZone = findTimeZone(team.time_zone_id)?.name ?? DEFAULT_TIME_ZONE_NAME;
+  return { from, to, step, n, sums, nodr: team.version === 1, timeZone };
 }
 
 const OK_MESSAGE = JSON.stringify(MSG.ok);
+/** The point fields a team's answer has: the version-1 ones for those teams only. */
+const fieldsOf = (nodr: boolean) => POINT_FIELDS.filter((f) => nodr || !f.version1Only);
+/** A field's value of point `p` (its values from `sums[p]`): sizes saturate below the 64-bit limit. */
+const valueOf = (f: (typeof POINT_FIELDS)[number], sums: Float64Array, p: number) => {
+  const v = f.read(sums, p);
+  return f.unit === 'bytes' ? Math.min(v, SUM_CAP) : v;
+};
 
 /**
  * The JSON text of ZStatsResponse for a series, written directly: a day is 1,441 points, and building
  * an object per point, checking each with zod and stringifying them took longer than reading them
- * from the database. The shape is ZStatsPoint's, field for field in its order (the statistics tests
- * parse every answer with the strict schema); every value is a finite number, which `String` writes
- * as JSON does.
+ * from the database. The fields are the series table's (POINT_FIELDS; the statistics tests parse every
+ * answer with the strict schema); every value is a finite number, which `String` writes as JSON does.
  */
 export function statsResponseJson({ from, to, step, n, sums, nodr }: StatsSeries): string {
-  const bytes = (v: number) => String(Math.min(v, SUM_CAP));
+  const fields = fieldsOf(nodr);
+  const names = fields.map((f) => `,"${f.field}":`);
+  const write = (values: Float64Array, p: number) => {
+    let out = '';
+    for (let f = 0; f < fields.length; f++)
+      out += names[f] + String(valueOf(fields[f] as (typeof fields)[number], values, p));
+    return out;
+  };
   let data = '';
   for (let i = 0; i < n; i++) {
-    const p = i * POINT_VALUES;
-    const nodrFields = nodr
-      ? `,"nodrDwSize":${bytes(sums[p + 2] ?? 0)},"nodrUsersCount":${sums[p + 5] ?? 0}`
-      : '';
-    data += `${i === 0 ? '' : ','}{"datePoint":${from + i * step},"cdnDwSize":${bytes(sums[p] ?? 0)},"cdnUsersCount":${sums[p + 3] ?? 0},"p2pDwSize":${bytes(sums[p + 1] ?? 0)},"p2pUsersCount":${sums[p + 4] ?? 0}${nodrFields},"usersCount":${sums[p + 6] ?? 0},"rejectedDwSize":${bytes(sums[p + REJECTED] ?? 0)}}`;
+    data += `${i === 0 ? '' : ','}{"datePoint":${from + i * step}${write(sums, i * POINT_VALUES)}}`;
   }
-  return `{"message":${OK_MESSAGE},"data":[${data}],"step":${step},"startTimestamp":${from},"endTimestamp":${to}}`;
+  const totals = `{${write(windowTotals(sums, n), 0).slice(1)}}`;
+  return `{"message":${OK_MESSAGE},"data":[${data}],"step":${step},"startTimestamp":${from},"endTimestamp":${to},"totals":${totals}}`;
+}
+
+const PEAK_INDEXES = new Set(PEAK_COLUMNS.map((c) => c.index));
+/** The window's values in one point: sums (a histogram's buckets too) added, peak series the largest. */
+function windowTotals(sums: Float64Array, n: number): Float64Array {
+  const out = new Float64Array(POINT_VALUES);
+  for (let i = 0; i < n; i++) {
+    for (let c = 0; c < POINT_VALUES; c++) {
+      const v = sums[i * POINT_VALUES + c] ?? 0;
+      out[c] = PEAK_INDEXES.has(c) ? Math.max(out[c] ?? 0, v) : (out[c] ?? 0) + v;
+    }
+  }
+  return out;
+}
+
+/** The points of a series as objects (the CSV, the export API). */
+export function statsPoints({ from, step, n, sums, nodr }: StatsSeries): TStatsPoint[] {
+  const fields = fieldsOf(nodr);
+  const points: TStatsPoint[] = [];
+  for (let i = 0; i < n; i++) {
+    const point: Record<string, number> = { datePoint: from + i * step };
+    for (const f of fields) point[f.field] = valueOf(f, sums, i * POINT_VALUES);
+    points.push(point as TStatsPoint);
+  }
+  return points;
 }
 
 /** The CSV text of a series (`?format=csv`): the points the JSON answer has, through the contract's
  *  statsCsv, so the API's file and the screen's "Export CSV" are the same. The zone's offset is read
  *  here, at `now`, not for every JSON answer (the Live chart polls every 3 s). */
-export function statsResponseCsv({ from, step, n, sums, nodr, timeZone }: StatsSeries, now: number): string {
-  const utcOffset = zoneOffsetMinutes(timeZone, new Date(now)) / 60;
-  const bytes = (v: number) => Math.min(v, SUM_CAP);
-  const points: TStatsPoint[] = [];
-  for (let i = 0; i < n; i++) {
-    const p = i * POINT_VALUES;
-    points.push({
-      datePoint: from + i * step,
-      cdnDwSize: bytes(sums[p] ?? 0),
-      cdnUsersCount: sums[p + 3] ?? 0,
-      p2pDwSize: bytes(sums[p + 1] ?? 0),
-      p2pUsersCount: sums[p + 4] ?? 0,
-      ...(nodr ? { nodrDwSize: bytes(sums[p + 2] ?? 0), nodrUsersCount: sums[p + 5] ?? 0 } : {}),
-      usersCount: sums[p + 6] ?? 0,
-      rejectedDwSize: bytes(sums[p + REJECTED] ?? 0),
-    });
-  }
-  return statsCsv(points, { utcOffset, nodr });
+export function statsResponseCsv(series: StatsSeries, now: number): string {
+  const utcOffset = zoneOffsetMinutes(series.timeZone, new Date(now)) / 60;
+  return statsCsv(statsPoints(series), { utcOffset, nodr: series.nodr });
 }

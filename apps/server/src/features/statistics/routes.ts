@@ -5,6 +5,7 @@ import {
   LIMITS,
   MSG,
   MSG_INGEST,
+  MSG_STATS_EXPORT,
   STATS_CSV_TYPE,
   type TIngestResponse,
 } from '@tlprt/contract';
@@ -15,7 +16,7 @@ import { addressGroup } from '../../http/client-address.js';
 import { allowOrigin, preflight } from '../../http/cors.js';
 import { badRequest, HttpError, tooManyRequests } from '../../http/errors.js';
 import { route } from '../../http/route.js';
-import { queryStats, type StatsSeries, statsResponseCsv, statsResponseJson } from './query.js';
+import { exportStats, queryStats, type StatsSeries, statsResponseCsv, statsResponseJson } from './query.js';
 import type { StatsService } from './service.js';
 import { getSettings, putSettings } from './settings.js';
 
@@ -128,6 +129,22 @@ export function statsRoutes(svc: StatsService): FastifyPluginAsync {
         }),
         req.query.format,
       ),
+    );
+
+    route(
+      app,
+      E.export,
+      async (req, reply) => {
+        const token = bearerOf(req.headers.authorization ?? '');
+        const teamId = token === undefined ? null : await svc.ctx.teamTokens.teamOf(token, 'statistics');
+        if (teamId === null || token === undefined) throw new HttpError(401, MSG_STATS_EXPORT.badToken);
+        const wait = svc.perToken.hit(token);
+        if (wait > 0) throw tooManyRequests(wait, MSG_STATS_EXPORT.tooMany);
+        reply.header('Cache-Control', 'no-store');
+        return send(reply, await exportStats(svc, teamId, req.query), req.query.format);
+      },
+      // Read by machines, never by a page: no CORS, and no helmet headers to spend on it.
+      { helmet: false },
     );
 
     route(app, E.readLists, async (req) => ({

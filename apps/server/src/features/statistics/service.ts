@@ -1,3 +1,4 @@
+import { STATS_EXPORTS_PER_MINUTE } from '@tlprt/contract';
 import type { AppContext } from '../../context.js';
 import { SlidingWindowCounter } from '../../lib/sliding-window.js';
 import { type BatchWriter, StatsAggregator } from './aggregator.js';
@@ -20,6 +21,8 @@ export class StatsService {
   /** Reports without an API token, per client address group and per key (config.ingest). */
   readonly perAddress: SlidingWindowCounter;
   readonly perKey: SlidingWindowCounter;
+  /** Exports per API token (STATS_EXPORTS_PER_MINUTE). */
+  readonly perToken: SlidingWindowCounter;
   /** Reports received by this node since start (counted, not logged one by one). */
   reportsReceived = 0;
   private flushTimer: NodeJS.Timeout | undefined;
@@ -35,6 +38,7 @@ export class StatsService {
     this.seen = new SeenReports(replayMemoryBytes, ctx.now());
     this.perAddress = new SlidingWindowCounter(perAddressPerMinute, 60_000, ctx.now, 200_000);
     this.perKey = new SlidingWindowCounter(perKeyPerMinute, 60_000, ctx.now);
+    this.perToken = new SlidingWindowCounter(STATS_EXPORTS_PER_MINUTE, 60_000, ctx.now);
   }
 
   ingest(reports: unknown[], from: IngestFrom = {}) {

@@ -1,3 +1,5 @@
+import { addReportValues, columnIndex, POINT_VALUES, type TIngestReport } from '@tlprt/contract';
+
 /**
  * The traffic simulator (issue 6): viewer sessions with a daily pattern, joins and leaves, and a P2P
  * share that grows with the audience. Pure (no I/O): `npm run simulate` sends its reports over HTTP,
@@ -27,29 +29,43 @@ function dailyFactor(tsSec: number, peakHourUtc = 20): number {
 /** Mean video bitrate of a session in bytes per second (about 3 Mbit/s). */
 export const MEAN_BYTES_PER_S = 375_000;
 
-interface MinuteTraffic {
-  bytes: [number, number, number];
-  users: [number, number, number];
-  /** The distinct sessions with any bytes: a viewer fed by both the CDN and peers is in both `users`
-   *  series but one viewer here. */
-  viewers: number;
-}
+/** A believable startup time (ms): most plays start in 0.5–1.5 s, a few take seconds. */
+const startupMs = (rnd: () => number): number => Math.round(350 + 900 * rnd() ** 2 * (rnd() < 0.05 ? 6 : 1));
 
-/** One minute of one key's audience, aggregated (backfill): sizes, distinct viewers per series and in
- *  all. */
-function minuteTraffic(viewers: number, rnd: () => number, nodr = true): MinuteTraffic {
-  if (viewers <= 0) return { bytes: [0, 0, 0], users: [0, 0, 0], viewers: 0 };
+/**
+ * One minute of one key's audience, aggregated (backfill): POINT_VALUES values (the series table's
+ * columns): sizes, distinct viewers per series and in all, and the viewers' experience (playing time,
+ * about 0.5% rebuffering, a play per viewer every 20 minutes or so, a failure in 300 plays, startup
+ * times in the histogram's buckets).
+ */
+function minuteTraffic(viewers: number, rnd: () => number, nodr = true): Float64Array {
+  const values = new Float64Array(POINT_VALUES);
+  if (viewers <= 0) return values;
   const total = viewers * 60 * MEAN_BYTES_PER_S * (0.85 + 0.3 * rnd());
   const share = p2pShare(viewers) * (0.95 + 0.1 * rnd());
   const nodrBytes = nodr ? Math.round(total * 0.03) : 0;
   const p2p = Math.round((total - nodrBytes) * share);
   const cdn = Math.round(total - nodrBytes - p2p);
-  const p2pUsers = Math.min(viewers, Math.round(viewers * Math.min(1, share + 0.1)));
-  return {
-    bytes: [cdn, p2p, nodrBytes],
-    users: [viewers, p2pUsers, nodr ? Math.max(1, Math.round(viewers * 0.05)) : 0],
-    viewers,
-  };
+  const playMs = Math.round(viewers * 60_000 * (0.97 + 0.025 * rnd()));
+  const plays = Math.round(viewers / 20 + rnd());
+  // The swarm a viewer meets: the key's audience, up to the peers a viewer connects to.
+  const peers = Math.min(viewers - 1, 20);
+  addReportValues(values, {
+    cdnBytes: cdn,
+    p2pBytes: p2p,
+    nodrBytes,
+    playMs,
+    stallMs: Math.round(playMs * 0.01 * rnd() ** 2),
+    plays,
+    failures: rnd() < plays / 300 ? 1 : 0,
+    peers,
+    startupMs: Array.from({ length: plays }, () => startupMs(rnd)),
+  });
+  values[columnIndex('cdnUsers')] = viewers;
+  values[columnIndex('p2pUsers')] = Math.min(viewers, Math.round(viewers * Math.min(1, share + 0.1)));
+  values[columnIndex('nodrUsers')] = nodr ? Math.max(1, Math.round(viewers * 0.05)) : 0;
+  values[columnIndex('users')] = viewers;
+  return values;
 }
 
 /** Viewers of a key at a time: the daily pattern around `peak`, with some noise. */
@@ -62,25 +78,18 @@ export function* historyMinutes(
   fromSec: number,
   toSec: number,
   seed = 1,
-): Generator<{ keyId: number; minute: number } & MinuteTraffic> {
+): Generator<{ keyId: number; minute: number; values: Float64Array }> {
   const rnd = rng(seed);
   const start = fromSec - (fromSec % 60);
   for (let m = start; m < toSec; m += 60) {
     for (const k of keys) {
-      const t = minuteTraffic(audienceAt(k.peak, m, rnd), rnd);
-      if (t.viewers > 0) yield { keyId: k.id, minute: m, ...t };
+      const viewers = audienceAt(k.peak, m, rnd);
+      if (viewers > 0) yield { keyId: k.id, minute: m, values: minuteTraffic(viewers, rnd) };
     }
   }
 }
 
-interface SimReport {
-  apiKey: string;
-  sessionId: string;
-  ts: number;
-  cdnBytes: number;
-  p2pBytes: number;
-  nodrBytes: number;
-}
+type SimReport = TIngestReport & { nodrBytes: number };
 
 interface Session {
   id: string;
@@ -88,6 +97,8 @@ interface Session {
   bytesPerS: number;
   last: number;
   next: number;
+  /** Whether its first report (the play and its startup time) went. */
+  started: boolean;
 }
 
 /**
@@ -169,16 +180,20 @@ export class LiveSimulation {
       bytesPerS: MEAN_BYTES_PER_S * (0.5 + this.rnd()),
       last: sinceMs,
       next: firstReportMs,
+      started: false,
     };
   }
 
   private report(s: Session, nowMs: number, audience: number): SimReport {
-    const bytes = Math.round((s.bytesPerS * Math.max(0, nowMs - s.last)) / 1000);
+    const playMs = Math.max(0, nowMs - s.last);
+    const bytes = Math.round((s.bytesPerS * playMs) / 1000);
     s.last = nowMs;
     // Some sessions find no peers in an interval: their bytes all come from the CDN.
     const share = this.rnd() < 0.1 ? 0 : p2pShare(audience) * (0.9 + 0.2 * this.rnd());
     const nodr = Math.round(bytes * 0.03);
     const p2p = Math.min(bytes - nodr, Math.round((bytes - nodr) * share));
+    const first = !s.started;
+    s.started = true;
     return {
       apiKey: s.key,
       sessionId: s.id,
@@ -186,6 +201,11 @@ export class LiveSimulation {
       cdnBytes: bytes - nodr - p2p,
       p2pBytes: p2p,
       nodrBytes: nodr,
+      playMs: Math.min(playMs, 600_000),
+      // Now and then a viewer waits for data a second or two.
+      stallMs: this.rnd() < 0.02 ? Math.round(1000 + 2000 * this.rnd()) : 0,
+      peers: Math.min(Math.max(0, audience - 1), 20),
+      ...(first ? { plays: 1, startupMs: [startupMs(this.rnd)], failures: this.rnd() < 0.003 ? 1 : 0 } : {}),
     };
   }
 }

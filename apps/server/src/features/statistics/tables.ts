@@ -1,9 +1,12 @@
-import type { Generated, Kysely, Selectable } from 'kysely';
+import { PEAK_SERIES } from '@tlprt/contract';
+import type { Generated, Kysely } from 'kysely';
 import type { Db } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
 
-/** The statistics tables (migrations 0005, 0006, 0009, 0011 and 0012). Sizes are bigint: read back as numbers
- *  (db/index.ts). */
+/** The statistics tables (migrations 0005, 0006, 0009, 0011, 0012 and 0015). Sizes are bigint: read back
+ *  as numbers (db/index.ts). The statements on them are built from the contract's series table
+ *  (STORED_COLUMNS: one column per series, a histogram's per bucket); the columns typed here are those
+ *  the code names itself. */
 interface SeriesColumns {
   cdn_bytes: number;
   p2p_bytes: number;
@@ -22,8 +25,6 @@ interface StatsMinuteTable extends SeriesColumns {
   key_id: number;
   minute: number;
 }
-/** One key-minute as the flush writes it. */
-export type MinuteRow = Selectable<StatsMinuteTable>;
 interface StatsBucketTable extends SeriesColumns {
   key_id: number;
   bucket: number;
@@ -68,7 +69,13 @@ interface StatsSettingsTable {
   save_json: string;
   updated_at: number;
 }
+/** The layout the packed blocks were written in (0015; layout.ts). */
+interface StatsLayoutTable {
+  name: string;
+  signature: string;
+}
 export type StatsTables = {
+  stats_layout: StatsLayoutTable;
   stats_minute: StatsMinuteTable;
   stats_20m: StatsBucketTable;
   stats_hour: StatsBucketTable;
@@ -94,12 +101,18 @@ export const RETENTION_S = {
   sessions: 2 * 3600,
 } as const;
 
-/** The seconds of points one block packs per level (queries.ts, packPoints): at most 72 points of 49
- *  bytes, so that a block stays within one SQLite page (no overflow page to follow on every read). */
+/** The seconds of points one block packs per level (queries.ts, packPoints): at most 72 points. */
 export const BLOCK_SPAN_S = { minute: 3600, twenty: 86_400, hour: 3 * 86_400 } as const;
 
-/** The bit of each series in a stored session's `series`. */
-export const SERIES_BITS = { cdn: 1, p2p: 2, nodr: 4 } as const;
+/** The peak series (viewers), each with its bit in a stored session's `series` (0: every session). */
+export const PEAK_COLUMNS = PEAK_SERIES;
+const bitOf = (column: string) => PEAK_COLUMNS.find((p) => p.column === column)?.bit ?? 0;
+/** The bits of the CDN, P2P and NODR viewers (tests write sessions with them). */
+export const SERIES_BITS = {
+  cdn: bitOf('cdn_users'),
+  p2p: bitOf('p2p_users'),
+  nodr: bitOf('nodr_users'),
+} as const;
 
 /**
  * The most one stored minute of one key holds per series: 2^50 bytes (about 150 Tbit/s for the whole

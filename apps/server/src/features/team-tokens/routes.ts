@@ -13,7 +13,13 @@ export function teamTokenRoutes(ctx: AppContext): FastifyPluginAsync {
     }));
 
     route(app, E.create, async (req, reply) => {
-      const data = await tokens.createTeamToken(ctx, caller(req).user, req.params.teamId, req.body.name);
+      const data = await tokens.createTeamToken(
+        ctx,
+        caller(req).user,
+        req.params.teamId,
+        req.body.name,
+        req.body.scope,
+      );
       // The answer holds the secret: no cache on the way may keep a copy.
       reply.header('Cache-Control', 'no-store');
       return { message: MSG_TOKENS.created, data };

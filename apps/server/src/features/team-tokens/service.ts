@@ -26,16 +26,15 @@ export async function listTeamTokens(ctx: AppContext, actor: UserRow, teamId: nu
   return (await listLiveTokens(ctx.db, teamId)).map(presentTeamToken);
 }
 
-/** POST /api/v1/teams/{teamId}/tokens {name}: at most LIMITS.teamTokensPerTeam live ones (409). */
+/** POST /api/v1/teams/{teamId}/tokens {name, scope}: at most LIMITS.teamTokensPerTeam live ones (409). */
 export async function createTeamToken(
   ctx: AppContext,
   actor: UserRow,
   teamId: number,
   name: string,
+  scope: TTeamTokenScope,
 ): Promise<TCreatedTeamToken> {
   const { team } = await authorizeTeam(ctx, actor, teamId, 'tokens.create');
-  // The one scope so far; a later call that accepts tokens adds its own and lets the creator choose.
-  const scope: TTeamTokenScope = 'ingest';
   const token = newTeamToken();
   const row = await ctx.db.transaction().execute(async (trx) => {
     // Two creations at once must not both pass the count.

@@ -1,0 +1,158 @@
+import { PATHS, ZStatsPoint, ZStatsResponse } from '@tlprt/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { buildDomain, buildKey, buildTeam } from './factories.js';
+import { Api, type Json, type Res } from './helpers/http.js';
+import { ingestAsBrowsers } from './helpers/ingest.js';
+import { manualClock, startServer, type TestServer } from './helpers/server.js';
+
+/**
+ * Viewer experience (DESIGN §7): the reports' play time, stalls, startup times, plays, failures and
+ * peers, stored as series of the series table, merged over keys and over time, answered per point and
+ * for the whole window (`totals`); a session that only played is a viewer.
+ */
+
+const HOUR = Math.floor(Date.now() / 3_600_000) * 3600;
+const NOW = HOUR + 45 * 60 + 30;
+const M = NOW - 30;
+const clock = manualClock(NOW * 1000);
+
+let server: TestServer;
+let api: Api;
+beforeAll(async () => {
+  server = await startServer({ env: { STATS_INGEST_FLUSH_MS: '600000' }, deps: { now: clock } });
+  api = new Api(server.base);
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+const ZExact = ZStatsResponse.extend({ data: z.array(ZStatsPoint.strict()) }).strict();
+
+async function setup(n: number) {
+  const team = await buildTeam(server.app);
+  const domain = await buildDomain(server.app, team.id, { promoted: true });
+  const keys = [];
+  for (let i = 0; i < n; i++) keys.push(await buildKey(server.app, team.id, domain.id));
+  return { team, hashes: keys.map((k) => k.keyHash), as: api.as(team.owner.token) };
+}
+async function ingest(reports: unknown[]) {
+  const res = await ingestAsBrowsers(api, reports);
+  expect(res.status).toBe(202);
+  return res.body as Json;
+}
+async function read(
+  s: Awaited<ReturnType<typeof setup>>,
+  range: 'live' | 'day' | 'week' | 'month',
+  keys = s.hashes,
+) {
+  const body = { apiKeys: keys, startTimestamp: 0, endTimestamp: NOW + 60, team_id: s.team.id, clientId: 1 };
+  const res: Res<Json> = await s.as.post(
+    range === 'live' ? PATHS.statistics.live(s.team.id) : PATHS.statistics[range],
+    body,
+  );
+  expect(res.status).toBe(200);
+  return ZExact.parse(res.body);
+}
+const base = (apiKey: string, sessionId: string, ts: number) => ({
+  apiKey,
+  sessionId,
+  ts,
+  cdnBytes: 0,
+  p2pBytes: 0,
+});
+
+describe('viewer experience', () => {
+  it('sums play time, stalls, plays and failures; startup quantiles from the histogram; a session that only played is a viewer', async () => {
+    const s = await setup(2);
+    const [k1 = '', k2 = ''] = s.hashes;
+    const r = await ingest([
+      { ...base(k1, 'a', M), cdnBytes: 1000, playMs: 9000, plays: 1, startupMs: [400], peers: 1 },
+      { ...base(k1, 'a', M + 10), p2pBytes: 3000, playMs: 9500, stallMs: 500, peers: 1 },
+      // Cached: plays without a byte, and still a viewer.
+      { ...base(k2, 'b', M + 5), playMs: 10_000, plays: 2, startupMs: [800, 4000], failures: 1 },
+    ]);
+    expect(r).toEqual({ accepted: 3, rejected: 0, errors: [] });
+    const check = (p: z.infer<typeof ZStatsPoint> | undefined) => {
+      expect(p).toMatchObject({
+        cdnDwSize: 1000,
+        p2pDwSize: 3000,
+        usersCount: 2,
+        cdnUsersCount: 1,
+        p2pUsersCount: 1,
+        playMs: 28_500,
+        stallMs: 500,
+        plays: 3,
+        failures: 1,
+        // One peer each time: half of each report's bytes could have come from it.
+        p2pCeilingSize: 500 + 1500,
+      });
+      // 400, 800 and 4000 ms: the middle one is in the bucket (750, 1000].
+      expect(p?.startupP50Ms).toBeGreaterThan(750);
+      expect(p?.startupP50Ms).toBeLessThanOrEqual(1000);
+      expect(p?.startupP95Ms).toBeGreaterThan(3000);
+      expect(p?.startupP95Ms).toBeLessThanOrEqual(5000);
+    };
+    // Before the flush (this node's open minute), then from the stored minute, its blocks and rollups.
+    const live = await read(s, 'live');
+    check(live.data.find((p) => p.datePoint === M));
+    await server.app.stats.flush();
+    check((await read(s, 'day')).data.find((p) => p.datePoint === M));
+    check((await read(s, 'week')).data.find((p) => p.datePoint === HOUR + 40 * 60));
+    check((await read(s, 'month')).data.find((p) => p.datePoint === HOUR));
+    // The window in one: the same, since every play fell in one minute.
+    const day = await read(s, 'day');
+    expect(day.totals).toMatchObject({ playMs: 28_500, stallMs: 500, plays: 3, failures: 1, usersCount: 2 });
+    // One key alone: its own plays and startup times only.
+    const one = await read(s, 'day', [k1]);
+    expect(one.totals).toMatchObject({ playMs: 18_500, plays: 1, usersCount: 1 });
+    expect(one.totals?.startupP50Ms).toBeGreaterThan(250);
+    expect(one.totals?.startupP50Ms).toBeLessThanOrEqual(500);
+  });
+
+  it('quantiles merge over minutes: a window of many minutes ranks every play of it', async () => {
+    const s = await setup(1);
+    const [k = ''] = s.hashes;
+    // 18 fast plays over two minutes and two slow ones in a third: p50 fast, p95 among the slow.
+    const reports = [];
+    for (let i = 0; i < 18; i++)
+      reports.push({ ...base(k, `s${i}`, M - 120 + i * 6), playMs: 1000, plays: 1, startupMs: [200] });
+    reports.push({ ...base(k, 'slow', M), playMs: 1000, plays: 1, startupMs: [9000] });
+    reports.push({ ...base(k, 'slower', M + 1), playMs: 1000, plays: 1, startupMs: [9500] });
+    for (let i = 0; i < reports.length; i += 4) await ingest(reports.slice(i, i + 4));
+    await server.app.stats.flush();
+    const day = await read(s, 'day');
+    expect(day.totals?.plays).toBe(20);
+    expect(day.totals?.startupP50Ms).toBeGreaterThan(100);
+    expect(day.totals?.startupP50Ms).toBeLessThanOrEqual(250);
+    expect(day.totals?.startupP95Ms).toBeGreaterThan(5000);
+    expect(day.totals?.startupP95Ms).toBeLessThanOrEqual(10_000);
+    // Viewers: the largest minute's (10 of the fast ones), not the window's sessions.
+    expect(day.totals?.usersCount).toBe(10);
+  });
+
+  it('refuses a report whose experience fields are out of range, naming the field; the rest are kept', async () => {
+    const s = await setup(1);
+    const [k = ''] = s.hashes;
+    const r = await ingest([
+      { ...base(k, 'x', M), playMs: -1 },
+      { ...base(k, 'x', M), playMs: 600_001 },
+      { ...base(k, 'x', M), startupMs: [1.5] },
+      { ...base(k, 'x', M), startupMs: Array.from({ length: 21 }, () => 100) },
+      { ...base(k, 'x', M), plays: 101 },
+      { ...base(k, 'x', M), failures: 'one' },
+      { ...base(k, 'x', M), stream: 'x'.repeat(2049) },
+      { ...base(k, 'ok', M), playMs: 600_000, plays: 100, startupMs: [0, 600_000] },
+    ]);
+    expect(r.accepted).toBe(1);
+    expect(r.errors.map((e: Json) => [e.index, e.message.split(':')[0]])).toEqual([
+      [0, 'playMs'],
+      [1, 'playMs'],
+      [2, 'startupMs.0'],
+      [3, 'startupMs'],
+      [4, 'plays'],
+      [5, 'failures'],
+      [6, 'stream'],
+    ]);
+  });
+});
