@@ -303,7 +303,9 @@ type PointFieldOf<S> = S extends { point: infer P extends string }
     : never;
 type AllPointFields = { [K in TSeriesName]: PointFieldOf<(typeof SERIES)[K]> }[TSeriesName];
 type Version1Fields = {
-  [K in TSeriesName]: (typeof SERIES)[K] extends { version1Only: true } ? PointFieldOf<(typeof SERIES)[K]> : never;
+  [K in TSeriesName]: (typeof SERIES)[K] extends { version1Only: true }
+    ? PointFieldOf<(typeof SERIES)[K]>
+    : never;
 }[TSeriesName];
 /** The fields a point of the statistics answer has, besides its time. */
 export type TPointField = AllPointFields;

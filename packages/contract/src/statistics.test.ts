@@ -10,6 +10,13 @@ const point = {
   p2pUsersCount: 0,
   usersCount: 0,
   rejectedDwSize: 0,
+  playMs: 0,
+  stallMs: 0,
+  plays: 0,
+  failures: 0,
+  p2pCeilingSize: 0,
+  startupP50Ms: 0,
+  startupP95Ms: 0,
 };
 
 describe('refused peer bytes (issue 24)', () => {
