@@ -1,11 +1,14 @@
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MSG_STATS, STORAGE_KEYS, type TDomain, type TKey, type TStatsPoint } from '@tlprt/contract';
+import { MSG_STATS, SERIES, STORAGE_KEYS, type TDomain, type TKey, type TStatsPoint } from '@tlprt/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import StatisticsRoute from '../../routes/statistics';
 import { buildDomain, buildKey, buildTeam, buildUser, domainList } from '../../test/fixtures';
+import { renderScreen } from '../../test/render';
 import type { Recorded } from '../../test/server';
 import { type Routes, renderSignedIn, startApi } from '../../test/session';
+import { ExperiencePanel } from './ExperiencePanel';
+import { EXPERIENCE_TEXT } from './experience';
 
 // Only the canvas renderer is replaced: the option the page hands to ECharts is recorded.
 const charts = vi.hoisted(() => ({
@@ -39,6 +42,17 @@ afterEach(async () => {
   api = null;
 });
 
+/** The viewer-experience fields of a window where no player reported playing. */
+const NO_PLAYS = {
+  playMs: 0,
+  stallMs: 0,
+  plays: 0,
+  failures: 0,
+  p2pCeilingSize: 0,
+  startupP50Ms: 0,
+  startupP95Ms: 0,
+};
+
 // 4 viewers: 3 on the CDN, 2 from peers, so 1 fed by both (not 3, the largest series, nor 5, both added).
 // `refused`: the peer bytes refused at each point (none by default).
 const points = (n: number, step = 60, refused: (i: number) => number = () => 0): TStatsPoint[] =>
@@ -50,17 +64,32 @@ const points = (n: number, step = 60, refused: (i: number) => number = () => 0):
     p2pUsersCount: 2,
     usersCount: 4,
     rejectedDwSize: refused(i),
+    ...NO_PLAYS,
   }));
-const statsReply = (req: Recorded, n = 5, refused?: (i: number) => number) => {
+type Totals = Omit<TStatsPoint, 'datePoint'>;
+/** The whole window as the server sums it: sizes added, viewers the largest point's. */
+const totalsOf = (data: readonly TStatsPoint[]): Totals => ({
+  ...NO_PLAYS,
+  cdnDwSize: data.reduce((a, p) => a + p.cdnDwSize, 0),
+  p2pDwSize: data.reduce((a, p) => a + p.p2pDwSize, 0),
+  cdnUsersCount: Math.max(0, ...data.map((p) => p.cdnUsersCount)),
+  p2pUsersCount: Math.max(0, ...data.map((p) => p.p2pUsersCount)),
+  usersCount: Math.max(0, ...data.map((p) => p.usersCount)),
+  rejectedDwSize: data.reduce((a, p) => a + p.rejectedDwSize, 0),
+});
+const statsReply = (req: Recorded, n = 5, refused?: (i: number) => number, totals?: Totals | null) => {
   const b = req.body as { startTimestamp: number; endTimestamp: number };
+  const data = points(n, 60, refused);
   return {
     status: 200,
     body: {
       message: 'ok',
-      data: points(n, 60, refused),
+      data,
       step: 60,
       startTimestamp: b.startTimestamp,
       endTimestamp: b.endTimestamp,
+      // null: an answer without totals.
+      ...(totals === null ? {} : { totals: totals ?? totalsOf(data) }),
     },
   };
 };
@@ -540,5 +569,105 @@ describe('statistics screen', () => {
     await open({ domains: [], role: 40 });
     expect(await screen.findByText("Your team haven't added any domain yet")).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Go to add domains' })).toBeNull();
+  });
+});
+
+describe('viewer experience panel', () => {
+  // The five points chart 15 kB from the CDN and 5 kB from peers; the window's totals say more.
+  const played: Totals = {
+    ...totalsOf(points(5)),
+    cdnDwSize: 5250,
+    p2pDwSize: 4750,
+    p2pCeilingSize: 5000,
+    playMs: 990_000,
+    stallMs: 10_000,
+    plays: 200,
+    failures: 3,
+    startupP50Ms: 850,
+    startupP95Ms: 2400,
+  };
+  const figure = (name: string) => screen.getByRole('group', { name });
+  const value = (name: string) => within(figure(name)).getByTestId('experience-value').textContent;
+
+  it("shows the window's startup, rebuffering, failures, plays and P2P share against its ceiling from the totals", async () => {
+    await open({ routes: { 'POST /stats/v3/dashboard/day': (r) => statsReply(r, 5, undefined, played) } });
+    const panel = await screen.findByRole('region', { name: EXPERIENCE_TEXT.title });
+    await within(panel).findByRole('group', { name: 'Startup p50' });
+    expect(value('Startup p50')).toBe('850 ms');
+    expect(value('Startup p95')).toBe('2.4 s');
+    // 10 s stalled of 1000 s played and stalled.
+    expect(value('Rebuffering')).toBe('1.0%');
+    expect(value('Failures per 100 plays')).toBe('1.5');
+    expect(value('Plays')).toBe('200');
+    const p2p = figure('P2P share and ceiling');
+    expect(value('P2P share and ceiling')).toBe('47.5%');
+    expect(within(p2p).getByTestId('experience-detail')).toHaveTextContent(/^of a possible 50\.0%$/);
+    expect(p2p).toHaveAccessibleDescription(expect.stringContaining('P2P 47.5% of a possible 50.0%'));
+    // The glossary of the contract is each figure's help, read with it and shown on hover.
+    expect(figure('Startup p50')).toHaveAccessibleDescription(
+      expect.stringContaining(SERIES.startup.description),
+    );
+    expect(figure('Rebuffering')).toHaveAccessibleDescription(
+      expect.stringContaining(SERIES.stallMs.description),
+    );
+    await user().hover(within(figure('Plays')).getByRole('button', { name: 'About Plays' }));
+    expect(await screen.findByRole('tooltip')).toHaveTextContent(
+      `${SERIES.plays.label}: ${SERIES.plays.description}`,
+    );
+    // The chart's own figures are those of its points, untouched by the totals.
+    expect(screen.getByLabelText('P2P share')).toHaveTextContent('25.0%');
+    expect(screen.getByTestId('figure-total-traffic')).toHaveTextContent('20 kB');
+  });
+
+  it('says so when no player reported playing in the range', async () => {
+    await open();
+    const panel = await screen.findByRole('region', { name: EXPERIENCE_TEXT.title });
+    expect(await within(panel).findByText(EXPERIENCE_TEXT.empty)).toBeInTheDocument();
+    expect(within(panel).queryAllByRole('group')).toHaveLength(0);
+  });
+
+  it('shows "—" for what cannot be computed: plays that all failed before playing', async () => {
+    const failedOnly: Totals = {
+      ...played,
+      playMs: 0,
+      stallMs: 0,
+      plays: 4,
+      failures: 4,
+      startupP50Ms: 0,
+      startupP95Ms: 0,
+    };
+    await open({
+      routes: { 'POST /stats/v3/dashboard/day': (r) => statsReply(r, 5, undefined, failedOnly) },
+    });
+    await screen.findByRole('group', { name: 'Rebuffering' });
+    expect(value('Rebuffering')).toBe('—');
+    expect(value('Startup p50')).toBe('—');
+    expect(value('Failures per 100 plays')).toBe('100.0');
+    expect(value('Plays')).toBe('4');
+  });
+
+  it('never shows figures for sample data', async () => {
+    await open({ routes: { 'POST /stats/v3/dashboard/day': { status: 500, body: { message: 'boom' } } } });
+    expect(await screen.findByText(MSG_STATS.loadError)).toBeInTheDocument();
+    const panel = screen.getByRole('region', { name: EXPERIENCE_TEXT.title });
+    expect(within(panel).getByText(EXPERIENCE_TEXT.sample)).toBeInTheDocument();
+    expect(within(panel).queryAllByRole('group')).toHaveLength(0);
+    expect(within(panel).queryByText(/%|ms\b/)).toBeNull();
+  });
+
+  it('explains an answer without totals instead of inventing them', async () => {
+    await open({ routes: { 'POST /stats/v3/dashboard/day': (r) => statsReply(r, 5, undefined, null) } });
+    const panel = await screen.findByRole('region', { name: EXPERIENCE_TEXT.title });
+    expect(await within(panel).findByText(EXPERIENCE_TEXT.missing)).toBeInTheDocument();
+    expect(within(panel).queryAllByRole('group')).toHaveLength(0);
+  });
+
+  it('is not shown without a key, and loads as a skeleton', async () => {
+    await open({ domains: [buildDomain({ keys: [kOff] })] });
+    expect(await screen.findByText(MSG_STATS.noKey)).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: EXPERIENCE_TEXT.title })).toBeNull();
+    renderScreen(<ExperiencePanel state={{ kind: 'loading' }} />);
+    expect(screen.getByLabelText(EXPERIENCE_TEXT.loading)).toHaveAttribute('aria-busy', 'true');
+    expect(screen.queryAllByRole('group')).toHaveLength(0);
   });
 });

@@ -35,6 +35,7 @@ import { useSession } from '../session/SessionProvider';
 import type { ChartInput } from './chartOption';
 import { zoomIndexes } from './chartOption';
 import { RANGE_LABEL, RANGE_ORDER, SAMPLE_STEP, sampleStats, summarize, useStoredRange } from './data';
+import { ExperiencePanel, type ExperienceState } from './ExperiencePanel';
 import { downloadText, visibleCsv } from './exportCsv';
 import { formatBytes, formatCount, formatPercent } from './format';
 import { ListPanel } from './ListPanel';
@@ -175,6 +176,15 @@ export function StatisticsScreen() {
     const openFor = open ? Math.max(0, readAt - last.datePoint) : undefined;
     return { points: result.points, step: result.step, nodr, utcOffset, openFor };
   }, [result, sampleEnd, nodr, utcOffset, readAtMs]);
+  // The panel reads the answer's whole-window totals, never the sample the chart falls back to.
+  const experience: ExperienceState =
+    stats.isPending || !result
+      ? { kind: 'loading' }
+      : result.failed
+        ? { kind: 'sample' }
+        : result.totals
+          ? { kind: 'ready', totals: result.totals }
+          : { kind: 'missing' };
   const summary = useMemo(() => {
     if (!input) return null;
     const [from, to] = zoomIndexes(input.points.length, zoom[0], zoom[1]);
@@ -338,6 +348,7 @@ export function StatisticsScreen() {
               </Stack>
             )}
           </Card>
+          {keys.length > 0 && <ExperiencePanel state={experience} />}
         </Grid.Col>
       </Grid>
     </PageBody>

@@ -134,6 +134,14 @@ export function sampleStats(endS: number, withNodr = false): TStatsPoint[] {
       usersCount: Math.max(cdnUsers, p2pUsers),
       // No made-up attack in the sample.
       rejectedDwSize: 0,
+      // Nor made-up viewer experience: the panel says sample data has none.
+      playMs: 0,
+      stallMs: 0,
+      plays: 0,
+      failures: 0,
+      p2pCeilingSize: 0,
+      startupP50Ms: 0,
+      startupP95Ms: 0,
     };
     if (withNodr) {
       point.nodrDwSize = Math.round(cdnBytes * 0.1);

@@ -7,6 +7,7 @@ import {
   TIMINGS,
   type TStatsPoint,
   type TStatsRange,
+  type TStatsResponse,
   type TStatsTab,
 } from '@tlprt/contract';
 import { useEffect } from 'react';
@@ -26,7 +27,7 @@ const statsKeys = {
 
 /** Result of one statistics load: `failed` = error or empty response (spec §4: the sample is shown). */
 type StatsResult =
-  | { failed: false; points: TStatsPoint[]; step: number }
+  | { failed: false; points: TStatsPoint[]; step: number; totals: TStatsResponse['totals'] }
   | { failed: true; reason: 'error' | 'empty' };
 
 const SAVE_DEBOUNCE_MS = 500;
@@ -42,7 +43,7 @@ export function useStats(range: TStatsRange, keys: readonly string[], teamId: nu
       try {
         const r = await statsApi.query(range, body, signal);
         if (r.data.length === 0) return { failed: true, reason: 'empty' };
-        return { failed: false, points: r.data, step: r.step || STATS_RANGES[range].step };
+        return { failed: false, points: r.data, step: r.step || STATS_RANGES[range].step, totals: r.totals };
       } catch (e) {
         if (signal.aborted) throw e;
         return { failed: true, reason: 'error' };
