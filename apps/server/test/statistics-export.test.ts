@@ -99,6 +99,32 @@ describe('GET /stats/v1/export', () => {
     expect(day.totals).toMatchObject({ cdnDwSize: 750, p2pDwSize: 300, playMs: 9000, plays: 1 });
   });
 
+  it("answers the dashboard's breakdown with `by`, as JSON and as CSV", async () => {
+    const s = await setup();
+    const keys = s.hashes.join(',');
+    for (const by of ['stream', 'country', 'browser'] as const) {
+      const body = {
+        apiKeys: s.hashes,
+        startTimestamp: 0,
+        endTimestamp: NOW,
+        team_id: s.team.id,
+        range: 'week',
+        by,
+      };
+      const screen = await s.as.post(PATHS.statistics.breakdown, body);
+      expect(screen.status).toBe(200);
+      expect(screen.body.data.length).toBeGreaterThan(0);
+      const machine = await exporter(s.token).get(exportUrl({ range: 'week', to: String(NOW), keys, by }));
+      expect(machine.status).toBe(200);
+      expect(machine.body).toEqual(screen.body);
+      const screenCsv = await s.as.post(`${PATHS.statistics.breakdown}?format=csv`, body);
+      const machineCsv = await exporter(s.token).get(
+        exportUrl({ range: 'week', to: String(NOW), keys, by, format: 'csv' }),
+      );
+      expect(machineCsv.body).toBe(screenCsv.body);
+    }
+  });
+
   it('refuses no token, a malformed or revoked one, and a token of another scope (401)', async () => {
     const s = await setup();
     const q = exportUrl({ range: 'day', keys: s.hashes.join(',') });

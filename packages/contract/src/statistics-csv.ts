@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { TStatsPoint } from './statistics.js';
+import { POINT_FIELDS } from './series.js';
+import type { TBreakdownRow, TStatsPoint } from './statistics.js';
 
 /**
  * A chart's points as CSV (RFC 4180, CRLF): what the statistics screen's "Export CSV" downloads and
@@ -42,5 +43,16 @@ export function statsCsv(
       ].join(','),
     );
   }
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+/** A CSV field: quoted when it holds a comma, a quote or a line break (RFC 4180). */
+const csvField = (s: string) => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+
+/** A breakdown as CSV: the name, then every field of the series table the rows have, in its order. */
+export function breakdownCsv(rows: readonly TBreakdownRow[], { nodr }: { nodr: boolean }): string {
+  const fields = POINT_FIELDS.filter((f) => nodr || !f.version1Only).map((f) => f.field);
+  const lines = [['name', ...fields].join(',')];
+  for (const r of rows) lines.push([csvField(r.name), ...fields.map((f) => r[f] ?? 0)].join(','));
   return `${lines.join('\r\n')}\r\n`;
 }

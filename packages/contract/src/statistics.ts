@@ -120,10 +120,48 @@ export const ZStatsSettingsPut = z.object({
 export const ZStatsSettingsResponse = envelope(ZStatsSettings);
 export const DEFAULT_TAB_NAME = 'New list';
 
+/**
+ * Breakdowns (DESIGN §7): where the traffic of a range comes from, by stream (the playlist's URL
+ * without its query), by country and by network (ASN) of the viewer's address, by browser and by
+ * operating system. Stored per key and hour (the day and live ranges) and per key and day (week,
+ * month), at most BREAKDOWN_NAMES_PER_BUCKET names per key, bucket and dimension on a node: the rest
+ * are counted as BREAKDOWN_OTHER.
+ */
+export const BREAKDOWN_DIMENSIONS = ['stream', 'country', 'network', 'browser', 'os'] as const;
+export type TBreakdownBy = (typeof BREAKDOWN_DIMENSIONS)[number];
+export const BREAKDOWN_NAMES_PER_BUCKET = 50;
+export const BREAKDOWN_OTHER = 'Other';
+/** What a viewer is counted under when it cannot be told (no address, a private one, no user agent,
+ *  an address the IP database lacks, a report without a stream). */
+export const BREAKDOWN_UNKNOWN = 'Unknown';
+/** Rows one breakdown answers at most (largest first). */
+export const BREAKDOWN_MAX_ROWS = 500;
+const ZStatsRange = z.enum(['live', 'day', 'week', 'month'], { error: 'Must be live, day, week or month' });
+const ZBreakdownBy = z.enum(BREAKDOWN_DIMENSIONS, { error: `Must be one of ${BREAKDOWN_DIMENSIONS.join(', ')}` });
+/** POST /stats/v3/dashboard/breakdown: the range payload of the charts plus the range and `by`. */
+export const ZBreakdownQuery = ZStatsQuery.extend({ range: ZStatsRange, by: ZBreakdownBy });
+export type TBreakdownQuery = z.infer<typeof ZBreakdownQuery>;
+/** One row: the name (a stream's host and path, an ISO country code, "AS15169 Google LLC", a browser or
+ *  system name) and the series of the range summed; viewers the largest bucket's. */
+export const ZBreakdownRow = ZSeriesPoint.omit({ datePoint: true }).extend({ name: z.string() });
+export type TBreakdownRow = z.infer<typeof ZBreakdownRow>;
+export const ZBreakdownResponse = z.object({
+  message: z.string(),
+  by: ZBreakdownBy,
+  data: z.array(ZBreakdownRow),
+  /** The seconds of the buckets the rows were summed from, and the window they cover. */
+  step: z.number().int(),
+  startTimestamp: z.number().int(),
+  endTimestamp: z.number().int(),
+});
+export type TBreakdownResponse = z.infer<typeof ZBreakdownResponse>;
+
 /** GET /stats/v1/export (DESIGN §7): the dashboard's answer for machines, with a team API token of
  *  scope `statistics`. `keys`: key hashes separated by commas (all of the token's team). */
 export const ZStatsExportQuery = z.object({
-  range: z.enum(['live', 'day', 'week', 'month'], { error: 'Must be live, day, week or month' }),
+  range: ZStatsRange,
+  /** A breakdown instead of points. */
+  by: ZBreakdownBy.optional(),
   from: z.coerce.number({ error: 'Must be a number' }).int('Must be a whole number').min(0).optional(),
   to: z.coerce.number({ error: 'Must be a number' }).int('Must be a whole number').min(0).optional(),
   keys: z

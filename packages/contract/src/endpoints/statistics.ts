@@ -3,6 +3,8 @@ import { ZId } from '../common.js';
 import { endpoint } from '../endpoint.js';
 import { PLAYER_API_PATHS } from '../player.js';
 import {
+  ZBreakdownQuery,
+  ZBreakdownResponse,
   ZIngestRequest,
   ZIngestResponse,
   ZStatsExportQuery,
@@ -48,6 +50,18 @@ export const STATISTICS_ENDPOINTS = {
   day: endpoint({ ...rangeQuery, path: '/stats/v3/dashboard/day' }),
   week: endpoint({ ...rangeQuery, path: '/stats/v3/dashboard/week' }),
   month: endpoint({ ...rangeQuery, path: '/stats/v3/dashboard/month' }),
+  breakdown: endpoint({
+    method: 'POST',
+    path: '/stats/v3/dashboard/breakdown',
+    access: 'user',
+    tag,
+    summary:
+      "The range's traffic of the asked keys by stream, country, network, browser or system, largest first; `?format=csv` answers it as text/csv",
+    query: ZStatsFormatQuery,
+    body: ZBreakdownQuery,
+    response: ZBreakdownResponse,
+    errors: [400, 403, 404],
+  }),
   /** The last minutes; the team in the path. */
   live: endpoint({
     method: 'POST',
@@ -70,7 +84,7 @@ export const STATISTICS_ENDPOINTS = {
     summary:
       "A team's points as the dashboard answers them (JSON, or `format=csv`), with a team API token of scope statistics in `Authorization: Bearer`; at most 60 a minute per token",
     query: ZStatsExportQuery,
-    response: ZStatsResponse,
+    response: z.union([ZStatsResponse, ZBreakdownResponse]),
     errors: [400, 401, 429],
   }),
   readLists: endpoint({

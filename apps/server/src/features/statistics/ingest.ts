@@ -15,7 +15,9 @@ import type { UsableKeys } from '../../access/usable-keys.js';
 import type { OriginGate } from '../../http/origin-gate.js';
 import type { SlidingWindowCounter } from '../../lib/sliding-window.js';
 import type { StatsAggregator } from './aggregator.js';
+import type { BreakdownAggregator } from './breakdowns.js';
 import type { SeenReports } from './seen-reports.js';
+import type { ViewerFacts } from './viewer-facts.js';
 
 /**
  * Where a batch came from: `origin` is the browser's Origin (undefined for server-side reporters);
@@ -28,6 +30,10 @@ export interface IngestSource {
   seen: SeenReports;
   teamId?: number;
   perKey?: SlidingWindowCounter;
+  breakdowns: BreakdownAggregator;
+  /** The viewer's country, network, browser and system; null when the sender is not the viewer (a
+   *  server-side reporter). */
+  viewer: ViewerFacts | null;
 }
 
 const isWhole = (v: unknown, max: number): v is number =>
@@ -138,6 +144,7 @@ export async function ingestReports(
       if (seen === 'seen') continue;
     } else accepted++;
     agg.add(v.key.id, r.ts, r.sessionId, r);
+    source.breakdowns.add(v.key.id, r.ts, r.sessionId, r, source.viewer);
   }
   errors.sort((a, b) => a.index - b.index);
   return { accepted, rejected, errors };

@@ -7,30 +7,30 @@ import { BLOCK_SPAN_S, MINUTE_BYTES_CAP, PEAK_COLUMNS, type StatsDb, SUM_CAP } f
 /** The statistics feature's SQL: the flush, the reads of the ranges, saved lists,
  *  retention and the demo's look-ups. Same statements on SQLite and PostgreSQL unless marked. */
 
-const isPostgres = (db: { getExecutor(): { readonly adapter: unknown } }): boolean =>
+export const isPostgres = (db: { getExecutor(): { readonly adapter: unknown } }): boolean =>
   db.getExecutor().adapter instanceof PostgresAdapter;
 
 /** The most a stored 4-byte (integer) value holds: PostgreSQL's integer is signed. */
 const INT_CAP = 2_147_483_647;
 /** The cap of a column's one key-minute (MINUTE_BYTES_CAP for the 8-byte ones) and of its sums. */
-const minuteCap = (c: StoredColumn) => (c.width === 8 ? MINUTE_BYTES_CAP : INT_CAP);
-const sumCap = (c: StoredColumn) => (c.width === 8 ? SUM_CAP : INT_CAP);
+export const minuteCap = (c: StoredColumn) => (c.width === 8 ? MINUTE_BYTES_CAP : INT_CAP);
+export const sumCap = (c: StoredColumn) => (c.width === 8 ? SUM_CAP : INT_CAP);
 
 /** `least(a, b)`: SQLite's two-argument min() is PostgreSQL's least(). */
-const least = (pg: boolean, a: RawBuilder<unknown>, b: number) =>
+export const least = (pg: boolean, a: RawBuilder<unknown>, b: number) =>
   pg ? sql<number>`least(${a}, ${sql.lit(b)})` : sql<number>`min(${a}, ${sql.lit(b)})`;
 
 /** `sum(column)` over any number of rows that saturates at `cap` instead of failing: PostgreSQL sums
  *  bigint as numeric (no overflow until the cast back), SQLite's sum() raises "integer overflow" where
  *  total() does not (exact below 2^53). */
-function cappedSum(pg: boolean, column: RawBuilder<unknown>, cap: number) {
+export function cappedSum(pg: boolean, column: RawBuilder<unknown>, cap: number) {
   return pg
     ? sql<number>`least(sum(${column}), ${sql.lit(cap)})`
     : sql<number>`cast(min(total(${column}), ${sql.lit(cap)}) as integer)`;
 }
 
 /** The stored columns (STORED_COLUMNS) as a column list, each through `f` when given. */
-const columnList = (f: (c: StoredColumn) => RawBuilder<unknown> = (c) => sql.ref(c.column)) =>
+export const columnList = (f: (c: StoredColumn) => RawBuilder<unknown> = (c) => sql.ref(c.column)) =>
   sql.join(STORED_COLUMNS.map(f));
 /** The `peak_*` columns of the team's 20-minute and hourly totals, one per peak series. */
 const peakRef = (c: { column: string }) => sql.ref(`peak_${c.column}`);
@@ -522,7 +522,11 @@ export async function readPoints(
     }
     const i = (time - from) / step;
     teamViewers += Number(r[STORED_COLUMNS[VIEWERS]?.column ?? '']);
-    if (!direct) STORED_COLUMNS.forEach((c, j) => add(sums, i * POINT_VALUES + j, Number(r[c.column])));
+    if (!direct) {
+      STORED_COLUMNS.forEach((c, j) => {
+        add(sums, i * POINT_VALUES + j, Number(r[c.column]));
+      });
+    }
     PEAK_COLUMNS.forEach((c, j) => {
       teamPeaks[i * peaks + j] = Number(r[`peak_${c.column}`]);
     });

@@ -147,7 +147,7 @@ const OK_MESSAGE = JSON.stringify(MSG.ok);
 /** The point fields a team's answer has: the version-1 ones for those teams only. */
 const fieldsOf = (nodr: boolean) => POINT_FIELDS.filter((f) => nodr || !f.version1Only);
 /** A field's value of point `p` (its values from `sums[p]`): sizes saturate below the 64-bit limit. */
-const valueOf = (f: (typeof POINT_FIELDS)[number], sums: Float64Array, p: number) => {
+export const fieldValue = (f: (typeof POINT_FIELDS)[number], sums: Float64Array, p: number) => {
   const v = f.read(sums, p);
   return f.unit === 'bytes' ? Math.min(v, SUM_CAP) : v;
 };
@@ -164,7 +164,7 @@ export function statsResponseJson({ from, to, step, n, sums, nodr }: StatsSeries
   const write = (values: Float64Array, p: number) => {
     let out = '';
     for (let f = 0; f < fields.length; f++)
-      out += names[f] + String(valueOf(fields[f] as (typeof fields)[number], values, p));
+      out += names[f] + String(fieldValue(fields[f] as (typeof fields)[number], values, p));
     return out;
   };
   let data = '';
@@ -194,7 +194,7 @@ export function statsPoints({ from, step, n, sums, nodr }: StatsSeries): TStatsP
   const points: TStatsPoint[] = [];
   for (let i = 0; i < n; i++) {
     const point: Record<string, number> = { datePoint: from + i * step };
-    for (const f of fields) point[f.field] = valueOf(f, sums, i * POINT_VALUES);
+    for (const f of fields) point[f.field] = fieldValue(f, sums, i * POINT_VALUES);
     points.push(point as TStatsPoint);
   }
   return points;

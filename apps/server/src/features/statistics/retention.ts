@@ -16,6 +16,10 @@ const KEPT = [
   ['stats_team_hour', 'bucket', RETENTION_S.hour],
   ['stats_hour_blocks', 'start', RETENTION_S.hour + BLOCK_SPAN_S.hour],
   ['stats_minute_sessions', 'minute', RETENTION_S.sessions],
+  ['stats_breakdown_hour', 'bucket', RETENTION_S.twenty],
+  ['stats_team_breakdown_hour', 'bucket', RETENTION_S.twenty],
+  ['stats_breakdown_day', 'bucket', RETENTION_S.hour],
+  ['stats_team_breakdown_day', 'bucket', RETENTION_S.hour],
 ] as const;
 
 /** Deletes what DESIGN §2's retention no longer keeps, as of `nowMs`. Answers the rows deleted per table. */

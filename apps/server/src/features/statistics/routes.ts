@@ -1,4 +1,5 @@
 import {
+  breakdownCsv,
   STATISTICS_ENDPOINTS as E,
   INGEST_ANONYMOUS_MAX_REPORTS,
   INGEST_ERRORS,
@@ -16,6 +17,7 @@ import { addressGroup } from '../../http/client-address.js';
 import { allowOrigin, preflight } from '../../http/cors.js';
 import { badRequest, HttpError, tooManyRequests } from '../../http/errors.js';
 import { route } from '../../http/route.js';
+import { exportBreakdown, queryBreakdown } from './breakdown.js';
 import { exportStats, queryStats, type StatsSeries, statsResponseCsv, statsResponseJson } from './query.js';
 import type { StatsService } from './service.js';
 import { getSettings, putSettings } from './settings.js';
@@ -67,7 +69,12 @@ export function ingestRoutes(svc: StatsService): FastifyPluginAsync {
         }
         const wait = svc.perAddress.hit(addressOf(req), reports.length);
         if (wait > 0) throw tooManyRequests(wait, MSG_INGEST.addressBudget);
-        return svc.ingest(reports, { origin, anonymous: true });
+        return svc.ingest(reports, {
+          origin,
+          anonymous: true,
+          address: req.ip,
+          userAgent: req.headers['user-agent'],
+        });
       },
       {
         // An address past its budget is refused before its body is read.
@@ -141,11 +148,24 @@ export function statsRoutes(svc: StatsService): FastifyPluginAsync {
         const wait = svc.perToken.hit(token);
         if (wait > 0) throw tooManyRequests(wait, MSG_STATS_EXPORT.tooMany);
         reply.header('Cache-Control', 'no-store');
-        return send(reply, await exportStats(svc, teamId, req.query), req.query.format);
+        const q = req.query;
+        if (q.by !== undefined) {
+          const { answer, nodr } = await exportBreakdown(svc, teamId, { ...q, by: q.by });
+          if (q.format === 'csv') return reply.type(STATS_CSV_TYPE).send(breakdownCsv(answer.data, { nodr }));
+          return answer;
+        }
+        return send(reply, await exportStats(svc, teamId, q), q.format);
       },
       // Read by machines, never by a page: no CORS, and no helmet headers to spend on it.
       { helmet: false },
     );
+
+    route(app, E.breakdown, async (req, reply) => {
+      const { answer, nodr } = await queryBreakdown(svc, caller(req).user, req.body);
+      if (req.query.format === 'csv')
+        return reply.type(STATS_CSV_TYPE).send(breakdownCsv(answer.data, { nodr }));
+      return answer;
+    });
 
     route(app, E.readLists, async (req) => ({
       message: MSG.ok,

@@ -2,9 +2,14 @@ import { STATS_EXPORTS_PER_MINUTE } from '@tlprt/contract';
 import type { AppContext } from '../../context.js';
 import { SlidingWindowCounter } from '../../lib/sliding-window.js';
 import { type BatchWriter, StatsAggregator } from './aggregator.js';
+import { writeBreakdowns } from './breakdown-queries.js';
+import { BreakdownAggregator } from './breakdowns.js';
 import { ingestReports } from './ingest.js';
+import { databaseAnswers, lockFlushes } from './queries.js';
 import { pruneStats } from './retention.js';
 import { SeenReports } from './seen-reports.js';
+import { statsDb } from './tables.js';
+import { ViewerFactsResolver } from './viewer-facts.js';
 
 /** Who sent a batch: a browser's Origin, the team of an API token, and whether it came without
  *  one over HTTP (anonymous: the per-key budget applies). This node's own demo traffic is none of these. */
@@ -12,12 +17,17 @@ export interface IngestFrom {
   origin?: string;
   teamId?: number;
   anonymous?: boolean;
+  /** The sender's address and user agent: a browser's are its viewer's (the breakdowns). */
+  address?: string;
+  userAgent?: string;
 }
 
 /** The statistics feature's state of one server node: aggregator, flush and retention timers. */
 export class StatsService {
   readonly aggregator: StatsAggregator;
   readonly seen: SeenReports;
+  readonly breakdowns = new BreakdownAggregator();
+  readonly viewerFacts: ViewerFactsResolver;
   /** Reports without an API token, per client address group and per key (config.ingest). */
   readonly perAddress: SlidingWindowCounter;
   readonly perKey: SlidingWindowCounter;
@@ -34,6 +44,7 @@ export class StatsService {
     writer?: BatchWriter,
   ) {
     this.aggregator = new StatsAggregator(ctx.db, ctx.now, ctx.log, writer);
+    this.viewerFacts = new ViewerFactsResolver(ctx.log);
     const { perAddressPerMinute, perKeyPerMinute, replayMemoryBytes } = ctx.config.ingest;
     this.seen = new SeenReports(replayMemoryBytes, ctx.now());
     this.perAddress = new SlidingWindowCounter(perAddressPerMinute, 60_000, ctx.now, 200_000);
@@ -49,13 +60,40 @@ export class StatsService {
       seen: this.seen,
       ...(from.teamId !== undefined ? { teamId: from.teamId } : {}),
       ...(from.anonymous ? { perKey: this.perKey } : {}),
+      breakdowns: this.breakdowns,
+      // One session per anonymous request: the sender is the viewer. A token's batch comes from a
+      // server, whose address says nothing of its viewers.
+      viewer: from.anonymous ? this.viewerFacts.of(from.address, from.userAgent) : null,
     });
   }
 
   /** Writes the in-memory aggregates now (tests, shutdown). What the database refuses while it answers
    *  is isolated (the rest is written); a database that does not answer keeps it all for the next flush. */
-  flush(): Promise<void> {
-    return this.aggregator.flush();
+  async flush(): Promise<void> {
+    await this.aggregator.flush();
+    await this.flushBreakdowns();
+  }
+
+  /** Writes the breakdowns gathered since the last write. A database that does not answer gets them
+   *  again with the next write; one that refuses them while it answers has them logged and dropped. */
+  private async flushBreakdowns(): Promise<void> {
+    const rows = this.breakdowns.take();
+    this.breakdowns.prune(Math.floor(this.ctx.now() / 1000));
+    if (rows.length === 0) return;
+    try {
+      await statsDb(this.ctx.db)
+        .transaction()
+        .execute(async (trx) => {
+          await lockFlushes(trx);
+          await writeBreakdowns(trx, rows);
+        });
+    } catch (err) {
+      if (!(await databaseAnswers(this.ctx.db))) {
+        this.breakdowns.restore(rows);
+        throw err;
+      }
+      this.ctx.log.error({ err, rows: rows.length }, 'breakdowns dropped: their write failed');
+    }
   }
 
   prune(nowMs = this.ctx.now()) {

@@ -1,0 +1,208 @@
+import {
+  BREAKDOWN_NAMES_PER_BUCKET,
+  BREAKDOWN_OTHER,
+  BREAKDOWN_UNKNOWN,
+  PATHS,
+  ZBreakdownResponse,
+} from '@tlprt/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDomain, buildKey, buildTeam } from './factories.js';
+import { Api, type Json } from './helpers/http.js';
+import { ingestAsBrowsers } from './helpers/ingest.js';
+import { manualClock, startServer, type TestServer } from './helpers/server.js';
+
+/**
+ * Breakdowns (DESIGN §7): by stream, country, network, browser and system. The server sits behind a
+ * proxy the test plays (TRUST_PROXY, X-Forwarded-For): country and network come from the IP databases
+ * shipped in npm packages, read from disk; a private address, or one the databases lack, is Unknown.
+ */
+
+const HOUR = Math.floor(Date.now() / 3_600_000) * 3600;
+const NOW = HOUR + 45 * 60 + 30;
+const M = NOW - 30;
+const clock = manualClock(NOW * 1000);
+
+let server: TestServer;
+let api: Api;
+beforeAll(async () => {
+  server = await startServer({
+    env: { STATS_INGEST_FLUSH_MS: '600000', TRUST_PROXY: '127.0.0.1/8' },
+    deps: { now: clock },
+  });
+  api = new Api(server.base);
+  // The databases load on the first public address (about a second): the test waits for them.
+  await server.app.stats.viewerFacts.ready();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+const CHROME =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+const FIREFOX = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0';
+const SAFARI_IOS =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+
+async function setup(n = 1) {
+  const team = await buildTeam(server.app);
+  const domain = await buildDomain(server.app, team.id, { promoted: true });
+  const keys = [];
+  for (let i = 0; i < n; i++) keys.push(await buildKey(server.app, team.id, domain.id));
+  return { team, hashes: keys.map((k) => k.keyHash), as: api.as(team.owner.token) };
+}
+type Setup = Awaited<ReturnType<typeof setup>>;
+
+/** One viewer's report sent from `address` with `ua`, as its browser would through the proxy. */
+async function view(key: string, session: string, address: string, ua: string, extra: Json = {}) {
+  const res = await ingestAsBrowsers(
+    api,
+    [{ apiKey: key, sessionId: session, ts: M, cdnBytes: 1000, p2pBytes: 500, playMs: 9000, ...extra }],
+    { 'x-forwarded-for': address, 'user-agent': ua },
+  );
+  expect(res.status).toBe(202);
+  expect(res.body.accepted).toBe(1);
+}
+async function breakdown(s: Setup, by: string, range = 'day', apiKeys = s.hashes) {
+  const res = await s.as.post(PATHS.statistics.breakdown, {
+    apiKeys,
+    startTimestamp: 0,
+    endTimestamp: NOW,
+    team_id: s.team.id,
+    range,
+    by,
+  });
+  expect(res.status).toBe(200);
+  return ZBreakdownResponse.parse(res.body).data;
+}
+const names = (rows: Array<{ name: string }>) => rows.map((r) => r.name);
+
+describe('breakdowns', () => {
+  it('by country and network of the address, browser and system of the user agent; the address is not stored', async () => {
+    const s = await setup();
+    const [k = ''] = s.hashes;
+    await view(k, 'us-1', '8.8.8.8', CHROME);
+    await view(k, 'us-2', '8.8.4.4', CHROME);
+    await view(k, 'gb', '81.2.69.160', FIREFOX);
+    // A private address (a test set-up, a misconfigured proxy) has no place.
+    await view(k, 'lan', '10.1.2.3', SAFARI_IOS);
+    await server.app.stats.flush();
+
+    const countries = await breakdown(s, 'country');
+    expect(names(countries)).toEqual(['US', 'GB', BREAKDOWN_UNKNOWN]);
+    expect(countries[0]).toMatchObject({ cdnDwSize: 2000, p2pDwSize: 1000, usersCount: 2, playMs: 18_000 });
+    const networks = names(await breakdown(s, 'network'));
+    expect(networks[0]).toMatch(/^AS15169 Google/);
+    expect(networks).toContain(BREAKDOWN_UNKNOWN);
+    expect(names(await breakdown(s, 'browser'))).toEqual(['Chrome', 'Firefox', 'Safari']);
+    expect(names(await breakdown(s, 'os'))).toEqual(['Linux', 'Windows', 'iOS']);
+    // Week and month read whole days: the same rows.
+    expect(names(await breakdown(s, 'country', 'month'))).toEqual(['US', 'GB', BREAKDOWN_UNKNOWN]);
+
+    const tables = ['stats_breakdown_hour', 'stats_breakdown_day', 'stats_team_breakdown_hour'];
+    for (const table of tables) {
+      const text = JSON.stringify(
+        await server.app.ctx.db
+          .selectFrom(table as never)
+          .selectAll()
+          .execute(),
+      );
+      for (const address of ['8.8.8.8', '8.8.4.4', '81.2.69.160', '10.1.2.3'])
+        expect(text).not.toContain(address);
+    }
+  });
+
+  it('by stream: host and path without the query; a report without a stream is Unknown; CSV too', async () => {
+    const s = await setup();
+    const [k = ''] = s.hashes;
+    await view(k, 'a', '8.8.8.8', CHROME, {
+      stream: 'https://cdn.example.com/live/master.m3u8?token=secret',
+    });
+    await view(k, 'b', '8.8.8.8', CHROME, { stream: 'https://cdn.example.com/live/master.m3u8?token=other' });
+    await view(k, 'c', '8.8.8.8', CHROME, {
+      stream: 'https://cdn.example.com/vod/film.m3u8',
+      cdnBytes: 5000,
+    });
+    await view(k, 'd', '8.8.8.8', CHROME);
+    await server.app.stats.flush();
+    const rows = await breakdown(s, 'stream');
+    expect(names(rows)).toEqual([
+      'cdn.example.com/vod/film.m3u8',
+      'cdn.example.com/live/master.m3u8',
+      BREAKDOWN_UNKNOWN,
+    ]);
+    expect(rows[1]).toMatchObject({ usersCount: 2, cdnDwSize: 2000 });
+    const csv = await s.as.post(`${PATHS.statistics.breakdown}?format=csv`, {
+      apiKeys: s.hashes,
+      startTimestamp: 0,
+      endTimestamp: NOW,
+      team_id: s.team.id,
+      range: 'day',
+      by: 'stream',
+    });
+    expect(csv.status).toBe(200);
+    const lines = String(csv.body).trim().split('\r\n');
+    expect(lines[0]).toMatch(/^name,cdnDwSize,p2pDwSize,/);
+    expect(lines[1]).toMatch(/^cdn\.example\.com\/vod\/film\.m3u8,5000,500,/);
+    expect(String(csv.body)).not.toContain('secret');
+  });
+
+  it(`keeps at most ${BREAKDOWN_NAMES_PER_BUCKET} names per key, hour and dimension; the rest are Other`, async () => {
+    const s = await setup();
+    const [k = ''] = s.hashes;
+    const reports = Array.from({ length: BREAKDOWN_NAMES_PER_BUCKET + 5 }, (_, i) => ({
+      apiKey: k,
+      sessionId: `s${i}`,
+      ts: M,
+      cdnBytes: 10,
+      p2pBytes: 0,
+      stream: `https://cdn.example.com/s${i}.m3u8`,
+    }));
+    for (let i = 0; i < reports.length; i += 10) await ingestAsBrowsers(api, reports.slice(i, i + 10));
+    await server.app.stats.flush();
+    const rows = await breakdown(s, 'stream');
+    expect(rows).toHaveLength(BREAKDOWN_NAMES_PER_BUCKET + 1);
+    expect(rows.find((r) => r.name === BREAKDOWN_OTHER)).toMatchObject({ cdnDwSize: 50, usersCount: 5 });
+  });
+
+  it("sums several keys (the team's total when all are asked); other teams' keys are ignored", async () => {
+    const s = await setup(2);
+    const other = await setup(1);
+    const [k1 = '', k2 = ''] = s.hashes;
+    await view(k1, 'a', '8.8.8.8', CHROME);
+    await view(k2, 'b', '8.8.8.8', FIREFOX);
+    await view(other.hashes[0] ?? '', 'c', '8.8.8.8', CHROME);
+    await server.app.stats.flush();
+    const all = await breakdown(s, 'country', 'day', [...s.hashes, ...other.hashes]);
+    expect(all).toEqual([expect.objectContaining({ name: 'US', cdnDwSize: 2000, usersCount: 2 })]);
+    const one = await breakdown(s, 'browser', 'day', [k2]);
+    expect(one).toEqual([expect.objectContaining({ name: 'Firefox', cdnDwSize: 1000, usersCount: 1 })]);
+    // A stranger to the team: 404, as for the charts.
+    const stranger = await other.as.post(PATHS.statistics.breakdown, {
+      apiKeys: s.hashes,
+      startTimestamp: 0,
+      endTimestamp: NOW,
+      team_id: s.team.id,
+      range: 'day',
+      by: 'country',
+    });
+    expect(stranger.status).toBe(404);
+  });
+
+  it('validates the query (400 naming by and range)', async () => {
+    const s = await setup();
+    for (const [body, field] of [
+      [{ by: 'planet', range: 'day' }, 'by'],
+      [{ by: 'country', range: 'year' }, 'range'],
+    ] as const) {
+      const res = await s.as.post(PATHS.statistics.breakdown, {
+        apiKeys: s.hashes,
+        startTimestamp: 0,
+        endTimestamp: NOW,
+        team_id: s.team.id,
+        ...body,
+      });
+      expect(res.status).toBe(400);
+      expect(Object.keys(res.body.errors)).toContain(field);
+    }
+  });
+});
