@@ -9,12 +9,13 @@ import { HlsJsP2PEngine } from 'p2p-media-loader-hlsjs';
 import { ShakaP2PEngine } from 'p2p-media-loader-shaka';
 import { keepByteRangeLengths } from './byte-range-fix.js';
 import { countResourceBytes } from './cdn-only.js';
+import { Experience, isMediaLike } from './experience.js';
 import { followFlowplayer, isFlowplayer } from './flowplayer.js';
 import { hlsConfigFor } from './hls.js';
 import { IntegrityReferences, SegmentGuard } from './integrity.js';
 import { type HlsLiveConfig, liveWindows, readLivePlaylist, startLiveLag } from './live.js';
 import { dropPeer } from './peer-drop.js';
-import { NO_VERDICT, newSessionId, Reporter } from './reporter.js';
+import { NO_VERDICT, newSessionId, Reporter, streamName } from './reporter.js';
 import { coreSettings, opensPeering, type PlayerSettings, readSettings } from './settings.js';
 import { fillShakaSegmentIndexes } from './shaka-index.js';
 import { countOutsideEngine } from './shaka-outside.js';
@@ -27,7 +28,8 @@ export interface AttachOptions {
   instance?: unknown;
   /** The stream's URL (players with P2P: the swarm is the key and this stream). */
   src?: string;
-  /** hls.js: the element the stream plays in. */
+  /** hls.js: the element the stream plays in. Any player: the element whose playing, stalls and startup
+   *  are reported (hls.js and Shaka find theirs; a CDN-only player has none without it). */
   video?: HTMLMediaElement;
   /** hls.js: your own hls.js settings, kept. */
   hlsConfig?: Record<string, unknown>;
@@ -81,6 +83,30 @@ type HlsClass = new (
   destroy(): void;
 };
 
+type HlsListener = (event: string, data: { media?: unknown; fatal?: boolean } | undefined) => void;
+/** What the plugin follows of an hls.js instance for the viewer's experience. */
+interface HlsEvents {
+  media?: unknown;
+  on(event: string, listener: HlsListener): void;
+  off?(event: string, listener: HlsListener): void;
+}
+const hasHlsEvents = (h: unknown): h is HlsEvents =>
+  typeof h === 'object' && h !== null && typeof (h as { on?: unknown }).on === 'function';
+
+/** shaka.util.Error: CRITICAL ends playback; LOAD_INTERRUPTED and OPERATION_ABORTED are the player's own
+ *  doing (another load, a destroy), no failure the viewer saw. */
+const SHAKA_CRITICAL = 2;
+const SHAKA_NOT_FAILURES = new Set([7000, 7001]);
+const isShakaFailure = (e: unknown): boolean => {
+  const err = e as { severity?: unknown; code?: unknown } | null;
+  return (
+    typeof err === 'object' &&
+    err !== null &&
+    err.severity === SHAKA_CRITICAL &&
+    !SHAKA_NOT_FAILURES.has(err.code as number)
+  );
+};
+
 /** The origin the plugin was loaded from (read while the bundle runs; `currentScript` is gone later). */
 const loadedFrom: string | undefined = (() => {
   const s = typeof document !== 'undefined' ? document.currentScript : null;
@@ -128,23 +154,36 @@ export async function attach(options: AttachOptions): Promise<Handle> {
     peers: 0,
   };
   const listeners = new Set<(c: Counters) => void>();
-  const peers = new Set<string>();
+  // Connections per peer: the library connects to a peer once per stream it shares (video, audio).
+  const peers = new Map<string, number>();
   const changed = () => {
     counters.peers = peers.size;
     for (const l of listeners) l({ ...counters });
   };
   const sessionId = newSessionId();
-  const reporter = settings
-    ? new Reporter(options.key, sessionId, (body, keepalive) =>
-        fetch(server + PLAYER_PATHS.ingest, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
-          body,
-          keepalive,
-          credentials: 'omit',
-        }).then((r) => (r.ok ? r.json().catch(() => NO_VERDICT) : null)),
-      )
-    : null;
+  // Measured only where it is reported: a key that is not usable reports nothing.
+  const experience = settings ? new Experience(isMediaLike(options.video) ? options.video : null) : null;
+  const reporter =
+    settings && experience
+      ? new Reporter(
+          options.key,
+          sessionId,
+          (body, keepalive) =>
+            fetch(server + PLAYER_PATHS.ingest, {
+              method: 'POST',
+              headers: { 'Content-Type': 'application/json' },
+              body,
+              keepalive,
+              credentials: 'omit',
+            }).then((r) => (r.ok ? r.json().catch(() => NO_VERDICT) : null)),
+          undefined,
+          {
+            experience: () => experience.take(),
+            peers: () => peers.size,
+            stream: streamName(options.src, location.href),
+          },
+        )
+      : null;
   const cdnDownloaded = (bytes: number) => {
     counters.cdnBytes += bytes;
     reporter?.add(bytes, 0, 0);
@@ -233,18 +272,49 @@ export async function attach(options: AttachOptions): Promise<Handle> {
       changed();
     });
     e.addEventListener('onPeerConnect', ({ peerId }) => {
-      peers.add(peerId);
+      peers.set(peerId, (peers.get(peerId) ?? 0) + 1);
       guard.peerConnected(peerId);
       changed();
     });
     e.addEventListener('onPeerClose', ({ peerId }) => {
-      peers.delete(peerId);
+      const left = (peers.get(peerId) ?? 0) - 1;
+      if (left > 0) peers.set(peerId, left);
+      else peers.delete(peerId);
       guard.peerClosed(peerId);
       changed();
     });
   };
 
   const cleanups: Array<() => void> = [];
+  // Each hls.js once: the element it plays in (now and whenever it attaches another) and its fatal errors.
+  const followed = new WeakSet<object>();
+  const followHls = (h: unknown) => {
+    if (!experience || !hasHlsEvents(h) || followed.has(h)) return;
+    followed.add(h);
+    if (isMediaLike(h.media)) experience.observe(h.media);
+    const attaching: HlsListener = (_event, data) => {
+      if (isMediaLike(data?.media)) experience.observe(data.media);
+    };
+    const error: HlsListener = (_event, data) => {
+      if (data?.fatal) experience.failure();
+    };
+    h.on('hlsMediaAttaching', attaching);
+    h.on('hlsError', error);
+    cleanups.push(() => {
+      h.off?.('hlsMediaAttaching', attaching);
+      h.off?.('hlsError', error);
+    });
+  };
+  // Players built on hls.js may hand over a function returning theirs, which exists only once it loads:
+  // asked again whenever an hls.js makes a playlist loader (before it loads, so before play is asked).
+  let hostedHls: unknown;
+  const followHostedHls = () => {
+    try {
+      followHls(typeof hostedHls === 'function' ? hostedHls() : hostedHls);
+    } catch {
+      // The player's getter failed: it runs inside hls.js's loading, which must go on regardless.
+    }
+  };
   let hls: unknown;
   let hlsConfig: Record<string, unknown> = {};
   let hostedEngine: HlsJsP2PEngine | undefined;
@@ -260,6 +330,7 @@ export async function attach(options: AttachOptions): Promise<Handle> {
       const hlsEngine = new HlsJsP2PEngine({ core: coreConfig });
       listen(hlsEngine);
       player = new Hls({ ...options.hlsConfig, ...hlsConfigFor(hlsEngine, watchPlaylist) });
+      followHls(player);
       hlsEngine.bindHls(player);
       cleanups.push(() => hlsEngine.destroy());
     } else {
@@ -273,7 +344,12 @@ export async function attach(options: AttachOptions): Promise<Handle> {
     cleanups.push(() => player.destroy());
   } else if (options.player === 'shaka') {
     const shaka = (options.shaka ?? (globalThis as { shaka?: unknown }).shaka) as never;
-    const player = options.instance as { load(src: string): Promise<void> };
+    const player = options.instance as {
+      load(src: string): Promise<void>;
+      getMediaElement?: () => unknown;
+      addEventListener?: (type: string, listener: (e: { detail?: unknown }) => void) => void;
+      removeEventListener?: (type: string, listener: (e: { detail?: unknown }) => void) => void;
+    };
     if (!shaka || !player || typeof player.load !== 'function')
       throw new TypeError('TlprtP2P.attach: "instance" must be a shaka.Player (and shaka loaded)');
     const src = requireSrc(options);
@@ -286,14 +362,31 @@ export async function attach(options: AttachOptions): Promise<Handle> {
       cleanups.push(() => shakaEngine.destroy());
     }
     if (reporter) cleanups.push(countOutsideEngine(shaka, cdnDownloaded));
-    await player.load(src);
+    if (experience) {
+      const media = player.getMediaElement?.();
+      if (isMediaLike(media)) experience.observe(media);
+      const error = (e: { detail?: unknown }) => {
+        if (isShakaFailure(e.detail)) experience.failure();
+      };
+      player.addEventListener?.('error', error);
+      cleanups.push(() => player.removeEventListener?.('error', error));
+    }
+    try {
+      await player.load(src);
+    } catch (e) {
+      // Shaka rejects the load without an error event: the viewer saw it fail all the same, and the
+      // caller, without a handle, cannot detach: the failure goes out now.
+      if (isShakaFailure(e)) experience?.failure();
+      void reporter?.flush();
+      throw e;
+    }
     if (coreConfig) cleanups.push(fillShakaSegmentIndexes(player));
   } else if (integration === 'hosted-hlsjs') {
     const coreConfig = core(requireSrc(options));
     if (coreConfig) {
       hostedEngine = new HlsJsP2PEngine({ core: coreConfig });
       listen(hostedEngine);
-      hlsConfig = hlsConfigFor(hostedEngine, watchPlaylist);
+      hlsConfig = hlsConfigFor(hostedEngine, watchPlaylist, followHostedHls);
       const hosted = hostedEngine;
       cleanups.push(() => hosted.destroy());
     }
@@ -301,6 +394,7 @@ export async function attach(options: AttachOptions): Promise<Handle> {
     cleanups.push(countResourceBytes(cdnDownloaded));
   }
 
+  if (experience) cleanups.push(() => experience.destroy());
   if (reporter) {
     const timer = setInterval(() => void reporter.flush(), PLAYER_REPORT_INTERVAL_MS);
     const onHide = () => {
@@ -327,8 +421,12 @@ export async function attach(options: AttachOptions): Promise<Handle> {
     bindHls(h: unknown) {
       if (!hostedEngine) return;
       if (options.player === 'flowplayer' && isFlowplayer(h))
-        cleanups.push(followFlowplayer(h, hostedEngine, hlsConfig));
-      else hostedEngine.bindHls(h);
+        cleanups.push(followFlowplayer(h, hostedEngine, hlsConfig, followHls));
+      else {
+        hostedEngine.bindHls(h);
+        hostedHls = h;
+        followHostedHls();
+      }
     },
     addCdnBytes(bytes: number) {
       if (Number.isSafeInteger(bytes) && bytes > 0) cdnDownloaded(bytes);

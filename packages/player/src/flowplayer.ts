@@ -38,14 +38,18 @@ function isHls(value: unknown): value is HlsLike {
  * hls.js (hls.js reads them from its config at every load) and loads the source again through them, so
  * the engine learns the playlist. Flowplayer emits `hls:attached` right after it starts the manifest
  * load and before any segment load (its hls.js waits for play), so no segment escapes the engine.
+ * `onHls` hears of each hls.js it makes (the plugin follows the element it plays in).
  */
 export function followFlowplayer(
   player: FlowplayerLike,
   engine: HlsJsP2PEngine,
   loaders: Record<string, unknown>,
+  onHls: (hls: unknown) => void = () => {},
 ): () => void {
   const adopt = (hls: unknown) => {
-    if (!isHls(hls) || hls.config.fLoader === loaders.fLoader) return;
+    if (!isHls(hls)) return;
+    onHls(hls);
+    if (hls.config.fLoader === loaders.fLoader) return;
     engine.bindHls(hls as never);
     hls.config.fLoader = loaders.fLoader;
     hls.config.pLoader = loaders.pLoader;

@@ -12,11 +12,14 @@ type LoaderClass = new (
  * which detaches it, and what peers then receive is empty ("Found no media", a fatal "already detached"
  * on retries: seen in the two-player test). So hls.js gets a copy. Every playlist hls.js loads is shown
  * to `onPlaylist` on its way, with the settings of the hls.js loading it, before hls.js reads it (a live
- * one sets the engine's windows and the player's lag: live.ts).
+ * one sets the engine's windows and the player's lag: live.ts). `onLoader` hears of each playlist
+ * loader hls.js makes: the first moment a player's own hls.js is sure to exist (the engine binds to it
+ * then too).
  */
 export function hlsConfigFor(
   engine: HlsJsP2PEngine,
   onPlaylist: (text: string, hlsConfig: HlsLiveConfig) => void = () => {},
+  onLoader: () => void = () => {},
 ): Record<string, unknown> {
   const { fLoader, pLoader } = engine.getConfigForHlsJs() as { fLoader: LoaderClass; pLoader: LoaderClass };
   class CopyingFragmentLoader extends fLoader {
@@ -35,6 +38,7 @@ export function hlsConfigFor(
     constructor(config: HlsLiveConfig) {
       super(config);
       this.hlsConfig = config;
+      onLoader();
     }
     override load(context: unknown, config: unknown, callbacks: LoaderCallbacks): void {
       super.load(context, config, {

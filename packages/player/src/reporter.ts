@@ -1,9 +1,14 @@
 import {
   INGEST_ERRORS,
   PLAYER_MAX_PENDING_REPORTS,
+  REPORT_COUNT_LIMITS,
+  REPORT_MAX_STARTUPS,
+  REPORT_STREAM_MAX,
+  STARTUP_MAX_MS,
   type TIngestReport,
   type TIngestResponse,
 } from '@tlprt/contract';
+import type { ExperienceCounts } from './experience.js';
 
 /** Sends one ingest body; the server's answer when it was 2xx (a keepalive answer may be unreadable:
  *  then an empty verdict), null when it failed or was refused (429: the budget of the address). */
@@ -11,6 +16,37 @@ type SendReports = (body: string, keepalive: boolean) => Promise<TIngestResponse
 
 /** A 2xx answer that could not be read. */
 export const NO_VERDICT: TIngestResponse = { accepted: 0, rejected: 0, errors: [] };
+
+/** What a report says besides the bytes (DESIGN §7 "Viewer experience"). */
+export interface ReportSources {
+  /** The viewer's experience since it was last asked (Experience.take). */
+  experience?: () => ExperienceCounts;
+  /** Peers connected now. */
+  peers?: () => number;
+  /** The stream, as `streamName` gives it. */
+  stream?: string | undefined;
+}
+
+/** The stream a report names: its URL without query, fragment or credentials (the query often holds a
+ *  viewer's token, and the server keeps only host and path); none when it is no http(s) URL. */
+export function streamName(src: string | undefined, base: string): string | undefined {
+  if (!src) return undefined;
+  try {
+    const url = new URL(src, base);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
+    url.search = '';
+    url.hash = '';
+    url.username = '';
+    url.password = '';
+    return url.href.length <= REPORT_STREAM_MAX ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A count as a report may carry it: whole, 0 or more, at most the contract's ceiling. */
+const clamp = (value: number, max: number): number =>
+  Number.isFinite(value) ? Math.min(max, Math.max(0, Math.floor(value))) : 0;
 
 /** A random session id: 128 bits from the browser's CSPRNG, hex. */
 export function newSessionId(): string {
@@ -20,15 +56,16 @@ export function newSessionId(): string {
 }
 
 /**
- * The bytes a viewer got since its last report, sent as ingest reports (DESIGN §7). A report keeps its
- * `seq` until the server acknowledges it, and is sent again with the next one if it was not: the server
- * counts a (key, session, seq) once, so a retry after a lost answer never counts twice, and a failed
- * send loses nothing.
+ * The bytes a viewer got and what it lived through since its last report, sent as ingest reports
+ * (DESIGN §7). A report keeps its `seq` until the server acknowledges it, and is sent again with the next
+ * one if it was not: the server counts a (key, session, seq) once, so a retry after a lost answer never
+ * counts twice, and a failed send loses nothing.
  */
 export class Reporter {
   private cdn = 0;
   private p2p = 0;
   private rejected = 0;
+  private experience: ExperienceCounts = emptyExperience();
   private seq = 0;
   private pending: TIngestReport[] = [];
   private sending: Promise<void> | null = null;
@@ -40,12 +77,22 @@ export class Reporter {
     private sessionId: string,
     private readonly send: SendReports,
     private readonly nowS: () => number = () => Math.floor(Date.now() / 1000),
+    private readonly sources: ReportSources = {},
   ) {}
 
   add(cdnBytes: number, p2pBytes: number, rejectedBytes = 0): void {
     this.cdn += cdnBytes;
     this.p2p += p2pBytes;
     this.rejected += rejectedBytes;
+  }
+
+  addExperience(x: ExperienceCounts): void {
+    const e = this.experience;
+    e.playMs += x.playMs;
+    e.stallMs += x.stallMs;
+    e.startupMs.push(...x.startupMs);
+    e.plays += x.plays;
+    e.failures += x.failures;
   }
 
   /** Reports not yet acknowledged (the one being sent included). */
@@ -55,7 +102,13 @@ export class Reporter {
 
   /** Turns the bytes gathered so far into a report and sends every unacknowledged one. */
   flush(keepalive = false): Promise<void> {
-    if (this.cdn > 0 || this.p2p > 0 || this.rejected > 0) {
+    const taken = this.sources.experience?.();
+    if (taken) this.addExperience(taken);
+    const experience = this.takeExperience();
+    // A viewer of an already buffered video receives nothing and still watches: its report counts it.
+    if (this.cdn > 0 || this.p2p > 0 || this.rejected > 0 || Object.keys(experience).length > 0) {
+      const peers = clamp(this.sources.peers?.() ?? 0, REPORT_COUNT_LIMITS.peers);
+      const stream = this.sources.stream;
       this.pending.push({
         apiKey: this.key,
         sessionId: this.sessionId,
@@ -63,6 +116,9 @@ export class Reporter {
         cdnBytes: this.cdn,
         p2pBytes: this.p2p,
         ...(this.rejected > 0 ? { rejectedBytes: this.rejected } : {}),
+        ...experience,
+        ...(peers > 0 ? { peers } : {}),
+        ...(stream ? { stream } : {}),
         seq: this.seq++,
       });
       this.cdn = 0;
@@ -95,16 +151,51 @@ export class Reporter {
     return sending;
   }
 
+  /** The experience gathered so far as report fields (only those above 0, each within the contract's
+   *  ceiling; what is beyond one is dropped: no viewer plays more than 10 minutes in 10 s). */
+  private takeExperience(): Partial<TIngestReport> {
+    const e = this.experience;
+    this.experience = emptyExperience();
+    const out: Partial<TIngestReport> = {};
+    const playMs = clamp(e.playMs, REPORT_COUNT_LIMITS.playMs);
+    const stallMs = clamp(e.stallMs, REPORT_COUNT_LIMITS.stallMs);
+    const plays = clamp(e.plays, REPORT_COUNT_LIMITS.plays);
+    const failures = clamp(e.failures, REPORT_COUNT_LIMITS.failures);
+    // A longer wait than the contract's is no start.
+    const startupMs = e.startupMs
+      .filter((ms) => Number.isFinite(ms) && ms >= 0 && ms <= STARTUP_MAX_MS)
+      .slice(0, REPORT_MAX_STARTUPS)
+      .map((ms) => Math.round(ms));
+    if (playMs > 0) out.playMs = playMs;
+    if (stallMs > 0) out.stallMs = stallMs;
+    if (startupMs.length > 0) out.startupMs = startupMs;
+    if (plays > 0) out.plays = plays;
+    if (failures > 0) out.failures = failures;
+    return out;
+  }
+
   /** The server forgot this session under load and refuses its reports (they could count twice): the
-   *  bytes they carried go out again under a new session. */
+   *  bytes and experience they carried go out again under a new session. */
   private restartIfForgotten(batch: TIngestReport[], answer: TIngestResponse): void {
     const refused = answer.errors.filter((e) => e.message === INGEST_ERRORS.sessionForgotten);
     if (refused.length === 0) return;
     for (const e of refused) {
       const r = batch[e.index];
-      if (r?.sessionId === this.sessionId) this.add(r.cdnBytes, r.p2pBytes, r.rejectedBytes ?? 0);
+      if (r?.sessionId !== this.sessionId) continue;
+      this.add(r.cdnBytes, r.p2pBytes, r.rejectedBytes ?? 0);
+      this.addExperience({
+        playMs: r.playMs ?? 0,
+        stallMs: r.stallMs ?? 0,
+        startupMs: r.startupMs ?? [],
+        plays: r.plays ?? 0,
+        failures: r.failures ?? 0,
+      });
     }
     this.sessionId = newSessionId();
     this.pending = this.pending.map((r) => ({ ...r, sessionId: this.sessionId }));
   }
+}
+
+function emptyExperience(): ExperienceCounts {
+  return { playMs: 0, stallMs: 0, startupMs: [], plays: 0, failures: 0 };
 }

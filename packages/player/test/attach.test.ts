@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { PLAYER_PATHS, PLAYER_REPORT_INTERVAL_MS, type TIngestReport } from '@tlprt/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { attach } from '../src/attach.js';
+import { FakeVideo } from './fake-media.js';
 
 /**
  * attach() against a real local HTTP server standing in for ours. The P2P engines are fakes: the real
@@ -67,19 +68,33 @@ vi.mock('p2p-media-loader-shaka', () => ({
   },
 }));
 
+type HlsListener = (event: string, data: unknown) => void;
 class FakeHls {
   static made: FakeHls[] = [];
   loaded: string[] = [];
   media: unknown[] = [];
   destroyed = false;
+  listeners = new Map<string, Set<HlsListener>>();
   constructor(readonly config: Record<string, unknown> = {}) {
     FakeHls.made.push(this);
+  }
+  on(event: string, l: HlsListener) {
+    const set = this.listeners.get(event) ?? new Set();
+    set.add(l);
+    this.listeners.set(event, set);
+  }
+  off(event: string, l: HlsListener) {
+    this.listeners.get(event)?.delete(l);
+  }
+  emit(event: string, data: unknown) {
+    for (const l of this.listeners.get(event) ?? []) l(event, data);
   }
   loadSource(src: string) {
     this.loaded.push(src);
   }
   attachMedia(m: unknown) {
     this.media.push(m);
+    this.emit('hlsMediaAttaching', { media: m });
   }
   destroy() {
     this.destroyed = true;
@@ -297,6 +312,7 @@ describe('attach: a usable key (200)', () => {
         ts: expect.any(Number),
         cdnBytes: 1000,
         p2pBytes: 400,
+        stream: SRC,
         seq: 0,
       },
     ]);
@@ -435,5 +451,134 @@ describe('attach: a usable key (200)', () => {
     handle.detach();
     await until(() => ingests().length === 1);
     expect(reportsSent()).toEqual([expect.objectContaining({ cdnBytes: 42, p2pBytes: 0 })]);
+  });
+});
+
+describe('attach: viewer experience', () => {
+  it('hls.js: reports what the viewer lived, with no bytes received, its peers and its stream without query', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'performance'] });
+    const video = new FakeVideo();
+    const handle = await attach({
+      key: KEY,
+      player: 'hls.js',
+      instance: FakeHls,
+      src: `${SRC}?token=viewer-secret`,
+      video: video as unknown as HTMLMediaElement,
+      server: base,
+    });
+    const engine = engines.FakeHlsJsP2PEngine.made[0];
+    const hls = FakeHls.made[0];
+    if (!engine || !hls) throw new Error('no player');
+    // One peer sharing both the video and the audio stream is one peer.
+    engine.emit('onPeerConnect', { peerId: 'a', streamType: 'main' });
+    engine.emit('onPeerConnect', { peerId: 'a', streamType: 'secondary' });
+    engine.emit('onPeerConnect', { peerId: 'b', streamType: 'main' });
+    engine.emit('onPeerClose', { peerId: 'a', streamType: 'secondary' });
+    engine.emit('onPeerClose', { peerId: 'b', streamType: 'main' });
+
+    video.fire('play', { paused: false, readyState: 1 });
+    vi.advanceTimersByTime(500);
+    video.fire('playing', { readyState: 3 });
+    video.fire('timeupdate', { currentTime: 0.5 });
+    vi.advanceTimersByTime(PLAYER_REPORT_INTERVAL_MS - 500);
+    await until(() => ingests().length === 1);
+    expect(reportsSent()).toEqual([
+      {
+        apiKey: KEY,
+        sessionId: handle.sessionId,
+        ts: expect.any(Number),
+        cdnBytes: 0,
+        p2pBytes: 0,
+        playMs: PLAYER_REPORT_INTERVAL_MS - 500,
+        startupMs: [500],
+        plays: 1,
+        peers: 1,
+        stream: SRC,
+        seq: 0,
+      },
+    ]);
+
+    // hls.js's fatal error, then the element's own: one failure; a non-fatal one is none.
+    vi.advanceTimersByTime(2000);
+    hls.emit('hlsError', { fatal: false });
+    hls.emit('hlsError', { fatal: true });
+    video.fire('error', { error: { code: 3 } });
+    handle.detach();
+    await until(() => ingests().length === 2);
+    expect(reportsSent()[1]).toMatchObject({ playMs: 2000, failures: 1, seq: 1 });
+    expect(reportsSent()[1]?.plays).toBeUndefined();
+  });
+
+  it('players built on hls.js: their hls.js, handed over as a function, is followed from its first playlist loader', async () => {
+    const handle = await attach({ key: KEY, player: 'clappr', src: SRC, server: base });
+    const video = new FakeVideo();
+    // Already playing in its element (hls.js keeps it as `media`).
+    const theirs = Object.assign(new FakeHls(), { media: video as unknown });
+    let playback: FakeHls | undefined;
+    handle.bindHls(() => playback);
+    // Before Clappr made its hls.js the getter has nothing; the loader hls.js makes finds it.
+    playback = theirs;
+    const PLoader = handle.hlsConfig.pLoader as new (config: object) => unknown;
+    new PLoader({});
+    video.fire('play', { paused: false, readyState: 1 });
+    theirs.emit('hlsError', { fatal: true });
+    handle.detach();
+    await until(() => ingests().length === 1);
+    expect(reportsSent()[0]).toMatchObject({ cdnBytes: 0, plays: 1, failures: 1, stream: SRC });
+  });
+
+  it('Shaka: its element and its critical errors; a failed load is reported though attach rejects', async () => {
+    const video = new FakeVideo();
+    const player = Object.assign(new EventTarget(), {
+      getMediaElement: () => video,
+      load: async () => {
+        video.fire('play', { paused: false, readyState: 1 });
+        throw Object.assign(new Error('manifest'), { severity: 2, code: 1001 });
+      },
+    });
+    await expect(
+      attach({ key: KEY, player: 'shaka', instance: player, shaka: {}, src: SRC, server: base }),
+    ).rejects.toThrow('manifest');
+    await until(() => ingests().length === 1);
+    expect(reportsSent()[0]).toMatchObject({ plays: 1, failures: 1, stream: SRC });
+
+    // A load interrupted by another is the page's doing: no failure; a critical error event is one.
+    const other = new FakeVideo();
+    const quiet = Object.assign(new EventTarget(), { getMediaElement: () => other, load: async () => {} });
+    const handle = await attach({
+      key: KEY,
+      player: 'shaka',
+      instance: quiet,
+      shaka: {},
+      src: SRC,
+      server: base,
+    });
+    quiet.dispatchEvent(Object.assign(new Event('error'), { detail: { severity: 1, code: 1001 } }));
+    quiet.dispatchEvent(Object.assign(new Event('error'), { detail: { severity: 2, code: 7000 } }));
+    expect(ingests()).toHaveLength(1);
+    quiet.dispatchEvent(Object.assign(new Event('error'), { detail: { severity: 2, code: 3016 } }));
+    handle.detach();
+    await until(() => ingests().length === 2);
+    expect(reportsSent()[1]).toMatchObject({ failures: 1 });
+  });
+
+  it('CDN-only players: the element when the page names it, nothing of it otherwise', async () => {
+    const video = new FakeVideo();
+    const handle = await attach({
+      key: KEY,
+      player: 'uppod',
+      video: video as unknown as HTMLMediaElement,
+      server: base,
+    });
+    video.fire('play', { paused: false });
+    handle.detach();
+    await until(() => ingests().length === 1);
+    expect(reportsSent()[0]).toMatchObject({ plays: 1 });
+    expect(reportsSent()[0]?.stream).toBeUndefined();
+
+    const blind = await attach({ key: KEY, player: 'uppod', server: base });
+    blind.detach();
+    await settle(100);
+    expect(ingests()).toHaveLength(1);
   });
 });

@@ -49,9 +49,12 @@ describe("Flowplayer's hls.js", () => {
 
   it('takes over an hls.js Flowplayer made before it was bound', () => {
     const hls = flowplayerHls('https://cdn.example/a.m3u8');
-    followFlowplayer(fakePlayer(hls), { bindHls: vi.fn() } as unknown as HlsJsP2PEngine, loaders);
+    const seen = vi.fn();
+    followFlowplayer(fakePlayer(hls), { bindHls: vi.fn() } as unknown as HlsJsP2PEngine, loaders, seen);
     expect(hls.config.fLoader).toBe(loaders.fLoader);
     expect(hls.loadSource).toHaveBeenCalledTimes(1);
+    // Each hls.js is handed on (the plugin follows the element it plays in).
+    expect(seen).toHaveBeenCalledExactlyOnceWith(hls);
   });
 
   it('tells a Flowplayer player from an hls.js or a function returning one', () => {

@@ -1,11 +1,17 @@
 import {
   INGEST_ERRORS,
   PLAYER_MAX_PENDING_REPORTS,
+  REPORT_COUNT_LIMITS,
+  REPORT_MAX_STARTUPS,
+  REPORT_STREAM_MAX,
+  STARTUP_MAX_MS,
   type TIngestReport,
   type TIngestResponse,
+  ZIngestReport,
 } from '@tlprt/contract';
 import { describe, expect, it } from 'vitest';
-import { NO_VERDICT, newSessionId, Reporter } from '../src/reporter.js';
+import type { ExperienceCounts } from '../src/experience.js';
+import { NO_VERDICT, newSessionId, Reporter, streamName } from '../src/reporter.js';
 
 /** A send function that records each body and answers as told: true (a 2xx), false (failed or
  *  refused), or the server's verdict. */
@@ -164,6 +170,171 @@ describe('Reporter', () => {
       Array.from({ length: PLAYER_MAX_PENDING_REPORTS }, (_, i) => i + 5),
     );
     expect(last.at(-1)).toMatchObject({ seq: n - 1, cdnBytes: n });
+  });
+});
+
+/** An experience source that hands out what the test queued, once. */
+function experienceQueue() {
+  let next: Partial<ExperienceCounts> = {};
+  return {
+    set(x: Partial<ExperienceCounts>) {
+      next = x;
+    },
+    take(): ExperienceCounts {
+      const out = { playMs: 0, stallMs: 0, startupMs: [], plays: 0, failures: 0, ...next };
+      next = {};
+      return out;
+    },
+  };
+}
+
+const STREAM = 'https://cdn.customer.example/live/index.m3u8';
+
+describe('Reporter: viewer experience', () => {
+  it('reports a viewer that only played (an already buffered video: no bytes), with its peers and stream', async () => {
+    const r = recorder();
+    const x = experienceQueue();
+    let peers = 3;
+    const rep = new Reporter('KEY', 'sess', r.send, () => T, {
+      experience: x.take,
+      peers: () => peers,
+      stream: STREAM,
+    });
+    x.set({ playMs: 9876 });
+    await rep.flush();
+    expect(r.sent[0]?.reports).toEqual([
+      {
+        apiKey: 'KEY',
+        sessionId: 'sess',
+        ts: T,
+        cdnBytes: 0,
+        p2pBytes: 0,
+        playMs: 9876,
+        peers: 3,
+        stream: STREAM,
+        seq: 0,
+      },
+    ]);
+    expect(ZIngestReport.safeParse(r.sent[0]?.reports[0]).success).toBe(true);
+
+    // Nothing lived, nothing received: no report, whatever the peers.
+    peers = 5;
+    await rep.flush();
+    expect(r.sent).toHaveLength(1);
+
+    x.set({ stallMs: 1200, startupMs: [640], plays: 1, failures: 1 });
+    rep.add(500, 0);
+    peers = 0;
+    await rep.flush();
+    expect(r.sent[1]?.reports).toEqual([
+      {
+        apiKey: 'KEY',
+        sessionId: 'sess',
+        ts: T,
+        cdnBytes: 500,
+        p2pBytes: 0,
+        stallMs: 1200,
+        startupMs: [640],
+        plays: 1,
+        failures: 1,
+        stream: STREAM,
+        seq: 1,
+      },
+    ]);
+  });
+
+  it('keeps each count within the contract’s ceiling; a startup longer than the contract’s is none', async () => {
+    const r = recorder();
+    const x = experienceQueue();
+    const rep = new Reporter('KEY', 'sess', r.send, () => T, { experience: x.take, peers: () => 5000 });
+    const startups = Array.from({ length: REPORT_MAX_STARTUPS + 5 }, (_, i) => i * 10.4);
+    x.set({
+      playMs: REPORT_COUNT_LIMITS.playMs + 1,
+      stallMs: REPORT_COUNT_LIMITS.stallMs * 2,
+      startupMs: [STARTUP_MAX_MS + 1, ...startups],
+      plays: REPORT_COUNT_LIMITS.plays + 50,
+      failures: REPORT_COUNT_LIMITS.failures + 1,
+    });
+    await rep.flush();
+    const report = r.sent[0]?.reports[0];
+    expect(report).toMatchObject({
+      playMs: REPORT_COUNT_LIMITS.playMs,
+      stallMs: REPORT_COUNT_LIMITS.stallMs,
+      plays: REPORT_COUNT_LIMITS.plays,
+      failures: REPORT_COUNT_LIMITS.failures,
+      peers: REPORT_COUNT_LIMITS.peers,
+      startupMs: startups.slice(0, REPORT_MAX_STARTUPS).map((ms) => Math.round(ms)),
+    });
+    expect(ZIngestReport.safeParse(report).success).toBe(true);
+  });
+
+  it('a report whose send failed goes again with its experience as it was; the next one has only what came since', async () => {
+    const r = recorder();
+    const x = experienceQueue();
+    const rep = new Reporter('KEY', 'sess', r.send, () => T, { experience: x.take });
+    r.answer(async () => false);
+    x.set({ playMs: 10_000, startupMs: [300], plays: 1 });
+    await rep.flush();
+    r.answer(async () => true);
+    x.set({ playMs: 4000, stallMs: 6000 });
+    await rep.flush();
+    expect(
+      r.sent[1]?.reports.map(({ seq, playMs, stallMs, startupMs, plays }) => ({
+        seq,
+        playMs,
+        stallMs,
+        startupMs,
+        plays,
+      })),
+    ).toEqual([
+      { seq: 0, playMs: 10_000, stallMs: undefined, startupMs: [300], plays: 1 },
+      { seq: 1, playMs: 4000, stallMs: 6000, startupMs: undefined, plays: undefined },
+    ]);
+    expect(rep.unacknowledged).toBe(0);
+  });
+
+  it('a session the server forgot sends its experience again under the new one', async () => {
+    const r = recorder();
+    const x = experienceQueue();
+    const rep = new Reporter('KEY', 'old', r.send, () => T, { experience: x.take, peers: () => 2 });
+    x.set({ playMs: 5000, stallMs: 100, startupMs: [700], plays: 1, failures: 1 });
+    r.answer(async () => ({
+      accepted: 0,
+      rejected: 1,
+      errors: [{ index: 0, message: INGEST_ERRORS.sessionForgotten }],
+    }));
+    await rep.flush();
+    r.answer(async () => true);
+    x.set({ playMs: 2000, startupMs: [250] });
+    await rep.flush();
+    const again = r.sent[1]?.reports ?? [];
+    expect(again).toHaveLength(1);
+    expect(again[0]).toMatchObject({
+      cdnBytes: 0,
+      playMs: 7000,
+      stallMs: 100,
+      startupMs: [700, 250],
+      plays: 1,
+      failures: 1,
+      peers: 2,
+    });
+    expect(again[0]?.sessionId).not.toBe('old');
+  });
+});
+
+describe('streamName', () => {
+  const page = 'https://customer.example/watch/';
+  it('is the stream’s URL without query, fragment or credentials, resolved against the page', () => {
+    expect(streamName('https://u:p@cdn.example/a/index.m3u8?token=secret#t=10', page)).toBe(
+      'https://cdn.example/a/index.m3u8',
+    );
+    expect(streamName('media/index.m3u8?x=1', page)).toBe('https://customer.example/watch/media/index.m3u8');
+  });
+  it('is none without an http(s) URL or beyond the contract’s length', () => {
+    expect(streamName(undefined, page)).toBeUndefined();
+    expect(streamName('blob:https://customer.example/0b5e', page)).toBeUndefined();
+    expect(streamName('http://[bad', page)).toBeUndefined();
+    expect(streamName(`https://cdn.example/${'a'.repeat(REPORT_STREAM_MAX)}.m3u8`, page)).toBeUndefined();
   });
 });
 
