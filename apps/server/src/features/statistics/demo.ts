@@ -52,7 +52,16 @@ export async function startDemoTraffic(
     const t = now();
     const reports = sims.flatMap((sim) => sim.tick(t));
     if (reports.length > 0) {
-      app.stats.ingest(reports).catch((err: unknown) => log.warn({ err }, 'demo traffic failed'));
+      const simulated = (id: string) => {
+        for (const sim of sims) {
+          const viewer = sim.viewerOf(id);
+          if (viewer) return viewer;
+        }
+        return undefined;
+      };
+      app.stats
+        .ingest(reports, { simulated })
+        .catch((err: unknown) => log.warn({ err }, 'demo traffic failed'));
     }
   }, 1000);
   timer.unref();

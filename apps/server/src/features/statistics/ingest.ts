@@ -31,9 +31,9 @@ export interface IngestSource {
   teamId?: number;
   perKey?: SlidingWindowCounter;
   breakdowns: BreakdownAggregator;
-  /** The viewer's country, network, browser and system; null when the sender is not the viewer (a
-   *  server-side reporter). */
-  viewer: ViewerFacts | null;
+  /** A report's viewer: its country, network, browser and system; null when the sender is not the
+   *  viewer (a server-side reporter). */
+  viewerOf: (r: TIngestReport) => ViewerFacts | null;
 }
 
 const isWhole = (v: unknown, max: number): v is number =>
@@ -144,7 +144,7 @@ export async function ingestReports(
       if (seen === 'seen') continue;
     } else accepted++;
     agg.add(v.key.id, r.ts, r.sessionId, r);
-    source.breakdowns.add(v.key.id, r.ts, r.sessionId, r, source.viewer);
+    source.breakdowns.add(v.key.id, r.ts, r.sessionId, r, source.viewerOf(r));
   }
   errors.sort((a, b) => a.index - b.index);
   return { accepted, rejected, errors };

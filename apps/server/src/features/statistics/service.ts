@@ -1,4 +1,4 @@
-import { STATS_EXPORTS_PER_MINUTE } from '@tlprt/contract';
+import { STATS_EXPORTS_PER_MINUTE, type TIngestReport } from '@tlprt/contract';
 import type { AppContext } from '../../context.js';
 import { SlidingWindowCounter } from '../../lib/sliding-window.js';
 import { type BatchWriter, StatsAggregator } from './aggregator.js';
@@ -9,7 +9,7 @@ import { databaseAnswers, lockFlushes } from './queries.js';
 import { pruneStats } from './retention.js';
 import { SeenReports } from './seen-reports.js';
 import { statsDb } from './tables.js';
-import { ViewerFactsResolver } from './viewer-facts.js';
+import { type ViewerFacts, ViewerFactsResolver } from './viewer-facts.js';
 
 /** Who sent a batch: a browser's Origin, the team of an API token, and whether it came without
  *  one over HTTP (anonymous: the per-key budget applies). This node's own demo traffic is none of these. */
@@ -20,6 +20,8 @@ export interface IngestFrom {
   /** The sender's address and user agent: a browser's are its viewer's (the breakdowns). */
   address?: string;
   userAgent?: string;
+  /** This node's own simulated viewers (the demo): what the breakdowns tell of each. */
+  simulated?: (sessionId: string) => ViewerFacts | undefined;
 }
 
 /** The statistics feature's state of one server node: aggregator, flush and retention timers. */
@@ -61,10 +63,18 @@ export class StatsService {
       ...(from.teamId !== undefined ? { teamId: from.teamId } : {}),
       ...(from.anonymous ? { perKey: this.perKey } : {}),
       breakdowns: this.breakdowns,
-      // One session per anonymous request: the sender is the viewer. A token's batch comes from a
-      // server, whose address says nothing of its viewers.
-      viewer: from.anonymous ? this.viewerFacts.of(from.address, from.userAgent) : null,
+      viewerOf: this.viewerOf(from),
     });
+  }
+
+  /** One session per anonymous request: the sender is the viewer. A token's batch comes from a server,
+   *  whose address says nothing of its viewers. */
+  private viewerOf(from: IngestFrom): (r: TIngestReport) => ViewerFacts | null {
+    const { simulated } = from;
+    if (simulated) return (r) => simulated(r.sessionId) ?? null;
+    if (!from.anonymous) return () => null;
+    const facts = this.viewerFacts.of(from.address, from.userAgent);
+    return () => facts;
   }
 
   /** Writes the in-memory aggregates now (tests, shutdown). What the database refuses while it answers

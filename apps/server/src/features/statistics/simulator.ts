@@ -91,6 +91,107 @@ export function* historyMinutes(
 
 type SimReport = TIngestReport & { nodrBytes: number };
 
+type Weighted = ReadonlyArray<readonly [name: string, weight: number]>;
+/** Where the demo's simulated viewers watch from, with what, and what (weights; example.com streams). */
+const NETWORKS: Record<string, Weighted> = {
+  US: [
+    ['AS7922 Comcast Cable Communications, LLC', 5],
+    ['AS7018 AT&T Enterprises, LLC', 3],
+    ['AS701 Verizon Business', 2],
+  ],
+  DE: [
+    ['AS3320 Deutsche Telekom AG', 6],
+    ['AS3209 Vodafone GmbH', 4],
+  ],
+  GB: [
+    ['AS2856 British Telecommunications PLC', 5],
+    ['AS5089 Virgin Media Limited', 3],
+  ],
+  FR: [
+    ['AS3215 Orange S.A.', 5],
+    ['AS12322 Free SAS', 4],
+  ],
+  BR: [
+    ['AS28573 Claro NXT Telecomunicacoes Ltda', 5],
+    ['AS18881 TELEFONICA BRASIL S.A', 4],
+  ],
+  IN: [
+    ['AS55836 Reliance Jio Infocomm Limited', 6],
+    ['AS24560 Bharti Airtel Ltd.', 4],
+  ],
+  JP: [
+    ['AS4713 NTT Communications Corporation', 5],
+    ['AS2516 KDDI CORPORATION', 4],
+  ],
+};
+export const DEMO_AUDIENCE = {
+  stream: [
+    ['media.example.com/live/main.m3u8', 40],
+    ['media.example.com/vod/episode-1.m3u8', 25],
+    ['media.example.com/vod/episode-2.m3u8', 20],
+    ['media.example.com/vod/trailer.m3u8', 10],
+    ['media.example.com/live/backup.m3u8', 5],
+  ],
+  country: [
+    ['US', 32],
+    ['DE', 16],
+    ['GB', 14],
+    ['FR', 11],
+    ['BR', 11],
+    ['IN', 10],
+    ['JP', 6],
+  ],
+  browser: [
+    ['Chrome', 62],
+    ['Safari', 20],
+    ['Microsoft Edge', 8],
+    ['Firefox', 6],
+    ['Samsung Internet for Android', 4],
+  ],
+  os: [
+    ['Android', 38],
+    ['Windows', 27],
+    ['iOS', 20],
+    ['macOS', 10],
+    ['Linux', 5],
+  ],
+} as const satisfies Record<string, Weighted>;
+/** Each network's weight in all: its country's weight shared by its own. */
+export const DEMO_NETWORKS: Weighted = DEMO_AUDIENCE.country.flatMap(([country, weight]) => {
+  const own = NETWORKS[country] ?? [];
+  const total = own.reduce((n, [, w]) => n + w, 0);
+  return own.map(([name, w]) => [name, (weight * w) / total] as const);
+});
+
+function pick(list: Weighted, r: number): string {
+  const total = list.reduce((n, [, w]) => n + w, 0);
+  let x = r * total;
+  for (const [name, w] of list) {
+    x -= w;
+    if (x < 0) return name;
+  }
+  return list[list.length - 1]?.[0] ?? '';
+}
+
+/** A simulated viewer: its stream and what the breakdowns would tell of its address and browser. */
+export interface SimViewer {
+  stream: string;
+  country: string;
+  network: string;
+  browser: string;
+  os: string;
+}
+function simViewer(rnd: () => number): SimViewer {
+  const country = pick(DEMO_AUDIENCE.country, rnd());
+  return {
+    stream: `https://${pick(DEMO_AUDIENCE.stream, rnd())}`,
+    country,
+    network: pick(NETWORKS[country] ?? [], rnd()),
+    browser: pick(DEMO_AUDIENCE.browser, rnd()),
+    os: pick(DEMO_AUDIENCE.os, rnd()),
+  };
+}
+
 interface Session {
   id: string;
   key: string;
@@ -99,6 +200,7 @@ interface Session {
   next: number;
   /** Whether its first report (the play and its startup time) went. */
   started: boolean;
+  viewer: SimViewer;
 }
 
 /**
@@ -107,6 +209,10 @@ interface Session {
  */
 export class LiveSimulation {
   private sessions = new Map<string, Session[]>();
+  /** Each session's viewer, for viewerOf; a session that left stays until the next tick (its last
+   *  report is still to be counted). */
+  private byId = new Map<string, SimViewer>();
+  private left: string[] = [];
   private rnd: () => number;
   private seq = 0;
 
@@ -117,6 +223,11 @@ export class LiveSimulation {
   ) {
     this.rnd = rng(seed);
     for (const k of keys) this.sessions.set(k, []);
+  }
+
+  /** What the breakdowns tell of a session's viewer (the demo's in-process ingest). */
+  viewerOf(sessionId: string): SimViewer | undefined {
+    return this.byId.get(sessionId);
   }
 
   get viewers(): number {
@@ -144,6 +255,8 @@ export class LiveSimulation {
 
   /** Advances to `nowMs`: joins, leaves, and the reports due. */
   tick(nowMs: number): SimReport[] {
+    for (const id of this.left) this.byId.delete(id);
+    this.left = [];
     const out: SimReport[] = [];
     const ts = Math.floor(nowMs / 1000);
     for (const key of this.keys) {
@@ -156,6 +269,7 @@ export class LiveSimulation {
       const leaving = Math.max(0, list.length - target) + churn;
       for (let i = 0; i < leaving && list.length > 0; i++) {
         const s = list.splice(Math.floor(this.rnd() * list.length), 1)[0];
+        if (s) this.left.push(s.id);
         if (s) out.push(this.report(s, nowMs, list.length));
       }
       // Joins up to the target, spread over ticks.
@@ -174,14 +288,17 @@ export class LiveSimulation {
   }
 
   private newSession(key: string, ts: number, sinceMs: number, firstReportMs: number): Session {
-    return {
+    const session = {
       id: `sim-${ts}-${this.seq++}-${Math.floor(this.rnd() * 1e9).toString(36)}`,
       key,
       bytesPerS: MEAN_BYTES_PER_S * (0.5 + this.rnd()),
       last: sinceMs,
       next: firstReportMs,
       started: false,
+      viewer: simViewer(this.rnd),
     };
+    this.byId.set(session.id, session.viewer);
+    return session;
   }
 
   private report(s: Session, nowMs: number, audience: number): SimReport {
@@ -201,6 +318,7 @@ export class LiveSimulation {
       cdnBytes: bytes - nodr - p2p,
       p2pBytes: p2p,
       nodrBytes: nodr,
+      stream: s.viewer.stream,
       playMs: Math.min(playMs, 600_000),
       // Now and then a viewer waits for data a second or two.
       stallMs: this.rnd() < 0.02 ? Math.round(1000 + 2000 * this.rnd()) : 0,
