@@ -8,9 +8,10 @@ import { alsoOnPostgres, pct, printResult, round, seedBenchTeam } from './lib/co
 const dist = new URL('../../apps/server/dist/', import.meta.url);
 const { buildApp } = await import(new URL('app.js', dist).href);
 const { loadConfig } = await import(new URL('config.js', dist).href);
-const { refreshBlocks, refreshTeamTotals } = await import(
+const { refreshBlocks, refreshRollups, refreshTeamTotals } = await import(
   new URL('features/statistics/queries.js', dist).href
 );
+const { BREAKDOWN_DIMENSIONS, STORED_COLUMNS } = await import('@tlprt/contract');
 
 const KEYS = 50;
 const DAYS = 30;
@@ -18,45 +19,88 @@ const BATCHES = Number(process.env.BENCH_INGEST_BATCHES ?? 300);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 200);
 const log = (m) => process.stderr.write(`  ${m}\n`);
 
-/** 30 days of minutes for every key, made by the database itself, then the rollups, and the team
- *  totals and the blocks (minutes: the last 2 days, what retention keeps of them) by the server's own
- *  code, as a flush makes them. */
+/** A value of every stored column (the series table's) for an audience of `viewers`: bytes ~ 22.5 MB
+ *  per viewer-minute, 60 % from peers; play time, a few stalls, a play per viewer every 20 minutes,
+ *  startup times spread over the histogram's buckets. Integer SQL per column. */
+function seriesValues(viewers, isPg) {
+  const int = (v) => (isPg ? sql`(${v})::bigint` : sql`cast(${v} as integer)`);
+  const per = {
+    cdn_bytes: sql`${viewers} * 9000000`,
+    p2p_bytes: sql`${viewers} * 13500000`,
+    cdn_users: viewers,
+    p2p_users: sql`${viewers} * 0.9`,
+    users: viewers,
+    play_ms: sql`${viewers} * 58000`,
+    stall_ms: sql`${viewers} * 300`,
+    plays: sql`${viewers} / 20`,
+    ceiling_bytes: sql`${viewers} * 20000000`,
+  };
+  return sql.join(
+    STORED_COLUMNS.map((c) => {
+      if (per[c.column]) return int(per[c.column]);
+      const bucket = /^startup_(\d+)$/.exec(c.column);
+      // Most plays start within a second: the buckets up to 1 s get most of them.
+      if (bucket) return int(sql`${viewers} / ${sql.lit(Number(bucket[1]) < 5 ? 40 : 400)}`);
+      return sql`0`;
+    }),
+  );
+}
+const COLUMNS = sql.join(STORED_COLUMNS.map((c) => sql.ref(c.column)));
+
+/** 30 days of minutes for every key, made by the database itself (every series of the series table
+ *  stored), then the rollups, the team totals and the blocks (minutes: the last 2 days, what retention
+ *  keeps of them) by the server's own code, as a flush makes them. */
 async function generateMinutes(db, teamId, keyIds, nowSec, isPg) {
   const to = nowSec - (nowSec % 60) - 600;
   const from = to - DAYS * 86_400;
   const ids = sql.join(keyIds);
-  // Daily sine audience per key; bytes ~ 22.5 MB per viewer-minute, 60 % from peers.
+  // Daily sine audience per key.
   const viewers = sql`(50 + (k.id % 7) * 30) * (0.6 + 0.4 * sin(m.x / 13751.0))`;
   if (isPg) {
-    await sql`insert into stats_minute (key_id, minute, cdn_bytes, p2p_bytes, nodr_bytes, cdn_users, p2p_users, nodr_users, users)
-      select k.id, m.x, (${viewers} * 9000000)::bigint, (${viewers} * 13500000)::bigint, 0,
-             (${viewers})::int, (${viewers} * 0.9)::int, 0, (${viewers})::int
+    await sql`insert into stats_minute (key_id, minute, ${COLUMNS})
+      select k.id, m.x, ${seriesValues(viewers, true)}
       from keys k cross join generate_series(${from}::bigint, ${to}::bigint, 60) as m(x)
       where k.id in (${ids})`.execute(db);
   } else {
     await sql`with recursive m(x) as (select ${sql.lit(from)} union all select x + 60 from m where x < ${sql.lit(to)})
-      insert into stats_minute (key_id, minute, cdn_bytes, p2p_bytes, nodr_bytes, cdn_users, p2p_users, nodr_users, users)
-      select k.id, m.x, cast(${viewers} * 9000000 as integer), cast(${viewers} * 13500000 as integer), 0,
-             cast(${viewers} as integer), cast(${viewers} * 0.9 as integer), 0, cast(${viewers} as integer)
+      insert into stats_minute (key_id, minute, ${COLUMNS})
+      select k.id, m.x, ${seriesValues(viewers, false)}
       from keys k cross join m where k.id in (${ids})`.execute(db);
   }
-  for (const [table, size] of [
-    ['stats_20m', 1200],
-    ['stats_hour', 3600],
-  ]) {
-    await sql`insert into ${sql.table(table)} (key_id, bucket, cdn_bytes, p2p_bytes, nodr_bytes, cdn_users, p2p_users, nodr_users, users)
-      select key_id, (minute / ${sql.lit(size)}) * ${sql.lit(size)}, sum(cdn_bytes), sum(p2p_bytes), sum(nodr_bytes),
-             max(cdn_users), max(p2p_users), max(nodr_users), max(users)
-      from stats_minute where key_id in (${ids}) group by key_id, (minute / ${sql.lit(size)}) * ${sql.lit(size)}`.execute(
-      db,
-    );
-  }
+  for (const size of [1200, 3600]) await refreshRollups(db, size, keyIds, from - (from % size), to);
   await refreshTeamTotals(db, [teamId], from, to);
   await refreshBlocks(db, 60, keyIds, to - 2 * 86_400, to);
   await refreshBlocks(db, 1200, keyIds, from, to);
   await refreshBlocks(db, 3600, keyIds, from, to);
   await sql`analyze`.execute(db);
   return (to - from) / 60 + 1;
+}
+
+const STREAMS = 200;
+const COUNTRIES = 50;
+/** 30 days of daily breakdowns for every key (200 streams, 50 countries; a stream's audience falls
+ *  off with its rank) and the team's totals of them, as the flush writes them. */
+async function generateBreakdowns(db, teamId, keyIds, nowSec, isPg) {
+  const today = nowSec - (nowSec % 86_400);
+  const ids = sql.join(keyIds);
+  const viewers = sql`((50 + (k.id % 7) * 30) * 1440.0 / (n.i + 1))`;
+  const names = [
+    [BREAKDOWN_DIMENSIONS.indexOf('stream'), STREAMS, sql`'media.example.com/stream-' || n.i || '.m3u8'`],
+    [BREAKDOWN_DIMENSIONS.indexOf('country'), COUNTRIES, sql`'C' || n.i`],
+  ];
+  for (const [dim, count, name] of names) {
+    const series = sql`
+      with recursive d(x) as (select ${sql.lit(today - (DAYS - 1) * 86_400)} union all select x + 86400 from d where x < ${sql.lit(today)}),
+        n(i) as (select 0 union all select i + 1 from n where i < ${sql.lit(count - 1)})
+      select k.id, d.x, ${sql.lit(dim)}, ${name}, ${seriesValues(viewers, isPg)}
+      from keys k cross join d cross join n where k.id in (${ids})`;
+    await sql`insert into stats_breakdown_day (key_id, bucket, dim, name, ${COLUMNS}) ${series}`.execute(db);
+  }
+  await sql`insert into stats_team_breakdown_day (team_id, bucket, dim, name, ${COLUMNS})
+    select ${teamId}, bucket, dim, name, ${sql.join(STORED_COLUMNS.map((c) => sql`sum(${sql.ref(c.column)})`))}
+    from stats_breakdown_day where key_id in (${ids}) group by bucket, dim, name`.execute(db);
+  await sql`analyze`.execute(db);
+  return keyIds.length * DAYS * (STREAMS + COUNTRIES);
 }
 
 async function benchOn(label, databaseUrl) {
@@ -84,6 +128,15 @@ async function benchOn(label, databaseUrl) {
       config.database.kind === 'postgres',
     );
     log(`${label}: ${KEYS} keys × ${perKey} minutes (+ rollups) generated in ${Date.now() - t0} ms`);
+    const tb = Date.now();
+    const breakdownRows = await generateBreakdowns(
+      db,
+      teamId,
+      keys.map((k) => k.id),
+      Math.floor(now / 1000),
+      config.database.kind === 'postgres',
+    );
+    log(`${label}: ${breakdownRows} daily breakdown rows generated in ${Date.now() - tb} ms`);
 
     await app.listen({ port: 0, host: '127.0.0.1' });
     const base = `http://127.0.0.1:${app.server.address().port}`;
@@ -182,16 +235,60 @@ async function benchOn(label, databaseUrl) {
           points = json.data.length;
           if (i >= 5) times.push(ms); // warm-up
         }
+        const p95 = round(pct(times, 95));
         results.push({
           case: `query ${range} (${points} points, ${asked} of ${KEYS} keys) ${label}`,
           n: times.length,
           p50: round(pct(times, 50)),
-          p95: round(pct(times, 95)),
+          p95,
           max: round(Math.max(...times)),
           unit: 'ms',
+          ...(label === 'sqlite' ? { target: 'p95 ≤ 20 ms', ok: p95 <= 20 } : {}),
         });
         log(
           `${label}: ${range} ${asked}/${KEYS} keys p50 ${round(pct(times, 50))} ms, p95 ${round(pct(times, 95))} ms`,
+        );
+      }
+    }
+    // Breakdowns of the month: every key (the team's totals) and 25 of them (their own rows).
+    for (const asked of [KEYS, 25]) {
+      const apiKeys = keys.slice(0, asked).map((k) => k.keyHash);
+      for (const by of ['stream', 'country']) {
+        const times = [];
+        let rows = 0;
+        for (let i = 0; i < QUERIES + 5; i++) {
+          const end = Math.floor(Date.now() / 1000);
+          const t = performance.now();
+          const r = await fetch(`${base}/stats/v3/dashboard/breakdown`, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({
+              apiKeys,
+              startTimestamp: 0,
+              endTimestamp: end,
+              team_id: teamId,
+              range: 'month',
+              by,
+            }),
+          });
+          const json = await r.json();
+          const ms = performance.now() - t;
+          if (r.status !== 200) throw new Error(`breakdown → ${r.status} ${JSON.stringify(json)}`);
+          rows = json.data.length;
+          if (i >= 5) times.push(ms);
+        }
+        const p95 = round(pct(times, 95));
+        results.push({
+          case: `breakdown month by ${by} (${rows} rows, ${asked} of ${KEYS} keys) ${label}`,
+          n: times.length,
+          p50: round(pct(times, 50)),
+          p95,
+          max: round(Math.max(...times)),
+          unit: 'ms',
+          ...(asked === KEYS && label === 'sqlite' ? { target: 'p95 ≤ 50 ms', ok: p95 <= 50 } : {}),
+        });
+        log(
+          `${label}: breakdown by ${by}, ${asked}/${KEYS} keys p50 ${round(pct(times, 50))} ms, p95 ${p95} ms`,
         );
       }
     }

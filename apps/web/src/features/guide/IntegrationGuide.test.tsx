@@ -11,6 +11,10 @@ import {
   PLAYER_INTEGRATION_HELP,
   PLAYER_PATHS,
   PLAYERS,
+  POINT_FIELDS,
+  SERIES,
+  SERIES_NAMES,
+  STATS_EXPORTS_PER_MINUTE,
 } from '@tlprt/contract';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
@@ -172,6 +176,40 @@ describe('integration guide', { timeout: 30_000 }, () => {
     for (const step of ['60 s', '1200 s', '3600 s'])
       expect(within(ranges).getAllByText(step).length).toBeGreaterThan(0);
     expect(ranges).toHaveTextContent('peak minute');
+  });
+
+  it('has a glossary row for every series of the contract: name, field, unit, meaning and how it adds up', () => {
+    open();
+    const table = document.querySelector('table[aria-label="Statistics glossary"]') as HTMLElement;
+    expect(table.closest('section')).toBe(document.getElementById('glossary')?.closest('section'));
+    const rows = [...table.querySelectorAll('tbody tr')] as HTMLElement[];
+    expect(rows).toHaveLength(SERIES_NAMES.length);
+    SERIES_NAMES.forEach((name, i) => {
+      const s = SERIES[name];
+      const row = rows[i] as HTMLElement;
+      expect(within(row).getByText(s.label)).toBeInTheDocument();
+      expect(row).toHaveTextContent(s.description);
+      expect(row.querySelector('td[data-label="Unit"]')).toHaveTextContent(s.unit);
+      for (const f of POINT_FIELDS.filter((p) => p.series === name)) expect(row).toHaveTextContent(f.field);
+      const adds = row.querySelector('td[data-label="How it adds up"]');
+      if (s.merge === 'sum') expect(adds).toHaveTextContent('Summed');
+      if (s.merge === 'peak') expect(adds).toHaveTextContent('Peak minute of the bucket');
+      if (s.merge === 'histogram') expect(adds).toHaveTextContent('Quantiles of a histogram (p50, p95)');
+    });
+    expect(within(table).getByText('Startup time')).toBeInTheDocument();
+  });
+
+  it('documents the export API: token scope, URL, parameters, formats and a curl example', () => {
+    open();
+    const section = document.getElementById('export')?.closest('section') as HTMLElement;
+    expect(section).toHaveTextContent(`GET ${window.location.origin}/stats/v1/export`);
+    expect(section).toHaveTextContent('scope “statistics”');
+    for (const p of ['range', 'keys', 'from', 'to', 'by', 'format', 'json', 'csv'])
+      expect(within(section).getByText(p, { selector: 'code' })).toBeInTheDocument();
+    expect(section).toHaveTextContent(`${STATS_EXPORTS_PER_MINUTE} exports a minute`);
+    expect(section.querySelector('.code-block')).toHaveTextContent(
+      `curl -H "Authorization: Bearer <API token>" "${window.location.origin}/stats/v1/export?range=day&keys=YOUR_SERVICE_KEY&format=csv"`,
+    );
   });
 
   it('links to the API reference', () => {

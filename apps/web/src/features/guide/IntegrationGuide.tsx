@@ -16,6 +16,7 @@ import {
   Title,
 } from '@mantine/core';
 import {
+  BREAKDOWN_DIMENSIONS,
   INGEST_ANONYMOUS_MAX_REPORTS,
   INGEST_ERRORS,
   INGEST_MAX_BYTES,
@@ -28,6 +29,7 @@ import {
   KeySettingId,
   LIMITS,
   MSG_STATS,
+  MSG_STATS_EXPORT,
   PAGE_ORIGIN_RULE,
   PLAYER_ATTACH_NAME,
   PLAYER_BYTES_COUNTED,
@@ -38,7 +40,13 @@ import {
   PLAYER_PATHS,
   PLAYER_REPORT_INTERVAL_MS,
   PLAYERS,
+  POINT_FIELDS,
   PRODUCT_NAME,
+  SERIES,
+  SERIES_NAMES,
+  type SeriesDef,
+  type SeriesUnit,
+  STATS_EXPORTS_PER_MINUTE,
   STATS_RANGES,
   type TPlayer,
   type TPlayerName,
@@ -52,6 +60,8 @@ import { API_DOCS_URL, pluginUrl } from '../../config';
 import { CopyBlock } from '../domains/CopyBlock';
 import { playerSnippet } from '../domains/snippets';
 import { getToken } from '../session/storage';
+import { STATS_EXPORT, statsExportCurl } from '../team-tokens/export-example';
+import { SCOPE_CHOICE } from '../team-tokens/scopes';
 import { MORE_PLAYERS, recipeSnippet, type TMorePlayer } from './recipes';
 
 /** The in-page table of contents: each id is the id of its section's heading. */
@@ -65,6 +75,8 @@ export const GUIDE_SECTIONS = [
   { id: 'verification', title: 'Verification of peers’ segments' },
   { id: 'reports', title: 'Reports from custom players' },
   { id: 'statistics', title: 'The statistics screen' },
+  { id: 'glossary', title: 'Statistics glossary' },
+  { id: 'export', title: 'Statistics export API' },
   { id: 'api', title: 'API reference' },
 ] as const;
 
@@ -80,6 +92,40 @@ const ORDERED_SETTINGS = [
   KeySettingId.MinBufferSize,
   KeySettingId.PeeringOpeningQuota,
 ] as const;
+
+/** The glossary's words for the series table's units and merges (a new unit or merge fails to compile
+ *  here until it has its words). */
+const UNIT_NAME: Record<SeriesUnit, string> = {
+  bytes: 'bytes',
+  viewers: 'viewers',
+  ms: 'ms',
+  count: 'count',
+};
+const percentile = (q: number) => `p${Math.round(q * 100)}`;
+/** How a series adds up over the minutes of a point and over keys (SeriesMerge). */
+function mergeText(s: SeriesDef): string {
+  switch (s.merge) {
+    case 'sum':
+      return 'Summed, over keys and over time.';
+    case 'peak':
+      return 'Peak minute of the bucket (a 20-minute or hourly point holds its busiest minute); summed over keys.';
+    case 'histogram':
+      return `Quantiles of a histogram (${Object.values(s.quantiles).map(percentile).join(', ')}): the counts per bucket are summed, so the quantiles hold over any range and any keys.`;
+  }
+}
+/** One row per series of the contract's SERIES: a new series shows up here by itself. */
+const GLOSSARY = SERIES_NAMES.map((name) => {
+  const s: SeriesDef = SERIES[name];
+  return {
+    name,
+    label: s.label,
+    fields: POINT_FIELDS.filter((f) => f.series === name).map((f) => f.field),
+    unit: UNIT_NAME[s.unit],
+    description: s.description,
+    version1Only: 'version1Only' in s && s.version1Only === true,
+    merge: mergeText(s),
+  };
+});
 
 /** What each player's section adds to its snippet: the parts of its API the snippet relies on. */
 const PLAYER_NOTES: Record<TPlayer, ReactNode> = {
@@ -770,9 +816,9 @@ export function IntegrationGuide() {
                   </List.Item>
                   <List.Item>
                     An edge server reporting many sessions at once sends{' '}
-                    <Code>Authorization: Bearer &lt;token&gt;</Code> with an API token of your team (Team
-                    settings): its batches may hold many sessions of your team's keys and are not held to the
-                    address budget. A token that is not valid answers 401.
+                    <Code>Authorization: Bearer &lt;token&gt;</Code> with an API token of your team of scope
+                    “ingest” (Team settings): its batches may hold many sessions of your team's keys and are
+                    not held to the address budget. A token that is not valid answers 401.
                   </List.Item>
                   <List.Item>
                     “{INGEST_ERRORS.sessionForgotten}”: under load the server may forget a session; its
@@ -847,6 +893,59 @@ export function IntegrationGuide() {
                   after they were loaded). Reports of a key that is inactive, suspended or deleted are not
                   counted.
                 </P>
+              </Section>
+
+              <Section id="glossary" title="Statistics glossary">
+                <P>
+                  Every series the statistics count, as the chart, the CSV exports and the export API name
+                  them. A point of a range holds each series over its step; how a series adds up over several
+                  minutes and several keys is in the last column.
+                </P>
+                <DataTable
+                  label="Statistics glossary"
+                  head={['Series', 'Field', 'Unit', 'Meaning', 'How it adds up']}
+                  rows={GLOSSARY.map((g) => [
+                    <span key="n">
+                      <Text size="sm" fw={600} component="span">
+                        {g.label}
+                      </Text>
+                      {g.version1Only && (
+                        <Text size="xs" c="dimmed">
+                          Teams of version 1 only
+                        </Text>
+                      )}
+                    </span>,
+                    <span key="f">
+                      {g.fields.map((f, i) => (
+                        <span key={f}>
+                          {i > 0 && ', '}
+                          <Code>{f}</Code>
+                        </span>
+                      ))}
+                    </span>,
+                    g.unit,
+                    g.description,
+                    g.merge,
+                  ])}
+                />
+              </Section>
+
+              <Section id="export" title="Statistics export API">
+                <P>
+                  A program reads your team's statistics with an API token of scope “statistics” (Team
+                  settings, API tokens: “{SCOPE_CHOICE.statistics.label}”), sent as{' '}
+                  <Code>Authorization: Bearer &lt;token&gt;</Code> on{' '}
+                  <Code>{`GET ${origin}${STATS_EXPORT.path}`}</Code>. Parameters: <Code>range</Code> (
+                  {Object.keys(STATS_RANGES).join(', ')}), <Code>keys</Code> (key hashes of the token's team,
+                  separated by commas), optionally <Code>from</Code> and <Code>to</Code> (Unix seconds, within
+                  the range's window), <Code>by</Code> ({BREAKDOWN_DIMENSIONS.join(', ')}) for a breakdown
+                  instead of points, and <Code>format</Code> (<Code>json</Code>, the default, or{' '}
+                  <Code>csv</Code>). The answer is the chart's: points with the fields of the glossary, or
+                  breakdown rows. A token of another scope or a revoked one answers 401 (“
+                  {MSG_STATS_EXPORT.badToken}”), a key of another team 400, and more than{' '}
+                  {STATS_EXPORTS_PER_MINUTE} exports a minute with one token 429.
+                </P>
+                <CopyBlock label="Export example" value={statsExportCurl(origin, '<API token>')} multiline />
               </Section>
 
               <Section id="api" title="API reference">

@@ -1,10 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MSG, MSG_TOKENS, STORAGE_KEYS, type TTeamToken } from '@tlprt/contract';
+import { ENDPOINTS, MSG, MSG_TOKENS, STORAGE_KEYS, type TTeamToken } from '@tlprt/contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildDetail, buildTeam, buildUser } from '../../test/fixtures';
 import { type Routes, renderSignedIn, startApi } from '../../test/session';
 import { TeamSettings } from '../teams/TeamSettings';
+import { statsExportCurl } from './export-example';
+import { exportUsage, SCOPE_BADGE, SCOPE_CHOICE, SCOPE_LABEL } from './scopes';
 
 type Api = Awaited<ReturnType<typeof startApi>>;
 let api: Api | null = null;
@@ -71,10 +73,78 @@ describe('API tokens in Team settings', () => {
     expect(within(dialog).getByText(MSG_TOKENS.shownOnce)).toBeInTheDocument();
     expect(within(dialog).getByText(MSG_TOKENS.usage('/stats/v1/ingest'))).toBeInTheDocument();
     expect(within(dialog).getByRole('button', { name: /Copy/ })).toBeInTheDocument();
-    expect(server.requests.find((r) => r.method === 'POST')?.body).toEqual({ name: 'Shipper' });
+    expect(within(dialog).queryByText(/stats\/v1\/export/)).not.toBeInTheDocument();
+    // The scope was left at its default.
+    expect(server.requests.find((r) => r.method === 'POST')?.body).toEqual({
+      name: 'Shipper',
+      scope: 'ingest',
+    });
     await user.click(within(dialog).getByRole('button', { name: 'Done' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(within(card()).getByLabelText(MSG_TOKENS.nameLabel)).toHaveValue('');
+  });
+
+  it('lists each token with its scope', async () => {
+    await open(10, {
+      tokens: [token(), token({ id: 8, name: 'Reporting', scope: 'statistics' })],
+    });
+    const rows = await within(card()).findAllByRole('listitem');
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toHaveTextContent('Encoder EU');
+    expect(within(rows[0] as HTMLElement).getByText(SCOPE_BADGE.ingest)).toBeInTheDocument();
+    expect(within(rows[0] as HTMLElement).queryByText(SCOPE_BADGE.statistics)).not.toBeInTheDocument();
+    expect(rows[1]).toHaveTextContent('Reporting');
+    expect(within(rows[1] as HTMLElement).getByText(SCOPE_BADGE.statistics)).toBeInTheDocument();
+    expect(within(rows[1] as HTMLElement).queryByText(SCOPE_BADGE.ingest)).not.toBeInTheDocument();
+  });
+
+  it('creates a statistics token by keyboard: the scope is sent and the secret comes with an export example', async () => {
+    const server = await open(10, {
+      routes: {
+        'POST /api/v1/teams/5/tokens': {
+          status: 201,
+          body: {
+            message: 'created',
+            data: { ...token({ id: 9, name: 'Reporting', scope: 'statistics' }), token: TOKEN },
+          },
+        },
+      },
+    });
+    await within(card()).findByText(MSG_TOKENS.empty);
+    const group = within(card()).getByRole('radiogroup', { name: SCOPE_LABEL });
+    const ingest = within(group).getByRole('radio', { name: SCOPE_CHOICE.ingest.label });
+    const stats = within(group).getByRole('radio', { name: SCOPE_CHOICE.statistics.label });
+    expect(ingest).toBeChecked();
+    expect(stats).not.toBeChecked();
+
+    const user = userEvent.setup();
+    await user.type(within(card()).getByLabelText(MSG_TOKENS.nameLabel), 'Reporting');
+    // Tab to the group (its checked radio), an arrow key to the next scope.
+    await user.tab();
+    expect(ingest).toHaveFocus();
+    await user.keyboard('{ArrowRight}');
+    expect(stats).toBeChecked();
+    expect(ingest).not.toBeChecked();
+    await user.click(within(card()).getByRole('button', { name: MSG_TOKENS.create }));
+
+    const dialog = await screen.findByRole('dialog', { name: MSG_TOKENS.createdTitle });
+    expect(server.requests.find((r) => r.method === 'POST')?.body).toEqual({
+      name: 'Reporting',
+      scope: 'statistics',
+    });
+    expect(within(dialog).getByText(TOKEN)).toBeInTheDocument();
+    expect(within(dialog).getByText(exportUsage(ENDPOINTS.statistics.export.path))).toBeInTheDocument();
+    expect(within(dialog).queryByText(MSG_TOKENS.usage('/stats/v1/ingest'))).not.toBeInTheDocument();
+    const example = statsExportCurl(window.location.origin, TOKEN);
+    expect(example).toBe(
+      `curl -H "Authorization: Bearer ${TOKEN}" "${window.location.origin}/stats/v1/export?range=day&keys=YOUR_SERVICE_KEY&format=csv"`,
+    );
+    expect(within(dialog).getByText(example)).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Copy Example' })).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Done' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    // The form is back to its default scope.
+    expect(ingest).toBeChecked();
   });
 
   it('revokes after a confirmation', async () => {

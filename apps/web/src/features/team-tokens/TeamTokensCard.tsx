@@ -4,7 +4,9 @@ import {
   Box,
   Button,
   Card,
+  Code,
   Group,
+  Radio,
   Skeleton,
   Stack,
   Text,
@@ -13,13 +15,15 @@ import {
   Title,
 } from '@mantine/core';
 import {
-  ENDPOINTS,
+  BREAKDOWN_DIMENSIONS,
   LIMITS,
   MSG,
   MSG_TOKENS,
   type TCreatedTeamToken,
+  TEAM_TOKEN_SCOPES,
   type TTeamDetail,
   type TTeamToken,
+  type TTeamTokenScope,
   ZCreateTeamTokenRequest,
 } from '@tlprt/contract';
 import { openAppModal, openConfirm } from '../../components/AppModals';
@@ -30,10 +34,10 @@ import { formatDate, formatDateTime } from '../../lib/dates';
 import { CopyBlock } from '../domains/CopyBlock';
 import { usePolicy } from '../teams/policy';
 import { cardPadding } from '../teams/TeamSettings';
+import { STATS_EXPORT, statsExportCurl } from './export-example';
 import { useCreateTeamToken, useRevokeTeamToken } from './mutations';
 import { useTeamTokens } from './queries';
-
-const INGEST_PATH = ENDPOINTS.statistics.ingest.path;
+import { exportUsage, INGEST_PATH, SCOPE_BADGE, SCOPE_CHOICE, SCOPE_LABEL } from './scopes';
 
 /**
  * API tokens of the team (Team settings; not in the spec): server-side reporters send statistics with
@@ -70,7 +74,8 @@ export function TeamTokensCard({ team }: { team: TTeamDetail }) {
             )}
           </Group>
           <Text size="sm" c="dimmed">
-            {MSG_TOKENS.intro}
+            {MSG_TOKENS.intro} A token of scope “{SCOPE_CHOICE.statistics.label}” lets a program read the
+            team's statistics instead.
           </Text>
         </div>
         {tokens.isPending ? (
@@ -132,7 +137,7 @@ function TokenRow({ token, first, onRevoke }: { token: TTeamToken; first: boolea
                 {token.name}
               </Text>
               <Badge size="xs" variant="light">
-                {MSG_TOKENS.scopeIngest}
+                {SCOPE_BADGE[token.scope]}
               </Badge>
             </Group>
             <Text size="sm" c="dimmed">
@@ -163,44 +168,59 @@ function TokenRow({ token, first, onRevoke }: { token: TTeamToken; first: boolea
   );
 }
 
-/** Name (required, at most 30; the contract's schema) and Create; the secret then opens in a modal. */
+/** Name (required, at most 30; the contract's schema), scope (ingest unless chosen) and Create; the
+ *  secret then opens in a modal. */
 function CreateTokenForm({ teamId, disabled, full }: { teamId: number; disabled: boolean; full: boolean }) {
   const create = useCreateTeamToken(teamId);
-  const form = useContractForm(ZCreateTeamTokenRequest, { initialValues: { name: '' } });
-  const submit = form.onSubmit(({ name }) =>
-    create.mutate(name, {
+  const form = useContractForm(ZCreateTeamTokenRequest, {
+    initialValues: { name: '', scope: 'ingest' as TTeamTokenScope },
+  });
+  const submit = form.onSubmit((body) =>
+    create.mutate(body, {
       onSuccess: (r) => {
         form.reset();
         showCreatedToken(r.data);
       },
-      onError: (err) => showApiError(form, err, ['name']),
+      onError: (err) => showApiError(form, err, ['name', 'scope']),
     }),
   );
   const off = disabled || full;
   return (
     <form onSubmit={submit} noValidate>
-      <Stack gap="xs">
-        <Group align="flex-start" gap="sm" wrap="wrap">
-          <TextInput
-            label={MSG_TOKENS.nameLabel}
-            placeholder={MSG_TOKENS.namePlaceholder}
-            {...form.getInputProps('name')}
-            maxLength={LIMITS.teamTokenNameMax}
+      <Stack gap="sm">
+        <TextInput
+          label={MSG_TOKENS.nameLabel}
+          placeholder={MSG_TOKENS.namePlaceholder}
+          {...form.getInputProps('name')}
+          maxLength={LIMITS.teamTokenNameMax}
+          disabled={off}
+          maw={{ xs: 420 }}
+        />
+        {/* Native radios of one name: Tab reaches the group, the arrow keys choose. */}
+        <Radio.Group label={SCOPE_LABEL} name={`token-scope-${teamId}`} {...form.getInputProps('scope')}>
+          <Group gap="lg" mt={6} align="flex-start">
+            {TEAM_TOKEN_SCOPES.map((s) => (
+              <Radio
+                key={s}
+                value={s}
+                label={SCOPE_CHOICE[s].label}
+                description={SCOPE_CHOICE[s].description}
+                disabled={off}
+              />
+            ))}
+          </Group>
+        </Radio.Group>
+        <Box w={{ base: '100%', xs: 'auto' }} style={{ alignSelf: 'flex-start' }}>
+          <Button
+            type="submit"
+            leftSection={<IconPlus size={16} />}
+            loading={create.isPending}
             disabled={off}
-            style={{ flex: '1 1 240px' }}
-          />
-          <Box pt={{ base: 0, xs: 25 }} w={{ base: '100%', xs: 'auto' }}>
-            <Button
-              type="submit"
-              leftSection={<IconPlus size={16} />}
-              loading={create.isPending}
-              disabled={off}
-              fullWidth
-            >
-              {MSG_TOKENS.create}
-            </Button>
-          </Box>
-        </Group>
+            fullWidth
+          >
+            {MSG_TOKENS.create}
+          </Button>
+        </Box>
         {full && !disabled && (
           <Text size="sm" c="dimmed">
             {MSG_TOKENS.limitReached}
@@ -224,7 +244,19 @@ function showCreatedToken(t: TCreatedTeamToken) {
           {MSG_TOKENS.shownOnce}
         </Alert>
         <CopyBlock label={`Token “${t.name}”`} value={t.token} />
-        <Text size="sm">{MSG_TOKENS.usage(INGEST_PATH)}</Text>
+        {t.scope === 'statistics' ? (
+          <>
+            <Text size="sm">{exportUsage(STATS_EXPORT.path)}</Text>
+            <CopyBlock label="Example" value={statsExportCurl(window.location.origin, t.token)} />
+            <Text size="xs" c="dimmed">
+              Put one of your service keys (key hashes) in <Code>keys</Code>, several separated by commas; add{' '}
+              <Code>by</Code> ({BREAKDOWN_DIMENSIONS.join(', ')}) for a breakdown, and <Code>range</Code>{' '}
+              week, month or live for other windows.
+            </Text>
+          </>
+        ) : (
+          <Text size="sm">{MSG_TOKENS.usage(INGEST_PATH)}</Text>
+        )}
         <Group justify="flex-end">
           <Button onClick={close} miw={100} data-autofocus>
             Done

@@ -1,11 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { TCreateTeamTokenRequest } from '@tlprt/contract';
 import { teamTokensApi } from './api';
 import { teamTokenKeys } from './queries';
 
 export function useCreateTeamToken(teamId: number) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (name: string) => teamTokensApi.create(teamId, name),
+    mutationFn: (body: TCreateTeamTokenRequest) => teamTokensApi.create(teamId, body),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: teamTokenKeys.list(teamId) }),
   });
 }
