@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { STARTUP_BUCKETS_MS } from './report.js';
 import {
   addReportValues,
   columnIndex,
@@ -8,7 +9,6 @@ import {
   POINT_VALUES,
   reportSessionBits,
   SERIES,
-  STARTUP_BUCKETS_MS,
   STORED_COLUMNS,
 } from './series.js';
 import { ZStatsPoint } from './statistics.js';

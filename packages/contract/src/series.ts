@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { REPORT_COUNT_LIMITS, STARTUP_BUCKETS_MS, type TReportCountField } from './report.js';
 
 /**
  * The statistics series, defined once (DESIGN §7). Ingest validation, the in-memory aggregation, the
@@ -16,33 +17,9 @@ import { z } from 'zod';
 export type SeriesMerge = 'sum' | 'peak' | 'histogram';
 export type SeriesUnit = 'bytes' | 'viewers' | 'ms' | 'count';
 
-/** The fields of an ingest report that carry a count (their values are whole, 0 or more). */
-export const REPORT_COUNT_LIMITS = {
-  /** The most bytes one report may count per series (DESIGN §7 Integrity): the plugin reports every
-   *  10 s, and 4 GiB in 10 s is over 3 Gbit/s for one viewer. */
-  cdnBytes: 2 ** 32,
-  p2pBytes: 2 ** 32,
-  nodrBytes: 2 ** 32,
-  rejectedBytes: 2 ** 32,
-  /** Time in one report: reports older than 10 minutes are refused anyway. */
-  playMs: 600_000,
-  stallMs: 600_000,
-  plays: 100,
-  failures: 100,
-  /** Peers connected when the report was made (the tracker caps a swarm's offers far below). */
-  peers: 1000,
-} as const;
-export type TReportCountField = keyof typeof REPORT_COUNT_LIMITS;
 /** The report's own fields that count bytes: a session with any of them is a viewer, as is one that
  *  played (`playMs`). */
 const BYTE_FIELDS = ['cdnBytes', 'p2pBytes', 'nodrBytes'] as const;
-
-/** Startup times are counted in these buckets (upper bounds, ms; the last bucket is everything above). */
-export const STARTUP_BUCKETS_MS = [100, 250, 500, 750, 1000, 1500, 2000, 3000, 5000, 10_000] as const;
-/** Startup times one report may carry (plays that reached their first frame in 10 s). */
-export const REPORT_MAX_STARTUPS = 20;
-/** The longest startup counted (10 minutes): a longer wait is no start. */
-export const STARTUP_MAX_MS = 600_000;
 
 interface SeriesBase {
   /** The column of the tables of points (a histogram: the prefix of one column per bucket). */

@@ -3,18 +3,19 @@ import { envelope, text, ZId, ZKeyHash } from './common.js';
 import { LIMITS } from './constants.js';
 import { PLAYER_MAX_PENDING_REPORTS } from './player.js';
 import {
+  INGEST_ERRORS,
+  INGEST_MAX_SKEW_S,
   REPORT_COUNT_LIMITS,
   REPORT_MAX_STARTUPS,
+  REPORT_STREAM_MAX,
   STARTUP_MAX_MS,
   type TReportCountField,
-  ZSeriesPoint,
-} from './series.js';
+} from './report.js';
+import { ZSeriesPoint } from './series.js';
 
 /** The most bytes one report may count per series (DESIGN §7 Integrity). The key hash is public, so a
  *  larger count is an attack on the team's statistics, not traffic. */
 export const INGEST_MAX_BYTES = REPORT_COUNT_LIMITS.cdnBytes;
-/** The longest stream URL a report may name (its path and host are kept). */
-export const REPORT_STREAM_MAX = 2048;
 /** A report's counts (DESIGN §7), each with its own ceiling (REPORT_COUNT_LIMITS). */
 const counts = Object.fromEntries(
   Object.entries(REPORT_COUNT_LIMITS).map(([field, max]) => [
@@ -59,9 +60,6 @@ export const ZIngestResponse = z.object({
   errors: z.array(z.object({ index: z.number().int(), message: z.string() })),
 });
 export type TIngestResponse = z.infer<typeof ZIngestResponse>;
-/** Reports whose `ts` is further than this from server time are rejected. */
-export const INGEST_MAX_SKEW_S = 600;
-
 /** POST /stats/v3/dashboard/day|week|month|live/{team_id} (spec §7). */
 export const ZStatsQuery = z.object({
   apiKeys: z.array(ZKeyHash).max(500),
@@ -137,7 +135,9 @@ export const BREAKDOWN_UNKNOWN = 'Unknown';
 /** Rows one breakdown answers at most (largest first). */
 export const BREAKDOWN_MAX_ROWS = 500;
 const ZStatsRange = z.enum(['live', 'day', 'week', 'month'], { error: 'Must be live, day, week or month' });
-const ZBreakdownBy = z.enum(BREAKDOWN_DIMENSIONS, { error: `Must be one of ${BREAKDOWN_DIMENSIONS.join(', ')}` });
+const ZBreakdownBy = z.enum(BREAKDOWN_DIMENSIONS, {
+  error: `Must be one of ${BREAKDOWN_DIMENSIONS.join(', ')}`,
+});
 /** POST /stats/v3/dashboard/breakdown: the range payload of the charts plus the range and `by`. */
 export const ZBreakdownQuery = ZStatsQuery.extend({ range: ZStatsRange, by: ZBreakdownBy });
 export type TBreakdownQuery = z.infer<typeof ZBreakdownQuery>;
@@ -179,22 +179,6 @@ export const MSG_STATS_EXPORT = {
 } as const;
 /** Exports one token may make a minute. */
 export const STATS_EXPORTS_PER_MINUTE = 60;
-
-/** Why one ingest report was rejected (the `message` of ZIngestResponse errors). */
-export const INGEST_ERRORS = {
-  unknownKey: 'Unknown key',
-  keyInactive: 'Key is not active',
-  domainInactive: 'Domain of the key is not active',
-  teamSuspended: 'Team of the key is suspended',
-  teamDisabled: 'Team of the key is disabled',
-  skew: `ts is more than ${INGEST_MAX_SKEW_S} s from server time`,
-  origin: 'Origin is not a domain of the key',
-  /** The server pushed the session out of its replay memory under load: counting its reports again
-   *  could count one twice, so they are refused; the plugin goes on under a new session id. */
-  sessionForgotten: 'Session forgotten by the server: report under a new sessionId',
-  keyBudget: 'Too many reports for this key on this server: try again later',
-  notTokenTeam: "Key is not of the API token's team",
-} as const;
 
 /**
  * Without an API token (browsers, anyone holding a key hash), one ingest request carries the
