@@ -1,12 +1,21 @@
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MSG_STATS, SERIES, STORAGE_KEYS, type TDomain, type TKey, type TStatsPoint } from '@tlprt/contract';
+import {
+  MSG_STATS,
+  SERIES,
+  STORAGE_KEYS,
+  type TBreakdownRow,
+  type TDomain,
+  type TKey,
+  type TStatsPoint,
+} from '@tlprt/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import StatisticsRoute from '../../routes/statistics';
 import { buildDomain, buildKey, buildTeam, buildUser, domainList } from '../../test/fixtures';
 import { renderScreen } from '../../test/render';
 import type { Recorded } from '../../test/server';
 import { type Routes, renderSignedIn, startApi } from '../../test/session';
+import { BREAKDOWN_TEXT } from './breakdown';
 import { ExperiencePanel } from './ExperiencePanel';
 import { EXPERIENCE_TEXT } from './experience';
 
@@ -94,6 +103,23 @@ const statsReply = (req: Recorded, n = 5, refused?: (i: number) => number, total
   };
 };
 
+/** A breakdown answer over the asked window: whole hours (day, live) or whole UTC days (week, month). */
+const breakdownReply = (req: Recorded, rows: readonly TBreakdownRow[] = []) => {
+  const b = req.body as { startTimestamp: number; endTimestamp: number; range: string; by: string };
+  const size = b.range === 'day' || b.range === 'live' ? 3600 : 86_400;
+  return {
+    status: 200,
+    body: {
+      message: 'ok',
+      by: b.by,
+      data: rows,
+      step: size,
+      startTimestamp: b.startTimestamp - (b.startTimestamp % size),
+      endTimestamp: b.endTimestamp - (b.endTimestamp % size) + size - 1,
+    },
+  };
+};
+
 const k1 = buildKey({ id: 1, name: 'Main player' });
 const k2 = buildKey({ id: 2, name: '' });
 const kOff = buildKey({ id: 3, name: 'Old player', status: 20 });
@@ -149,13 +175,20 @@ async function open(
       'POST /stats/v3/dashboard/week': (r) => statsReply(r),
       'POST /stats/v3/dashboard/month': (r) => statsReply(r),
       'POST /stats/v3/dashboard/live/5': (r) => statsReply(r),
+      'POST /stats/v3/dashboard/breakdown': (r) => breakdownReply(r),
       ...opts.routes,
     },
   });
   if (opts.range !== undefined) localStorage.setItem(STORAGE_KEYS.timeRange, String(opts.range));
   renderSignedIn(<StatisticsRoute />, '/statistics');
 }
-const statsCalls = () => (api?.requests ?? []).filter((r) => r.url.startsWith('/stats/'));
+const BREAKDOWN_PATH = '/stats/v3/dashboard/breakdown';
+/** The chart's calls (the breakdown table's are counted apart). */
+const statsCalls = () =>
+  (api?.requests ?? []).filter((r) => r.url.startsWith('/stats/') && !r.url.startsWith(BREAKDOWN_PATH));
+const breakdownCalls = () => (api?.requests ?? []).filter((r) => r.url.startsWith(BREAKDOWN_PATH));
+/** The range and dimension a breakdown call asked for. */
+const askedOf = (r: Recorded | undefined) => (r?.body ?? {}) as { range?: string; by?: string };
 const user = () => userEvent.setup();
 
 describe('statistics screen', () => {
@@ -669,5 +702,221 @@ describe('viewer experience panel', () => {
     renderScreen(<ExperiencePanel state={{ kind: 'loading' }} />);
     expect(screen.getByLabelText(EXPERIENCE_TEXT.loading)).toHaveAttribute('aria-busy', 'true');
     expect(screen.queryAllByRole('group')).toHaveLength(0);
+  });
+});
+
+describe('breakdown table', () => {
+  const row = (name: string, cdn: number, p2p: number, over: Partial<TBreakdownRow> = {}): TBreakdownRow => ({
+    name,
+    cdnDwSize: cdn,
+    p2pDwSize: p2p,
+    cdnUsersCount: 1,
+    p2pUsersCount: 1,
+    usersCount: 1,
+    rejectedDwSize: 0,
+    ...NO_PLAYS,
+    ...over,
+  });
+  // Answered out of traffic order, so the table's own order shows.
+  const streams = [
+    row('Unknown', 500, 0, { usersCount: 12 }),
+    row('cdn.example.com/live/a.m3u8', 1000, 3000, {
+      usersCount: 7,
+      startupP50Ms: 850,
+      playMs: 90_000,
+      stallMs: 10_000,
+    }),
+    row('cdn.example.com/vod/b.m3u8', 9000, 1000, { usersCount: 3 }),
+  ];
+  const countries = [row('US', 5000, 5000), row('Other', 100, 0), row('DE', 3000, 0), row('Unknown', 50, 0)];
+  const rowsBy: Record<string, TBreakdownRow[]> = { stream: streams, country: countries };
+  const byRoute = (r: Recorded) => breakdownReply(r, rowsBy[(r.body as { by: string }).by] ?? []);
+
+  const table = (name: string) => screen.findByRole('table', { name });
+  const names = (t: HTMLElement) =>
+    within(t)
+      .getAllByTestId('breakdown-row')
+      .map((tr) => within(tr).getAllByRole('cell')[0]?.textContent);
+  const cells = (t: HTMLElement, i: number) =>
+    Array.from(
+      within(t).getAllByTestId('breakdown-row')[i]?.querySelectorAll('td') ?? [],
+      (td) => td.textContent,
+    );
+  const header = (t: HTMLElement, name: string) =>
+    within(t).getByRole('button', { name }).closest('th') as HTMLElement;
+
+  it("asks for the chart's range and keys by stream, shows the rows largest traffic first and sorts by a clicked column", async () => {
+    await open({ routes: { 'POST /stats/v3/dashboard/breakdown': byRoute } });
+    const t = await table('Traffic by stream');
+    const [call] = breakdownCalls();
+    expect(call?.url).toBe(BREAKDOWN_PATH);
+    const body = call?.body as Record<string, unknown>;
+    expect(body).toMatchObject({ apiKeys: [k1.keyHash, k2.keyHash], range: 'day', by: 'stream', team_id: 5 });
+    expect(body.clientId).toBe(1);
+    expect(Number(body.endTimestamp) - Number(body.startTimestamp)).toBe(86_400);
+    expect(Math.abs(Number(body.endTimestamp) - Date.now() / 1000)).toBeLessThan(30);
+
+    expect(names(t)).toEqual(['cdn.example.com/vod/b.m3u8', 'cdn.example.com/live/a.m3u8', 'Unknown']);
+    // Startup and rebuffering cannot be computed without plays: "—".
+    expect(cells(t, 0)).toEqual(['cdn.example.com/vod/b.m3u8', '9 kB', '1 kB', '10.0%', '3', '—', '—']);
+    expect(cells(t, 1)).toEqual([
+      'cdn.example.com/live/a.m3u8',
+      '1 kB',
+      '3 kB',
+      '75.0%',
+      '7',
+      '850 ms',
+      '10.0%',
+    ]);
+    expect(cells(t, 2)).toEqual(['Unknown', '500 B', '0 B', '0%', '12', '—', '—']);
+    expect(
+      within(t)
+        .queryAllByRole('columnheader')
+        .filter((h) => h.hasAttribute('aria-sort')),
+    ).toHaveLength(0);
+    expect(
+      screen.getByText(/^Largest traffic first\. Rows are whole hours: .+ UTC\+2\.$/),
+    ).toBeInTheDocument();
+
+    const ue = user();
+    await ue.click(within(t).getByRole('button', { name: 'Viewers' }));
+    expect(header(t, 'Viewers')).toHaveAttribute('aria-sort', 'descending');
+    expect(names(t)).toEqual(['Unknown', 'cdn.example.com/live/a.m3u8', 'cdn.example.com/vod/b.m3u8']);
+    await ue.click(within(t).getByRole('button', { name: 'Viewers' }));
+    expect(header(t, 'Viewers')).toHaveAttribute('aria-sort', 'ascending');
+    expect(names(t)).toEqual(['cdn.example.com/vod/b.m3u8', 'cdn.example.com/live/a.m3u8', 'Unknown']);
+    // Another column: its largest first, what it cannot show ("—") last, whatever the direction.
+    await ue.click(within(t).getByRole('button', { name: 'Startup p50' }));
+    expect(header(t, 'Viewers')).not.toHaveAttribute('aria-sort');
+    expect(header(t, 'Startup p50')).toHaveAttribute('aria-sort', 'descending');
+    expect(names(t)).toEqual(['cdn.example.com/live/a.m3u8', 'cdn.example.com/vod/b.m3u8', 'Unknown']);
+    await ue.click(within(t).getByRole('button', { name: 'Startup p50' }));
+    expect(names(t)).toEqual(['cdn.example.com/live/a.m3u8', 'cdn.example.com/vod/b.m3u8', 'Unknown']);
+    // Sorting is the screen's own: no new request.
+    expect(breakdownCalls()).toHaveLength(1);
+  });
+
+  it("asks for the tab's `by` on a click or the arrow keys and names countries with their code", async () => {
+    await open({ routes: { 'POST /stats/v3/dashboard/breakdown': byRoute } });
+    await table('Traffic by stream');
+    const ue = user();
+    await ue.click(screen.getByRole('tab', { name: 'Countries' }));
+    expect(screen.getByRole('tab', { name: 'Countries' })).toHaveAttribute('aria-selected', 'true');
+    const t = await table('Traffic by country');
+    expect(askedOf(breakdownCalls().at(-1)).by).toBe('country');
+    expect(names(t)).toEqual(['United States (US)', 'Germany (DE)', 'Other', 'Unknown']);
+    await ue.click(within(t).getByRole('button', { name: 'Name' }));
+    expect(header(t, 'Name')).toHaveAttribute('aria-sort', 'ascending');
+    expect(names(t)).toEqual(['Germany (DE)', 'Other', 'United States (US)', 'Unknown']);
+
+    // Back on the selected tab (no new request), the arrow keys move to the next one.
+    await ue.click(screen.getByRole('tab', { name: 'Countries' }));
+    await ue.keyboard('{ArrowRight}');
+    expect(screen.getByRole('tab', { name: 'Networks' })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByRole('tab', { name: 'Networks' })).toHaveFocus();
+    await waitFor(() => expect(askedOf(breakdownCalls().at(-1)).by).toBe('network'));
+    for (const tab of ['Browsers', 'Systems']) {
+      await ue.click(screen.getByRole('tab', { name: tab }));
+      await screen.findByText(BREAKDOWN_TEXT.empty);
+    }
+    expect(breakdownCalls().map((c) => askedOf(c).by)).toEqual([
+      'stream',
+      'country',
+      'network',
+      'browser',
+      'os',
+    ]);
+  });
+
+  it('says so when the range has no traffic, with the whole UTC days it covers (week)', async () => {
+    await open({ range: 2 });
+    const panel = await screen.findByRole('region', { name: BREAKDOWN_TEXT.title });
+    expect(await within(panel).findByText(BREAKDOWN_TEXT.empty)).toBeInTheDocument();
+    expect(within(panel).getByText(/^Rows are whole UTC days: .+ – .+ \(UTC\)\.$/)).toBeInTheDocument();
+    expect(within(panel).queryByRole('table')).toBeNull();
+    expect(within(panel).queryByRole('button', { name: BREAKDOWN_TEXT.download })).toBeNull();
+    expect(askedOf(breakdownCalls()[0]).range).toBe('week');
+  });
+
+  it('shows its error without a popup, and loads again on request', async () => {
+    let fail = true;
+    await open({
+      routes: {
+        'POST /stats/v3/dashboard/breakdown': (r) =>
+          fail ? { status: 500, body: { message: 'boom' } } : breakdownReply(r, streams),
+      },
+    });
+    const panel = await screen.findByRole('region', { name: BREAKDOWN_TEXT.title });
+    expect(await within(panel).findByText(MSG_STATS.loadError)).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    // The chart is unaffected.
+    expect(screen.queryByText('Sample data')).toBeNull();
+    fail = false;
+    await user().click(within(panel).getByRole('button', { name: BREAKDOWN_TEXT.retry }));
+    expect(await within(panel).findAllByTestId('breakdown-row')).toHaveLength(3);
+  });
+
+  it('is not shown without a key, nor beside sample data', async () => {
+    await open({ domains: [buildDomain({ keys: [kOff] })] });
+    expect(await screen.findByText(MSG_STATS.noKey)).toBeInTheDocument();
+    expect(screen.queryByTestId('breakdown-panel')).toBeNull();
+    expect(breakdownCalls()).toHaveLength(0);
+
+    await api?.close();
+    await open({
+      routes: {
+        'POST /stats/v3/dashboard/day': { status: 500, body: { message: 'boom' } },
+        'POST /stats/v3/dashboard/breakdown': byRoute,
+      },
+    });
+    expect(await screen.findByText(MSG_STATS.loadError)).toBeInTheDocument();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(screen.queryByTestId('breakdown-panel')).toBeNull();
+    expect(screen.queryByText('cdn.example.com/vod/b.m3u8')).toBeNull();
+  });
+
+  it("downloads the tab's CSV: the same call with ?format=csv", async () => {
+    const csv = 'name,cdnDwSize\r\nUS,5000\r\n';
+    await open({
+      routes: {
+        'POST /stats/v3/dashboard/breakdown': (r) =>
+          r.url.endsWith('?format=csv') ? { status: 200, body: csv } : byRoute(r),
+      },
+    });
+    await table('Traffic by stream');
+    const ue = user();
+    await ue.click(screen.getByRole('tab', { name: 'Countries' }));
+    await table('Traffic by country');
+    const files: string[] = [];
+    const create = vi.spyOn(URL, 'createObjectURL').mockReturnValue('blob:csv');
+    const revoke = vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => {});
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+      this: HTMLAnchorElement,
+    ) {
+      files.push(this.download);
+    });
+    await ue.click(screen.getByRole('button', { name: BREAKDOWN_TEXT.download }));
+    await waitFor(() => expect(click).toHaveBeenCalledOnce());
+    const [shown, asked] = breakdownCalls().slice(-2);
+    expect(asked?.url).toBe(`${BREAKDOWN_PATH}?format=csv`);
+    expect(asked?.authorization).toBe('Bearer tok');
+    expect(asked?.body).toEqual(shown?.body);
+    expect(files[0]).toMatch(/^breakdown-country-day-\d{4}-\d\d-\d\d\.csv$/);
+    create.mockRestore();
+    revoke.mockRestore();
+    click.mockRestore();
+  });
+
+  it('refreshes in Live far less often than the chart', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'], shouldAdvanceTime: true });
+    await open({ range: 0 });
+    await screen.findByLabelText('P2P share');
+    await waitFor(() => expect(breakdownCalls()).toHaveLength(1));
+    expect(askedOf(breakdownCalls()[0]).range).toBe('live');
+    for (let i = 0; i < 3; i += 1) await act(async () => vi.advanceTimersByTime(3000));
+    await waitFor(() => expect(statsCalls().length).toBeGreaterThanOrEqual(4));
+    expect(breakdownCalls()).toHaveLength(1);
+    await act(async () => vi.advanceTimersByTime(21_000));
+    await waitFor(() => expect(breakdownCalls()).toHaveLength(2));
   });
 });

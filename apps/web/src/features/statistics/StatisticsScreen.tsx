@@ -32,6 +32,7 @@ import { invalidateDomainsAndKeys, useDomains } from '../domains/queries';
 import { useLiveEvent } from '../live/useLiveEvent';
 import { useServerClockOffset } from '../session/queries';
 import { useSession } from '../session/SessionProvider';
+import { BreakdownPanel } from './BreakdownPanel';
 import type { ChartInput } from './chartOption';
 import { zoomIndexes } from './chartOption';
 import { RANGE_LABEL, RANGE_ORDER, SAMPLE_STEP, sampleStats, summarize, useStoredRange } from './data';
@@ -349,6 +350,16 @@ export function StatisticsScreen() {
             )}
           </Card>
           {keys.length > 0 && <ExperiencePanel state={experience} />}
+          {/* Never beside sample data: its rows would pass for the team's. */}
+          {keys.length > 0 && !failed && (
+            <BreakdownPanel
+              range={range}
+              keys={keys}
+              teamId={teamId}
+              userId={user.id}
+              utcOffset={utcOffset}
+            />
+          )}
         </Grid.Col>
       </Grid>
     </PageBody>

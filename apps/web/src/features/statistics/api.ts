@@ -1,7 +1,17 @@
-import { ENDPOINTS, type TStatsQuery, type TStatsRange, type TStatsTab } from '@tlprt/contract';
-import { request } from '../../api/client';
+import {
+  ENDPOINTS,
+  endpointPath,
+  MSG,
+  type TBreakdownQuery,
+  type TStatsQuery,
+  type TStatsRange,
+  type TStatsTab,
+  ZApiError,
+} from '@tlprt/contract';
+import { apiUrl, request } from '../../api/client';
 import { ApiError } from '../../api/errors';
-import { reportApiError } from '../../api/popups';
+import { reportApiError, showCantPerform } from '../../api/popups';
+import { getToken } from '../session/storage';
 
 const E = ENDPOINTS.statistics;
 
@@ -21,6 +31,8 @@ export const statsApi = {
         ? request(E.live, { params: { team_id: body.team_id }, body, popups: false, signal })
         : request(E[range], { body, popups: false, signal }),
     ),
+  breakdown: (body: TBreakdownQuery, signal?: AbortSignal) =>
+    quiet(request(E.breakdown, { body, popups: false, signal })),
   settingsGet: (userId: number, teamId: number, signal?: AbortSignal) =>
     quiet(request(E.readLists, { params: { user_id: userId, team_id: teamId }, popups: false, signal })),
   settingsPut: (userId: number, teamId: number, tabs: TStatsTab[]) =>
@@ -32,3 +44,47 @@ export const statsApi = {
       }),
     ),
 };
+
+/** A failed download: the popup the client would show for that status, else "Can't perform". */
+function downloadFailed(error: ApiError): never {
+  reportApiError(error, true);
+  const popped = error.status === 0 || error.status >= 500 || error.status === 401 || error.status === 403;
+  if (!popped) showCantPerform();
+  throw error;
+}
+
+/**
+ * The breakdown's `?format=csv` answer as text. The typed client parses every success as JSON with
+ * the endpoint's schema, so the same call is made here by hand, with the token as the client sends it.
+ * The user asked for the file, so every failure gets a popup.
+ */
+export async function breakdownCsvText(body: TBreakdownQuery): Promise<string> {
+  const token = getToken();
+  const headers: Record<string, string> = { Accept: 'text/csv', 'Content-Type': 'application/json' };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let res: Response;
+  try {
+    res = await fetch(apiUrl(endpointPath(E.breakdown, undefined, { format: 'csv' })), {
+      method: E.breakdown.method,
+      headers,
+      body: JSON.stringify(body),
+    });
+  } catch {
+    return downloadFailed(new ApiError(0, { message: MSG.serverErrorTitle }));
+  }
+  const text = await res.text();
+  if (res.status === 200) return text;
+  let json: unknown = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    // Not JSON: the status alone tells.
+  }
+  const errorBody = ZApiError.safeParse(json);
+  return downloadFailed(
+    new ApiError(
+      res.status,
+      errorBody.success ? errorBody.data : { message: res.statusText || MSG.serverErrorTitle },
+    ),
+  );
+}

@@ -4,6 +4,9 @@ import {
   LIMITS,
   STATS_RANGES,
   STORAGE_KEYS,
+  type TBreakdownBy,
+  type TBreakdownQuery,
+  type TBreakdownResponse,
   TIMINGS,
   type TStatsPoint,
   type TStatsRange,
@@ -23,6 +26,8 @@ const statsKeys = {
   settings: (userId: number, teamId: number) => [...statsKeys.all, 'settings', userId, teamId] as const,
   data: (teamId: number, range: TStatsRange, keys: readonly string[]) =>
     [...statsKeys.all, 'data', teamId, range, [...keys].sort().join(',')] as const,
+  breakdown: (teamId: number, range: TStatsRange, keys: readonly string[], by: TBreakdownBy) =>
+    [...statsKeys.all, 'breakdown', teamId, range, [...keys].sort().join(','), by] as const,
 };
 
 /** Result of one statistics load: `failed` = error or empty response (spec §4: the sample is shown). */
@@ -52,6 +57,40 @@ export function useStats(range: TStatsRange, keys: readonly string[], teamId: nu
     enabled: keys.length > 0 && teamId > 0 && clockOffset !== undefined,
     staleTime: 0,
     refetchInterval: range === 'live' ? TIMINGS.livePollMs : false,
+    refetchIntervalInBackground: false,
+  });
+}
+
+/** Live breakdown refreshes: its rows are whole hours, so the chart's 3 s tick would only repeat the
+ *  grouped query for changes the table barely shows. */
+export const BREAKDOWN_LIVE_POLL_MS = 10 * TIMINGS.livePollMs;
+
+/** A breakdown with the body it was asked with: the CSV download asks the same window again. */
+export interface BreakdownResult {
+  answer: TBreakdownResponse;
+  body: TBreakdownQuery;
+}
+
+/** The range's traffic of the selected keys by `by`, for the chart's window (server clock); refreshed
+ *  as the chart is, in Live less often. Errors are the table's to show (no popup but 401/403). */
+export function useBreakdown(
+  range: TStatsRange,
+  keys: readonly string[],
+  by: TBreakdownBy,
+  teamId: number,
+  userId: number,
+) {
+  const clockOffset = useServerClockOffset();
+  return useQuery({
+    queryKey: statsKeys.breakdown(teamId, range, keys, by),
+    queryFn: async ({ signal }): Promise<BreakdownResult> => {
+      const now = (Date.now() + (clockOffset ?? 0)) / 1000;
+      const body: TBreakdownQuery = { ...buildStatsQuery(range, now, keys, teamId, userId), range, by };
+      return { answer: await statsApi.breakdown(body, signal), body };
+    },
+    enabled: keys.length > 0 && teamId > 0 && clockOffset !== undefined,
+    staleTime: 0,
+    refetchInterval: range === 'live' ? BREAKDOWN_LIVE_POLL_MS : false,
     refetchIntervalInBackground: false,
   });
 }
