@@ -281,10 +281,11 @@ async function refreshTotalsOf(
 export const BLOCK_ENTRY = 1 + STORED_COLUMNS.reduce((n, c) => n + c.width, 0);
 export const BLOCK_LAYOUT = STORED_COLUMNS.map((c) => `${c.column}:${c.width}`).join(',');
 /** Each column's offset in an entry. */
-const OFFSETS = STORED_COLUMNS.reduce<number[]>((o, c, i) => {
-  o.push(i === 0 ? 1 : (o[i - 1] as number) + (STORED_COLUMNS[i - 1] as StoredColumn).width);
-  return o;
-}, []);
+const OFFSETS: number[] = [];
+for (let i = 0, at = 1; i < STORED_COLUMNS.length; i++) {
+  OFFSETS.push(at);
+  at += (STORED_COLUMNS[i] as StoredColumn).width;
+}
 const WIDE = STORED_COLUMNS.map((c) => c.width === 8);
 
 function packPoints(pg: boolean, { time, size, span }: Level) {
