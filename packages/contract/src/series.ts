@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { REPORT_COUNT_LIMITS, STARTUP_BUCKETS_MS, type TReportCountField } from './report.js';
+import { STARTUP_BUCKETS_MS, type TReportCountField } from './report.js';
 
 /**
  * The statistics series, defined once (DESIGN §7). Ingest validation, the in-memory aggregation, the
