@@ -3,7 +3,6 @@ import { envelope, text, ZId, ZKeyHash } from './common.js';
 import { LIMITS } from './constants.js';
 import { PLAYER_MAX_PENDING_REPORTS } from './player.js';
 import {
-  INGEST_MAX_SKEW_S,
   REPORT_COUNT_LIMITS,
   REPORT_MAX_STARTUPS,
   REPORT_STREAM_MAX,
