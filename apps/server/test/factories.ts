@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import {
   columnIndex,
   DomainStatus,
+  emptySeries,
   type LinkKindValue,
   POINT_VALUES,
   Role,
@@ -233,16 +234,8 @@ export async function buildIngestToken(
   return token;
 }
 
-/** The experience fields of a statistics point with no play reported (reports of bytes only). */
-export const QUIET = {
-  playMs: 0,
-  stallMs: 0,
-  plays: 0,
-  failures: 0,
-  p2pCeilingSize: 0,
-  startupP50Ms: 0,
-  startupP95Ms: 0,
-} as const;
+/** A statistics point's fields all 0: tests spread it and set the ones their reports moved. */
+export const QUIET = emptySeries();
 
 /** A point's stored values (POINT_VALUES, the series table's columns) with the given series set: a
  *  pre-aggregated minute for StatsAggregator.addMinute. */

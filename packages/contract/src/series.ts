@@ -335,6 +335,16 @@ const pointShape = Object.fromEntries(
   [F in Version1Fields]: z.ZodOptional<z.ZodNumber>;
 };
 export const ZSeriesPoint = z.object({ datePoint: z.number().int(), ...pointShape });
+/** A point's fields without its time (a window's totals, a breakdown's row). */
+export type TSeriesFields = Omit<z.infer<typeof ZSeriesPoint>, 'datePoint'>;
+
+/** Every field 0 (no traffic, no play): what sample data and tests start from; the version-1 fields
+ *  only when asked. */
+export function emptySeries(nodr = false): TSeriesFields {
+  const out: Record<string, number> = {};
+  for (const f of POINT_FIELDS) if (nodr || !f.version1Only) out[f.field] = 0;
+  return out as TSeriesFields;
+}
 
 /** The peak series with the bit each has in a stored session's `series`; 0 for the one counting
  *  every session (the viewers). Bits 1, 2 and 4 are the CDN, P2P and NODR viewers of rows stored

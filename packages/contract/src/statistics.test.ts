@@ -1,23 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { emptySeries } from './series.js';
 import { INGEST_MAX_BYTES, ZIngestReport, ZStatsPoint } from './statistics.js';
 
 const report = { apiKey: 'k1', sessionId: 's', ts: 1_800_000_000, cdnBytes: 1, p2pBytes: 0 };
-const point = {
-  datePoint: 0,
-  cdnDwSize: 0,
-  cdnUsersCount: 0,
-  p2pDwSize: 0,
-  p2pUsersCount: 0,
-  usersCount: 0,
-  rejectedDwSize: 0,
-  playMs: 0,
-  stallMs: 0,
-  plays: 0,
-  failures: 0,
-  p2pCeilingSize: 0,
-  startupP50Ms: 0,
-  startupP95Ms: 0,
-};
+const point = { datePoint: 0, ...emptySeries() };
 
 describe('refused peer bytes (issue 24)', () => {
   it('are optional in a report, a whole count up to the per-report ceiling', () => {

@@ -1,6 +1,7 @@
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import {
+  emptySeries,
   MSG_STATS,
   SERIES,
   STORAGE_KEYS,
@@ -51,21 +52,14 @@ afterEach(async () => {
   api = null;
 });
 
-/** The viewer-experience fields of a window where no player reported playing. */
-const NO_PLAYS = {
-  playMs: 0,
-  stallMs: 0,
-  plays: 0,
-  failures: 0,
-  p2pCeilingSize: 0,
-  startupP50Ms: 0,
-  startupP95Ms: 0,
-};
+/** A window where nothing was reported: tests spread it, then set what their answers hold. */
+const NO_PLAYS = emptySeries();
 
 // 4 viewers: 3 on the CDN, 2 from peers, so 1 fed by both (not 3, the largest series, nor 5, both added).
 // `refused`: the peer bytes refused at each point (none by default).
 const points = (n: number, step = 60, refused: (i: number) => number = () => 0): TStatsPoint[] =>
   Array.from({ length: n }, (_, i) => ({
+    ...NO_PLAYS,
     datePoint: 1_700_000_000 + i * step,
     cdnDwSize: 3000,
     cdnUsersCount: 3,
@@ -73,7 +67,6 @@ const points = (n: number, step = 60, refused: (i: number) => number = () => 0):
     p2pUsersCount: 2,
     usersCount: 4,
     rejectedDwSize: refused(i),
-    ...NO_PLAYS,
   }));
 type Totals = Omit<TStatsPoint, 'datePoint'>;
 /** The whole window as the server sums it: sizes added, viewers the largest point's. */
@@ -707,14 +700,13 @@ describe('viewer experience panel', () => {
 
 describe('breakdown table', () => {
   const row = (name: string, cdn: number, p2p: number, over: Partial<TBreakdownRow> = {}): TBreakdownRow => ({
+    ...NO_PLAYS,
     name,
     cdnDwSize: cdn,
     p2pDwSize: p2p,
     cdnUsersCount: 1,
     p2pUsersCount: 1,
     usersCount: 1,
-    rejectedDwSize: 0,
-    ...NO_PLAYS,
     ...over,
   });
   // Answered out of traffic order, so the table's own order shows.

@@ -1,4 +1,4 @@
-import { BREAKDOWN_OTHER, BREAKDOWN_UNKNOWN, type TBreakdownRow } from '@tlprt/contract';
+import { BREAKDOWN_OTHER, BREAKDOWN_UNKNOWN, emptySeries, type TBreakdownRow } from '@tlprt/contract';
 import { describe, expect, it } from 'vitest';
 import {
   BREAKDOWN_TABS,
@@ -13,20 +13,10 @@ import {
 } from './breakdown';
 
 const row = (name: string, cdn: number, p2p: number, over: Partial<TBreakdownRow> = {}): TBreakdownRow => ({
+  ...emptySeries(),
   name,
   cdnDwSize: cdn,
   p2pDwSize: p2p,
-  cdnUsersCount: 0,
-  p2pUsersCount: 0,
-  usersCount: 0,
-  rejectedDwSize: 0,
-  playMs: 0,
-  stallMs: 0,
-  plays: 0,
-  failures: 0,
-  p2pCeilingSize: 0,
-  startupP50Ms: 0,
-  startupP95Ms: 0,
   ...over,
 });
 const names = (rows: readonly TBreakdownRow[]) => rows.map((r) => r.name);

@@ -1,5 +1,6 @@
 import { useLocalStorage } from '@mantine/hooks';
 import {
+  emptySeries,
   STATS_RANGES,
   STORAGE_KEYS,
   TimeRange,
@@ -125,6 +126,9 @@ export function sampleStats(endS: number, withNodr = false): TStatsPoint[] {
     const cdnBytes = Math.round(1e9 + level * 8.9e10);
     const p2pBytes = Math.round(cdnBytes * (0.6 + 0.9 * level) * (p2pUsers / (7_000 + level * 19_000)));
     const point: TStatsPoint = {
+      // No made-up attack in the sample, nor made-up viewer experience: the panel says sample data
+      // has none.
+      ...emptySeries(),
       datePoint: first + i * SAMPLE_STEP,
       cdnDwSize: cdnBytes,
       cdnUsersCount: cdnUsers,
@@ -132,16 +136,6 @@ export function sampleStats(endS: number, withNodr = false): TStatsPoint[] {
       p2pUsersCount: p2pUsers,
       // Most peers also fetch from the CDN: the audience is about the larger series.
       usersCount: Math.max(cdnUsers, p2pUsers),
-      // No made-up attack in the sample.
-      rejectedDwSize: 0,
-      // Nor made-up viewer experience: the panel says sample data has none.
-      playMs: 0,
-      stallMs: 0,
-      plays: 0,
-      failures: 0,
-      p2pCeilingSize: 0,
-      startupP50Ms: 0,
-      startupP95Ms: 0,
     };
     if (withNodr) {
       point.nodrDwSize = Math.round(cdnBytes * 0.1);

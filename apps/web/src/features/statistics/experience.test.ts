@@ -1,4 +1,4 @@
-import { SERIES } from '@tlprt/contract';
+import { emptySeries, SERIES } from '@tlprt/contract';
 import { describe, expect, it } from 'vitest';
 import {
   experienceFigures,
@@ -14,22 +14,7 @@ import {
   type TStatsTotals,
 } from './experience';
 
-const totals = (over: Partial<TStatsTotals> = {}): TStatsTotals => ({
-  cdnDwSize: 0,
-  p2pDwSize: 0,
-  cdnUsersCount: 0,
-  p2pUsersCount: 0,
-  usersCount: 0,
-  rejectedDwSize: 0,
-  playMs: 0,
-  stallMs: 0,
-  plays: 0,
-  failures: 0,
-  p2pCeilingSize: 0,
-  startupP50Ms: 0,
-  startupP95Ms: 0,
-  ...over,
-});
+const totals = (over: Partial<TStatsTotals> = {}): TStatsTotals => ({ ...emptySeries(), ...over });
 
 describe('viewer experience figures', () => {
   it('startup in ms below a second, else seconds with one decimal; none measured is a dash', () => {
