@@ -5,11 +5,10 @@ import {
   PATHS,
   ZBreakdownResponse,
 } from '@tlprt/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDomain, buildKey, buildTeam } from './factories.js';
-import { Api, type Json } from './helpers/http.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Json } from './helpers/http.js';
 import { ingestAsBrowsers } from './helpers/ingest.js';
-import { manualClock, startServer, type TestServer } from './helpers/server.js';
+import { M, NOW, statsServer, statsTeam } from './helpers/stats.js';
 
 /**
  * Breakdowns (DESIGN §7): by stream, country, network, browser and system. The server sits behind a
@@ -17,25 +16,9 @@ import { manualClock, startServer, type TestServer } from './helpers/server.js';
  * shipped in npm packages, read from disk; a private address, or one the databases lack, is Unknown.
  */
 
-const HOUR = Math.floor(Date.now() / 3_600_000) * 3600;
-const NOW = HOUR + 45 * 60 + 30;
-const M = NOW - 30;
-const clock = manualClock(NOW * 1000);
-
-let server: TestServer;
-let api: Api;
-beforeAll(async () => {
-  server = await startServer({
-    env: { STATS_INGEST_FLUSH_MS: '600000', TRUST_PROXY: '127.0.0.1/8' },
-    deps: { now: clock },
-  });
-  api = new Api(server.base);
-  // The databases load on the first public address (about a second): the test waits for them.
-  await server.app.stats.viewerFacts.ready();
-});
-afterAll(async () => {
-  await server?.close();
-});
+const stats = statsServer({ TRUST_PROXY: '127.0.0.1/8' });
+// The databases load on the first public address (about a second): the tests wait for them.
+beforeAll(() => stats.server.app.stats.viewerFacts.ready());
 
 const CHROME =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
@@ -43,19 +26,13 @@ const FIREFOX = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100
 const SAFARI_IOS =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
-async function setup(n = 1) {
-  const team = await buildTeam(server.app);
-  const domain = await buildDomain(server.app, team.id, { promoted: true });
-  const keys = [];
-  for (let i = 0; i < n; i++) keys.push(await buildKey(server.app, team.id, domain.id));
-  return { team, hashes: keys.map((k) => k.keyHash), as: api.as(team.owner.token) };
-}
+const setup = (n = 1) => statsTeam(stats, n);
 type Setup = Awaited<ReturnType<typeof setup>>;
 
 /** One viewer's report sent from `address` with `ua`, as its browser would through the proxy. */
 async function view(key: string, session: string, address: string, ua: string, extra: Json = {}) {
   const res = await ingestAsBrowsers(
-    api,
+    stats.api,
     [{ apiKey: key, sessionId: session, ts: M, cdnBytes: 1000, p2pBytes: 500, playMs: 9000, ...extra }],
     { 'x-forwarded-for': address, 'user-agent': ua },
   );
@@ -85,7 +62,7 @@ describe('breakdowns', () => {
     await view(k, 'gb', '81.2.69.160', FIREFOX);
     // A private address (a test set-up, a misconfigured proxy) has no place.
     await view(k, 'lan', '10.1.2.3', SAFARI_IOS);
-    await server.app.stats.flush();
+    await stats.server.app.stats.flush();
 
     const countries = await breakdown(s, 'country');
     expect(names(countries)).toEqual(['US', 'GB', BREAKDOWN_UNKNOWN]);
@@ -101,7 +78,7 @@ describe('breakdowns', () => {
     const tables = ['stats_breakdown_hour', 'stats_breakdown_day', 'stats_team_breakdown_hour'];
     for (const table of tables) {
       const text = JSON.stringify(
-        await server.app.ctx.db
+        await stats.server.app.ctx.db
           .selectFrom(table as never)
           .selectAll()
           .execute(),
@@ -123,7 +100,7 @@ describe('breakdowns', () => {
       cdnBytes: 5000,
     });
     await view(k, 'd', '8.8.8.8', CHROME);
-    await server.app.stats.flush();
+    await stats.server.app.stats.flush();
     const rows = await breakdown(s, 'stream');
     expect(names(rows)).toEqual([
       'cdn.example.com/vod/film.m3u8',
@@ -157,8 +134,8 @@ describe('breakdowns', () => {
       p2pBytes: 0,
       stream: `https://cdn.example.com/s${i}.m3u8`,
     }));
-    for (let i = 0; i < reports.length; i += 10) await ingestAsBrowsers(api, reports.slice(i, i + 10));
-    await server.app.stats.flush();
+    for (let i = 0; i < reports.length; i += 10) await ingestAsBrowsers(stats.api, reports.slice(i, i + 10));
+    await stats.server.app.stats.flush();
     const rows = await breakdown(s, 'stream');
     expect(rows).toHaveLength(BREAKDOWN_NAMES_PER_BUCKET + 1);
     expect(rows.find((r) => r.name === BREAKDOWN_OTHER)).toMatchObject({ cdnDwSize: 50, usersCount: 5 });
@@ -171,7 +148,7 @@ describe('breakdowns', () => {
     await view(k1, 'a', '8.8.8.8', CHROME);
     await view(k2, 'b', '8.8.8.8', FIREFOX);
     await view(other.hashes[0] ?? '', 'c', '8.8.8.8', CHROME);
-    await server.app.stats.flush();
+    await stats.server.app.stats.flush();
     const all = await breakdown(s, 'country', 'day', [...s.hashes, ...other.hashes]);
     expect(all).toEqual([expect.objectContaining({ name: 'US', cdnDwSize: 2000, usersCount: 2 })]);
     const one = await breakdown(s, 'browser', 'day', [k2]);

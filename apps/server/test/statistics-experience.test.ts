@@ -1,10 +1,10 @@
 import { PATHS, ZStatsPoint, ZStatsResponse } from '@tlprt/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildDomain, buildKey, buildTeam } from './factories.js';
-import { Api, type Json, type Res } from './helpers/http.js';
+import type { Json, Res } from './helpers/http.js';
 import { ingestAsBrowsers } from './helpers/ingest.js';
-import { manualClock, startServer, type TestServer } from './helpers/server.js';
+import { HOUR, M, NOW, statsServer } from './helpers/stats.js';
 
 /**
  * Viewer experience (DESIGN §7): the reports' play time, stalls, startup times, plays, failures and
@@ -12,32 +12,19 @@ import { manualClock, startServer, type TestServer } from './helpers/server.js';
  * for the whole window (`totals`); a session that only played is a viewer.
  */
 
-const HOUR = Math.floor(Date.now() / 3_600_000) * 3600;
-const NOW = HOUR + 45 * 60 + 30;
-const M = NOW - 30;
-const clock = manualClock(NOW * 1000);
-
-let server: TestServer;
-let api: Api;
-beforeAll(async () => {
-  server = await startServer({ env: { STATS_INGEST_FLUSH_MS: '600000' }, deps: { now: clock } });
-  api = new Api(server.base);
-});
-afterAll(async () => {
-  await server?.close();
-});
+const stats = statsServer();
 
 const ZExact = ZStatsResponse.extend({ data: z.array(ZStatsPoint.strict()) }).strict();
 
 async function setup(n: number) {
-  const team = await buildTeam(server.app);
-  const domain = await buildDomain(server.app, team.id, { promoted: true });
+  const team = await buildTeam(stats.server.app);
+  const domain = await buildDomain(stats.server.app, team.id, { promoted: true });
   const keys = [];
-  for (let i = 0; i < n; i++) keys.push(await buildKey(server.app, team.id, domain.id));
-  return { team, hashes: keys.map((k) => k.keyHash), as: api.as(team.owner.token) };
+  for (let i = 0; i < n; i++) keys.push(await buildKey(stats.server.app, team.id, domain.id));
+  return { team, hashes: keys.map((k) => k.keyHash), as: stats.api.as(team.owner.token) };
 }
 async function ingest(reports: unknown[]) {
-  const res = await ingestAsBrowsers(api, reports);
+  const res = await ingestAsBrowsers(stats.api, reports);
   expect(res.status).toBe(202);
   return res.body as Json;
 }
@@ -96,7 +83,7 @@ describe('viewer experience', () => {
     // Before the flush (this node's open minute), then from the stored minute, its blocks and rollups.
     const live = await read(s, 'live');
     check(live.data.find((p) => p.datePoint === M));
-    await server.app.stats.flush();
+    await stats.server.app.stats.flush();
     check((await read(s, 'day')).data.find((p) => p.datePoint === M));
     check((await read(s, 'week')).data.find((p) => p.datePoint === HOUR + 40 * 60));
     check((await read(s, 'month')).data.find((p) => p.datePoint === HOUR));
@@ -120,7 +107,7 @@ describe('viewer experience', () => {
     reports.push({ ...base(k, 'slow', M), playMs: 1000, plays: 1, startupMs: [9000] });
     reports.push({ ...base(k, 'slower', M + 1), playMs: 1000, plays: 1, startupMs: [9500] });
     for (let i = 0; i < reports.length; i += 4) await ingest(reports.slice(i, i + 4));
-    await server.app.stats.flush();
+    await stats.server.app.stats.flush();
     const day = await read(s, 'day');
     expect(day.totals?.plays).toBe(20);
     expect(day.totals?.startupP50Ms).toBeGreaterThan(100);

@@ -5,12 +5,11 @@ import {
   ZStatsPoint,
   ZStatsResponse,
 } from '@tlprt/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { buildDomain, buildKey, buildTeam } from './factories.js';
-import { Api, type Json } from './helpers/http.js';
+import type { Json } from './helpers/http.js';
 import { ingestAsBrowsers } from './helpers/ingest.js';
-import { manualClock, startServer, type TestServer } from './helpers/server.js';
+import { M, NOW, statsServer, statsTeam } from './helpers/stats.js';
 
 /**
  * The export API (DESIGN §7): a team API token of scope `statistics` reads GET /stats/v1/export, which
@@ -18,37 +17,18 @@ import { manualClock, startServer, type TestServer } from './helpers/server.js';
  * with TEST_DATABASE_URL, on PostgreSQL.
  */
 
-const HOUR = Math.floor(Date.now() / 3_600_000) * 3600;
-const NOW = HOUR + 45 * 60 + 30;
-const M = NOW - 30;
-const clock = manualClock(NOW * 1000);
-
-let server: TestServer;
-let api: Api;
-beforeAll(async () => {
-  server = await startServer({ env: { STATS_INGEST_FLUSH_MS: '600000' }, deps: { now: clock } });
-  api = new Api(server.base);
-});
-afterAll(async () => {
-  await server?.close();
-});
+const stats = statsServer();
 
 const ZExact = ZStatsResponse.extend({ data: z.array(ZStatsPoint.strict()) }).strict();
 
 /** A team with two keys and some traffic, and a token of `scope` made by its Admin on the API. */
 async function setup(scope: 'statistics' | 'ingest' = 'statistics') {
-  const team = await buildTeam(server.app);
-  const domain = await buildDomain(server.app, team.id, { promoted: true });
-  const keys = [
-    await buildKey(server.app, team.id, domain.id),
-    await buildKey(server.app, team.id, domain.id),
-  ];
-  const as = api.as(team.owner.token);
+  const { team, as, hashes } = await statsTeam(stats, 2);
   const made = await as.post(PATHS.teamTokens.list(team.id), { name: 'Exporter', scope });
   expect(made.status).toBe(201);
   expect(made.body.data.scope).toBe(scope);
-  const [k1 = '', k2 = ''] = keys.map((k) => k.keyHash);
-  const res = await ingestAsBrowsers(api, [
+  const [k1 = '', k2 = ''] = hashes;
+  const res = await ingestAsBrowsers(stats.api, [
     {
       apiKey: k1,
       sessionId: 'a',
@@ -61,8 +41,8 @@ async function setup(scope: 'statistics' | 'ingest' = 'statistics') {
     },
   ]);
   expect(res.status).toBe(202);
-  await ingestAsBrowsers(api, [{ apiKey: k2, sessionId: 'b', ts: M - 60, cdnBytes: 50, p2pBytes: 0 }]);
-  await server.app.stats.flush();
+  await ingestAsBrowsers(stats.api, [{ apiKey: k2, sessionId: 'b', ts: M - 60, cdnBytes: 50, p2pBytes: 0 }]);
+  await stats.server.app.stats.flush();
   return {
     team,
     as,
@@ -72,7 +52,7 @@ async function setup(scope: 'statistics' | 'ingest' = 'statistics') {
   };
 }
 const exportUrl = (q: Record<string, string>) => `${PATHS.statistics.export}?${new URLSearchParams(q)}`;
-const exporter = (token: string) => api.as(token);
+const exporter = (token: string) => stats.api.as(token);
 
 describe('GET /stats/v1/export', () => {
   it('answers what the dashboard answers, as JSON and as CSV', async () => {
@@ -128,7 +108,7 @@ describe('GET /stats/v1/export', () => {
   it('refuses no token, a malformed or revoked one, and a token of another scope (401)', async () => {
     const s = await setup();
     const q = exportUrl({ range: 'day', keys: s.hashes.join(',') });
-    expect((await api.get(q)).status).toBe(401);
+    expect((await stats.api.get(q)).status).toBe(401);
     expect((await exporter('tlprt_api_nope').get(q)).status).toBe(401);
     const ingestOnly = await setup('ingest');
     const refused = await exporter(ingestOnly.token).get(
