@@ -76,6 +76,8 @@ describe('API tokens: create, list, revoke', () => {
       name: 'Encoder EU',
       scope: 'ingest',
       createdAt: expect.any(String),
+      // Who made it (the audit of the team's own tokens): the Admin's e-mail.
+      createdBy: t.owner.email,
       lastUsedAt: null,
     });
 

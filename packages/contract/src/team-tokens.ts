@@ -25,6 +25,8 @@ export const ZTeamToken = z.object({
   name: z.string(),
   scope: z.enum(TEAM_TOKEN_SCOPES),
   createdAt: z.string(),
+  /** Who made it: the account's e-mail; null once that account is deleted. */
+  createdBy: z.string().nullable(),
   /** Written at most once a minute per token; null until first used. */
   lastUsedAt: z.string().nullable(),
 });

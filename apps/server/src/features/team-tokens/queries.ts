@@ -1,15 +1,20 @@
 import type { Db } from '../../db/index.js';
 import type { TeamTokenRow } from '../../db/schema.js';
 
+/** A live token with the e-mail of the account that made it (null once that account is gone). */
+export type TokenWithCreator = TeamTokenRow & { creator_email: string | null };
+
 /** Every query names the team (STYLE §5); revoked tokens are history, never listed or counted. */
-export function listLiveTokens(db: Db, teamId: number): Promise<TeamTokenRow[]> {
+export function listLiveTokens(db: Db, teamId: number): Promise<TokenWithCreator[]> {
   return db
-    .selectFrom('team_tokens')
-    .selectAll()
-    .where('team_id', '=', teamId)
-    .where('revoked_at', 'is', null)
-    .orderBy('created_at', 'asc')
-    .orderBy('id', 'asc')
+    .selectFrom('team_tokens as t')
+    .leftJoin('users as u', 'u.id', 't.created_by')
+    .selectAll('t')
+    .select('u.email as creator_email')
+    .where('t.team_id', '=', teamId)
+    .where('t.revoked_at', 'is', null)
+    .orderBy('t.created_at', 'asc')
+    .orderBy('t.id', 'asc')
     .execute();
 }
 

@@ -59,7 +59,7 @@ export async function createTeamToken(
     }
     return created;
   });
-  return presentCreatedToken(row, token);
+  return presentCreatedToken(row, actor.email, token);
 }
 
 /** DELETE /api/v1/teams/{teamId}/tokens/{id}: a token of another team, or already revoked, is 404. */

@@ -22,6 +22,7 @@ const token = (over: Partial<TTeamToken> = {}): TTeamToken => ({
   name: 'Encoder EU',
   scope: 'ingest',
   createdAt: '2024-03-03T10:00:00.000Z',
+  createdBy: 'owner@example.test',
   lastUsedAt: null,
   ...over,
 });
@@ -49,7 +50,10 @@ const card = () => screen.getByRole('region', { name: MSG_TOKENS.title });
 describe('API tokens in Team settings', () => {
   it('Admin: lists tokens (no secret), creates one and sees it once with how to use it', async () => {
     const server = await open(10, {
-      tokens: [token(), token({ id: 8, name: 'Backup', lastUsedAt: '2024-03-04T12:30:00.000Z' })],
+      tokens: [
+        token(),
+        token({ id: 8, name: 'Backup', createdBy: null, lastUsedAt: '2024-03-04T12:30:00.000Z' }),
+      ],
       routes: {
         'POST /api/v1/teams/5/tokens': {
           status: 201,
@@ -58,7 +62,9 @@ describe('API tokens in Team settings', () => {
       },
     });
     expect(await within(card()).findByText('Encoder EU')).toBeInTheDocument();
-    expect(within(card()).getAllByText('Created 3 March 2024')).toHaveLength(2);
+    // Who made each, while that account exists.
+    expect(within(card()).getByText('Created 3 March 2024 by owner@example.test')).toBeInTheDocument();
+    expect(within(card()).getByText('Created 3 March 2024')).toBeInTheDocument();
     expect(within(card()).getAllByText(MSG_TOKENS.neverUsed)).toHaveLength(1);
     expect(within(card()).getByText(/Last used 4 March 2024/)).toBeInTheDocument();
     expect(within(card()).getByText('2 of 10')).toBeInTheDocument();

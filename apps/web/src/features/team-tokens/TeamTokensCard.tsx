@@ -141,7 +141,10 @@ function TokenRow({ token, first, onRevoke }: { token: TTeamToken; first: boolea
               </Badge>
             </Group>
             <Text size="sm" c="dimmed">
-              <span style={{ whiteSpace: 'nowrap' }}>Created {formatDate(token.createdAt)}</span>
+              <span style={{ whiteSpace: 'nowrap' }}>
+                Created {formatDate(token.createdAt)}
+                {token.createdBy ? ` by ${token.createdBy}` : ''}
+              </span>
               {' · '}
               {token.lastUsedAt ? (
                 `Last used ${formatDateTime(token.lastUsedAt)}`
