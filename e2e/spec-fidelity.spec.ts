@@ -220,7 +220,7 @@ test('§3 a key for all domains (domainId null) is listed in My domains and Stat
   await page.goto(WEB_PATHS.statistics);
   await expect(page.getByRole('button', { name: /All domains/ })).toBeVisible();
   await expect(page.getByRole('checkbox', { name: 'Everywhere' })).toBeChecked();
-  await expect(page.getByLabel('P2P share')).toContainText('40');
+  await expect(page.getByLabel('P2P share', { exact: true })).toContainText('40');
   await shoot(page, 'statistics-all-domains');
   await page.emulateMedia({ colorScheme: 'dark' });
   await shoot(page, 'statistics-all-domains-dark');

@@ -42,7 +42,7 @@ test('reports sent for a key appear on the chart; ranges, lists and key selectio
   await loginInBrowser(page, email, 'stats-secret');
   await page.goto('/statistics');
   await range(page, 'Live');
-  const share = page.getByLabel('P2P share');
+  const share = page.getByLabel('P2P share', { exact: true });
   await expect(share).toContainText('40');
 
   // The tooltip shows each series' value and its share.

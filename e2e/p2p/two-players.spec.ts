@@ -107,7 +107,9 @@ test('two players on the demo page exchange segments over WebRTC; the statistics
     .locator('label')
     .filter({ hasText: /^Live$/ })
     .click();
-  await expect(dashboard.getByLabel('P2P share')).toContainText(/[1-9]\d*(\.\d)?%/, { timeout: 20_000 });
+  await expect(dashboard.getByLabel('P2P share', { exact: true })).toContainText(/[1-9]\d*(\.\d)?%/, {
+    timeout: 20_000,
+  });
   await expect(dashboard.getByTestId('stats-chart')).toBeVisible();
   await dashboard.screenshot({ path: shots('live-chart-1280x800') });
 

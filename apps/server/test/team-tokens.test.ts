@@ -158,10 +158,19 @@ describe('API tokens: create, list, revoke', () => {
 });
 
 describe('API tokens: who may', () => {
-  it('Admins only among members: Billing master, Key master and Viewer 403; a stranger 404', async () => {
+  it('Admins and Billing masters among members: Key master and Viewer 403; a stranger 404', async () => {
     const t = await team();
     const id = (await create(t.admin, t.id)).body.data.id;
-    for (const user of [t.billing, t.keyMaster, t.viewer]) {
+    // A Billing master makes one too, and sees who made which.
+    const billing = api.as(t.billing.token);
+    const own = await create(billing, t.id, 'Billing export');
+    expect(own.status).toBe(201);
+    expect((await list(billing, t.id)).body.data.map((x: { createdBy: string }) => x.createdBy)).toEqual([
+      t.owner.email,
+      t.billing.email,
+    ]);
+    expect((await revoke(billing, t.id, own.body.data.id)).status).toBe(200);
+    for (const user of [t.keyMaster, t.viewer]) {
       const as = api.as(user.token);
       expect((await list(as, t.id)).status).toBe(403);
       expect((await create(as, t.id)).status).toBe(403);

@@ -208,7 +208,7 @@ export const MSG_STATS = {
 export const MSG_TOKENS = {
   title: 'API tokens',
   intro:
-    'Server-side reporters (a media server, a CDN log shipper) send statistics with a token of this team. Only admins see and manage them.',
+    'Server-side reporters (a media server, a CDN log shipper) send statistics with a token of this team. Only admins and billing masters see and manage them.',
   create: 'Create token',
   nameLabel: 'Token name',
   namePlaceholder: 'e.g. Encoder EU-West',

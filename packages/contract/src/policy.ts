@@ -35,6 +35,10 @@ type Predicate = (c: PolicyContext) => boolean;
 export const isMember: Predicate = (c) => c.role !== null;
 export const isSupervisorRole: Predicate = (c) => c.role === Role.Supervisor;
 export const isTeamAdmin: Predicate = (c) => c.role === Role.Admin || c.role === Role.Supervisor;
+/** API tokens (who may make machines report or read the team's statistics): Admins and Billing
+ *  masters, who answer for the team's traffic and bill, and supervisors. */
+export const isTokenManager: Predicate = (c) =>
+  c.role === Role.Admin || c.role === Role.BillingMaster || c.role === Role.Supervisor;
 /** Spec §6: every role but Viewer adds, verifies, deactivates and deletes domains and manages keys
  *  (Billing master included). */
 export const isDomainManager: Predicate = (c) => isMember(c) && c.role !== Role.Viewer;
@@ -103,12 +107,12 @@ export const TEAM_POLICY = {
   /** The supervisor settings table (read). */
   'domains.superviseRead': isSupervisorRole,
   'statistics.read': isMember,
-  /** API tokens (server-side reporters): Admins and supervisors only. Creating one is a change like
-   *  any other (not while suspended or being deleted); revoking only takes access away, so it stays
-   *  open while the team's deletion waits for confirmation. */
-  'tokens.read': isTeamAdmin,
-  'tokens.create': all(isTeamAdmin, isTeamMutable),
-  'tokens.revoke': all(isTeamAdmin, isNotSuspended),
+  /** API tokens (server-side reporters, the export API): Admins, Billing masters and supervisors.
+   *  Creating one is a change like any other (not while suspended or being deleted); revoking only
+   *  takes access away, so it stays open while the team's deletion waits for confirmation. */
+  'tokens.read': isTokenManager,
+  'tokens.create': all(isTokenManager, isTeamMutable),
+  'tokens.revoke': all(isTokenManager, isNotSuspended),
 } as const satisfies Record<string, Predicate>;
 export type TeamAction = keyof typeof TEAM_POLICY;
 

@@ -194,13 +194,17 @@ describe('API tokens in Team settings', () => {
   });
 
   it.each([
-    [20, 'Billing master'],
     [30, 'Key master'],
     [40, 'Viewer'],
   ])('role %i (%s) does not see the block nor asks for it', async (role) => {
     const server = await open(role);
     expect(screen.queryByRole('region', { name: MSG_TOKENS.title })).not.toBeInTheDocument();
     expect(server.requests.some((r) => r.url.includes('/tokens'))).toBe(false);
+  });
+
+  it("a Billing master sees and manages them (the team's traffic and bill are theirs)", async () => {
+    await open(20, { tokens: [token()] });
+    expect(await within(card()).findByRole('button', { name: 'Revoke Encoder EU' })).toBeInTheDocument();
   });
 
   it('a supervisor sees and manages them', async () => {

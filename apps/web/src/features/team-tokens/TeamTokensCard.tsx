@@ -41,7 +41,7 @@ import { exportUsage, INGEST_PATH, SCOPE_BADGE, SCOPE_CHOICE, SCOPE_LABEL } from
 
 /**
  * API tokens of the team (Team settings; not in the spec): server-side reporters send statistics with
- * them. Shown to those the contract's `tokens.read` lets in (Admins, supervisors); creating and revoking
+ * them. Shown to those the contract's `tokens.read` lets in (Admins, Billing masters, supervisors); creating and revoking
  * follow `tokens.create` / `tokens.revoke` (a suspended team is view-only).
  */
 export function TeamTokensCard({ team }: { team: TTeamDetail }) {
