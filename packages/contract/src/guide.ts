@@ -30,7 +30,7 @@ export const PLAYER_HELP = {
  */
 export const KEY_SETTING_LOADER: Record<number, string> = {
   [KeySettingId.DownloadTimeout]:
-    'Becomes the P2P loader’s p2pNotReceivingBytesTimeoutMs (the value × 1000): a peer that sends nothing for that long loses the segment to the CDN. The first segments of a session also wait that long, at most 2 s, for a peer before they are taken over HTTP.',
+    'Becomes the P2P loader’s p2pNotReceivingBytesTimeoutMs (the value × 1000): a peer that sends nothing for that long loses the segment to the CDN. The segments right after the first also wait that long, at most 2 s, for a peer before they are taken over HTTP; the segment the player needs to start never waits, nor does a viewer without peering.',
   [KeySettingId.MinBufferSize]:
     'Becomes highDemandTimeWindow: what plays within this many seconds is fetched at once, from the CDN when no peer has it, and players built on hls.js keep about this much buffered. HTTP prefetch reaches twice as far (httpDownloadTimeWindow); peers are asked for segments up to six times as far, at least 60 s (p2pDownloadTimeWindow). A larger value leaves more time for peers and raises the P2P share. Live streams: while this setting keeps its default, players built on hls.js set their own windows from the live playlist: high demand is one and a half segments, HTTP prefetch and peers reach the live edge, and the player plays all listed segments but one behind the edge, so each new segment reaches peers before anyone needs it. Set a value to keep this mapping for live streams too.',
   [KeySettingId.PeeringOpeningQuota]:

@@ -14,9 +14,10 @@ import { followFlowplayer, isFlowplayer } from './flowplayer.js';
 import { hlsConfigFor } from './hls.js';
 import { IntegrityReferences, SegmentGuard } from './integrity.js';
 import { type HlsLiveConfig, liveWindows, readLivePlaylist, startLiveLag } from './live.js';
+import { OpeningWait } from './opening.js';
 import { dropPeer } from './peer-drop.js';
 import { NO_VERDICT, newSessionId, Reporter, streamName } from './reporter.js';
-import { coreSettings, opensPeering, type PlayerSettings, readSettings } from './settings.js';
+import { coreSettings, openingWaitMs, opensPeering, type PlayerSettings, readSettings } from './settings.js';
 import { fillShakaSegmentIndexes } from './shaka-index.js';
 import { countOutsideEngine } from './shaka-outside.js';
 
@@ -193,6 +194,9 @@ export async function attach(options: AttachOptions): Promise<Handle> {
   // One engine per attach; the guard reaches it once it exists (its validators go into its config).
   let engine: P2PEngine | undefined;
   let p2pOff = false;
+  // The wait for peers of the first segments (12, at most 2 s) holds the segments ahead of the first
+  // download only, never the one the player needs to start (opening.ts); none without peering.
+  const opening = new OpeningWait(() => engine, settings && peering ? openingWaitMs(settings) : 0);
   const guard = new SegmentGuard(new IntegrityReferences(server, options.key), {
     accepted(bytes) {
       counters.p2pBytes += bytes;
@@ -212,6 +216,7 @@ export async function attach(options: AttachOptions): Promise<Handle> {
       // Nothing of this stream can be verified: peers would only cost the viewer time.
       if (p2pOff || !engine) return;
       p2pOff = true;
+      opening.stop();
       engine.applyDynamicConfig({ core: { isP2PDisabled: true, isP2PUploadDisabled: true } });
     },
     dropPeer(peerId) {
@@ -237,6 +242,8 @@ export async function attach(options: AttachOptions): Promise<Handle> {
           ),
           validateP2PSegment: guard.validateP2P,
           validateHTTPSegment: guard.validateHttp,
+          // Applied per stream once its first download has begun (opening.ts).
+          httpDownloadInitialTimeoutMs: 0,
         }
       : undefined;
   // A live stream's windows and lag come from the stream itself, at its first playlist (live.ts).
@@ -262,6 +269,7 @@ export async function attach(options: AttachOptions): Promise<Handle> {
     e.addEventListener('onSegmentStart', ({ segment, downloadSource, peerId }) => {
       // The first download is the first moment a request of the library exists to reach its class.
       if (!rangesKept && segment.byteRange) rangesKept = keepByteRangeLengths(e);
+      opening.segmentStarted(segment.runtimeId);
       guard.segmentStarted(segment.url, segment.byteRange, downloadSource, peerId);
     });
     e.addEventListener('onSegmentError', ({ segment, error, peerId }) =>
@@ -394,6 +402,7 @@ export async function attach(options: AttachOptions): Promise<Handle> {
     cleanups.push(countResourceBytes(cdnDownloaded));
   }
 
+  cleanups.push(() => opening.stop());
   if (experience) cleanups.push(() => experience.destroy());
   if (reporter) {
     const timer = setInterval(() => void reporter.flush(), PLAYER_REPORT_INTERVAL_MS);

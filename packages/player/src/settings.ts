@@ -52,6 +52,9 @@ export interface CoreSettings {
   simultaneousP2PDownloads: number;
 }
 
+/** How long the first segments of a stream wait for peers before the CDN (12, at most 2 s). */
+export const openingWaitMs = (s: PlayerSettings): number => Math.min(2000, s.downloadTimeoutS * 1000);
+
 /**
  * The mapping of DESIGN §11 and the guide:
  * - 13 min buffer size → `highDemandTimeWindow`: what plays within it is fetched at once (from the CDN
@@ -59,7 +62,9 @@ export interface CoreSettings {
  * - HTTP prefetch beyond that window is limited to the same window, so segments further ahead are left
  *   to peers (the library's default lets HTTP prefetch 3000 s ahead, which is why its share was ~30%).
  * - 12 download timeout → `p2pNotReceivingBytesTimeoutMs`: a peer that sends nothing for that long loses
- *   the segment to the CDN; the first segments also wait up to that long (at most 2 s) for peers.
+ *   the segment to the CDN; the first segments also wait up to that long (at most 2 s) for peers
+ *   (`openingWaitMs`), except the one the player needs to start: attach applies the wait per stream once
+ *   its first download has begun (opening.ts), and not at all to a viewer without peering.
  * - 101 peering quota → `isP2PDisabled` (and no upload) for viewers outside the quota.
  * The swarm is the key and the stream together: two customers' viewers never meet, nor two streams.
  */
@@ -78,7 +83,7 @@ export function coreSettings(
     httpDownloadTimeWindow: s.minBufferS * 2,
     p2pDownloadTimeWindow: Math.max(60, s.minBufferS * 6),
     p2pNotReceivingBytesTimeoutMs: s.downloadTimeoutS * 1000,
-    httpDownloadInitialTimeoutMs: Math.min(2000, s.downloadTimeoutS * 1000),
+    httpDownloadInitialTimeoutMs: openingWaitMs(s),
     simultaneousP2PDownloads: 3,
   };
 }

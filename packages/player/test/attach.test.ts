@@ -442,6 +442,67 @@ describe('attach: a usable key (200)', () => {
     await until(() => ingests().length === 1);
   });
 
+  it('the first segment the player needs never waits for peers; the segments ahead do, for the rest of 12 (at most 2 s)', async () => {
+    /** The engine's objects as far as opening.ts finds a segment's stream: one main-stream request. */
+    const withRequest = (engine: object, runtimeId: string) =>
+      Object.assign(engine, {
+        core: {
+          mainStreamLoader: { requests: { requests: new Map([[{}, { segment: { runtimeId } }]]) } },
+        },
+      });
+    const started = (engine: InstanceType<typeof engines.FakeHlsJsP2PEngine>, runtimeId: string) =>
+      engine.emit('onSegmentStart', {
+        segment: { runtimeId, url: SRC.replace('index.m3u8', `${runtimeId}.ts`), byteRange: undefined },
+        downloadSource: 'http',
+        peerId: undefined,
+      });
+    const opening = { core: { mainStream: { httpDownloadInitialTimeoutMs: 2000 } } };
+    const lifted = { core: { mainStream: { httpDownloadInitialTimeoutMs: 0 } } };
+
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'] });
+    const handle = await attach({ key: KEY, player: 'hls.js', instance: FakeHls, src: SRC, server: base });
+    const engine = engines.FakeHlsJsP2PEngine.made[0];
+    if (!engine) throw new Error('no P2P engine');
+    // The library would hold the first segment's download too: the engine starts without the wait.
+    expect(engine.config.core).toMatchObject({ httpDownloadInitialTimeoutMs: 0 });
+    withRequest(engine, 's0');
+    started(engine, 's0');
+    expect(engine.dynamic).toEqual([opening]);
+    started(engine, 's0');
+    vi.advanceTimersByTime(1999);
+    expect(engine.dynamic).toEqual([opening]);
+    vi.advanceTimersByTime(1);
+    expect(engine.dynamic).toEqual([opening, lifted]);
+    handle.detach();
+
+    // 12 below 2 s: that long.
+    settings = { 12: 1, 13: 10, 101: 100 };
+    const short = await attach({ key: KEY, player: 'hls.js', instance: FakeHls, src: SRC, server: base });
+    const shortEngine = engines.FakeHlsJsP2PEngine.made[1];
+    if (!shortEngine) throw new Error('no P2P engine');
+    withRequest(shortEngine, 's0');
+    started(shortEngine, 's0');
+    expect(shortEngine.dynamic).toEqual([{ core: { mainStream: { httpDownloadInitialTimeoutMs: 1000 } } }]);
+    // Detached inside the window: nothing left waiting, and the lift does not come again later.
+    short.detach();
+    expect(shortEngine.dynamic.at(-1)).toEqual(lifted);
+    const afterDetach = shortEngine.dynamic.length;
+    vi.advanceTimersByTime(5000);
+    expect(shortEngine.dynamic).toHaveLength(afterDetach);
+
+    // A viewer outside the peering quota has no peers to wait for.
+    settings = { 12: 5, 13: 10, 101: 0 };
+    const alone = await attach({ key: KEY, player: 'hls.js', instance: FakeHls, src: SRC, server: base });
+    const aloneEngine = engines.FakeHlsJsP2PEngine.made[2];
+    if (!aloneEngine) throw new Error('no P2P engine');
+    expect(aloneEngine.config.core).toMatchObject({ httpDownloadInitialTimeoutMs: 0 });
+    withRequest(aloneEngine, 's0');
+    started(aloneEngine, 's0');
+    expect(aloneEngine.dynamic).toEqual([]);
+    alone.detach();
+    vi.useRealTimers();
+  });
+
   it('players without P2P integration are active but never peer', async () => {
     const handle = await attach({ key: KEY, player: 'videojs', server: base });
     expect(handle.active).toBe(true);
