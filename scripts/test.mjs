@@ -155,14 +155,16 @@ if (buildCode !== 0) {
 } else {
   const typecheck = check('typecheck', 'npm', ['run', 'typecheck']);
   const lint = check('lint', 'npm', ['run', 'lint']);
+  // The PostgreSQL suite is the longest: it starts first, and the web suite follows the SQLite one
+  // beside it (each of the three keeps about one core).
+  const postgres = serverPostgres();
   await vitest('contract', 'packages/contract');
   await vitest('player', 'packages/player');
-  const postgres = serverPostgres();
   await vitest('server-sqlite', 'apps/server');
+  await vitest('web', 'apps/web');
   await typecheck();
   await lint();
   await postgres;
-  await vitest('web', 'apps/web');
   await playwright('e2e', 'e2e/playwright.config.ts');
   // Real browsers exchanging segments over WebRTC need a network of their own (DESIGN §11). The VOD
   // specs run two at a time, the others alone (e2e/p2p/playwright.config.ts).
