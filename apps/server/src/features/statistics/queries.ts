@@ -288,10 +288,11 @@ for (let i = 0, at = 1; i < STORED_COLUMNS.length; i++) {
 }
 const WIDE = STORED_COLUMNS.map((c) => c.width === 8);
 
-function packPoints(pg: boolean, { time, size, span }: Level) {
+/** `columnOf` names the column each stored value is read from (a team's own peaks: `peak_*`). */
+function packPoints(pg: boolean, { time, size, span }: Level, columnOf = (c: StoredColumn) => c.column) {
   const t = sql.ref(time);
   const value = (c: StoredColumn) =>
-    c.width === 8 ? sql.ref(c.column) : least(pg, sql.ref(c.column), 4_294_967_295);
+    c.width === 8 ? sql.ref(columnOf(c)) : least(pg, sql.ref(columnOf(c)), 4_294_967_295);
   const index = sql`(${t} % ${sql.lit(span)}) / ${sql.lit(size)}`;
   if (pg) {
     const hex = (v: RawBuilder<unknown>, digits: number) => sql`lpad(to_hex(${v}), ${sql.lit(digits)}, '0')`;
@@ -488,18 +489,15 @@ export async function readPoints(
   const t = sql.ref(level.time);
   const peaks = PEAK_COLUMNS.length;
   if (leftOut.length === 0) {
-    // Every key of the team: its totals with its own peaks, nothing else to read.
-    const rows = await sql<Record<string, number>>`
-      select ${t} as t, ${columnList((c) => (c.merge === 'peak' ? sql`${peakRef(c)} as ${sql.ref(c.column)}` : sql.ref(c.column)))}
-      from ${sql.table(level.team)} where team_id = ${teamId} and ${t} >= ${from} and ${t} <= ${to}`.execute(
-      db,
-    );
-    for (const r of rows.rows) {
-      const p = ((Number(r.t) - from) / step) * POINT_VALUES;
-      STORED_COLUMNS.forEach((c, i) => {
-        sums[p + i] = Number(r[c.column]);
-      });
-    }
+    // Every key of the team: its totals with its own peaks, nothing else to read. Packed by the
+    // database as the blocks are (a month's 721 rows of 30 columns took 11 ms to become objects).
+    const own = (c: StoredColumn) => (c.merge === 'peak' ? `peak_${c.column}` : c.column);
+    const start = sql`(${t} / ${sql.lit(level.span)}) * ${sql.lit(level.span)}`;
+    const rows = await sql<{ start: number; points: Uint8Array }>`
+      select ${start} as start, ${packPoints(isPostgres(db), level, own)} as points
+      from ${sql.table(level.team)} where team_id = ${teamId} and ${t} >= ${from} and ${t} <= ${to}
+      group by ${start}`.execute(db);
+    for (const r of rows.rows) addBlock(sums, from, step, n, Number(r.start), r.points, 1);
     return { sums, teamPeaks: null, othersViewers: 0 };
   }
   const teamPeaks = new Float64Array(n * peaks).fill(-1);
