@@ -206,3 +206,9 @@ export const IconMonitor = (p: IconProps) => (
     <path d="M8 20h8M12 16v4" />
   </Icon>
 );
+export const IconInfo = (p: IconProps) => (
+  <Icon {...p}>
+    <circle cx="12" cy="12" r="9" />
+    <path d="M12 11v5M12 7.5v.01" />
+  </Icon>
+);

@@ -11,6 +11,7 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { type ReactNode, useId } from 'react';
+import { IconInfo } from '../../components/icons';
 import {
   EXPERIENCE_TEXT,
   type ExperienceFigure,
@@ -33,25 +34,6 @@ export type ExperienceState =
 const COLS = { base: 1, xs: 2, sm: 3 } as const;
 
 const tile = { background: 'var(--app-subtle)', border: '1px solid var(--app-border)' } as const;
-
-function IconInfo({ size = 14 }: { size?: number }) {
-  return (
-    <svg
-      width={size}
-      height={size}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={1.8}
-      strokeLinecap="round"
-      aria-hidden="true"
-      focusable="false"
-    >
-      <circle cx="12" cy="12" r="9" />
-      <path d="M12 11v5M12 7.5v.01" />
-    </svg>
-  );
-}
 
 function Help({ figure, id }: { figure: ExperienceFigure; id: string }) {
   const lines = glossary(figure.series);
@@ -78,7 +60,7 @@ function Help({ figure, id }: { figure: ExperienceFigure; id: string }) {
         }
       >
         <ActionIcon variant="subtle" color="gray" size="xs" radius="xl" aria-label={`About ${figure.label}`}>
-          <IconInfo />
+          <IconInfo size={14} />
         </ActionIcon>
       </Tooltip>
     </>
