@@ -212,3 +212,13 @@ export const IconInfo = (p: IconProps) => (
     <path d="M12 11v5M12 7.5v.01" />
   </Icon>
 );
+export const IconArrowUp = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M12 19V5M6 11l6-6 6 6" />
+  </Icon>
+);
+export const IconArrowDown = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M12 5v14M6 13l6 6 6-6" />
+  </Icon>
+);

@@ -14,7 +14,7 @@ import {
 import { useMutation } from '@tanstack/react-query';
 import { MSG_STATS, type TBreakdownBy, type TBreakdownRow, type TStatsRange } from '@tlprt/contract';
 import { type ReactNode, useId, useMemo, useState } from 'react';
-import { IconAlert, IconSelector } from '../../components/icons';
+import { IconAlert, IconArrowDown, IconArrowUp, IconSelector } from '../../components/icons';
 import { breakdownCsvText } from './api';
 import {
   BREAKDOWN_TABS,
@@ -72,21 +72,10 @@ const head = { background: 'var(--app-subtle)' } as const;
 
 function SortIcon({ dir }: { dir: 'asc' | 'desc' | null }) {
   if (dir === null) return <IconSelector size={14} style={{ opacity: 0.5 }} />;
-  return (
-    <svg
-      width={14}
-      height={14}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
-      <path d={dir === 'asc' ? 'M12 19V5M6 11l6-6 6 6' : 'M12 5v14M6 13l6 6 6-6'} />
-    </svg>
+  return dir === 'asc' ? (
+    <IconArrowUp size={14} strokeWidth={2} />
+  ) : (
+    <IconArrowDown size={14} strokeWidth={2} />
   );
 }
 
