@@ -119,23 +119,13 @@ async function benchOn(label, databaseUrl) {
     const { db } = app.ctx;
     const now = Date.now();
     const { teamId, keys, token, ingestToken } = await seedBenchTeam(db, { keys: KEYS, session: true });
+    const keyIds = keys.map((k) => k.id);
+    const isPg = config.database.kind === 'postgres';
     const t0 = Date.now();
-    const perKey = await generateMinutes(
-      db,
-      teamId,
-      keys.map((k) => k.id),
-      Math.floor(now / 1000),
-      config.database.kind === 'postgres',
-    );
+    const perKey = await generateMinutes(db, teamId, keyIds, Math.floor(now / 1000), isPg);
     log(`${label}: ${KEYS} keys × ${perKey} minutes (+ rollups) generated in ${Date.now() - t0} ms`);
     const tb = Date.now();
-    const breakdownRows = await generateBreakdowns(
-      db,
-      teamId,
-      keys.map((k) => k.id),
-      Math.floor(now / 1000),
-      config.database.kind === 'postgres',
-    );
+    const breakdownRows = await generateBreakdowns(db, teamId, keyIds, Math.floor(now / 1000), isPg);
     log(`${label}: ${breakdownRows} daily breakdown rows generated in ${Date.now() - tb} ms`);
 
     await app.listen({ port: 0, host: '127.0.0.1' });
