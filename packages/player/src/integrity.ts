@@ -110,7 +110,10 @@ const MAX_TRACKED_SEGMENTS = 256;
  * Every byte a peer sends is checked before the player gets it (DESIGN §11 Integrity). p2p-media-loader
  * calls `validateP2P` for a segment completed by a peer, and `validateHttp` for one completed over HTTP,
  * which may have begun with a peer's bytes (a peer that stalls mid-segment leaves its bytes for the CDN
- * request to continue from): those are checked too. The only trusted reference is the server's hash of
+ * request to continue from): those are checked too. So is a segment completed over HTTP while a
+ * peer's copy of it is being checked: the library may abort that peer download mid-check and hand the
+ * very same bytes, already complete, to its HTTP path, which validates them at once with
+ * `validateHttp` (the attacker test saw an altered segment reach hls.js that way). The only trusted reference is the server's hash of
  * the origin's bytes; nothing a peer says is believed. A peer whose bytes did not match is banned for
  * this stream: dropped now and whenever it comes back through the tracker.
  */
@@ -120,6 +123,8 @@ export class SegmentGuard {
   /** peer → the segment it is sending (a peer sends one segment at a time). */
   private readonly sending = new Map<string, string>();
   private readonly banned = new Set<string>();
+  /** Segments being checked now, and how many checks of each are running. */
+  private readonly checking = new Map<string, number>();
   /** Segments whose bytes did not match, until the library names the peer that sent them. */
   private readonly mismatched = new Set<string>();
 
@@ -190,9 +195,10 @@ export class SegmentGuard {
     range: ByteRange | undefined,
     data: ArrayBuffer,
   ): Promise<boolean> => {
-    const entry = this.inFlight.get(segmentKey(url, range));
+    const id = segmentKey(url, range);
+    const entry = this.inFlight.get(id);
     // Every byte came from the CDN: nothing to check.
-    if (!entry || entry.bytes === 0) return true;
+    if ((!entry || entry.bytes === 0) && !this.checking.has(id)) return true;
     return this.check(url, range, data, false);
   };
 
@@ -207,6 +213,25 @@ export class SegmentGuard {
     this.inFlight.delete(id);
     for (const [peer, sent] of this.sending) if (sent === id) this.sending.delete(peer);
     const fromPeers = entry?.bytes ?? (allFromPeers ? data.byteLength : 0);
+    this.checking.set(id, (this.checking.get(id) ?? 0) + 1);
+    try {
+      return await this.verify(url, range, data, allFromPeers, fromPeers, entry?.peers);
+    } finally {
+      const left = (this.checking.get(id) ?? 1) - 1;
+      if (left > 0) this.checking.set(id, left);
+      else this.checking.delete(id);
+    }
+  }
+
+  private async verify(
+    url: string,
+    range: ByteRange | undefined,
+    data: ArrayBuffer,
+    allFromPeers: boolean,
+    fromPeers: number,
+    peers: Set<string> | undefined,
+  ): Promise<boolean> {
+    const id = segmentKey(url, range);
     const ref = await this.references.get(url, range);
     if (ref.kind !== 'sha256') {
       if (ref.kind === 'refused') this.sink.streamRefused();
@@ -218,7 +243,7 @@ export class SegmentGuard {
       return true;
     }
     this.sink.rejected(fromPeers);
-    for (const peer of entry?.peers ?? []) this.ban(peer);
+    for (const peer of peers ?? []) this.ban(peer);
     if (allFromPeers) {
       this.mismatched.add(id);
       if (this.mismatched.size > MAX_TRACKED_SEGMENTS) this.mismatched.clear();

@@ -114,6 +114,36 @@ describe('SegmentGuard: every segment from a peer is checked against the server�
     expect(seen.accepted).toBe(200);
   });
 
+  it('checks a segment the CDN path completes with a peer’s bytes while the peer’s copy is being checked', async () => {
+    // p2p-media-loader 2.3.1: a peer's segment complete, its check pending, the library aborts the peer
+    // download and its HTTP path finds every byte already loaded and validates them over HTTP at once.
+    const good = bytes(1000, 1);
+    const altered = bytes(1000, 2);
+    let answer: (v: { status: number; json: () => Promise<unknown> }) => void = () => {};
+    const fetchImpl = vi.fn(
+      () => new Promise<{ status: number; json: () => Promise<unknown> }>((resolve) => (answer = resolve)),
+    );
+    const seen = { accepted: 0, rejected: 0 };
+    const guard = new SegmentGuard(new IntegrityReferences(SERVER, KEY, fetchImpl), {
+      accepted: (b) => (seen.accepted += b),
+      rejected: (b) => (seen.rejected += b),
+      unverifiable: () => {},
+      streamRefused: () => {},
+      dropPeer: () => {},
+    });
+    guard.segmentStarted(SEG, undefined, 'p2p', 'evil');
+    guard.chunk(1000, 'p2p', 'evil');
+    const asPeer = guard.validateP2P(SEG, undefined, altered);
+    const asHttp = guard.validateHttp(SEG, undefined, altered);
+    answer({ status: 200, json: async () => ({ sha256: hex(good) }) });
+    expect(await asPeer).toBe(false);
+    expect(await asHttp).toBe(false);
+    // Counted once; once no check runs, the CDN's own bytes of the segment pass unasked.
+    expect(seen).toEqual({ accepted: 0, rejected: 1000 });
+    expect(await guard.validateHttp(SEG, undefined, good)).toBe(true);
+    expect(fetchImpl).toHaveBeenCalledTimes(1);
+  });
+
   it('a byte range is asked with its inclusive bounds and checked on its own', async () => {
     const range = { start: 1000, end: 1999 };
     const data = bytes(1000, 3);
