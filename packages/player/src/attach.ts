@@ -14,7 +14,7 @@ import { followFlowplayer, isFlowplayer } from './flowplayer.js';
 import { hlsConfigFor } from './hls.js';
 import { IntegrityReferences, SegmentGuard } from './integrity.js';
 import { type HlsLiveConfig, liveWindows, readLivePlaylist, startLiveLag } from './live.js';
-import { OpeningWait } from './opening.js';
+import { OpeningWait, openingCore } from './opening.js';
 import { dropPeer } from './peer-drop.js';
 import { NO_VERDICT, newSessionId, Reporter, streamName } from './reporter.js';
 import { coreSettings, openingWaitMs, opensPeering, type PlayerSettings, readSettings } from './settings.js';
@@ -196,7 +196,8 @@ export async function attach(options: AttachOptions): Promise<Handle> {
   let p2pOff = false;
   // The wait for peers of the first segments (12, at most 2 s) holds the segments ahead of the first
   // download only, never the one the player needs to start (opening.ts); none without peering.
-  const opening = new OpeningWait(() => engine, settings && peering ? openingWaitMs(settings) : 0);
+  const openingMs = settings && peering ? openingWaitMs(settings) : 0;
+  const opening = new OpeningWait(() => engine, openingMs);
   const guard = new SegmentGuard(new IntegrityReferences(server, options.key), {
     accepted(bytes) {
       counters.p2pBytes += bytes;
@@ -242,8 +243,8 @@ export async function attach(options: AttachOptions): Promise<Handle> {
           ),
           validateP2PSegment: guard.validateP2P,
           validateHTTPSegment: guard.validateHttp,
-          // Applied per stream once its first download has begun (opening.ts).
-          httpDownloadInitialTimeoutMs: 0,
+          // The wait is applied per stream once its first download has begun (opening.ts).
+          ...openingCore(openingMs),
         }
       : undefined;
   // A live stream's windows and lag come from the stream itself, at its first playlist (live.ts).

@@ -11,12 +11,15 @@
  * viewer joining a swarm in 2.8 s. With the wait applied as below: 0.7 s and 0.8 s, the joiner still
  * getting all but its first two segments from its peer.
  *
- * So the engine is built without the wait, and each stream gets it once its first download has begun:
- * the segment the player asked for (and whatever else the library started in the same pass, the next
- * one in its second HTTP slot) comes at once, while the segments ahead still wait the rest of the
- * window for peers (the library counts the window from the stream's first request). When the window is
- * over the wait is lifted again, so a stream loader the library makes later (another source) starts at
- * once as well.
+ * So the engine is built without the wait and with one HTTP download at a time, and each stream gets
+ * the wait (and its usual HTTP slots back) once its first download has begun: the segment the player
+ * asked for comes at once, while the segments ahead still wait the rest of the window for peers (the
+ * library counts the window from the stream's first request). The single slot matters because the
+ * library reads its configuration once per pass: with its default two slots, the pass that started the
+ * first segment also started the next one from the CDN, and every viewer joining a swarm took two
+ * segments from the CDN instead of one (the three-player share fell below 55% on a slower machine).
+ * When the window is over the wait is lifted again, so a stream loader the library makes later
+ * (another source) starts at once as well.
  *
  * The library has no call telling which of its streams (main, or the secondary one: a separate audio
  * track, DASH audio) a download belongs to, so this finds it through the library's objects (core →
@@ -31,13 +34,18 @@ import type { HlsJsP2PEngine } from 'p2p-media-loader-hlsjs';
 export type DynamicConfigurable = Pick<HlsJsP2PEngine, 'applyDynamicConfig'>;
 
 type StreamType = 'mainStream' | 'secondaryStream';
-/** The wait of one stream only (the other may be in its own opening, or not started yet). */
-const waitOf = (type: StreamType, ms: number) => ({
-  core:
-    type === 'mainStream'
-      ? { mainStream: { httpDownloadInitialTimeoutMs: ms } }
-      : { secondaryStream: { httpDownloadInitialTimeoutMs: ms } },
+/** The library's default number of simultaneous CDN downloads per stream. */
+export const HTTP_SLOTS = 2;
+/** What the engine is built with, for an opening wait of `waitMs` (0: none). */
+export const openingCore = (waitMs: number) => ({
+  httpDownloadInitialTimeoutMs: 0,
+  simultaneousHttpDownloads: waitMs > 0 ? 1 : HTTP_SLOTS,
 });
+/** The wait of one stream only (the other may be in its own opening, or not started yet). */
+const waitOf = (type: StreamType, ms: number) => {
+  const config = { httpDownloadInitialTimeoutMs: ms, simultaneousHttpDownloads: HTTP_SLOTS };
+  return { core: type === 'mainStream' ? { mainStream: config } : { secondaryStream: config } };
+};
 const LOADERS: ReadonlyArray<[StreamType, string]> = [
   ['mainStream', 'mainStreamLoader'],
   ['secondaryStream', 'secondaryStreamLoader'],
@@ -70,7 +78,7 @@ const realTimers: Timers = {
 
 /**
  * Applies the opening wait (`waitMs`, 0: none) to each stream of the engine from its first download on.
- * The engine's own configuration must start with `httpDownloadInitialTimeoutMs: 0`.
+ * The engine's own configuration must start with `openingCore(waitMs)`.
  */
 export class OpeningWait {
   /** Stream loaders whose first download was seen. */

@@ -456,15 +456,22 @@ describe('attach: a usable key (200)', () => {
         downloadSource: 'http',
         peerId: undefined,
       });
-    const opening = { core: { mainStream: { httpDownloadInitialTimeoutMs: 2000 } } };
-    const lifted = { core: { mainStream: { httpDownloadInitialTimeoutMs: 0 } } };
+    const wait = (ms: number) => ({
+      core: { mainStream: { httpDownloadInitialTimeoutMs: ms, simultaneousHttpDownloads: 2 } },
+    });
+    const opening = wait(2000);
+    const lifted = wait(0);
 
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'] });
     const handle = await attach({ key: KEY, player: 'hls.js', instance: FakeHls, src: SRC, server: base });
     const engine = engines.FakeHlsJsP2PEngine.made[0];
     if (!engine) throw new Error('no P2P engine');
-    // The library would hold the first segment's download too: the engine starts without the wait.
-    expect(engine.config.core).toMatchObject({ httpDownloadInitialTimeoutMs: 0 });
+    // The library would hold the first segment's download too: the engine starts without the wait,
+    // and with one CDN download at a time, so that the segment after it is not taken in the same pass.
+    expect(engine.config.core).toMatchObject({
+      httpDownloadInitialTimeoutMs: 0,
+      simultaneousHttpDownloads: 1,
+    });
     withRequest(engine, 's0');
     started(engine, 's0');
     expect(engine.dynamic).toEqual([opening]);
@@ -482,7 +489,7 @@ describe('attach: a usable key (200)', () => {
     if (!shortEngine) throw new Error('no P2P engine');
     withRequest(shortEngine, 's0');
     started(shortEngine, 's0');
-    expect(shortEngine.dynamic).toEqual([{ core: { mainStream: { httpDownloadInitialTimeoutMs: 1000 } } }]);
+    expect(shortEngine.dynamic).toEqual([wait(1000)]);
     // Detached inside the window: nothing left waiting, and the lift does not come again later.
     short.detach();
     expect(shortEngine.dynamic.at(-1)).toEqual(lifted);
@@ -495,7 +502,10 @@ describe('attach: a usable key (200)', () => {
     const alone = await attach({ key: KEY, player: 'hls.js', instance: FakeHls, src: SRC, server: base });
     const aloneEngine = engines.FakeHlsJsP2PEngine.made[2];
     if (!aloneEngine) throw new Error('no P2P engine');
-    expect(aloneEngine.config.core).toMatchObject({ httpDownloadInitialTimeoutMs: 0 });
+    expect(aloneEngine.config.core).toMatchObject({
+      httpDownloadInitialTimeoutMs: 0,
+      simultaneousHttpDownloads: 2,
+    });
     withRequest(aloneEngine, 's0');
     started(aloneEngine, 's0');
     expect(aloneEngine.dynamic).toEqual([]);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loaderOf, OpeningWait, type Timers } from '../src/opening.js';
+import { HTTP_SLOTS, loaderOf, OpeningWait, openingCore, type Timers } from '../src/opening.js';
 
 /** p2p-media-loader's objects as far as opening.ts walks them: core → stream loaders → requests. */
 const loader = (...runtimeIds: string[]) => ({
@@ -44,7 +44,7 @@ function manualTimers() {
 }
 
 const wait = (stream: 'mainStream' | 'secondaryStream', ms: number) => ({
-  core: { [stream]: { httpDownloadInitialTimeoutMs: ms } },
+  core: { [stream]: { httpDownloadInitialTimeoutMs: ms, simultaneousHttpDownloads: HTTP_SLOTS } },
 });
 
 describe('OpeningWait', () => {
@@ -128,6 +128,14 @@ describe('OpeningWait', () => {
     expect(engine.applied).toHaveLength(2);
   });
 
+  it('an engine with an opening wait starts one CDN download at a time, one without it the usual two', () => {
+    expect(openingCore(2000)).toEqual({ httpDownloadInitialTimeoutMs: 0, simultaneousHttpDownloads: 1 });
+    expect(openingCore(0)).toEqual({
+      httpDownloadInitialTimeoutMs: 0,
+      simultaneousHttpDownloads: HTTP_SLOTS,
+    });
+  });
+
   it('finds the stream of a segment among the loaders’ requests', () => {
     const engine = fakeEngine();
     engine.core.mainStreamLoader = loader('v0', 'v1');
@@ -160,6 +168,11 @@ describe('OpeningWait', () => {
     // pass and counted from the loader's creation: applied once the first download began, it holds only
     // what comes after.
     expect(core).toMatch(/createdAt = performance\.now\(\);/);
+    // The slots are read once per pass too: one slot in the first pass starts the first segment only.
+    expect(core).toMatch(/simultaneousHttpDownloads: 2,/);
+    expect(core).toMatch(
+      /processQueue\(\) \{[\s\S]*?const \{ simultaneousHttpDownloads, [^}]*\} = this\.config;/,
+    );
     expect(core).toMatch(
       /processQueue\(\) \{[\s\S]*?httpDownloadInitialTimeoutMs \} = this\.config;\s*const timeSinceStart = performance\.now\(\) - this\.createdAt;\s*const isInitialHttpWait = httpDownloadInitialTimeoutMs > 0 && timeSinceStart < httpDownloadInitialTimeoutMs;/,
     );
