@@ -57,7 +57,7 @@ test('two players report their experience; cached minutes still count them; a br
     .poll(
       async () => {
         const points = await livePoints(request, team);
-        cached = points.find((p) => p.cdnDwSize === 0 && p.p2pDwSize === 0 && p.playMs > 0);
+        cached = points.find((p) => p.cdnDwSize === 0 && p.p2pDwSize === 0 && (p.playMs ?? 0) > 0);
         return cached?.usersCount ?? 0;
       },
       { timeout: 100_000, intervals: [3000] },

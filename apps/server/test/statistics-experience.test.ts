@@ -1,4 +1,4 @@
-import { PATHS, ZStatsPoint, ZStatsResponse } from '@tlprt/contract';
+import { PATHS, POINT_FIELDS, ZStatsPoint, ZStatsResponse } from '@tlprt/contract';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildDomain, buildKey, buildTeam } from './factories.js';
@@ -32,8 +32,16 @@ async function read(
   s: Awaited<ReturnType<typeof setup>>,
   range: 'live' | 'day' | 'week' | 'month',
   keys = s.hashes,
+  points?: string,
 ) {
-  const body = { apiKeys: keys, startTimestamp: 0, endTimestamp: NOW + 60, team_id: s.team.id, clientId: 1 };
+  const body = {
+    apiKeys: keys,
+    startTimestamp: 0,
+    endTimestamp: NOW + 60,
+    team_id: s.team.id,
+    clientId: 1,
+    ...(points === undefined ? {} : { points }),
+  };
   const res: Res<Json> = await s.as.post(
     range === 'live' ? PATHS.statistics.live(s.team.id) : PATHS.statistics[range],
     body,
@@ -95,6 +103,45 @@ describe('viewer experience', () => {
     expect(one.totals).toMatchObject({ playMs: 18_500, plays: 1, usersCount: 1 });
     expect(one.totals?.startupP50Ms).toBeGreaterThan(250);
     expect(one.totals?.startupP50Ms).toBeLessThanOrEqual(500);
+  });
+
+  it('a chart asking for the drawn series only (`points: drawn`) gets those a point, every series in totals', async () => {
+    const s = await setup(1);
+    const [k1 = ''] = s.hashes;
+    await ingest([
+      { ...base(k1, 'a', M), cdnBytes: 700, rejectedBytes: 50, playMs: 9000, plays: 1, startupMs: [400] },
+    ]);
+    await stats.server.app.stats.flush();
+    const all = await read(s, 'day');
+    for (const range of ['live', 'day', 'week', 'month'] as const) {
+      const drawn = await read(s, range, s.hashes, 'drawn');
+      const drawnFields = POINT_FIELDS.filter((f) => f.drawn && !f.version1Only).map((f) => f.field);
+      for (const p of drawn.data) expect(Object.keys(p).sort()).toEqual(['datePoint', ...drawnFields].sort());
+      expect(drawn.totals).toEqual((await read(s, range)).totals);
+    }
+    const drawnDay = await read(s, 'day', s.hashes, 'drawn');
+    const minute = (r: typeof all) => r.data.find((p) => p.datePoint === M);
+    expect(minute(drawnDay)).toEqual({
+      datePoint: M,
+      cdnDwSize: 700,
+      p2pDwSize: 0,
+      cdnUsersCount: 1,
+      p2pUsersCount: 0,
+      usersCount: 1,
+      rejectedDwSize: 50,
+    });
+    expect(minute(all)).toMatchObject({ ...minute(drawnDay), playMs: 9000, plays: 1 });
+    expect(drawnDay.totals).toMatchObject({ playMs: 9000, plays: 1, cdnDwSize: 700 });
+    // Anything else is refused, naming the field.
+    const bad: Res<Json> = await s.as.post(PATHS.statistics.day, {
+      apiKeys: s.hashes,
+      startTimestamp: 0,
+      endTimestamp: NOW,
+      team_id: s.team.id,
+      points: 'some',
+    });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain('points');
   });
 
   it('quantiles merge over minutes: a window of many minutes ranks every play of it', async () => {

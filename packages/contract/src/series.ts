@@ -32,6 +32,9 @@ interface SeriesBase {
   description: string;
   /** Only teams of version 1 see it (the nodr series). */
   version1Only?: true;
+  /** The chart draws it at every point (and the screen's CSV has it). A chart asks for these only
+   *  (`points: 'drawn'`): the others reach the screen as the window's `totals`. */
+  drawn?: true;
 }
 interface SumSeries extends SeriesBase {
   merge: 'sum';
@@ -80,6 +83,7 @@ export const SERIES = {
     width: 8,
     report: 'cdnBytes',
     point: 'cdnDwSize',
+    drawn: true,
     label: 'CDN',
     description: 'Bytes viewers received from the CDN.',
   },
@@ -90,6 +94,7 @@ export const SERIES = {
     width: 8,
     report: 'p2pBytes',
     point: 'p2pDwSize',
+    drawn: true,
     label: 'P2P',
     description: 'Bytes viewers received from other viewers, each segment verified before it played.',
   },
@@ -100,6 +105,7 @@ export const SERIES = {
     width: 8,
     report: 'nodrBytes',
     point: 'nodrDwSize',
+    drawn: true,
     label: 'NODR',
     description: 'Bytes served by the NODR network (teams of version 1).',
     version1Only: true,
@@ -111,6 +117,7 @@ export const SERIES = {
     width: 4,
     when: ['cdnBytes'],
     point: 'cdnUsersCount',
+    drawn: true,
     label: 'CDN viewers',
     description: 'Sessions that received bytes from the CDN.',
   },
@@ -121,6 +128,7 @@ export const SERIES = {
     width: 4,
     when: ['p2pBytes'],
     point: 'p2pUsersCount',
+    drawn: true,
     label: 'P2P viewers',
     description: 'Sessions that received bytes from other viewers.',
   },
@@ -131,6 +139,7 @@ export const SERIES = {
     width: 4,
     when: ['nodrBytes'],
     point: 'nodrUsersCount',
+    drawn: true,
     label: 'NODR viewers',
     description: 'Sessions that received bytes from the NODR network.',
     version1Only: true,
@@ -143,6 +152,7 @@ export const SERIES = {
     when: [...BYTE_FIELDS, 'playMs'],
     everySession: true,
     point: 'usersCount',
+    drawn: true,
     label: 'Viewers',
     description:
       'Sessions that played or received bytes: a viewer of an already buffered video counts, and one fed by both the CDN and peers counts once.',
@@ -154,6 +164,7 @@ export const SERIES = {
     width: 8,
     report: 'rejectedBytes',
     point: 'rejectedDwSize',
+    drawn: true,
     label: 'Refused',
     description: 'Peer bytes refused by verification (not the origin’s) and fetched again: not in P2P.',
   },
@@ -296,6 +307,9 @@ type Version1Fields = {
     ? PointFieldOf<(typeof SERIES)[K]>
     : never;
 }[TSeriesName];
+type DrawnFields = {
+  [K in TSeriesName]: (typeof SERIES)[K] extends { drawn: true } ? PointFieldOf<(typeof SERIES)[K]> : never;
+}[TSeriesName];
 /** The fields a point of the statistics answer has, besides its time. */
 export type TPointField = AllPointFields;
 
@@ -305,6 +319,7 @@ export interface PointField {
   series: TSeriesName;
   unit: SeriesUnit;
   version1Only: boolean;
+  drawn: boolean;
   /** The value from the point's stored values (a histogram's quantile from its buckets). */
   read(values: ArrayLike<number>, at: number): number;
 }
@@ -312,6 +327,7 @@ export const POINT_FIELDS: readonly PointField[] = SERIES_NAMES.flatMap((name): 
   const s: SeriesDef = SERIES[name];
   const first = columnIndex(name);
   const version1Only = 'version1Only' in s && s.version1Only === true;
+  const drawn = 'drawn' in s && s.drawn === true;
   if (s.merge === 'histogram') {
     const n = s.buckets.length + 1;
     const bounds = s.buckets;
@@ -320,6 +336,7 @@ export const POINT_FIELDS: readonly PointField[] = SERIES_NAMES.flatMap((name): 
       series: name,
       unit: s.unit,
       version1Only,
+      drawn,
       read: (values, at) => histogramQuantileAt(values, at + first, n, bounds, q),
     }));
   }
@@ -329,6 +346,7 @@ export const POINT_FIELDS: readonly PointField[] = SERIES_NAMES.flatMap((name): 
       series: name,
       unit: s.unit,
       version1Only,
+      drawn,
       read: (values, at) => values[at + first] ?? 0,
     },
   ];
@@ -346,6 +364,13 @@ const pointShape = Object.fromEntries(
 export const ZSeriesPoint = z.object({ datePoint: z.number().int(), ...pointShape });
 /** A point's fields without its time (a window's totals, a breakdown's row). */
 export type TSeriesFields = Omit<z.infer<typeof ZSeriesPoint>, 'datePoint'>;
+/** A point of a chart's answer: what the chart draws always, the other fields unless the chart asked
+ *  for the drawn ones only. */
+export const ZChartPoint = ZSeriesPoint.partial(
+  Object.fromEntries(POINT_FIELDS.filter((f) => !f.drawn).map((f) => [f.field, true])) as {
+    [F in Exclude<AllPointFields, DrawnFields>]: true;
+  },
+);
 
 /** Every field 0 (no traffic, no play): what sample data and tests start from; the version-1 fields
  *  only when asked. */

@@ -9,7 +9,7 @@ import {
   STARTUP_MAX_MS,
   type TReportCountField,
 } from './report.js';
-import { ZSeriesPoint } from './series.js';
+import { ZChartPoint, ZSeriesPoint } from './series.js';
 
 /** The most bytes one report may count per series (DESIGN §7 Integrity). The key hash is public, so a
  *  larger count is an attack on the team's statistics, not traffic. */
@@ -65,6 +65,9 @@ export const ZStatsQuery = z.object({
   endTimestamp: z.coerce.number().int().min(0),
   clientId: z.coerce.number().int().optional(),
   team_id: ZId,
+  /** `drawn`: the points carry only the series the chart draws (about half the answer); `totals`
+   *  keeps every series. Every series by default. */
+  points: z.enum(['all', 'drawn']).optional(),
 });
 export type TStatsQuery = z.infer<typeof ZStatsQuery>;
 
@@ -72,7 +75,7 @@ export type TStatsQuery = z.infer<typeof ZStatsQuery>;
  *  nodr fields only for version-1 teams. `usersCount` is the audience: a session fed by both the CDN
  *  and peers is in both series but counts once there. `rejectedDwSize` is not traffic: p2pDwSize counts
  *  accepted peer bytes only. */
-export const ZStatsPoint = ZSeriesPoint;
+export const ZStatsPoint = ZChartPoint;
 export type TStatsPoint = z.infer<typeof ZStatsPoint>;
 export const ZStatsResponse = z.object({
   message: z.string(),
@@ -137,7 +140,10 @@ const ZBreakdownBy = z.enum(BREAKDOWN_DIMENSIONS, {
   error: `Must be one of ${BREAKDOWN_DIMENSIONS.join(', ')}`,
 });
 /** POST /stats/v3/dashboard/breakdown: the range payload of the charts plus the range and `by`. */
-export const ZBreakdownQuery = ZStatsQuery.extend({ range: ZStatsRange, by: ZBreakdownBy });
+export const ZBreakdownQuery = ZStatsQuery.omit({ points: true }).extend({
+  range: ZStatsRange,
+  by: ZBreakdownBy,
+});
 export type TBreakdownQuery = z.infer<typeof ZBreakdownQuery>;
 /** One row: the name (a stream's host and path, an ISO country code, "AS15169 Google LLC", a browser or
  *  system name) and the series of the range summed; viewers the largest bucket's. */

@@ -280,13 +280,13 @@ async function refreshTotalsOf(
  */
 export const BLOCK_ENTRY = 1 + STORED_COLUMNS.reduce((n, c) => n + c.width, 0);
 export const BLOCK_LAYOUT = STORED_COLUMNS.map((c) => `${c.column}:${c.width}`).join(',');
-/** Each column's offset in an entry. */
-const OFFSETS: number[] = [];
+/** Each column's offset in an entry, and whether it is 8 bytes wide (1). */
+const OFFSETS = new Int32Array(STORED_COLUMNS.length);
 for (let i = 0, at = 1; i < STORED_COLUMNS.length; i++) {
-  OFFSETS.push(at);
+  OFFSETS[i] = at;
   at += (STORED_COLUMNS[i] as StoredColumn).width;
 }
-const WIDE = STORED_COLUMNS.map((c) => c.width === 8);
+const WIDE = Uint8Array.from(STORED_COLUMNS, (c) => (c.width === 8 ? 1 : 0));
 
 /** `columnOf` names the column each stored value is read from (a team's own peaks: `peak_*`). */
 function packPoints(pg: boolean, { time, size, span }: Level, columnOf = (c: StoredColumn) => c.column) {
@@ -402,6 +402,8 @@ const add = (out: Float64Array, i: number, v: number) => {
 };
 /** The index of the viewers (every session) among a point's values. */
 const VIEWERS = (PEAK_COLUMNS.find((p) => p.bit === 0) as (typeof PEAK_COLUMNS)[number]).index;
+/** Where an entry holds it (a count: 4 bytes). */
+const VIEWERS_OFFSET = OFFSETS[VIEWERS] as number;
 
 /** Adds (sign 1) or subtracts (sign -1) a block's points within the `n` points of size `step` from
  *  `from` into `out`; answers the viewers it added up (before the sign). */
@@ -414,6 +416,7 @@ function addBlock(
   points: Uint8Array,
   sign: number,
 ): number {
+  // The hottest loop of a chart (a day of 25 keys: 36,000 entries): plain indexes, no look-ups.
   const v = new DataView(points.buffer, points.byteOffset, points.byteLength);
   const first = (start - from) / step;
   let viewers = 0;
@@ -421,12 +424,11 @@ function addBlock(
     const i = first + v.getUint8(o);
     if (i < 0 || i >= n) continue;
     const p = i * POINT_VALUES;
+    viewers += v.getUint32(o + VIEWERS_OFFSET);
     for (let c = 0; c < POINT_VALUES; c++) {
       const at = o + (OFFSETS[c] as number);
-      const value = WIDE[c] ? v.getUint32(at) * 4_294_967_296 + v.getUint32(at + 4) : v.getUint32(at);
-      if (value === 0) continue;
-      out[p + c] = (out[p + c] ?? 0) + sign * value;
-      if (c === VIEWERS) viewers += value;
+      const value = WIDE[c] === 1 ? v.getUint32(at) * 4_294_967_296 + v.getUint32(at + 4) : v.getUint32(at);
+      if (value !== 0) out[p + c] = (out[p + c] as number) + sign * value;
     }
   }
   return viewers;
@@ -445,8 +447,12 @@ export interface PointReads {
   othersViewers: number;
 }
 
-/** A team's point with its own peaks, or a block of a key's points (`points` not null). */
-type ReadRow = { t: number; points: Uint8Array | null } & Record<string, number>;
+/** A team's point with its viewers and own peaks (`points` null), or a block: of the team's sums (kind
+ *  1) or of a key's points (kind 0). */
+type ReadRow = { t: number; kind: number; points: Uint8Array | null; viewers: number } & Record<
+  string,
+  number
+>;
 
 /**
  * The stored points of size `step` of some of a team's keys in [from, to] (step-aligned). Most of a
@@ -501,31 +507,39 @@ export async function readPoints(
     return { sums, teamPeaks: null, othersViewers: 0 };
   }
   const teamPeaks = new Float64Array(n * peaks).fill(-1);
-  // The team's rows and the keys' blocks in one result: a row with points is a block.
-  const team = sql`
-    select ${t} as t, ${columnList()}, ${sql.join(PEAK_COLUMNS.map((c) => peakRef(c)))},
-           ${isPostgres(db) ? sql`null::bytea` : sql`null`} as points
-    from ${sql.table(level.team)} where team_id = ${teamId} and ${t} >= ${from} and ${t} <= ${to}`;
-  const zeros = sql.join(Array.from({ length: POINT_VALUES + peaks }, () => sql`0`));
+  // In one result: the team's viewers and own peaks a point (kind 2), the team's sums packed by the
+  // database as the blocks are when they are needed (kind 1), and the keys' blocks (kind 0). Rows of 30
+  // columns as objects cost a month's 721 points 10 ms; these are narrow.
+  const teamRows = sql`from ${sql.table(level.team)}
+    where team_id = ${teamId} and ${t} >= ${from} and ${t} <= ${to}`;
+  const viewersColumn = sql.ref(STORED_COLUMNS[VIEWERS]?.column ?? '');
+  const nulls = (k: number) => sql.join(Array.from({ length: k }, () => sql`0`));
+  const blob = isPostgres(db) ? sql`null::bytea` : sql`null`;
+  const peakRows = sql`
+    select ${t} as t, 2 as kind, ${blob} as points, ${viewersColumn} as viewers,
+           ${sql.join(PEAK_COLUMNS.map((c) => peakRef(c)))} ${teamRows}`;
+  const start = sql`(${t} / ${sql.lit(level.span)}) * ${sql.lit(level.span)}`;
+  const sumRows = sql`
+    select ${start}, 1, ${packPoints(isPostgres(db), level)}, ${nulls(1 + peaks)} ${teamRows}
+    group by ${start}`;
   const blocks = (ids: readonly number[]) => sql`
-    select start, ${zeros}, points from ${sql.table(level.blocks)}
+    select start, 0, points, ${nulls(1 + peaks)} from ${sql.table(level.blocks)}
     where key_id in (${sql.join(ids)}) and start >= ${from - (from % level.span)} and start <= ${to}`;
-  const statement = sql`${team} union all ${blocks(direct ? keyIds : leftOut)}`;
+  const statement = direct
+    ? sql`${peakRows} union all ${blocks(keyIds)}`
+    : sql`${peakRows} union all ${sumRows} union all ${blocks(leftOut)}`;
   let teamViewers = 0;
   let blockViewers = 0;
   for (const r of (await sql<ReadRow>`${statement}`.execute(db)).rows) {
     const time = Number(r.t);
     if (r.points) {
-      blockViewers += addBlock(sums, from, step, n, time, r.points, direct ? 1 : -1);
+      const ofKeys = Number(r.kind) === 0;
+      const viewers = addBlock(sums, from, step, n, time, r.points, ofKeys && !direct ? -1 : 1);
+      if (ofKeys) blockViewers += viewers;
       continue;
     }
     const i = (time - from) / step;
-    teamViewers += Number(r[STORED_COLUMNS[VIEWERS]?.column ?? '']);
-    if (!direct) {
-      STORED_COLUMNS.forEach((c, j) => {
-        add(sums, i * POINT_VALUES + j, Number(r[c.column]));
-      });
-    }
+    teamViewers += Number(r.viewers);
     PEAK_COLUMNS.forEach((c, j) => {
       teamPeaks[i * peaks + j] = Number(r[`peak_${c.column}`]);
     });

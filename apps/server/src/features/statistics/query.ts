@@ -145,7 +145,8 @@ async function teamSeries(
 
 const OK_MESSAGE = JSON.stringify(MSG.ok);
 /** The point fields a team's answer has: the version-1 ones for those teams only. */
-const fieldsOf = (nodr: boolean) => POINT_FIELDS.filter((f) => nodr || !f.version1Only);
+const fieldsOf = (nodr: boolean, drawnOnly = false) =>
+  POINT_FIELDS.filter((f) => (nodr || !f.version1Only) && (f.drawn || !drawnOnly));
 /** A field's value of point `p` (its values from `sums[p]`): sizes saturate below the 64-bit limit. */
 export const fieldValue = (f: (typeof POINT_FIELDS)[number], sums: Float64Array, p: number) => {
   const v = f.read(sums, p);
@@ -157,33 +158,39 @@ export const fieldValue = (f: (typeof POINT_FIELDS)[number], sums: Float64Array,
  * an object per point, checking each with zod and stringifying them took longer than reading them
  * from the database. The fields are the series table's (POINT_FIELDS; the statistics tests parse every
  * answer with the strict schema); every value is a finite number, which `String` writes as JSON does.
+ * `drawnOnly`: the points carry the series the chart draws only (the totals keep them all).
  */
-export function statsResponseJson({ from, to, step, n, sums, nodr }: StatsSeries): string {
-  const fields = fieldsOf(nodr);
-  const names = fields.map((f) => `,"${f.field}":`);
-  const write = (values: Float64Array, p: number) => {
-    let out = '';
-    for (let f = 0; f < fields.length; f++)
-      out += names[f] + String(fieldValue(fields[f] as (typeof fields)[number], values, p));
-    return out;
+export function statsResponseJson({ from, to, step, n, sums, nodr }: StatsSeries, drawnOnly = false): string {
+  const write = (fields: readonly (typeof POINT_FIELDS)[number][]) => {
+    const names = fields.map((f) => `,"${f.field}":`);
+    return (values: Float64Array, p: number) => {
+      let out = '';
+      for (let f = 0; f < fields.length; f++)
+        out += names[f] + String(fieldValue(fields[f] as (typeof fields)[number], values, p));
+      return out;
+    };
   };
-  let data = '';
-  for (let i = 0; i < n; i++) {
-    data += `${i === 0 ? '' : ','}{"datePoint":${from + i * step}${write(sums, i * POINT_VALUES)}}`;
-  }
-  const totals = `{${write(windowTotals(sums, n), 0).slice(1)}}`;
-  return `{"message":${OK_MESSAGE},"data":[${data}],"step":${step},"startTimestamp":${from},"endTimestamp":${to},"totals":${totals}}`;
+  const point = write(fieldsOf(nodr, drawnOnly));
+  // Joined once: a string grown by += is a rope that the compression flattens again (≈ 1 ms a day).
+  const data: string[] = new Array(n);
+  for (let i = 0; i < n; i++) data[i] = `{"datePoint":${from + i * step}${point(sums, i * POINT_VALUES)}}`;
+  const totals = `{${write(fieldsOf(nodr))(windowTotals(sums, n), 0).slice(1)}}`;
+  return `{"message":${OK_MESSAGE},"data":[${data.join(',')}],"step":${step},"startTimestamp":${from},"endTimestamp":${to},"totals":${totals}}`;
 }
 
-const PEAK_INDEXES = new Set(PEAK_COLUMNS.map((c) => c.index));
+const IS_PEAK = Uint8Array.from({ length: POINT_VALUES }, (_, c) =>
+  PEAK_COLUMNS.some((p) => p.index === c) ? 1 : 0,
+);
 /** The window's values in one point: sums (a histogram's buckets too) added, peak series the largest. */
 function windowTotals(sums: Float64Array, n: number): Float64Array {
   const out = new Float64Array(POINT_VALUES);
-  for (let i = 0; i < n; i++) {
-    for (let c = 0; c < POINT_VALUES; c++) {
-      const v = sums[i * POINT_VALUES + c] ?? 0;
-      out[c] = PEAK_INDEXES.has(c) ? Math.max(out[c] ?? 0, v) : (out[c] ?? 0) + v;
+  for (let c = 0; c < POINT_VALUES; c++) {
+    let total = 0;
+    for (let at = c; at < n * POINT_VALUES; at += POINT_VALUES) {
+      const v = sums[at] as number;
+      total = IS_PEAK[c] === 1 ? Math.max(total, v) : total + v;
     }
+    out[c] = total;
   }
   return out;
 }

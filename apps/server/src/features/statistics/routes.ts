@@ -9,6 +9,7 @@ import {
   MSG_STATS_EXPORT,
   STATS_CSV_TYPE,
   type TIngestResponse,
+  type TStatsQuery,
 } from '@tlprt/contract';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { serializerCompiler } from 'fastify-type-provider-zod';
@@ -114,16 +115,22 @@ export function statsRoutes(svc: StatsService): FastifyPluginAsync {
     // The answer goes out as the JSON text statsResponseJson writes (a string with a JSON content
     // type is sent as it is), still compressed by the app's compression hook.
     // `?format=csv`: the same points as text/csv (the contract's statsCsv).
-    const send = (reply: FastifyReply, series: StatsSeries, format: 'json' | 'csv' | undefined) =>
+    const send = (
+      reply: FastifyReply,
+      series: StatsSeries,
+      format: 'json' | 'csv' | undefined,
+      points?: TStatsQuery['points'],
+    ) =>
       format === 'csv'
         ? reply.type(STATS_CSV_TYPE).send(statsResponseCsv(series, svc.ctx.now()))
-        : reply.type('application/json; charset=utf-8').send(statsResponseJson(series));
+        : reply.type('application/json; charset=utf-8').send(statsResponseJson(series, points === 'drawn'));
     for (const range of ['day', 'week', 'month'] as const) {
       route(app, E[range], async (req, reply) =>
         send(
           reply,
           await queryStats(svc, caller(req).user, range, req.body.team_id, req.body),
           req.query.format,
+          req.body.points,
         ),
       );
     }
@@ -135,6 +142,7 @@ export function statsRoutes(svc: StatsService): FastifyPluginAsync {
           team_id: req.params.team_id,
         }),
         req.query.format,
+        req.body.points,
       ),
     );
 

@@ -3,11 +3,13 @@ import userEvent from '@testing-library/user-event';
 import {
   emptySeries,
   MSG_STATS,
+  POINT_FIELDS,
   SERIES,
   STORAGE_KEYS,
   type TBreakdownRow,
   type TDomain,
   type TKey,
+  type TSeriesFields,
   type TStatsPoint,
 } from '@tlprt/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -68,7 +70,7 @@ const points = (n: number, step = 60, refused: (i: number) => number = () => 0):
     usersCount: 4,
     rejectedDwSize: refused(i),
   }));
-type Totals = Omit<TStatsPoint, 'datePoint'>;
+type Totals = TSeriesFields;
 /** The whole window as the server sums it: sizes added, viewers the largest point's. */
 const totalsOf = (data: readonly TStatsPoint[]): Totals => ({
   ...NO_PLAYS,
@@ -79,9 +81,17 @@ const totalsOf = (data: readonly TStatsPoint[]): Totals => ({
   usersCount: Math.max(0, ...data.map((p) => p.usersCount)),
   rejectedDwSize: data.reduce((a, p) => a + p.rejectedDwSize, 0),
 });
+/** As the server answers a chart asking for the drawn series only (`points: 'drawn'`). */
+const drawnOnly = (p: TStatsPoint): TStatsPoint =>
+  Object.fromEntries(
+    Object.entries(p).filter(
+      ([k]) => k === 'datePoint' || POINT_FIELDS.some((f) => f.field === k && f.drawn),
+    ),
+  ) as TStatsPoint;
 const statsReply = (req: Recorded, n = 5, refused?: (i: number) => number, totals?: Totals | null) => {
-  const b = req.body as { startTimestamp: number; endTimestamp: number };
-  const data = points(n, 60, refused);
+  const b = req.body as { startTimestamp: number; endTimestamp: number; points?: string };
+  const all = points(n, 60, refused);
+  const data = b.points === 'drawn' ? all.map(drawnOnly) : all;
   return {
     status: 200,
     body: {
@@ -91,7 +101,7 @@ const statsReply = (req: Recorded, n = 5, refused?: (i: number) => number, total
       startTimestamp: b.startTimestamp,
       endTimestamp: b.endTimestamp,
       // null: an answer without totals.
-      ...(totals === null ? {} : { totals: totals ?? totalsOf(data) }),
+      ...(totals === null ? {} : { totals: totals ?? totalsOf(all) }),
     },
   };
 };
@@ -197,6 +207,8 @@ describe('statistics screen', () => {
     expect(body.apiKeys).toEqual([k1.keyHash, k2.keyHash]);
     expect(body.clientId).toBe(1);
     expect(body.team_id).toBe(5);
+    // Only what the chart draws, a point: the experience panel reads the totals.
+    expect(body.points).toBe('drawn');
     expect(Number(body.endTimestamp) - Number(body.startTimestamp)).toBe(86_400);
     expect(Math.abs(Number(body.endTimestamp) - Date.now() / 1000)).toBeLessThan(30);
     expect(screen.getByTestId('stats-chart')).toBeInTheDocument();

@@ -44,7 +44,11 @@ export function useStats(range: TStatsRange, keys: readonly string[], teamId: nu
   return useQuery({
     queryKey: statsKeys.data(teamId, range, keys),
     queryFn: async ({ signal }): Promise<StatsResult> => {
-      const body = buildStatsQuery(range, (Date.now() + (clockOffset ?? 0)) / 1000, keys, teamId, userId);
+      const body = {
+        ...buildStatsQuery(range, (Date.now() + (clockOffset ?? 0)) / 1000, keys, teamId, userId),
+        // The chart draws a few series a point; the experience panel reads the window's totals.
+        points: 'drawn' as const,
+      };
       try {
         const r = await statsApi.query(range, body, signal);
         if (r.data.length === 0) return { failed: true, reason: 'empty' };
