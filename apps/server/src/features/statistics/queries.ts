@@ -397,9 +397,6 @@ export function listTeamKeys(db: Db, teamId: number) {
   return db.selectFrom('keys').select(['id', 'key_hash']).where('team_id', '=', teamId).execute();
 }
 
-const add = (out: Float64Array, i: number, v: number) => {
-  out[i] = (out[i] ?? 0) + v;
-};
 /** The index of the viewers (every session) among a point's values. */
 const VIEWERS = (PEAK_COLUMNS.find((p) => p.bit === 0) as (typeof PEAK_COLUMNS)[number]).index;
 /** Where an entry holds it (a count: 4 bytes). */
