@@ -141,6 +141,52 @@ describe('breakdowns', () => {
     expect(rows.find((r) => r.name === BREAKDOWN_OTHER)).toMatchObject({ cdnDwSize: 50, usersCount: 5 });
   });
 
+  it('names the streams of the most traffic, not the first: made-up names reported first end in Other', async () => {
+    // Key hashes are public: anyone can report made-up streams at the start of an hour. Here many more
+    // than are followed (2 × 50), a byte each, then three real streams with real traffic.
+    const s = await setup();
+    const [k = ''] = s.hashes;
+    const junk = Array.from({ length: 3 * BREAKDOWN_NAMES_PER_BUCKET }, (_, i) => ({
+      apiKey: k,
+      sessionId: `j${i}`,
+      ts: M,
+      cdnBytes: 1,
+      p2pBytes: 0,
+      stream: `https://junk.example/${i}.m3u8`,
+    }));
+    for (let i = 0; i < junk.length; i += 10) await ingestAsBrowsers(stats.api, junk.slice(i, i + 10));
+    // A flush in between: made-up names written once stay, but no longer crowd out the real ones.
+    await stats.server.app.stats.flush();
+    const real = ['live', 'film', 'news'].flatMap((name, n) =>
+      Array.from({ length: 3 }, (_, i) => ({
+        apiKey: k,
+        sessionId: `${name}${i}`,
+        ts: M + 10 + i,
+        cdnBytes: 100_000 * (n + 1),
+        p2pBytes: 50_000,
+        stream: `https://cdn.example.com/${name}.m3u8`,
+      })),
+    );
+    await ingestAsBrowsers(stats.api, real);
+    await stats.server.app.stats.flush();
+    const rows = await breakdown(s, 'stream');
+    for (const [name, cdn] of [
+      ['live', 300_000],
+      ['film', 600_000],
+      ['news', 900_000],
+    ] as const)
+      expect(rows.find((r) => r.name === `cdn.example.com/${name}.m3u8`)).toMatchObject({
+        cdnDwSize: cdn,
+        p2pDwSize: 150_000,
+        usersCount: 3,
+      });
+    // Every byte is somewhere, and no more names than one bucket writes, twice (the flush before).
+    const total = rows.reduce((sum, r) => sum + r.cdnDwSize, 0);
+    expect(total).toBe(junk.length + 1_800_000);
+    expect(rows.length).toBeLessThanOrEqual(2 * BREAKDOWN_NAMES_PER_BUCKET + 1);
+    expect(rows.some((r) => r.name === BREAKDOWN_OTHER)).toBe(true);
+  });
+
   it("sums several keys (the team's total when all are asked); other teams' keys are ignored", async () => {
     const s = await setup(2);
     const other = await setup(1);

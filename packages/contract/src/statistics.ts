@@ -123,8 +123,8 @@ export const DEFAULT_TAB_NAME = 'New list';
  * Breakdowns (DESIGN §7): where the traffic of a range comes from, by stream (the playlist's URL
  * without its query), by country and by network (ASN) of the viewer's address, by browser and by
  * operating system. Stored per key and hour (the day and live ranges) and per key and day (week,
- * month), at most BREAKDOWN_NAMES_PER_BUCKET names per key, bucket and dimension on a node: the rest
- * are counted as BREAKDOWN_OTHER.
+ * month), at most BREAKDOWN_NAMES_PER_BUCKET names per key, bucket and dimension on a node, those of the
+ * most traffic: the rest are counted as BREAKDOWN_OTHER.
  */
 export const BREAKDOWN_DIMENSIONS = ['stream', 'country', 'network', 'browser', 'os'] as const;
 export type TBreakdownBy = (typeof BREAKDOWN_DIMENSIONS)[number];

@@ -24,6 +24,10 @@ interface Gathered {
   viewers: Float64Array;
   /** Something new since the last write. */
   dirty: boolean;
+  /** Its bytes of the hour so far (an upper bound once it took an evicted name's place): the rank. */
+  traffic: number;
+  /** Written under its own name at least once (its sessions are in that row already). */
+  written: boolean;
 }
 
 /** The longest a stream's name is kept (host and path). */
@@ -73,13 +77,57 @@ const UNKNOWN_FACTS: ViewerFacts = {
   os: BREAKDOWN_UNKNOWN,
 };
 
+/** Names followed per key, hour and dimension: twice those written, so that a name that comes late
+ *  with more traffic still finds a place (below). */
+const TRACKED_NAMES = 2 * BREAKDOWN_NAMES_PER_BUCKET;
+
+function addInto(target: Float64Array, source: Float64Array): void {
+  for (let i = 0; i < target.length; i++) target[i] = (target[i] as number) + (source[i] ?? 0);
+}
+
+/** Makes room in a full set of names: the one with the least traffic leaves, its unwritten sums (and,
+ *  never written under its name, its sessions) going to "Other". Answers its traffic. */
+function evictLeast(byName: Map<string, Gathered>, keyId: number, bucket: number, dim: number): number {
+  let least: Gathered | undefined;
+  for (const row of byName.values())
+    if (row.name !== BREAKDOWN_OTHER && (!least || row.traffic < least.traffic)) least = row;
+  if (!least) return 0;
+  byName.delete(least.name);
+  let other = byName.get(BREAKDOWN_OTHER);
+  if (!other) {
+    other = newRow(keyId, bucket, dim, BREAKDOWN_OTHER);
+    byName.set(BREAKDOWN_OTHER, other);
+  }
+  addInto(other.values, least.values);
+  if (!least.written) addInto(other.viewers, least.viewers);
+  if (least.dirty) other.dirty = true;
+  return least.traffic;
+}
+
+const newRow = (keyId: number, bucket: number, dim: number, name: string): Gathered => ({
+  keyId,
+  bucket,
+  dim,
+  name,
+  values: new Float64Array(POINT_VALUES),
+  viewers: new Float64Array(PEAK_COLUMNS.length),
+  dirty: false,
+  traffic: 0,
+  written: false,
+});
+
 /**
  * The breakdowns of this node's reports (DESIGN §7), per key, hour, dimension and name. Cardinality is
- * bounded where it is born: the first BREAKDOWN_NAMES_PER_BUCKET names of a key, hour and dimension
- * get rows of their own on this node, the rest are counted as "Other". An hour's rows stay in memory
- * until reports for it can no longer come (10 minutes late at most), for their viewers. On the ingest's
- * hot path: a report's values are computed once for its five rows, and rows are found by number, not
- * by strings built per report.
+ * bounded where it is born, and by traffic, not by arrival: the key hashes are public, so anyone can
+ * report 50 made-up streams at the start of an hour, and the first 50 names would then push every real
+ * stream into "Other". Each key, hour and dimension follows at most TRACKED_NAMES names; a new name
+ * beyond that takes the place of the one with the least traffic, and its rank starts from that one's
+ * (the Space-Saving scheme of Metwally et al.: a name with more than 1/TRACKED_NAMES of the traffic is
+ * never lost), the evicted name's unwritten sums going to "Other". Each write names the
+ * BREAKDOWN_NAMES_PER_BUCKET names of the most traffic so far; the others' sums go to "Other". An hour's
+ * rows stay in memory until reports for it can no longer come (10 minutes late at most), for their
+ * viewers. On the ingest's hot path: a report's values are computed once for its five rows, and rows
+ * are found by number, not by strings built per report.
  */
 export class BreakdownAggregator {
   /** key id → hour → its rows. */
@@ -129,29 +177,18 @@ export class BreakdownAggregator {
       f.browser,
       f.os,
     ];
+    const traffic = report.cdnBytes + report.p2pBytes + (report.nodrBytes ?? 0);
     for (let dim = 0; dim < names.length; dim++) {
       const byName = hour.rows[dim] as Map<string, Gathered>;
-      let name = names[dim] as string;
+      const name = names[dim] as string;
       let row = byName.get(name);
       if (!row) {
-        const named = byName.size - (byName.has(BREAKDOWN_OTHER) ? 1 : 0);
-        if (named >= BREAKDOWN_NAMES_PER_BUCKET) {
-          name = BREAKDOWN_OTHER;
-          row = byName.get(name);
-        }
-        if (!row) {
-          row = {
-            keyId,
-            bucket,
-            dim,
-            name,
-            values: new Float64Array(POINT_VALUES),
-            viewers: new Float64Array(PEAK_COLUMNS.length),
-            dirty: false,
-          };
-          byName.set(name, row);
-        }
+        row = newRow(keyId, bucket, dim, name);
+        if (byName.size - (byName.has(BREAKDOWN_OTHER) ? 1 : 0) >= TRACKED_NAMES)
+          row.traffic = evictLeast(byName, keyId, bucket, dim);
+        byName.set(name, row);
       }
+      row.traffic += traffic;
       const values = row.values;
       for (const i of touched) values[i] = (values[i] ?? 0) + (scratch[i] ?? 0);
       row.dirty = true;
@@ -170,25 +207,60 @@ export class BreakdownAggregator {
     }
   }
 
-  private *allRows(): Generator<Gathered> {
-    for (const hours of this.keys.values())
-      for (const hour of hours.values()) for (const byName of hour.rows) yield* byName.values();
-  }
-
-  /** The rows with something new, to write: their sums since the last write and their viewers so far.
-   *  The sums start over; `restore` gives them back if the write fails. */
+  /** The rows with something new, to write: their sums since the last write and their viewers so far,
+   *  under their names for the BREAKDOWN_NAMES_PER_BUCKET names of the most traffic, as "Other" for the
+   *  rest. The sums start over; `restore` gives them back if the write fails. */
   take(): BreakdownRow[] {
     const out: BreakdownRow[] = [];
-    for (const row of this.allRows()) {
-      if (!row.dirty) continue;
-      const values = row.values;
+    const emit = (row: Gathered, values: Float64Array, viewers: ArrayLike<number>) => {
       PEAK_COLUMNS.forEach((p, j) => {
-        values[p.index] = row.viewers[j] ?? 0;
+        values[p.index] = viewers[j] ?? 0;
       });
       out.push({ keyId: row.keyId, bucket: row.bucket, dim: row.dim, name: row.name, values });
-      row.values = new Float64Array(POINT_VALUES);
-      row.dirty = false;
-    }
+    };
+    for (const hours of this.keys.values())
+      for (const hour of hours.values())
+        for (const byName of hour.rows) {
+          const other = byName.get(BREAKDOWN_OTHER);
+          const names = byName.size - (other ? 1 : 0);
+          if (names <= BREAKDOWN_NAMES_PER_BUCKET) {
+            // The usual case: every name is written under its own.
+            for (const row of byName.values()) {
+              if (!row.dirty) continue;
+              emit(row, row.values, row.viewers);
+              if (row !== other) row.written = true;
+              row.values = new Float64Array(POINT_VALUES);
+              row.dirty = false;
+            }
+            continue;
+          }
+          const ranked = [...byName.values()].filter((r) => r !== other);
+          ranked.sort((a, b) => b.traffic - a.traffic);
+          // "Other": its own sums and sessions, and those of every name below the written ones.
+          const otherRow =
+            other ??
+            newRow(ranked[0]?.keyId ?? 0, ranked[0]?.bucket ?? 0, ranked[0]?.dim ?? 0, BREAKDOWN_OTHER);
+          if (!other) byName.set(BREAKDOWN_OTHER, otherRow);
+          const otherViewers = Float64Array.from(otherRow.viewers);
+          ranked.forEach((row, rank) => {
+            if (rank < BREAKDOWN_NAMES_PER_BUCKET) {
+              if (!row.dirty) return;
+              emit(row, row.values, row.viewers);
+              row.written = true;
+            } else {
+              if (!row.written) addInto(otherViewers, row.viewers);
+              if (!row.dirty) return;
+              addInto(otherRow.values, row.values);
+              otherRow.dirty = true;
+            }
+            row.values = new Float64Array(POINT_VALUES);
+            row.dirty = false;
+          });
+          if (!otherRow.dirty) continue;
+          emit(otherRow, otherRow.values, otherViewers);
+          otherRow.values = new Float64Array(POINT_VALUES);
+          otherRow.dirty = false;
+        }
     return out;
   }
 
