@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { isIPv4 } from 'node:net';
+import { setImmediate } from 'node:timers/promises';
 import { BREAKDOWN_UNKNOWN } from '@tlprt/contract';
 import Bowser from 'bowser';
 import { Reader, type Response } from 'maxmind';
@@ -43,14 +44,24 @@ function find<T extends Uint32Array | BigUint64Array>(r: Ranges<T>, x: number | 
   return hi >= 0 && x <= (r.end[hi] as number | bigint) ? hi : -1;
 }
 
-/** `start,end,asn,"org, with commas"` lines of the package's numeric CSV. */
-function parseAsnCsv(text: string, v6: boolean, orgs: Map<number, string>) {
-  const lines = text.split('\n');
-  const start = v6 ? new BigUint64Array(lines.length) : new Uint32Array(lines.length);
-  const end = v6 ? new BigUint64Array(lines.length) : new Uint32Array(lines.length);
-  const asn = new Uint32Array(lines.length);
+/** Lines parsed between two turns of the event loop: the whole file takes about a second, which would
+ *  hold every request (and the tracker) that long; in slices each waits a few milliseconds at most. */
+const LINES_PER_SLICE = 5000;
+
+/** `start,end,asn,"org, with commas"` lines of the package's numeric CSV, parsed in slices. */
+async function parseAsnCsv(text: string, v6: boolean, orgs: Map<number, string>) {
+  let lines = 1;
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) lines++;
+  const start = v6 ? new BigUint64Array(lines) : new Uint32Array(lines);
+  const end = v6 ? new BigUint64Array(lines) : new Uint32Array(lines);
+  const asn = new Uint32Array(lines);
   let n = 0;
-  for (const line of lines) {
+  let from = 0;
+  for (let done = 0; from < text.length; done++) {
+    if (done % LINES_PER_SLICE === LINES_PER_SLICE - 1) await setImmediate();
+    const next = text.indexOf('\n', from);
+    const line = text.slice(from, next < 0 ? text.length : next);
+    from = next < 0 ? text.length : next + 1;
     const a = line.indexOf(',');
     const b = line.indexOf(',', a + 1);
     const c = line.indexOf(',', b + 1);
@@ -105,8 +116,8 @@ class Memo<V> {
 
 /**
  * Country, network, browser and system of a viewer, for the breakdowns. The databases load on the
- * first public address seen (about a second, once): until then, and for private addresses, the place
- * is Unknown. Answers are remembered per address and per user agent, so a viewer reporting every 10 s
+ * first public address seen (about a second, once, in slices that leave the event loop free): until
+ * then, and for private addresses, the place is Unknown. Answers are remembered per address and per user agent, so a viewer reporting every 10 s
  * costs two look-ups in a map.
  */
 export class ViewerFactsResolver {
@@ -129,9 +140,14 @@ export class ViewerFactsResolver {
           readFile(require.resolve(ASN_V4), 'utf8'),
           readFile(require.resolve(ASN_V6), 'utf8'),
         ]);
+        const orgs = new Map<number, string>();
+        const ranges4 = (await parseAsnCsv(v4, false, orgs)) as Ranges<Uint32Array>;
+        const ranges6 = (await parseAsnCsv(v6, true, orgs)) as Ranges<BigUint64Array>;
+        // All at once: `of` answers from the databases only once every one of them is there.
+        this.orgs = orgs;
+        this.v4 = ranges4;
+        this.v6 = ranges6;
         this.countries = new Reader(country);
-        this.v4 = parseAsnCsv(v4, false, this.orgs) as Ranges<Uint32Array>;
-        this.v6 = parseAsnCsv(v6, true, this.orgs) as Ranges<BigUint64Array>;
       } catch (err) {
         this.log.warn({ err }, 'IP databases not loaded: countries and networks are Unknown');
       }
