@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Part of `npm run lint` (STYLE.md 11, issue 13): a server feature imports the shared layers (access,
-// directory, links, mail, events, audit, db, http, lib) and the contract, never another feature's files;
+// directory, links, mail, metrics, events, audit, db, http, lib) and the contract, never another feature's files;
 // and no import cycle exists among the server's modules. Usage: node scripts/check-imports.mjs
 // [--root <apps/server/src>].
 import { existsSync, readdirSync, readFileSync } from 'node:fs';

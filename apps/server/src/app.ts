@@ -54,6 +54,7 @@ import { registerWebApp } from './http/web.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { type Mailer, OutboxMailer, SmtpMailer } from './mail/mailer.js';
 import { mailboxRoutes } from './mail/routes.js';
+import { METRICS_PATH, Metrics } from './metrics/index.js';
 
 /** What tests (and later issues) may swap. Everything not given is built from the config and owned
  *  (closed) by the app. */
@@ -184,6 +185,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     keys,
     teamTokens: new TeamTokens(db, now),
     addressOf: (req) => clientAddress(req, trust),
+    metrics: new Metrics(),
   };
   app.decorate('ctx', ctx);
   const stats = createStats(app, ctx, deps.statsWriter);
@@ -287,6 +289,23 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
 
   await app.register(referenceRoutes(ctx));
   if (config.mailbox) await app.register(mailboxRoutes(ctx));
+  // Requests a rate limit refused, by route (the tracker's refusals happen before any route).
+  app.addHook('onResponse', (req, reply, done) => {
+    if (reply.statusCode === 429) ctx.metrics.rateLimited.inc({ route: req.routeOptions.url ?? 'none' });
+    done();
+  });
+  ctx.metrics.readFrom({
+    trackerSockets: () => app.tracker.openSockets,
+    trackerSwarms: () => Object.keys(app.tracker.torrents).length,
+    trackerPeers: () => app.tracker.peerCount(),
+    liveStreams: () => hub.size,
+  });
+  if (config.metrics) {
+    ctx.metrics.withProcessMetrics();
+    app.get(METRICS_PATH, { schema: { hide: true } }, async (_req, reply) =>
+      reply.type(ctx.metrics.registry.contentType).send(await ctx.metrics.registry.metrics()),
+    );
+  }
   await registerWebApp(app, config.webDist, { supportEmail: config.supportEmail });
 
   await applySupervisorEmails(ctx);

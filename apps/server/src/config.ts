@@ -52,6 +52,7 @@ const ZEnv = z.object({
   TRUST_PROXY: z.string().default('false'),
   RATE_LIMIT_GUEST_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).optional(),
   MAILBOX: z.enum(['on', 'off']).optional(),
+  METRICS: z.enum(['on', 'off']).optional(),
   ICE_SERVERS: commaList
     .pipe(z.array(z.string().regex(/^(stun|stuns|turn|turns):\S+$/, 'stun: or turn: URL')))
     .default([]),
@@ -121,6 +122,8 @@ export interface Config {
   guestPerMinute: number | undefined;
   /** Whether /mailbox is served: it lists every sign-in and reset link (DESIGN §3). */
   mailbox: boolean;
+  /** Whether /metrics is served (Prometheus text: traffic, keys refused, sockets; for operators). */
+  metrics: boolean;
   /** STUN/TURN servers handed to the player plugins (DESIGN §11); none: peers on one network only. TURN
    *  servers get per-viewer credentials signed with TURN_SECRET (lib/turn-credentials.ts). */
   ice: IceConfig;
@@ -270,6 +273,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustedProxies(e.TRUST_PROXY),
     guestPerMinute: e.RATE_LIMIT_GUEST_PER_MINUTE,
     mailbox: mailboxEnabled(e.NODE_ENV, e.HOST, e.MAILBOX),
+    metrics: e.METRICS === 'on' || (e.METRICS !== 'off' && isLoopbackHost(e.HOST)),
     ice: iceConfig(e.ICE_SERVERS, e.TURN_SECRET, e.TURN_CREDENTIAL_TTL_S),
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     headersTimeoutMs: Math.min(e.HEADERS_TIMEOUT_MS, e.REQUEST_TIMEOUT_MS),

@@ -11,6 +11,7 @@ import type { OriginGate } from './http/origin-gate.js';
 import type { LoginFailures } from './http/rate-limit.js';
 import type { Clock } from './lib/clock.js';
 import type { Mailer } from './mail/mailer.js';
+import type { Metrics } from './metrics/index.js';
 
 /** What services depend on, passed in (never imported as singletons) so tests swap clock and mail. */
 export interface AppContext {
@@ -33,4 +34,6 @@ export interface AppContext {
   /** The client address of a raw request (no Fastify request around it: the tracker's upgrades), under
    *  the same TRUST_PROXY rule as Fastify's `request.ip`. */
   addressOf: (req: IncomingMessage) => string;
+  /** The operators' counters and gauges (GET /metrics). */
+  metrics: Metrics;
 }

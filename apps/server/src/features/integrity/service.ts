@@ -151,7 +151,12 @@ export function createIntegrityService(
         throw new HttpError(403, MSG_INTEGRITY.portNotFetched);
       read = () => fetchSegment(url, range, fetchOptions);
     }
-    const outcome = await cache.resolve(segmentId(url, range), () => outcomeOf(read, url));
+    let fetched = false;
+    const outcome = await cache.resolve(segmentId(url, range), () => {
+      fetched = true;
+      return outcomeOf(read, url);
+    });
+    ctx.metrics.integrityFetches.inc({ source: fetched ? 'origin' : 'cache' });
     if (!outcome.ok) throw new HttpError(502, `${MSG_INTEGRITY.originFailed}: ${outcome.reason}`);
     return outcome.sha256;
   }

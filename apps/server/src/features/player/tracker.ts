@@ -43,6 +43,15 @@ function keyOf(url: string): string | undefined {
  */
 export class LimitedTracker extends TrackerServer {
   declare torrents: Record<string, Swarm>;
+  /** The WebSockets open on this node (the socket budget's count, once the upgrades are wired). */
+  openSockets = 0;
+
+  /** The peers of every swarm of this node. */
+  peerCount(): number {
+    let n = 0;
+    for (const swarm of Object.values(this.torrents)) n += swarm.peers.size;
+    return n;
+  }
 
   constructor(
     opts: ConstructorParameters<typeof TrackerServer>[0],
@@ -126,7 +135,11 @@ export function startTracker(app: FastifyInstance, ctx: AppContext): LimitedTrac
     const over = budget.take(group);
     if (over === 'node') return refuse(socket, '503 Service Unavailable', true);
     if (over === 'address') return refuse(socket, '429 Too Many Requests', true);
-    socket.once('close', () => budget.release(group));
+    tracker.openSockets = budget.open;
+    socket.once('close', () => {
+      budget.release(group);
+      tracker.openSockets = budget.open;
+    });
     ctx.origins.forKey(key, origin).then(
       (ok) => {
         if (!ok || socket.destroyed) return refuse(socket, '403 Forbidden');

@@ -14,6 +14,7 @@ import {
 import type { UsableKeys } from '../../access/usable-keys.js';
 import type { OriginGate } from '../../http/origin-gate.js';
 import type { SlidingWindowCounter } from '../../lib/sliding-window.js';
+import type { IngestRefusal, Metrics } from '../../metrics/index.js';
 import type { StatsAggregator } from './aggregator.js';
 import type { BreakdownAggregator } from './breakdowns.js';
 import type { SeenReports } from './seen-reports.js';
@@ -34,6 +35,8 @@ export interface IngestSource {
   /** A report's viewer: its country, network, browser and system; null when the sender is not the
    *  viewer (a server-side reporter). */
   viewerOf: (r: TIngestReport) => ViewerFacts | null;
+  /** The operators' count of reports accepted and refused (why). */
+  metrics: Metrics;
 }
 
 const isWhole = (v: unknown, max: number): v is number =>
@@ -88,8 +91,9 @@ export async function ingestReports(
   const now = Math.floor(nowMs / 1000);
   const errors: TIngestResponse['errors'] = [];
   let rejected = 0;
-  const reject = (index: number, message: string) => {
+  const reject = (index: number, message: string, reason: IngestRefusal) => {
     rejected++;
+    source.metrics.ingestReports.inc({ result: 'refused', reason });
     if (errors.length < INGEST_MAX_ERRORS) errors.push({ index, message });
   };
   const valid: Array<[number, TIngestReport]> = [];
@@ -97,11 +101,11 @@ export async function ingestReports(
   for (let i = 0; i < reports.length; i++) {
     const r = reports[i];
     if (!quickValid(r)) {
-      reject(i, schemaMessage(r));
+      reject(i, schemaMessage(r), 'invalid');
       continue;
     }
     if (Math.abs(r.ts - now) > INGEST_MAX_SKEW_S) {
-      reject(i, INGEST_ERRORS.skew);
+      reject(i, INGEST_ERRORS.skew, 'clock');
       continue;
     }
     valid.push([i, r]);
@@ -119,25 +123,25 @@ export async function ingestReports(
   for (const [i, r] of valid) {
     const v = verdicts.get(r.apiKey);
     if (!v?.ok) {
-      reject(i, v ? v.message : INGEST_ERRORS.unknownKey);
+      reject(i, v ? v.message : INGEST_ERRORS.unknownKey, 'key');
       continue;
     }
     if (fromElsewhere.has(r.apiKey)) {
-      reject(i, INGEST_ERRORS.origin);
+      reject(i, INGEST_ERRORS.origin, 'origin');
       continue;
     }
     if (source.teamId !== undefined && v.key.teamId !== source.teamId) {
-      reject(i, INGEST_ERRORS.notTokenTeam);
+      reject(i, INGEST_ERRORS.notTokenTeam, 'other_team');
       continue;
     }
     if (source.perKey !== undefined && source.perKey.hit(r.apiKey) > 0) {
-      reject(i, INGEST_ERRORS.keyBudget);
+      reject(i, INGEST_ERRORS.keyBudget, 'key_budget');
       continue;
     }
     if (r.seq !== undefined) {
       const seen = source.seen.check(v.key.id, r.sessionId, r.seq, nowMs);
       if (seen === 'forgotten') {
-        reject(i, INGEST_ERRORS.sessionForgotten);
+        reject(i, INGEST_ERRORS.sessionForgotten, 'session_forgotten');
         continue;
       }
       accepted++;
@@ -147,5 +151,6 @@ export async function ingestReports(
     source.breakdowns.add(v.key.id, r.ts, r.sessionId, r, source.viewerOf(r));
   }
   errors.sort((a, b) => a.index - b.index);
+  if (accepted > 0) source.metrics.ingestReports.inc({ result: 'accepted', reason: '' }, accepted);
   return { accepted, rejected, errors };
 }

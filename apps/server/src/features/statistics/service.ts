@@ -64,6 +64,7 @@ export class StatsService {
       ...(from.anonymous ? { perKey: this.perKey } : {}),
       breakdowns: this.breakdowns,
       viewerOf: this.viewerOf(from),
+      metrics: this.ctx.metrics,
     });
   }
 
@@ -80,8 +81,10 @@ export class StatsService {
   /** Writes the in-memory aggregates now (tests, shutdown). What the database refuses while it answers
    *  is isolated (the rest is written); a database that does not answer keeps it all for the next flush. */
   async flush(): Promise<void> {
+    const took = this.ctx.metrics.flushSeconds.startTimer();
     await this.aggregator.flush();
     await this.flushBreakdowns();
+    took();
   }
 
   /** Writes the breakdowns gathered since the last write. A database that does not answer gets them
