@@ -80,6 +80,14 @@ const ZEnv = z.object({
   INTEGRITY_CACHE_ENTRIES: z.coerce.number().int().min(1).max(10_000_000).default(100_000),
   INTEGRITY_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(1200),
   INTEGRITY_PER_KEY_PER_MINUTE: z.coerce.number().int().min(1).max(100_000_000).default(120_000),
+  // Each an origin (scheme, host, port) of a server of this project; the plugin builds the WebSocket URL.
+  TRACKER_NODES: commaList
+    .pipe(
+      z.array(
+        z.url({ protocol: /^https?$/ }).regex(/^https?:\/\/[^/?#]+\/?$/, 'an origin: http(s)://host[:port]'),
+      ),
+    )
+    .default([]),
   TRACKER_MAX_SOCKETS: z.coerce.number().int().min(1).max(1_000_000).optional(),
   TRACKER_SOCKETS_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(100),
   TRACKER_SWARMS_PER_SOCKET: z.coerce.number().int().min(1).max(10_000).default(32),
@@ -124,6 +132,8 @@ export interface Config {
   mailbox: boolean;
   /** Whether /metrics is served (Prometheus text: traffic, keys refused, sockets; for operators). */
   metrics: boolean;
+  /** TRACKER_NODES as origins (no trailing slash), sorted; empty: this server's tracker alone. */
+  trackerNodes: string[];
   /** STUN/TURN servers handed to the player plugins (DESIGN §11); none: peers on one network only. TURN
    *  servers get per-viewer credentials signed with TURN_SECRET (lib/turn-credentials.ts). */
   ice: IceConfig;
@@ -274,6 +284,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     guestPerMinute: e.RATE_LIMIT_GUEST_PER_MINUTE,
     mailbox: mailboxEnabled(e.NODE_ENV, e.HOST, e.MAILBOX),
     metrics: e.METRICS === 'on' || (e.METRICS !== 'off' && isLoopbackHost(e.HOST)),
+    trackerNodes: [...new Set(e.TRACKER_NODES.map((u) => new URL(u).origin))].sort(),
     ice: iceConfig(e.ICE_SERVERS, e.TURN_SECRET, e.TURN_CREDENTIAL_TTL_S),
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     headersTimeoutMs: Math.min(e.HEADERS_TIMEOUT_MS, e.REQUEST_TIMEOUT_MS),

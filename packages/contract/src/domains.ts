@@ -200,6 +200,9 @@ export const ZPublicKeySettingsResponse = envelope(
     settings: z.record(z.string(), z.number()),
     /** The server's ICE_SERVERS (DESIGN §11): the only STUN/TURN servers the plugin uses. */
     iceServers: z.array(ZIceServer),
+    /** TRACKER_NODES, when the swarms are spread over several servers: the plugin takes the tracker of
+     *  each stream's swarm from it (trackerNodeFor). Absent: the answering server's own tracker. */
+    trackerNodes: z.array(z.string()).optional(),
   }),
 );
 

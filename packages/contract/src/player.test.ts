@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { ZPublicKeySettingsResponse } from './domains.js';
 import { parseIntegrityRange, ZIntegrityQuery, ZIntegrityResponse } from './endpoints/player.js';
 import { issuesToFieldErrors } from './forms.js';
 import { MSG, MSG_INTEGRITY } from './messages.js';
-import { isIntegrityBody, PLAYER_PATHS } from './player.js';
+import { isIntegrityBody, isPlayerSettingsBody, PLAYER_PATHS, trackerNodeFor } from './player.js';
 
 const hex = 'a'.repeat(64);
 
@@ -70,5 +71,53 @@ describe('integrity query', () => {
     expect(parseIntegrityRange('10-19')).toEqual({ start: 10, end: 19 });
     expect(parseIntegrityRange('7-7')).toEqual({ start: 7, end: 7 });
     expect(parseIntegrityRange('8-7')).toBeUndefined();
+  });
+});
+
+describe('key settings answer: the plugin guard and the schema agree', () => {
+  const data = { keyHash: 'k', settings: { '12': 5 }, iceServers: [{ urls: 'stun:stun.example:3478' }] };
+  it.each([
+    ['without tracker nodes', { data }, true],
+    [
+      'with tracker nodes',
+      { data: { ...data, trackerNodes: ['https://a.example', 'https://b.example'] } },
+      true,
+    ],
+    ['tracker nodes not a list', { data: { ...data, trackerNodes: 'https://a.example' } }, false],
+    ['a tracker node not text', { data: { ...data, trackerNodes: [1] } }, false],
+    ['a setting not a number', { data: { ...data, settings: { '12': 'x' } } }, false],
+  ])('%s', (_, body, ok) => {
+    expect(isPlayerSettingsBody(body)).toBe(ok);
+    expect(ZPublicKeySettingsResponse.safeParse({ message: 'ok', ...body }).success).toBe(ok);
+  });
+});
+
+describe('trackerNodeFor: the node of a swarm among TRACKER_NODES', () => {
+  const swarms = Array.from({ length: 3000 }, (_, i) => `key${i % 7}:https://cdn.example/stream-${i}.m3u8`);
+  const nodes = ['https://t1.example', 'https://t2.example', 'https://t3.example'];
+  const placed = (list: readonly string[]) => swarms.map((s) => trackerNodeFor(s, list));
+
+  it('is the same for every viewer whatever the order of the list, and spreads the swarms', () => {
+    expect(placed(nodes)).toEqual(placed([...nodes].reverse()));
+    for (const node of nodes) {
+      const share = placed(nodes).filter((n) => n === node).length / swarms.length;
+      expect(share).toBeGreaterThan(0.25);
+      expect(share).toBeLessThan(0.42);
+    }
+    expect(trackerNodeFor('any', [])).toBeUndefined();
+    expect(trackerNodeFor('any', ['https://only.example'])).toBe('https://only.example');
+  });
+
+  it('a node added takes only the swarms it wins; a node removed moves only its own', () => {
+    const before = placed(nodes);
+    const added = placed([...nodes, 'https://t4.example']);
+    swarms.forEach((_, i) => {
+      if (added[i] !== before[i]) expect(added[i]).toBe('https://t4.example');
+    });
+    expect(added.filter((n) => n === 'https://t4.example').length).toBeGreaterThan(swarms.length / 6);
+    const removed = placed(nodes.slice(0, 2));
+    swarms.forEach((_, i) => {
+      if (removed[i] !== before[i]) expect(before[i]).toBe('https://t3.example');
+    });
   });
 });

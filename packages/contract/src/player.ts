@@ -77,7 +77,50 @@ export interface TIceServer {
 
 /** What the plugin reads of `GET /api/v1/public/key_settings/{keyHash}` (ZPublicKeySettingsResponse). */
 export interface TPlayerSettingsBody {
-  data: { keyHash: string; settings: Record<string, number>; iceServers: TIceServer[] };
+  data: {
+    keyHash: string;
+    settings: Record<string, number>;
+    iceServers: TIceServer[];
+    /** TRACKER_NODES: the servers whose trackers share the swarms (absent: the answering server's). */
+    trackerNodes?: string[];
+  };
+}
+
+/** A 53-bit hash of a string (the cyrb53 mixing of two 32-bit lanes): the same in every browser and in
+ *  the server, with no crypto API to wait for. */
+function hash53(text: string): number {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+}
+
+/** A swarm: a key and a stream together (the stream's URL without its query), so two customers' viewers
+ *  never meet, nor two streams; also what places the swarm on a tracker node. */
+export const swarmIdOf = (key: string, streamUrl: string): string => `${key}:${streamUrl.split('?')[0]}`;
+
+/**
+ * The tracker node of a swarm (issue 26): of TRACKER_NODES, the one whose hash with the swarm id is the
+ * highest (rendezvous hashing). Every viewer of a stream computes the same node whichever server
+ * answered its settings, and a node added or removed moves only the swarms it wins or held.
+ */
+export function trackerNodeFor(swarmId: string, nodes: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestHash = -1;
+  for (const node of nodes) {
+    const h = hash53(`${node}\n${swarmId}`);
+    if (h > bestHash || (h === bestHash && best !== undefined && node < best)) {
+      best = node;
+      bestHash = h;
+    }
+  }
+  return best;
 }
 
 const isIceServer = (v: unknown): v is TIceServer => {
@@ -92,7 +135,7 @@ const isIceServer = (v: unknown): v is TIceServer => {
 
 /**
  * ZPublicKeySettingsResponse checked without zod: the plugin runs in customers' pages, where zod would
- * triple its size. contract.test.ts holds this guard and the schema to the same answers.
+ * triple its size. player.test.ts holds this guard and the schema to the same answers.
  */
 export function isPlayerSettingsBody(v: unknown): v is TPlayerSettingsBody {
   if (typeof v !== 'object' || v === null) return false;
@@ -100,6 +143,9 @@ export function isPlayerSettingsBody(v: unknown): v is TPlayerSettingsBody {
   if (typeof d !== 'object' || d === null) return false;
   const o = d as Record<string, unknown>;
   if (typeof o.keyHash !== 'string' || !Array.isArray(o.iceServers) || !o.iceServers.every(isIceServer))
+    return false;
+  const nodes = o.trackerNodes;
+  if (nodes !== undefined && !(Array.isArray(nodes) && nodes.every((n) => typeof n === 'string')))
     return false;
   const s = o.settings;
   return (

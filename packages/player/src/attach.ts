@@ -17,7 +17,14 @@ import { type HlsLiveConfig, liveWindows, readLivePlaylist, startLiveLag } from 
 import { OpeningWait, openingCore } from './opening.js';
 import { dropPeer } from './peer-drop.js';
 import { NO_VERDICT, newSessionId, Reporter, streamName } from './reporter.js';
-import { coreSettings, openingWaitMs, opensPeering, type PlayerSettings, readSettings } from './settings.js';
+import {
+  coreSettings,
+  openingWaitMs,
+  opensPeering,
+  type PlayerSettings,
+  readSettings,
+  trackerUrlFor,
+} from './settings.js';
 import { fillShakaSegmentIndexes } from './shaka-index.js';
 import { countOutsideEngine } from './shaka-outside.js';
 
@@ -125,7 +132,7 @@ async function fetchSettings(server: string, key: string): Promise<PlayerSetting
     if (!res.ok) return null;
     const body: unknown = await res.json();
     if (!isPlayerSettingsBody(body)) return null;
-    return readSettings(body.data.settings, body.data.iceServers);
+    return readSettings(body.data.settings, body.data.iceServers, body.data.trackerNodes);
   } catch {
     // Our server unreachable or answering nonsense: play from the CDN, like a key that is not usable.
     return null;
@@ -235,7 +242,7 @@ export async function attach(options: AttachOptions): Promise<Handle> {
             settings,
             {
               // The tracker keeps each key's swarms apart: it must know the key of the connection.
-              trackerUrl: `${server.replace(/^http/, 'ws')}${PLAYER_PATHS.tracker}?key=${encodeURIComponent(options.key)}`,
+              trackerUrl: trackerUrlFor(server, settings, options.key, new URL(src, location.href).href),
               key: options.key,
               streamUrl: new URL(src, location.href).href,
             },

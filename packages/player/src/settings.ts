@@ -1,4 +1,11 @@
-import { KEY_SETTING_RANGES, KeySettingId, type TIceServer } from '@tlprt/contract';
+import {
+  KEY_SETTING_RANGES,
+  KeySettingId,
+  PLAYER_PATHS,
+  swarmIdOf,
+  type TIceServer,
+  trackerNodeFor,
+} from '@tlprt/contract';
 
 /** A key's effective settings as the plugin uses them (the guide's "Key settings" table). */
 export interface PlayerSettings {
@@ -11,6 +18,8 @@ export interface PlayerSettings {
   /** 101, percent of viewers that open peering (0: none). */
   peeringQuota: number;
   iceServers: TIceServer[];
+  /** TRACKER_NODES (empty: the tracker of the server that answered). */
+  trackerNodes: string[];
 }
 
 function setting(values: Record<string, number>, id: number): number {
@@ -21,7 +30,11 @@ function setting(values: Record<string, number>, id: number): number {
   return typeof v === 'number' && Number.isFinite(v) && v >= range.min && v <= range.max ? v : range.default;
 }
 
-export function readSettings(values: Record<string, number>, iceServers: TIceServer[]): PlayerSettings {
+export function readSettings(
+  values: Record<string, number>,
+  iceServers: TIceServer[],
+  trackerNodes: string[] = [],
+): PlayerSettings {
   const minBufferS = setting(values, KeySettingId.MinBufferSize);
   return {
     downloadTimeoutS: setting(values, KeySettingId.DownloadTimeout),
@@ -29,6 +42,7 @@ export function readSettings(values: Record<string, number>, iceServers: TIceSer
     minBufferSet: minBufferS !== KEY_SETTING_RANGES[KeySettingId.MinBufferSize]?.default,
     peeringQuota: setting(values, KeySettingId.PeeringOpeningQuota),
     iceServers,
+    trackerNodes,
   };
 }
 
@@ -50,6 +64,15 @@ export interface CoreSettings {
   p2pNotReceivingBytesTimeoutMs: number;
   httpDownloadInitialTimeoutMs: number;
   simultaneousP2PDownloads: number;
+}
+
+/**
+ * The tracker a stream's viewers meet on: with TRACKER_NODES, the node the swarm hashes to, the same
+ * for every viewer whichever server answered its settings; else the server's own.
+ */
+export function trackerUrlFor(server: string, s: PlayerSettings, key: string, streamUrl: string): string {
+  const node = trackerNodeFor(swarmIdOf(key, streamUrl), s.trackerNodes) ?? server;
+  return `${node.replace(/^http/, 'ws')}${PLAYER_PATHS.tracker}?key=${encodeURIComponent(key)}`;
 }
 
 /** How long the first segments of a stream wait for peers before the CDN (12, at most 2 s). */
@@ -76,7 +99,7 @@ export function coreSettings(
   return {
     announceTrackers: [where.trackerUrl],
     rtcConfig: { iceServers: s.iceServers },
-    swarmId: `${where.key}:${where.streamUrl.split('?')[0]}`,
+    swarmId: swarmIdOf(where.key, where.streamUrl),
     isP2PDisabled: !peering,
     isP2PUploadDisabled: !peering,
     highDemandTimeWindow: s.minBufferS,

@@ -1,6 +1,12 @@
-import { KEY_SETTING_RANGES } from '@tlprt/contract';
+import { KEY_SETTING_RANGES, swarmIdOf, trackerNodeFor } from '@tlprt/contract';
 import { describe, expect, it } from 'vitest';
-import { coreSettings, opensPeering, type PlayerSettings, readSettings } from '../src/settings.js';
+import {
+  coreSettings,
+  opensPeering,
+  type PlayerSettings,
+  readSettings,
+  trackerUrlFor,
+} from '../src/settings.js';
 
 const defaults = {
   downloadTimeoutS: KEY_SETTING_RANGES[12]?.default,
@@ -16,7 +22,13 @@ const where = {
 
 describe('readSettings', () => {
   it('takes the defaults of the key settings table for missing values, and keeps the ICE servers', () => {
-    expect(readSettings({}, ice)).toEqual({ ...defaults, minBufferSet: false, iceServers: ice });
+    expect(readSettings({}, ice)).toEqual({
+      ...defaults,
+      minBufferSet: false,
+      iceServers: ice,
+      trackerNodes: [],
+    });
+    expect(readSettings({}, ice, ['https://t1.example']).trackerNodes).toEqual(['https://t1.example']);
     expect(defaults).toEqual({ downloadTimeoutS: 5, minBufferS: 10, peeringQuota: 100 });
   });
 
@@ -69,6 +81,7 @@ describe('coreSettings', () => {
     minBufferSet: true,
     peeringQuota: 100,
     iceServers: ice,
+    trackerNodes: [],
   };
 
   it('maps 13 min buffer size to the high-demand window and 12 download timeout to the peer timeout', () => {
@@ -122,5 +135,28 @@ describe('coreSettings', () => {
     // Per-viewer query strings (signed URLs) do not split one stream's viewers into swarms of one.
     expect(id('KEY1', 'https://cdn.example.net/a.m3u8?token=abc')).toBe(base);
     expect(base).toContain('KEY1');
+  });
+});
+
+describe('trackerUrlFor', () => {
+  const base: PlayerSettings = readSettings({}, []);
+  const key = 'k3yHash';
+  it("is the server's own tracker without TRACKER_NODES", () => {
+    expect(trackerUrlFor('https://p2p.example', base, key, 'https://cdn.example/a.m3u8?t=1')).toBe(
+      'wss://p2p.example/tracker?key=k3yHash',
+    );
+  });
+  it('is the node the swarm hashes to with them, whatever the query of the stream', () => {
+    const nodes = ['https://t1.example', 'http://t2.example:8080'];
+    const s = { ...base, trackerNodes: nodes };
+    const seen = new Set<string>();
+    for (let i = 0; i < 40; i++) {
+      const stream = `https://cdn.example/s${i}.m3u8`;
+      const node = trackerNodeFor(swarmIdOf(key, stream), nodes) as string;
+      const url = trackerUrlFor('https://p2p.example', s, key, `${stream}?token=${i}`);
+      expect(url).toBe(`${node.replace(/^http/, 'ws')}/tracker?key=k3yHash`);
+      seen.add(url);
+    }
+    expect(seen.size).toBe(2);
   });
 });

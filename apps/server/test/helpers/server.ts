@@ -108,6 +108,8 @@ interface StartOptions {
   deps?: AppDeps;
   /** Share a database with another server (PgBus test); by default each server gets a fresh one. */
   databaseUrl?: string;
+  /** A port known before the start (a server that must know its own URL); any free one by default. */
+  port?: number;
 }
 
 /** Builds the real app from environment variables, listens on 127.0.0.1:0, and answers its URL. */
@@ -136,7 +138,7 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
     logger: false,
     ...opts.deps,
   });
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  await app.listen({ port: opts.port ?? 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
   return {
     app,

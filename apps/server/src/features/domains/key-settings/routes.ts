@@ -75,6 +75,7 @@ export function publicKeySettingRoutes(ctx: AppContext): FastifyPluginAsync {
           keyHash: req.params.keyHash,
           settings: await settings.publicKeySettings(ctx, req.params.keyHash),
           iceServers: iceServersFor(ctx.config.ice, ctx.now()),
+          ...(ctx.config.trackerNodes.length > 0 ? { trackerNodes: ctx.config.trackerNodes } : {}),
         },
       };
     });
