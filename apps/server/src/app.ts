@@ -200,7 +200,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:'],
         fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
+        // The demo page joins its swarms' trackers, other nodes' with TRACKER_NODES.
+        connectSrc: ["'self'", ...config.trackerNodes.map((n) => n.replace(/^http/, 'ws'))],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
         formAction: ["'self'"],
