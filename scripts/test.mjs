@@ -153,22 +153,20 @@ const buildCode = await run('npm', ['run', 'build']);
 if (buildCode !== 0) {
   record('build', 0, 1, 0, since(buildStart));
 } else {
-  // CI has 20 minutes on two cores, and its suites wait as much as they compute: the browser suite
-  // uses about a core (its tests wait for mail, animations and polls), so it runs beside the
-  // PostgreSQL server suite and the checks; the SQLite server suite and the web suite, which compute
-  // all along, then run beside each other. One after the other these parts took 563 s of 1,151.
   const typecheck = check('typecheck', 'npm', ['run', 'typecheck']);
   const lint = check('lint', 'npm', ['run', 'lint']);
+  // The PostgreSQL suite starts first; the web suite runs beside the SQLite one (after them one after
+  // the other, this part took 320 of CI's 1,200 s while the cores were not both busy all along).
   const postgres = serverPostgres();
   await vitest('contract', 'packages/contract');
   await vitest('player', 'packages/player');
-  await playwright('e2e', 'e2e/playwright.config.ts');
-  await typecheck();
-  await lint();
   const web = vitest('web', 'apps/web', {}, true);
   await vitest('server-sqlite', 'apps/server');
   await web;
+  await typecheck();
+  await lint();
   await postgres;
+  await playwright('e2e', 'e2e/playwright.config.ts');
   // Real browsers exchanging segments over WebRTC need a network of their own (DESIGN §11). The VOD
   // specs run two at a time, the others alone (e2e/p2p/playwright.config.ts).
   const netns = ['sh', 'scripts/netns.sh'];
