@@ -235,25 +235,26 @@ export async function attach(options: AttachOptions): Promise<Handle> {
     },
   });
 
-  const core = (src: string) =>
-    settings
-      ? {
-          ...coreSettings(
-            settings,
-            {
-              // The tracker keeps each key's swarms apart: it must know the key of the connection.
-              trackerUrl: trackerUrlFor(server, settings, options.key, new URL(src, location.href).href),
-              key: options.key,
-              streamUrl: new URL(src, location.href).href,
-            },
-            peering,
-          ),
-          validateP2PSegment: guard.validateP2P,
-          validateHTTPSegment: guard.validateHttp,
-          // The wait is applied per stream once its first download has begun (opening.ts).
-          ...openingCore(openingMs),
-        }
-      : undefined;
+  const core = (src: string) => {
+    if (!settings) return undefined;
+    const streamUrl = new URL(src, location.href).href;
+    return {
+      ...coreSettings(
+        settings,
+        {
+          // The tracker keeps each key's swarms apart: it must know the key of the connection.
+          trackerUrl: trackerUrlFor(server, settings, options.key, streamUrl),
+          key: options.key,
+          streamUrl,
+        },
+        peering,
+      ),
+      validateP2PSegment: guard.validateP2P,
+      validateHTTPSegment: guard.validateHttp,
+      // The wait is applied per stream once its first download has begun (opening.ts).
+      ...openingCore(openingMs),
+    };
+  };
   // A live stream's windows and lag come from the stream itself, at its first playlist (live.ts).
   let liveSeen = false;
   const watchPlaylist = (text: string, hlsConfig: HlsLiveConfig) => {
