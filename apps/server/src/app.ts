@@ -296,7 +296,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     done();
   });
   ctx.metrics.readFrom({
-    trackerSockets: () => app.tracker.openSockets,
+    trackerSockets: () => app.tracker.sockets.open,
     trackerSwarms: () => Object.keys(app.tracker.torrents).length,
     trackerPeers: () => app.tracker.peerCount(),
     liveStreams: () => hub.size,

@@ -4,14 +4,16 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 export const METRICS_PATH = '/metrics';
 
 /** Why the ingest refused a report (a bounded set: the label of `tlprt_ingest_reports_total`). */
-export type IngestRefusal =
-  | 'invalid'
-  | 'clock'
-  | 'key'
-  | 'origin'
-  | 'other_team'
-  | 'key_budget'
-  | 'session_forgotten';
+const INGEST_REFUSALS = [
+  'invalid',
+  'clock',
+  'key',
+  'origin',
+  'other_team',
+  'key_budget',
+  'session_forgotten',
+] as const;
+export type IngestRefusal = (typeof INGEST_REFUSALS)[number];
 
 /** What the gauges read when scraped (the tracker and the live streams own their numbers). */
 export interface MetricsSources {
@@ -37,6 +39,11 @@ export class Metrics {
     labelNames: ['result', 'reason'] as const,
     registers: [this.registry],
   });
+  /** The ingest's counters with their labels bound once: every report passes here. */
+  readonly ingestAccepted = this.ingestReports.labels('accepted', '');
+  readonly ingestRefused = Object.fromEntries(
+    INGEST_REFUSALS.map((reason) => [reason, this.ingestReports.labels('refused', reason)]),
+  ) as Record<IngestRefusal, ReturnType<Counter['labels']>>;
   readonly flushSeconds = new Histogram({
     name: 'tlprt_stats_flush_duration_seconds',
     help: 'Time of one statistics flush (minutes, sessions, rollups, team totals, blocks, breakdowns).',

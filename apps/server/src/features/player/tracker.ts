@@ -43,8 +43,8 @@ function keyOf(url: string): string | undefined {
  */
 export class LimitedTracker extends TrackerServer {
   declare torrents: Record<string, Swarm>;
-  /** The WebSockets open on this node (the socket budget's count, once the upgrades are wired). */
-  openSockets = 0;
+  /** The WebSockets open on this node: the socket budget's count, once the upgrades are wired. */
+  sockets: { readonly open: number } = { open: 0 };
 
   /** The peers of every swarm of this node. */
   peerCount(): number {
@@ -119,6 +119,7 @@ export function startTracker(app: FastifyInstance, ctx: AppContext): LimitedTrac
   tracker.on('warning', (err: unknown) => ctx.log.debug({ err }, 'tracker warning'));
 
   const budget = new SocketBudget(limits.maxSockets ?? defaultMaxSockets(), limits.socketsPerAddress);
+  tracker.sockets = budget;
   // The library's WebSocket server keeps no client list (clientTracking: false): closing needs one.
   const open = new Set<KeyedSocket>();
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -135,11 +136,7 @@ export function startTracker(app: FastifyInstance, ctx: AppContext): LimitedTrac
     const over = budget.take(group);
     if (over === 'node') return refuse(socket, '503 Service Unavailable', true);
     if (over === 'address') return refuse(socket, '429 Too Many Requests', true);
-    tracker.openSockets = budget.open;
-    socket.once('close', () => {
-      budget.release(group);
-      tracker.openSockets = budget.open;
-    });
+    socket.once('close', () => budget.release(group));
     ctx.origins.forKey(key, origin).then(
       (ok) => {
         if (!ok || socket.destroyed) return refuse(socket, '403 Forbidden');

@@ -85,19 +85,25 @@ function addInto(target: Float64Array, source: Float64Array): void {
   for (let i = 0; i < target.length; i++) target[i] = (target[i] as number) + (source[i] ?? 0);
 }
 
+/** The "Other" row of the key, hour and dimension `like` belongs to, made when first needed. */
+function otherOf(byName: Map<string, Gathered>, like: Gathered): Gathered {
+  let other = byName.get(BREAKDOWN_OTHER);
+  if (!other) {
+    other = newRow(like.keyId, like.bucket, like.dim, BREAKDOWN_OTHER);
+    byName.set(BREAKDOWN_OTHER, other);
+  }
+  return other;
+}
+
 /** Makes room in a full set of names: the one with the least traffic leaves, its unwritten sums (and,
  *  never written under its name, its sessions) going to "Other". Answers its traffic. */
-function evictLeast(byName: Map<string, Gathered>, keyId: number, bucket: number, dim: number): number {
+function evictLeast(byName: Map<string, Gathered>): number {
   let least: Gathered | undefined;
   for (const row of byName.values())
     if (row.name !== BREAKDOWN_OTHER && (!least || row.traffic < least.traffic)) least = row;
   if (!least) return 0;
   byName.delete(least.name);
-  let other = byName.get(BREAKDOWN_OTHER);
-  if (!other) {
-    other = newRow(keyId, bucket, dim, BREAKDOWN_OTHER);
-    byName.set(BREAKDOWN_OTHER, other);
-  }
+  const other = otherOf(byName, least);
   addInto(other.values, least.values);
   if (!least.written) addInto(other.viewers, least.viewers);
   if (least.dirty) other.dirty = true;
@@ -185,7 +191,7 @@ export class BreakdownAggregator {
       if (!row) {
         row = newRow(keyId, bucket, dim, name);
         if (byName.size - (byName.has(BREAKDOWN_OTHER) ? 1 : 0) >= TRACKED_NAMES)
-          row.traffic = evictLeast(byName, keyId, bucket, dim);
+          row.traffic = evictLeast(byName);
         byName.set(name, row);
       }
       row.traffic += traffic;
@@ -212,11 +218,18 @@ export class BreakdownAggregator {
    *  rest. The sums start over; `restore` gives them back if the write fails. */
   take(): BreakdownRow[] {
     const out: BreakdownRow[] = [];
-    const emit = (row: Gathered, values: Float64Array, viewers: ArrayLike<number>) => {
+    const startOver = (row: Gathered) => {
+      row.values = new Float64Array(POINT_VALUES);
+      row.dirty = false;
+    };
+    /** Its sums since the last write, with `viewers` (the hour's so far) as its peak series. */
+    const write = (row: Gathered, viewers: ArrayLike<number>) => {
+      const values = row.values;
       PEAK_COLUMNS.forEach((p, j) => {
         values[p.index] = viewers[j] ?? 0;
       });
       out.push({ keyId: row.keyId, bucket: row.bucket, dim: row.dim, name: row.name, values });
+      startOver(row);
     };
     for (const hours of this.keys.values())
       for (const hour of hours.values())
@@ -227,39 +240,30 @@ export class BreakdownAggregator {
             // The usual case: every name is written under its own.
             for (const row of byName.values()) {
               if (!row.dirty) continue;
-              emit(row, row.values, row.viewers);
+              write(row, row.viewers);
               if (row !== other) row.written = true;
-              row.values = new Float64Array(POINT_VALUES);
-              row.dirty = false;
             }
             continue;
           }
           const ranked = [...byName.values()].filter((r) => r !== other);
           ranked.sort((a, b) => b.traffic - a.traffic);
           // "Other": its own sums and sessions, and those of every name below the written ones.
-          const otherRow =
-            other ??
-            newRow(ranked[0]?.keyId ?? 0, ranked[0]?.bucket ?? 0, ranked[0]?.dim ?? 0, BREAKDOWN_OTHER);
-          if (!other) byName.set(BREAKDOWN_OTHER, otherRow);
+          const otherRow = otherOf(byName, ranked[0] as Gathered);
           const otherViewers = Float64Array.from(otherRow.viewers);
           ranked.forEach((row, rank) => {
             if (rank < BREAKDOWN_NAMES_PER_BUCKET) {
               if (!row.dirty) return;
-              emit(row, row.values, row.viewers);
+              write(row, row.viewers);
               row.written = true;
-            } else {
-              if (!row.written) addInto(otherViewers, row.viewers);
-              if (!row.dirty) return;
-              addInto(otherRow.values, row.values);
-              otherRow.dirty = true;
+              return;
             }
-            row.values = new Float64Array(POINT_VALUES);
-            row.dirty = false;
+            if (!row.written) addInto(otherViewers, row.viewers);
+            if (!row.dirty) return;
+            addInto(otherRow.values, row.values);
+            otherRow.dirty = true;
+            startOver(row);
           });
-          if (!otherRow.dirty) continue;
-          emit(otherRow, otherRow.values, otherViewers);
-          otherRow.values = new Float64Array(POINT_VALUES);
-          otherRow.dirty = false;
+          if (otherRow.dirty) write(otherRow, otherViewers);
         }
     return out;
   }

@@ -93,7 +93,7 @@ export async function ingestReports(
   let rejected = 0;
   const reject = (index: number, message: string, reason: IngestRefusal) => {
     rejected++;
-    source.metrics.ingestReports.inc({ result: 'refused', reason });
+    source.metrics.ingestRefused[reason].inc();
     if (errors.length < INGEST_MAX_ERRORS) errors.push({ index, message });
   };
   const valid: Array<[number, TIngestReport]> = [];
@@ -151,6 +151,6 @@ export async function ingestReports(
     source.breakdowns.add(v.key.id, r.ts, r.sessionId, r, source.viewerOf(r));
   }
   errors.sort((a, b) => a.index - b.index);
-  if (accepted > 0) source.metrics.ingestReports.inc({ result: 'accepted', reason: '' }, accepted);
+  if (accepted > 0) source.metrics.ingestAccepted.inc(accepted);
   return { accepted, rejected, errors };
 }

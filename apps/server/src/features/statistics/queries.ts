@@ -288,6 +288,9 @@ for (let i = 0, at = 1; i < STORED_COLUMNS.length; i++) {
 }
 const WIDE = Uint8Array.from(STORED_COLUMNS, (c) => (c.width === 8 ? 1 : 0));
 
+/** The start of the block a row of `level` packs into (what packPoints groups by). */
+const blockStart = ({ time, span }: Level) => sql`(${sql.ref(time)} / ${sql.lit(span)}) * ${sql.lit(span)}`;
+
 /** `columnOf` names the column each stored value is read from (a team's own peaks: `peak_*`). */
 function packPoints(pg: boolean, { time, size, span }: Level, columnOf = (c: StoredColumn) => c.column) {
   const t = sql.ref(time);
@@ -320,7 +323,7 @@ async function writeBlocks(
   const t = sql.ref(level.time);
   const id = sql.ref(into.id);
   const pack = packPoints(isPostgres(db), level);
-  const start = sql`(${t} / ${sql.lit(span)}) * ${sql.lit(span)}`;
+  const start = blockStart(level);
   for (const part of chunks(ids, 1000)) {
     await sql`
       insert into ${sql.table(into.blocks)} (${id}, start, points)
@@ -360,8 +363,7 @@ export async function rewriteAllBlocks(db: StatsDb): Promise<void> {
     { level: levelOf(60), blocks: TEAM_MINUTE_BLOCKS, source: 'stats_team_minute', id: 'team_id' },
   ];
   for (const { level, blocks, source, id } of all) {
-    const t = sql.ref(level.time);
-    const start = sql`(${t} / ${sql.lit(level.span)}) * ${sql.lit(level.span)}`;
+    const start = blockStart(level);
     await sql`delete from ${sql.table(blocks)}`.execute(db);
     await sql`
       insert into ${sql.table(blocks)} (${sql.ref(id)}, start, points)
@@ -490,12 +492,12 @@ export async function readPoints(
     return { sums, teamPeaks: null, othersViewers: 0 };
   }
   const t = sql.ref(level.time);
+  const start = blockStart(level);
   const peaks = PEAK_COLUMNS.length;
   if (leftOut.length === 0) {
     // Every key of the team: its totals with its own peaks, nothing else to read. Packed by the
     // database as the blocks are (a month's 721 rows of 30 columns took 11 ms to become objects).
     const own = (c: StoredColumn) => (c.merge === 'peak' ? `peak_${c.column}` : c.column);
-    const start = sql`(${t} / ${sql.lit(level.span)}) * ${sql.lit(level.span)}`;
     const rows = await sql<{ start: number; points: Uint8Array }>`
       select ${start} as start, ${packPoints(isPostgres(db), level, own)} as points
       from ${sql.table(level.team)} where team_id = ${teamId} and ${t} >= ${from} and ${t} <= ${to}
@@ -510,17 +512,16 @@ export async function readPoints(
   const teamRows = sql`from ${sql.table(level.team)}
     where team_id = ${teamId} and ${t} >= ${from} and ${t} <= ${to}`;
   const viewersColumn = sql.ref(STORED_COLUMNS[VIEWERS]?.column ?? '');
-  const nulls = (k: number) => sql.join(Array.from({ length: k }, () => sql`0`));
+  const zeros = (k: number) => sql.join(Array.from({ length: k }, () => sql`0`));
   const blob = isPostgres(db) ? sql`null::bytea` : sql`null`;
   const peakRows = sql`
     select ${t} as t, 2 as kind, ${blob} as points, ${viewersColumn} as viewers,
            ${sql.join(PEAK_COLUMNS.map((c) => peakRef(c)))} ${teamRows}`;
-  const start = sql`(${t} / ${sql.lit(level.span)}) * ${sql.lit(level.span)}`;
   const sumRows = sql`
-    select ${start}, 1, ${packPoints(isPostgres(db), level)}, ${nulls(1 + peaks)} ${teamRows}
+    select ${start}, 1, ${packPoints(isPostgres(db), level)}, ${zeros(1 + peaks)} ${teamRows}
     group by ${start}`;
   const blocks = (ids: readonly number[]) => sql`
-    select start, 0, points, ${nulls(1 + peaks)} from ${sql.table(level.blocks)}
+    select start, 0, points, ${zeros(1 + peaks)} from ${sql.table(level.blocks)}
     where key_id in (${sql.join(ids)}) and start >= ${from - (from % level.span)} and start <= ${to}`;
   const statement = direct
     ? sql`${peakRows} union all ${blocks(keyIds)}`
