@@ -38,6 +38,8 @@ type FetchLike = (url: string, init: RequestInit) => Promise<Pick<Response, 'sta
 /** How long a failed answer is remembered: a peer offering the same segment again is not re-asked at
  *  once, and a briefly failing origin is asked again soon. */
 const UNAVAILABLE_TTL_MS = 5000;
+/** A hash not back by then is "unavailable": a segment waiting for its check holds up the player. */
+const REFERENCE_TIMEOUT_MS = 8000;
 
 /**
  * The server's hashes, asked once per segment (and byte range) while in memory: a hash is asked when a
@@ -52,6 +54,7 @@ export class IntegrityReferences {
     private readonly fetchImpl: FetchLike = (url, init) => fetch(url, init),
     private readonly max = 512,
     private readonly now: () => number = () => Date.now(),
+    private readonly timeoutMs = REFERENCE_TIMEOUT_MS,
   ) {}
 
   get(url: string, range: ByteRange | undefined): Promise<Reference> {
@@ -78,6 +81,7 @@ export class IntegrityReferences {
     try {
       const res = await this.fetchImpl(`${this.server}${PLAYER_PATHS.integrity}?${q}`, {
         credentials: 'omit',
+        signal: AbortSignal.timeout(this.timeoutMs),
       });
       if (res.status === 403) return { kind: 'refused' };
       if (res.status !== 200) return { kind: 'unavailable' };
@@ -105,17 +109,21 @@ export interface GuardSink {
 
 /** How many segments' peer bytes are followed at once (a segment left half-loaded by a seek is dropped). */
 const MAX_TRACKED_SEGMENTS = 256;
+/** The library keeps loaded bytes only of segments in its queue, far fewer than this. */
+const MAX_SUSPECT_SEGMENTS = 4096;
 
 /**
  * Every byte a peer sends is checked before the player gets it (DESIGN §11 Integrity). p2p-media-loader
- * calls `validateP2P` for a segment completed by a peer, and `validateHttp` for one completed over HTTP,
- * which may have begun with a peer's bytes (a peer that stalls mid-segment leaves its bytes for the CDN
- * request to continue from): those are checked too. So is a segment completed over HTTP while a
- * peer's copy of it is being checked: the library may abort that peer download mid-check and hand the
- * very same bytes, already complete, to its HTTP path, which validates them at once with
- * `validateHttp` (the attacker test saw an altered segment reach hls.js that way). The only trusted reference is the server's hash of
- * the origin's bytes; nothing a peer says is believed. A peer whose bytes did not match is banned for
- * this stream: dropped now and whenever it comes back through the tracker.
+ * calls `validateP2P` for a segment completed by a peer, and `validateHttp` for one completed over HTTP.
+ * A segment completed over HTTP may hold a peer's bytes in two ways: a peer that stalls mid-segment
+ * leaves its bytes for the CDN request to continue from, and a peer's complete copy whose check did not
+ * end in a success (the library aborted the peer download mid-check, or its no-bytes timeout fired while
+ * the check waited for the server) stays loaded and the HTTP path hands those very bytes over at once.
+ * The attacker test saw altered segments reach hls.js both ways. So a segment into which a peer loaded
+ * bytes stays suspect until a check of it passes, and every HTTP completion of a suspect segment is
+ * checked too. The only trusted reference is the server's hash of the origin's bytes; nothing a peer says
+ * is believed. A peer whose bytes did not match is banned for this stream: dropped now and whenever it
+ * comes back through the tracker.
  */
 export class SegmentGuard {
   /** segment → peer bytes loaded into it so far, and the peers that sent them. */
@@ -123,8 +131,8 @@ export class SegmentGuard {
   /** peer → the segment it is sending (a peer sends one segment at a time). */
   private readonly sending = new Map<string, string>();
   private readonly banned = new Set<string>();
-  /** Segments being checked now, and how many checks of each are running. */
-  private readonly checking = new Map<string, number>();
+  /** Segments a peer loaded bytes into that no check has passed since: their HTTP completions are checked. */
+  private readonly suspect = new Set<string>();
   /** Segments whose bytes did not match, until the library names the peer that sent them. */
   private readonly mismatched = new Set<string>();
 
@@ -161,6 +169,12 @@ export class SegmentGuard {
     }
     entry.bytes += bytes;
     entry.peers.add(peerId);
+    this.suspect.delete(id);
+    this.suspect.add(id);
+    if (this.suspect.size > MAX_SUSPECT_SEGMENTS) {
+      const oldest = this.suspect.values().next().value;
+      if (oldest !== undefined) this.suspect.delete(oldest);
+    }
   }
 
   /** The library's verdict on a download: a mismatch names the peer that sent the segment. */
@@ -195,10 +209,8 @@ export class SegmentGuard {
     range: ByteRange | undefined,
     data: ArrayBuffer,
   ): Promise<boolean> => {
-    const id = segmentKey(url, range);
-    const entry = this.inFlight.get(id);
     // Every byte came from the CDN: nothing to check.
-    if ((!entry || entry.bytes === 0) && !this.checking.has(id)) return true;
+    if (!this.suspect.has(segmentKey(url, range))) return true;
     return this.check(url, range, data, false);
   };
 
@@ -213,14 +225,10 @@ export class SegmentGuard {
     this.inFlight.delete(id);
     for (const [peer, sent] of this.sending) if (sent === id) this.sending.delete(peer);
     const fromPeers = entry?.bytes ?? (allFromPeers ? data.byteLength : 0);
-    this.checking.set(id, (this.checking.get(id) ?? 0) + 1);
-    try {
-      return await this.verify(url, range, data, allFromPeers, fromPeers, entry?.peers);
-    } finally {
-      const left = (this.checking.get(id) ?? 1) - 1;
-      if (left > 0) this.checking.set(id, left);
-      else this.checking.delete(id);
-    }
+    const passed = await this.verify(url, range, data, allFromPeers, fromPeers, entry?.peers);
+    // Cleared only if no peer began loading the segment again while this check ran.
+    if (passed && !this.inFlight.has(id)) this.suspect.delete(id);
+    return passed;
   }
 
   private async verify(

@@ -52,7 +52,10 @@ function guardWith(answers: Record<string, [number, unknown]>, now = () => 0) {
   return { guard: new SegmentGuard(refs, sink), refs, seen, ...s };
 }
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
 
 describe('SegmentGuard: every segment from a peer is checked against the server’s hash of the origin', () => {
   it('hands over a segment whose bytes match, counting its peer bytes as accepted', async () => {
@@ -138,10 +141,56 @@ describe('SegmentGuard: every segment from a peer is checked against the server�
     answer({ status: 200, json: async () => ({ sha256: hex(good) }) });
     expect(await asPeer).toBe(false);
     expect(await asHttp).toBe(false);
-    // Counted once; once no check runs, the CDN's own bytes of the segment pass unasked.
+    // Counted once; the CDN's own bytes of the segment pass, checked against the hash already known.
     expect(seen).toEqual({ accepted: 0, rejected: 1000 });
     expect(await guard.validateHttp(SEG, undefined, good)).toBe(true);
     expect(fetchImpl).toHaveBeenCalledTimes(1);
+  });
+
+  it('checks a peer’s complete copy the HTTP path hands over after its check failed unheard', async () => {
+    // p2p-media-loader 2.3.1: the peer's no-bytes timeout fires while the check waits for the server.
+    // The request fails with every byte still loaded, the peer path drops the check's verdict, and the
+    // next HTTP attempt completes from those bytes (the attacker test saw fragment 5 stop hls.js so).
+    const good = bytes(1000, 1);
+    const altered = bytes(1000, 2);
+    const { guard, seen, fetchImpl } = guardWith({ [`${SEG}|`]: [200, { sha256: hex(good) }] });
+    guard.segmentStarted(SEG, undefined, 'p2p', 'evil');
+    guard.chunk(1000, 'p2p', 'evil');
+    expect(await guard.validateP2P(SEG, undefined, altered)).toBe(false);
+    expect(await guard.validateHttp(SEG, undefined, altered)).toBe(false);
+    expect(seen).toMatchObject({ accepted: 0, rejected: 1000 });
+    expect(await guard.validateHttp(SEG, undefined, good)).toBe(true);
+    // Once a check of the segment passed, its later CDN completions are not checked: the hash known is
+    // not even looked up.
+    const lookUp = vi.spyOn(IntegrityReferences.prototype, 'get');
+    expect(await guard.validateHttp(SEG, undefined, good)).toBe(true);
+    expect(lookUp).not.toHaveBeenCalled();
+    expect(fetchImpl).toHaveBeenCalledTimes(1);
+  });
+
+  it('a segment a peer began loading again during a passing check stays suspect', async () => {
+    const good = bytes(1000, 1);
+    let answer: (v: { status: number; json: () => Promise<unknown> }) => void = () => {};
+    const fetchImpl = vi.fn(
+      () => new Promise<{ status: number; json: () => Promise<unknown> }>((resolve) => (answer = resolve)),
+    );
+    const guard = new SegmentGuard(new IntegrityReferences(SERVER, KEY, fetchImpl), {
+      accepted: () => {},
+      rejected: () => {},
+      unverifiable: () => {},
+      streamRefused: () => {},
+      dropPeer: () => {},
+    });
+    guard.segmentStarted(SEG, undefined, 'p2p', 'honest');
+    guard.chunk(1000, 'p2p', 'honest');
+    const first = guard.validateP2P(SEG, undefined, good);
+    guard.segmentStarted(SEG, undefined, 'p2p', 'evil');
+    guard.chunk(300, 'p2p', 'evil');
+    answer({ status: 200, json: async () => ({ sha256: hex(good) }) });
+    expect(await first).toBe(true);
+    const poisoned = new Uint8Array(good.slice(0));
+    poisoned[10] = 0xff;
+    expect(await guard.validateHttp(SEG, undefined, poisoned.buffer)).toBe(false);
   });
 
   it('a byte range is asked with its inclusive bounds and checked on its own', async () => {
@@ -194,6 +243,17 @@ describe('IntegrityReferences', () => {
     t = 6000;
     await refs.get(SEG, undefined);
     expect(s.calls).toHaveLength(2);
+  });
+
+  it('a hash that does not come back in time is "unavailable"', async () => {
+    const fetchImpl = vi.fn(
+      (_url: string, init: RequestInit) =>
+        new Promise<never>((_resolve, reject) =>
+          init.signal?.addEventListener('abort', () => reject(init.signal?.reason)),
+        ),
+    );
+    const refs = new IntegrityReferences(SERVER, KEY, fetchImpl, 4, () => 0, 20);
+    expect(await refs.get(SEG, undefined)).toEqual({ kind: 'unavailable' });
   });
 
   it('a network failure is "unavailable", never a hash', async () => {
