@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { KeyStatus, PLAYER_PATHS } from '@tlprt/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { keyedInfoHash } from '../src/features/player/tracker-keyed-socket.js';
 import { buildDomain, buildKey, buildTeam, setTeamState } from './factories.js';
 import { PUBLIC_URL, startServer, type TestServer } from './helpers/server.js';
 import { connectWs, type Inbox, inbox, type Refused, type WsClient } from './helpers/ws.js';
@@ -218,6 +219,52 @@ describe('tracker: one key cannot see or reach the peers of another, even on the
     });
     await settle(a1, a2, other);
     expect(relayed(other)).toEqual([]);
+  });
+
+  it('an offer and an answer carrying info_hash fields of their own arrive as sent; only the message’s own info_hash is rewritten', async () => {
+    const shared = binary20();
+    const a1 = await peer(keyA, DASHBOARD);
+    const a2 = await peer(keyA, `https://${SITE_A}`);
+    await join(a1, shared);
+    // What a sender could put in: the swarm's id inside the tracker (key hashes are public) and the
+    // info_hash, as keys of the offer and inside its text.
+    const inside = keyedInfoHash(keyA, shared);
+    const crafted = {
+      type: 'offer',
+      sdp: `v=0 "info_hash":${JSON.stringify(inside)}`,
+      info_hash: inside,
+      nested: { info_hash: shared },
+    };
+    a2.ws.send(
+      JSON.stringify({
+        action: 'announce',
+        info_hash: shared,
+        peer_id: a2.id,
+        numwant: 1,
+        uploaded: 0,
+        downloaded: 0,
+        left: 1000,
+        event: 'started',
+        offers: [{ offer: crafted, offer_id: binary20() }],
+      }),
+    );
+    const offer = await a1.box.next((m) => 'offer' in m);
+    expect(offer.info_hash).toBe(shared);
+    expect(offer.offer).toEqual(crafted);
+
+    a1.ws.send(
+      JSON.stringify({
+        action: 'announce',
+        info_hash: shared,
+        peer_id: a1.id,
+        to_peer_id: a2.id,
+        answer: { ...crafted, type: 'answer' },
+        offer_id: offer.offer_id,
+      }),
+    );
+    const answer = await a2.box.next((m) => 'answer' in m);
+    expect(answer.info_hash).toBe(shared);
+    expect(answer.answer).toEqual({ ...crafted, type: 'answer' });
   });
 
   it('a message the library cannot take is refused, and the tracker keeps serving', async () => {

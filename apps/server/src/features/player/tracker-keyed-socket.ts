@@ -133,6 +133,12 @@ export class KeyedSocket extends EventEmitter implements SwarmMember {
     this.names.delete(idOf(swarm.infoHash));
   }
 
+  /** The namespaced id of `infoHash`: known for the swarms this connection is in, a hash otherwise. */
+  private idOf(infoHash: string): string {
+    for (const [id, original] of this.names) if (original === infoHash) return id;
+    return keyedInfoHash(this.keyHash, infoHash);
+  }
+
   /** Called by the library with a JSON text for this client. */
   send(data: string, cb?: (err?: Error) => void): void {
     if (this.closing) return;
@@ -242,7 +248,7 @@ export class KeyedSocket extends EventEmitter implements SwarmMember {
         return { refused: 'invalid offers' };
       }
       if (Array.isArray(offers) && offers.length > MAX_OFFERS) return { refused: 'too many offers' };
-      const id = keyedInfoHash(this.keyHash, msg.info_hash);
+      const id = this.idOf(msg.info_hash);
       return { text: JSON.stringify({ ...msg, info_hash: id }), id, original: msg.info_hash };
     }
     if (msg.action === 'scrape') {
@@ -274,15 +280,35 @@ export class KeyedSocket extends EventEmitter implements SwarmMember {
     return { action: 'scrape', files };
   }
 
-  /** The library's message with this client's own info hash; undefined when it is not one of them. */
+  /**
+   * The library's message with this client's own info hash; undefined when it is not one of them.
+   * Rewritten in the text, without parsing the offer or answer it carries again: the library writes
+   * `info_hash` after every field a client supplied (offer, answer, offer_id, peer_id), followed at most
+   * by an announce answer's `interval`, so its key is the last `"info_hash":` of the text. A key of that
+   * name inside a client's text is escaped, and one inside a client's offer object comes before it.
+   */
   private outbound(text: string): string | undefined {
-    const msg = JSON.parse(text) as Record<string, unknown>;
-    if (typeof msg.info_hash === 'string') {
-      const original =
-        this.current?.id === msg.info_hash ? this.current.original : this.names.get(msg.info_hash);
-      if (original === undefined) return undefined;
-      msg.info_hash = original;
+    const at = text.lastIndexOf(INFO_HASH_KEY);
+    if (at === -1) return text;
+    const from = at + INFO_HASH_KEY.length;
+    const current = this.current;
+    if (current !== undefined) {
+      const swapped = swapAt(text, from, current.id, current.original);
+      if (swapped !== undefined) return swapped;
     }
-    return JSON.stringify(msg);
+    for (const [id, original] of this.names) {
+      const swapped = swapAt(text, from, id, original);
+      if (swapped !== undefined) return swapped;
+    }
+    return undefined;
   }
+}
+
+const INFO_HASH_KEY = '"info_hash":';
+
+/** `text` with the JSON string `id` at `from` replaced by `original`, if `id` is what stands there. */
+function swapAt(text: string, from: number, id: string, original: string): string | undefined {
+  const value = JSON.stringify(id);
+  if (!text.startsWith(value, from)) return undefined;
+  return text.slice(0, from) + JSON.stringify(original) + text.slice(from + value.length);
 }

@@ -18,6 +18,8 @@ declare module 'fastify' {
 
 /** The longest pause between two passes over the open sockets (idle, expired peers, pings). */
 const MAX_SWEEP_MS = 30_000;
+/** How often a slice of the sockets is swept. */
+const SWEEP_TICK_MS = 250;
 /** Retry-After of a refused upgrade: the plugin's client waits 10 s or more before reconnecting anyway. */
 const RETRY_AFTER_S = 30;
 
@@ -92,8 +94,8 @@ export class LimitedTracker extends TrackerServer {
  * The key hash and any Origin can be copied, so every resource a client can make the tracker hold is
  * capped (issue 25, README "Security"): sockets per node and per address (before the upgrade: 503 and
  * 429), and per connection, swarm and address in tracker-keyed-socket.ts and tracker-swarm.ts.
- * Announces live in this node's memory: several nodes need sticky routing of /tracker by swarm, or one
- * tracker node (README).
+ * Announces live in this node's memory: with several nodes (TRACKER_NODES), each player takes a stream's
+ * tracker by a hash of its swarm id, so every viewer of a stream meets on one node (README).
  */
 export function startTracker(app: FastifyInstance, ctx: AppContext): LimitedTracker {
   const limits = ctx.config.tracker;
@@ -161,13 +163,24 @@ export function startTracker(app: FastifyInstance, ctx: AppContext): LimitedTrac
     );
   };
   app.server.on('upgrade', onUpgrade);
-  const sweep = setInterval(
-    () => {
-      const now = performance.now();
-      for (const keyed of open) keyed.sweep(now);
-    },
-    Math.min(MAX_SWEEP_MS, Math.max(100, limits.idleTimeoutMs / 4)),
-  );
+  // Every socket is swept once a period, a slice of them each tick: a ping is a write call of its own,
+  // and 20,000 of them in one pass held every announce up for half a second (the tracker bench).
+  const period = Math.min(MAX_SWEEP_MS, Math.max(100, limits.idleTimeoutMs / 4));
+  const ticks = Math.max(1, Math.round(period / SWEEP_TICK_MS));
+  // A Set's iterator goes on over later additions and skips what was deleted.
+  let cursor = open.values();
+  const sweep = setInterval(() => {
+    const now = performance.now();
+    for (let n = Math.ceil(open.size / ticks); n > 0; n--) {
+      let next = cursor.next();
+      if (next.done) {
+        cursor = open.values();
+        next = cursor.next();
+        if (next.done) return;
+      }
+      next.value.sweep(now);
+    }
+  }, period / ticks);
   sweep.unref();
   app.addHook('preClose', async () => {
     clearInterval(sweep);
