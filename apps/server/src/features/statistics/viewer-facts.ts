@@ -103,14 +103,16 @@ function ipv6High(ip: string): bigint {
 class Memo<V> {
   private map = new Map<string, V>();
   constructor(private readonly max: number) {}
-  get(key: string, make: () => V): V {
-    let v = this.map.get(key);
-    if (v === undefined) {
-      if (this.map.size >= this.max) this.map.clear();
-      v = make();
-      this.map.set(key, v);
-    }
+  peek(key: string): V | undefined {
+    return this.map.get(key);
+  }
+  put(key: string, v: V): V {
+    if (this.map.size >= this.max) this.map.clear();
+    this.map.set(key, v);
     return v;
+  }
+  get(key: string, make: (key: string) => V): V {
+    return this.map.get(key) ?? this.put(key, make(key));
   }
 }
 
@@ -156,18 +158,25 @@ export class ViewerFactsResolver {
   }
 
   of(address: string | undefined, userAgent: string | undefined): ViewerFacts {
-    let place = UNKNOWN_PLACE;
-    if (address !== undefined) {
-      // Until the databases answer nothing is remembered: later reports get the real place.
-      if (this.countries) place = this.places.get(address, () => this.place(address));
-      else if (isPublicAddress(address)) void this.ready();
+    const place = address === undefined ? UNKNOWN_PLACE : this.placeOf(address);
+    const agent = userAgent ? this.agents.get(userAgent, agentOf) : UNKNOWN_AGENT;
+    return { country: place.country, network: place.network, browser: agent.browser, os: agent.os };
+  }
+
+  private placeOf(address: string): { country: string; network: string } {
+    const known = this.places.peek(address);
+    if (known !== undefined) return known;
+    if (!isPublicAddress(address)) return this.places.put(address, UNKNOWN_PLACE);
+    // Until the databases answer nothing is remembered: later reports get the real place.
+    if (!this.countries) {
+      void this.ready();
+      return UNKNOWN_PLACE;
     }
-    const agent = userAgent ? this.agents.get(userAgent, () => agentOf(userAgent)) : UNKNOWN_AGENT;
-    return { ...place, ...agent };
+    return this.places.put(address, this.place(address));
   }
 
   private place(address: string): { country: string; network: string } {
-    if (!this.countries || !isPublicAddress(address)) return UNKNOWN_PLACE;
+    if (!this.countries) return UNKNOWN_PLACE;
     // ip-location-db's files hold a bare `country_code`, not MaxMind's nested records.
     const record = this.countries.get(address) as { country_code?: string } | null;
     const country = record?.country_code ?? BREAKDOWN_UNKNOWN;
