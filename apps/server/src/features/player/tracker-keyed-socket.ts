@@ -249,7 +249,7 @@ export class KeyedSocket extends EventEmitter implements SwarmMember {
       }
       if (Array.isArray(offers) && offers.length > MAX_OFFERS) return { refused: 'too many offers' };
       const id = this.idOf(msg.info_hash);
-      return { text: JSON.stringify({ ...msg, info_hash: id }), id, original: msg.info_hash };
+      return { text: withInfoHash(text, id), id, original: msg.info_hash };
     }
     if (msg.action === 'scrape') {
       const asked = msg.info_hash;
@@ -305,6 +305,16 @@ export class KeyedSocket extends EventEmitter implements SwarmMember {
 }
 
 const INFO_HASH_KEY = '"info_hash":';
+
+/**
+ * A client's JSON object with `info_hash` set to `id`, without writing the offers it carries again:
+ * the key is added once more before the closing brace, and JSON.parse, the library's, keeps the last of
+ * duplicate keys (ECMA-262 JSON.parse). `text` is known to parse to an object with an info_hash.
+ */
+function withInfoHash(text: string, id: string): string {
+  const end = text.trimEnd();
+  return `${end.slice(0, -1)},${INFO_HASH_KEY}${JSON.stringify(id)}}`;
+}
 
 /** `text` with the JSON string `id` at `from` replaced by `original`, if `id` is what stands there. */
 function swapAt(text: string, from: number, id: string, original: string): string | undefined {
