@@ -111,6 +111,19 @@ async function settle(...peers: Peer[]): Promise<void> {
   }
 }
 
+/** `from`'s answer to the offer `offerId` of `to`, in `infoHash`. */
+const sendAnswer = (from: Peer, to: Peer, infoHash: string, offerId: unknown, answer: object) =>
+  from.ws.send(
+    JSON.stringify({
+      action: 'announce',
+      info_hash: infoHash,
+      peer_id: from.id,
+      to_peer_id: to.id,
+      answer,
+      offer_id: offerId,
+    }),
+  );
+
 const peersIn = (m: Record<string, unknown>) => Number(m.complete ?? 0) + Number(m.incomplete ?? 0);
 const relayed = (p: Peer) => p.box.received.filter((m) => 'offer' in m || 'answer' in m);
 
@@ -171,16 +184,7 @@ describe('tracker: one key cannot see or reach the peers of another, even on the
     const a = await peer(keyA, `https://${SITE_A}`);
     await join(a, shared);
 
-    a.ws.send(
-      JSON.stringify({
-        action: 'announce',
-        info_hash: shared,
-        peer_id: a.id,
-        to_peer_id: b.id,
-        answer: { type: 'answer', sdp: `v=0 answer ${R}` },
-        offer_id: binary20(),
-      }),
-    );
+    sendAnswer(a, b, shared, binary20(), { type: 'answer', sdp: `v=0 answer ${R}` });
     await settle(a, b);
     expect(relayed(b)).toEqual([]);
   });
@@ -200,16 +204,7 @@ describe('tracker: one key cannot see or reach the peers of another, even on the
     expect(offer).toMatchObject({ action: 'announce', info_hash: shared, peer_id: a2.id });
     expect(offer.offer).toMatchObject({ type: 'offer' });
 
-    a1.ws.send(
-      JSON.stringify({
-        action: 'announce',
-        info_hash: shared,
-        peer_id: a1.id,
-        to_peer_id: a2.id,
-        answer: { type: 'answer', sdp: `v=0 answer ${R}` },
-        offer_id: offer.offer_id,
-      }),
-    );
+    sendAnswer(a1, a2, shared, offer.offer_id, { type: 'answer', sdp: `v=0 answer ${R}` });
     const answer = await a2.box.next((m) => 'answer' in m);
     expect(answer).toMatchObject({
       action: 'announce',
@@ -252,16 +247,7 @@ describe('tracker: one key cannot see or reach the peers of another, even on the
     expect(offer.info_hash).toBe(shared);
     expect(offer.offer).toEqual(crafted);
 
-    a1.ws.send(
-      JSON.stringify({
-        action: 'announce',
-        info_hash: shared,
-        peer_id: a1.id,
-        to_peer_id: a2.id,
-        answer: { ...crafted, type: 'answer' },
-        offer_id: offer.offer_id,
-      }),
-    );
+    sendAnswer(a1, a2, shared, offer.offer_id, { ...crafted, type: 'answer' });
     const answer = await a2.box.next((m) => 'answer' in m);
     expect(answer.info_hash).toBe(shared);
     expect(answer.answer).toEqual({ ...crafted, type: 'answer' });

@@ -52,6 +52,28 @@ function guardWith(answers: Record<string, [number, unknown]>, now = () => 0) {
   return { guard: new SegmentGuard(refs, sink), refs, seen, ...s };
 }
 
+/** A guard whose server answers only when the test says so (a check left waiting on the hash). */
+function guardAwaitingServer() {
+  let answer: (v: { status: number; json: () => Promise<unknown> }) => void = () => {};
+  const fetchImpl = vi.fn(
+    () => new Promise<{ status: number; json: () => Promise<unknown> }>((resolve) => (answer = resolve)),
+  );
+  const seen = { accepted: 0, rejected: 0 };
+  const guard = new SegmentGuard(new IntegrityReferences(SERVER, KEY, fetchImpl), {
+    accepted: (b) => (seen.accepted += b),
+    rejected: (b) => (seen.rejected += b),
+    unverifiable: () => {},
+    streamRefused: () => {},
+    dropPeer: () => {},
+  });
+  return {
+    guard,
+    seen,
+    fetchImpl,
+    answerHash: (data: ArrayBuffer) => answer({ status: 200, json: async () => ({ sha256: hex(data) }) }),
+  };
+}
+
 afterEach(() => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
@@ -122,23 +144,12 @@ describe('SegmentGuard: every segment from a peer is checked against the serverâ
     // download and its HTTP path finds every byte already loaded and validates them over HTTP at once.
     const good = bytes(1000, 1);
     const altered = bytes(1000, 2);
-    let answer: (v: { status: number; json: () => Promise<unknown> }) => void = () => {};
-    const fetchImpl = vi.fn(
-      () => new Promise<{ status: number; json: () => Promise<unknown> }>((resolve) => (answer = resolve)),
-    );
-    const seen = { accepted: 0, rejected: 0 };
-    const guard = new SegmentGuard(new IntegrityReferences(SERVER, KEY, fetchImpl), {
-      accepted: (b) => (seen.accepted += b),
-      rejected: (b) => (seen.rejected += b),
-      unverifiable: () => {},
-      streamRefused: () => {},
-      dropPeer: () => {},
-    });
+    const { guard, seen, fetchImpl, answerHash } = guardAwaitingServer();
     guard.segmentStarted(SEG, undefined, 'p2p', 'evil');
     guard.chunk(1000, 'p2p', 'evil');
     const asPeer = guard.validateP2P(SEG, undefined, altered);
     const asHttp = guard.validateHttp(SEG, undefined, altered);
-    answer({ status: 200, json: async () => ({ sha256: hex(good) }) });
+    answerHash(good);
     expect(await asPeer).toBe(false);
     expect(await asHttp).toBe(false);
     // Counted once; the CDN's own bytes of the segment pass, checked against the hash already known.
@@ -170,23 +181,13 @@ describe('SegmentGuard: every segment from a peer is checked against the serverâ
 
   it('a segment a peer began loading again during a passing check stays suspect', async () => {
     const good = bytes(1000, 1);
-    let answer: (v: { status: number; json: () => Promise<unknown> }) => void = () => {};
-    const fetchImpl = vi.fn(
-      () => new Promise<{ status: number; json: () => Promise<unknown> }>((resolve) => (answer = resolve)),
-    );
-    const guard = new SegmentGuard(new IntegrityReferences(SERVER, KEY, fetchImpl), {
-      accepted: () => {},
-      rejected: () => {},
-      unverifiable: () => {},
-      streamRefused: () => {},
-      dropPeer: () => {},
-    });
+    const { guard, answerHash } = guardAwaitingServer();
     guard.segmentStarted(SEG, undefined, 'p2p', 'honest');
     guard.chunk(1000, 'p2p', 'honest');
     const first = guard.validateP2P(SEG, undefined, good);
     guard.segmentStarted(SEG, undefined, 'p2p', 'evil');
     guard.chunk(300, 'p2p', 'evil');
-    answer({ status: 200, json: async () => ({ sha256: hex(good) }) });
+    answerHash(good);
     expect(await first).toBe(true);
     const poisoned = new Uint8Array(good.slice(0));
     poisoned[10] = 0xff;
