@@ -14,7 +14,7 @@ export default defineConfig({
     // Files share their workers' loaded modules: loading the app and Mantine again for each file cost
     // about a fifth of the run. Shared state is reset per test (test/setup.ts, renderScreen). A module a
     // file replaces with vi.mock must not be loaded by other files' imports (only the statistics
-    // screen's test loads ./echarts); hand a test seam instead, as api/navigation's pageReload does.
+    // screen's test loads ./echarts); hand a test seam instead, as platform/api/navigation's pageReload does.
     isolate: false,
   },
 });

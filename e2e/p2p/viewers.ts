@@ -9,12 +9,12 @@ import {
   type Page,
 } from '@playwright/test';
 import { PLAYER_PATHS, type TPlayer } from '@tlprt/contract';
+import { recipeSnippet, type TMorePlayer } from '../../apps/web/src/features/guide/recipes';
 import {
   PLAYER_BUNDLES,
   playerSnippet,
   STREAM_PLACEHOLDER,
-} from '../../apps/web/src/features/domains/snippets';
-import { recipeSnippet, type TMorePlayer } from '../../apps/web/src/features/guide/recipes';
+} from '../../apps/web/src/platform/integration/snippets';
 import { livePoints } from './live-points';
 
 /** Where the snippets' provider files are read from: the plugin's development dependencies (plain

@@ -1,9 +1,9 @@
 import { LIMITS, ROUTE_NAMES, Role, WEB_PATHS } from '@tlprt/contract';
 import { Navigate } from 'react-router';
-import { PageBody, PageTitle } from '../components/Page';
 import { AddDomains } from '../features/domains/AddDomains';
-import { useSession } from '../features/session/SessionProvider';
-import { useRouteName } from '../features/session/useRouteName';
+import { useSession } from '../platform/session/SessionProvider';
+import { useRouteName } from '../platform/session/useRouteName';
+import { PageBody, PageTitle } from '../platform/ui/Page';
 
 /** /addDomains — role 40 goes to settings (spec §2); drafts, verification and the player snippets. */
 export default function AddDomainsRoute() {

@@ -1,5 +1,5 @@
 import { useParams } from 'react-router';
-import { EmailEventScreen } from '../features/links/EmailEventScreen';
+import { EmailEventScreen } from './links/EmailEventScreen';
 
 /** /changeEmail/{hash} — checks login, then accepts the e-mail change (spec §2). */
 export default function ChangeEmailRoute() {

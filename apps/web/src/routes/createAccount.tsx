@@ -1,10 +1,10 @@
 import { WEB_PATHS } from '@tlprt/contract';
 import { Navigate } from 'react-router';
-import { AuthCard } from '../components/AuthCard';
-import { LoaderLogo } from '../components/LoaderLogo';
 import { CreateAccountForm } from '../features/auth/CreateAccountForm';
-import { useSessionCheck } from '../features/session/queries';
-import { getToken } from '../features/session/storage';
+import { useSessionCheck } from '../platform/session/queries';
+import { getToken } from '../platform/session/storage';
+import { AuthCard } from '../platform/ui/AuthCard';
+import { LoaderLogo } from '../platform/ui/LoaderLogo';
 
 /** /createAccount — requires login; Name, Last name, Workspace name, Start (spec §2). */
 export default function CreateAccountRoute() {

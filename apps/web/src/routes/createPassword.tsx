@@ -1,9 +1,9 @@
 import { MSG } from '@tlprt/contract';
 import { useState } from 'react';
 import { useLoaderData } from 'react-router';
-import { AuthCard } from '../components/AuthCard';
-import { LinkExpired } from '../components/LinkExpired';
 import { NewPasswordForm } from '../features/auth/NewPasswordForm';
+import { AuthCard } from '../platform/ui/AuthCard';
+import { LinkExpired } from '../platform/ui/LinkExpired';
 import type { HashCheck } from './hashLoader';
 
 /** The hash-checked new-password screen shared by /createPassword and /resPassword. */

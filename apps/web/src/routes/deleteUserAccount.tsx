@@ -1,5 +1,5 @@
 import { useParams } from 'react-router';
-import { EmailEventScreen } from '../features/links/EmailEventScreen';
+import { EmailEventScreen } from './links/EmailEventScreen';
 
 /** /deleteUserAccount/{hash} — confirms the account deletion; the session ends (spec §2). */
 export default function DeleteUserAccountRoute() {

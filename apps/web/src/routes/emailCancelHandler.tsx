@@ -1,5 +1,5 @@
 import { useParams } from 'react-router';
-import { EmailCancelScreen } from '../features/links/EmailCancelScreen';
+import { EmailCancelScreen } from './links/EmailCancelScreen';
 
 /** /email_cancel_handler/{type}/{name=teamId}/{hash} (spec §2). */
 export default function EmailCancelHandlerRoute() {

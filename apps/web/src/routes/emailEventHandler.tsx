@@ -1,5 +1,5 @@
 import { useParams } from 'react-router';
-import { EmailEventScreen } from '../features/links/EmailEventScreen';
+import { EmailEventScreen } from './links/EmailEventScreen';
 
 /** /email_event_handler/{type}/{hash} (spec §2). */
 export default function EmailEventHandlerRoute() {

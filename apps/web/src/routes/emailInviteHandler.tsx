@@ -1,5 +1,5 @@
 import { useParams, useSearchParams } from 'react-router';
-import { EmailInviteScreen } from '../features/links/EmailInviteScreen';
+import { EmailInviteScreen } from './links/EmailInviteScreen';
 
 /** /email_invite_handler/{old|new|decline}/{hash}?teamIdInvite= (spec §2). */
 export default function EmailInviteHandlerRoute() {

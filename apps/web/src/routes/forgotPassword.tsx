@@ -1,8 +1,8 @@
 import { Anchor } from '@mantine/core';
 import { MSG, WEB_PATHS } from '@tlprt/contract';
 import { Link } from 'react-router';
-import { AuthCard } from '../components/AuthCard';
 import { ForgotPasswordForm } from '../features/auth/ForgotPasswordForm';
+import { AuthCard } from '../platform/ui/AuthCard';
 
 /** /forgotPassword — e-mail plus Submit (spec §2). */
 export default function ForgotPasswordRoute() {

@@ -1,6 +1,6 @@
 import { PASSWORD_LINK_KINDS } from '@tlprt/contract';
 import type { LoaderFunctionArgs } from 'react-router';
-import { api } from '../api/client';
+import { api } from '../platform/api/client';
 
 export interface HashCheck {
   hash: string;

@@ -1,11 +1,11 @@
 import { ROUTE_NAMES, Role, WEB_PATHS } from '@tlprt/contract';
 import { useEffect } from 'react';
 import { Navigate } from 'react-router';
-import { PageBody, PageTitle } from '../components/Page';
 import { MyDomains } from '../features/domains/MyDomains';
-import { useSession } from '../features/session/SessionProvider';
-import { setStoredTeamId } from '../features/session/storage';
-import { useRouteName } from '../features/session/useRouteName';
+import { useSession } from '../platform/session/SessionProvider';
+import { setStoredTeamId } from '../platform/session/storage';
+import { useRouteName } from '../platform/session/useRouteName';
+import { PageBody, PageTitle } from '../platform/ui/Page';
 
 /** /integration — My domains. Stores its route name and team id; role 40 goes to settings (spec §2). */
 export default function IntegrationRoute() {

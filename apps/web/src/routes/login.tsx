@@ -1,9 +1,9 @@
 import { Anchor, Text } from '@mantine/core';
 import { WEB_PATHS } from '@tlprt/contract';
 import { Link, Navigate } from 'react-router';
-import { AuthCard } from '../components/AuthCard';
 import { LoginForm } from '../features/auth/LoginForm';
-import { getToken } from '../features/session/storage';
+import { getToken } from '../platform/session/storage';
+import { AuthCard } from '../platform/ui/AuthCard';
 
 /** "/" — login (spec §2). Already signed in: straight to settings. */
 export default function LoginRoute() {

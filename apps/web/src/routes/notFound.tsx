@@ -1,7 +1,7 @@
 import { Button, Text } from '@mantine/core';
 import { MSG } from '@tlprt/contract';
 import { Link } from 'react-router';
-import { AuthCard } from '../components/AuthCard';
+import { AuthCard } from '../platform/ui/AuthCard';
 
 /** Any other path (spec §2). */
 export default function NotFoundRoute() {

@@ -1,9 +1,9 @@
 import { ROUTE_NAMES, WEB_PATHS } from '@tlprt/contract';
 import { Navigate } from 'react-router';
-import { PageBody, PageTitle } from '../components/Page';
 import { Origins } from '../features/origins/Origins';
-import { useSession } from '../features/session/SessionProvider';
-import { useRouteName } from '../features/session/useRouteName';
+import { useSession } from '../platform/session/SessionProvider';
+import { useRouteName } from '../platform/session/useRouteName';
+import { PageBody, PageTitle } from '../platform/ui/Page';
 
 /** /origins — the team's CDN origins; Viewers see them read-only. */
 export default function OriginsRoute() {

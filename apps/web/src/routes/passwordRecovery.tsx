@@ -1,9 +1,9 @@
 import { Anchor, Text } from '@mantine/core';
 import { MSG, WEB_PATHS } from '@tlprt/contract';
 import { Link } from 'react-router';
-import { AuthCard } from '../components/AuthCard';
-import { IconMail } from '../components/icons';
-import { SupportContact } from '../components/SupportContact';
+import { AuthCard } from '../platform/ui/AuthCard';
+import { IconMail } from '../platform/ui/icons';
+import { SupportContact } from '../platform/ui/SupportContact';
 
 /** /passwordRecovery — instructions will be mailed if an account is found (spec §2). */
 export default function PasswordRecoveryRoute() {

@@ -1,9 +1,9 @@
 import { Anchor, Text } from '@mantine/core';
 import { MSG, WEB_PATHS } from '@tlprt/contract';
 import { Link } from 'react-router';
-import { AuthCard } from '../components/AuthCard';
-import { IconMail } from '../components/icons';
-import { SupportContact } from '../components/SupportContact';
+import { AuthCard } from '../platform/ui/AuthCard';
+import { IconMail } from '../platform/ui/icons';
+import { SupportContact } from '../platform/ui/SupportContact';
 
 /** /pendingRegistration — confirm the e-mail through the mailbox (spec §2). */
 export default function PendingRegistrationRoute() {

@@ -1,8 +1,8 @@
 import { Anchor } from '@mantine/core';
 import { MSG, WEB_PATHS } from '@tlprt/contract';
 import { Link } from 'react-router';
-import { AuthCard } from '../components/AuthCard';
 import { RegisterForm } from '../features/auth/RegisterForm';
+import { AuthCard } from '../platform/ui/AuthCard';
 
 /** /register — "Start free trial" (spec §2). */
 export default function RegisterRoute() {

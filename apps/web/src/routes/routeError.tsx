@@ -1,7 +1,7 @@
 import { Button, Text } from '@mantine/core';
 import { MSG } from '@tlprt/contract';
 import { useRouteError } from 'react-router';
-import { AuthCard } from '../components/AuthCard';
+import { AuthCard } from '../platform/ui/AuthCard';
 
 /** Last-resort screen for an unexpected rendering error. */
 export default function RouteErrorScreen() {

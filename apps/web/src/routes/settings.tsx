@@ -3,15 +3,15 @@ import { useQueryClient } from '@tanstack/react-query';
 import { ROUTE_NAMES, WEB_PATHS } from '@tlprt/contract';
 import { useEffect, useRef } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { PageBody, PageTitle } from '../components/Page';
-import { ProfileSettings } from '../features/profile/ProfileSettings';
-import { useSession } from '../features/session/SessionProvider';
-import { useRouteName } from '../features/session/useRouteName';
-import { SETTINGS_PANEL_ID, SettingsTabs } from '../features/settings/SettingsTabs';
-import { useSettingsTab } from '../features/settings/settingsTab';
 import { teamsApi } from '../features/teams/api';
-import { invalidateTeams } from '../features/teams/queries';
-import { TeamSettings } from '../features/teams/TeamSettings';
+import { invalidateTeams } from '../platform/data/teams';
+import { useSession } from '../platform/session/SessionProvider';
+import { useRouteName } from '../platform/session/useRouteName';
+import { SETTINGS_PANEL_ID, SettingsTabs } from '../platform/settings/SettingsTabs';
+import { useSettingsTab } from '../platform/settings/settingsTab';
+import { PageBody, PageTitle } from '../platform/ui/Page';
+import { ProfileSettings } from './settings/ProfileSettings';
+import { TeamSettings } from './settings/TeamSettings';
 
 /**
  * /settings — tab 0 profile, tab 1 team (spec §2 Settings screen). Query `teamDelete=decline` revokes

@@ -1,8 +1,8 @@
 import { ROUTE_NAMES, WEB_PATHS } from '@tlprt/contract';
 import { Navigate } from 'react-router';
-import { useSession } from '../features/session/SessionProvider';
-import { useRouteName } from '../features/session/useRouteName';
 import { StatisticsScreen } from '../features/statistics/StatisticsScreen';
+import { useSession } from '../platform/session/SessionProvider';
+import { useRouteName } from '../platform/session/useRouteName';
 
 /** /statistics (spec §2): range switch, list tabs, list selector and the chart. */
 export default function StatisticsRoute() {

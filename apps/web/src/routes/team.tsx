@@ -1,4 +1,4 @@
-import { LoaderLogo } from '../components/LoaderLogo';
+import { LoaderLogo } from '../platform/ui/LoaderLogo';
 
 /** /team shows only a loader (spec §2). */
 export default function TeamRoute() {

@@ -3,9 +3,9 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
-import { queryClient } from '../api/queryClient';
-import { AppModalsProvider } from '../components/AppModals';
-import { theme } from '../theme';
+import { theme } from '../app/theme';
+import { queryClient } from '../platform/api/queryClient';
+import { AppModalsProvider } from '../platform/ui/AppModals';
 
 function Where() {
   const { pathname } = useLocation();

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { configureApi } from '../api/client';
+import { configureApi } from '../platform/api/client';
 
 export interface Recorded {
   method: string;

@@ -1,6 +1,6 @@
 import { STORAGE_KEYS, type TInvitation, type TTeamDetail, type TUser } from '@tlprt/contract';
 import type { ReactElement } from 'react';
-import { SessionProvider } from '../features/session/SessionProvider';
+import { SessionProvider } from '../platform/session/SessionProvider';
 import { buildDetail, buildUser } from './fixtures';
 import { renderScreen } from './render';
 import { type Recorded, startTestServer } from './server';

@@ -2,12 +2,12 @@ import { Button, Stack, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { LIMITS, WEB_PATHS, ZCreateAccountForm } from '@tlprt/contract';
 import { useNavigate } from 'react-router';
-import { api } from '../../api/client';
-import { isApiError } from '../../api/errors';
-import { FormError } from '../../components/FormError';
-import { formError, showApiError, trimmed, useContractForm } from '../../components/form';
-import { sessionKeys } from '../session/queries';
-import { setStoredTeam } from '../session/storage';
+import { api } from '../../platform/api/client';
+import { isApiError } from '../../platform/api/errors';
+import { formError, showApiError, trimmed, useContractForm } from '../../platform/form';
+import { sessionKeys } from '../../platform/session/queries';
+import { setStoredTeam } from '../../platform/session/storage';
+import { FormError } from '../../platform/ui/FormError';
 
 const FIELDS = ['name', 'surname', 'workspace'] as const;
 

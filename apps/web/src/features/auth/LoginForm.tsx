@@ -2,10 +2,10 @@ import { Anchor, Button, Group, Stack, TextInput } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { type TLoginRequest, WEB_PATHS, ZLoginRequest } from '@tlprt/contract';
 import { Link, useNavigate } from 'react-router';
-import { api } from '../../api/client';
-import { FormError } from '../../components/FormError';
-import { formError, showApiError, useContractForm } from '../../components/form';
-import { pathAfterLogin } from '../session/storage';
+import { api } from '../../platform/api/client';
+import { formError, showApiError, useContractForm } from '../../platform/form';
+import { pathAfterLogin } from '../../platform/session/storage';
+import { FormError } from '../../platform/ui/FormError';
 import { PasswordField } from './PasswordField';
 import { startSession } from './session';
 

@@ -2,10 +2,10 @@ import { Button, Stack } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { type TSetNewPasswordRequest, WEB_PATHS, ZSetNewPasswordRequest } from '@tlprt/contract';
 import { useNavigate } from 'react-router';
-import { api } from '../../api/client';
-import { isApiError } from '../../api/errors';
-import { FormError } from '../../components/FormError';
-import { formError, showApiError, useContractForm } from '../../components/form';
+import { api } from '../../platform/api/client';
+import { isApiError } from '../../platform/api/errors';
+import { formError, showApiError, useContractForm } from '../../platform/form';
+import { FormError } from '../../platform/ui/FormError';
 import { PasswordField } from './PasswordField';
 import { startSession } from './session';
 

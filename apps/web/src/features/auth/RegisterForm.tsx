@@ -2,9 +2,9 @@ import { Button, Checkbox, Stack, TextInput } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { MSG, type TRegisterRequest, WEB_PATHS, ZRegisterRequest } from '@tlprt/contract';
 import { useNavigate } from 'react-router';
-import { api, linkBases } from '../../api/client';
-import { FormError } from '../../components/FormError';
-import { formError, showApiError, useContractForm } from '../../components/form';
+import { api, linkBases } from '../../platform/api/client';
+import { formError, showApiError, useContractForm } from '../../platform/form';
+import { FormError } from '../../platform/ui/FormError';
 import { lowerCaseEmailMessage } from './messages';
 
 export function RegisterForm() {

@@ -34,9 +34,15 @@ import {
 } from '@tlprt/contract';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { isApiError } from '../../api/errors';
-import { openConfirm } from '../../components/AppModals';
-import { useContractForm } from '../../components/form';
+import { isApiError } from '../../platform/api/errors';
+import { GUIDE_URL, pluginUrl } from '../../platform/config';
+import { useDomains } from '../../platform/data/domains';
+import { useContractForm } from '../../platform/form';
+import { integrationOf, playerSnippet } from '../../platform/integration/snippets';
+import { usePolicy } from '../../platform/session/policy';
+import { useSession } from '../../platform/session/SessionProvider';
+import { openConfirm } from '../../platform/ui/AppModals';
+import { CopyBlock } from '../../platform/ui/CopyBlock';
 import {
   IconAlert,
   IconBook,
@@ -45,20 +51,14 @@ import {
   IconKey,
   IconPlug,
   IconX,
-} from '../../components/icons';
-import { EmptyState } from '../../components/Page';
-import { GUIDE_URL, pluginUrl } from '../../config';
-import { useCreateKey } from '../keys/mutations';
-import { useKeys } from '../keys/queries';
-import { useSession } from '../session/SessionProvider';
-import { usePolicy } from '../teams/policy';
-import { cardPadding } from '../teams/TeamSettings';
-import { CopyBlock } from './CopyBlock';
+} from '../../platform/ui/icons';
+import { cardPadding, EmptyState } from '../../platform/ui/Page';
 import { DraftNav } from './DraftNav';
 import { currentDraft, isVerifiedDraft, useDraftSelection } from './drafts';
+import { useCreateKey } from './keys/mutations';
+import { useKeys } from './keys/queries';
 import { useCreateDomain, usePromoteDomain, useVerifyDomain } from './mutations';
-import { useDictionaries, useDomains, useInstructions } from './queries';
-import { integrationOf, playerSnippet } from './snippets';
+import { useDictionaries, useInstructions } from './queries';
 
 /** The URL the user types; the team comes from the session. */
 const DOMAIN_INPUT = ZCreateDomainRequest.pick({ url: true });

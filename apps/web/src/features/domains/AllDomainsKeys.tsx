@@ -2,7 +2,7 @@ import { Badge, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { allDomainsGroup, MSG_DOMAINS, type TKey } from '@tlprt/contract';
 import type { Pending } from './DomainModals';
 import { KeyTable } from './KeyTable';
-import type { DomainPermissions } from './MyDomains';
+import type { DomainPermissions } from './permissions';
 
 /** The team's keys for all its domains (domainId null, spec §3): they carry traffic on every verified
  *  domain, so My domains lists them in a group of their own. */

@@ -1,9 +1,9 @@
 import { Alert, Button, Code, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { DomainStatus, MSG_DOMAINS, type TDomain, type TKey, VerificationMethod } from '@tlprt/contract';
-import { openAppModal, openConfirm } from '../../components/AppModals';
-import { IconAlert } from '../../components/icons';
-import { useDeleteKey, useSuspendKey, useToggleKey } from '../keys/mutations';
+import { openAppModal, openConfirm } from '../../platform/ui/AppModals';
+import { IconAlert } from '../../platform/ui/icons';
+import { useDeleteKey, useSuspendKey, useToggleKey } from './keys/mutations';
 import {
   useDeleteDomain,
   useSetPlainHttp,

@@ -1,12 +1,12 @@
 import { ActionIcon, Box, Button, Group, ScrollArea, Text, Tooltip } from '@mantine/core';
 import { LIMITS, MSG_DOMAINS, type TDomain } from '@tlprt/contract';
-import { openConfirm } from '../../components/AppModals';
-import { IconCircleCheck, IconPlus, IconTrash } from '../../components/icons';
-import { useSession } from '../session/SessionProvider';
-import { usePolicy } from '../teams/policy';
+import { useDomains } from '../../platform/data/domains';
+import { usePolicy } from '../../platform/session/policy';
+import { useSession } from '../../platform/session/SessionProvider';
+import { openConfirm } from '../../platform/ui/AppModals';
+import { IconCircleCheck, IconPlus, IconTrash } from '../../platform/ui/icons';
 import { currentDraft, isVerifiedDraft, useDraftSelection } from './drafts';
 import { useDeleteDomain } from './mutations';
-import { useDomains } from './queries';
 
 /**
  * The drafts of Add domain (spec §2 header on addDomains): each draft by URL with a delete icon (hidden

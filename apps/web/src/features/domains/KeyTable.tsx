@@ -2,15 +2,15 @@ import { ActionIcon, Badge, Box, Group, Switch, Table, Text, TextInput, Tooltip 
 import { useField } from '@mantine/form';
 import { KeyStatus, LIMITS, MSG_DOMAINS, type TDomain, type TKey } from '@tlprt/contract';
 import { type KeyboardEvent, useEffect } from 'react';
-import { isApiError } from '../../api/errors';
-import { IconAlert, IconBan, IconKey, IconShield, IconSliders, IconTrash } from '../../components/icons';
-import { formatDate } from '../../lib/dates';
-import { useRenameKey, useToggleKey } from '../keys/mutations';
-import { useSession } from '../session/SessionProvider';
-import { CopyIcon } from './CopyBlock';
+import { isApiError } from '../../platform/api/errors';
+import { formatDate } from '../../platform/dates';
+import { useSession } from '../../platform/session/SessionProvider';
+import { CopyIcon } from '../../platform/ui/CopyBlock';
+import { IconAlert, IconBan, IconKey, IconShield, IconSliders, IconTrash } from '../../platform/ui/icons';
 import type { Pending } from './DomainModals';
 import { KEY_STATUS_COLOR, statusName } from './format';
-import type { DomainPermissions } from './MyDomains';
+import { useRenameKey, useToggleKey } from './keys/mutations';
+import type { DomainPermissions } from './permissions';
 import { useDictionaries } from './queries';
 
 /** The key table of one domain (spec §2): Service key, Name, Created, Status, then the actions. */

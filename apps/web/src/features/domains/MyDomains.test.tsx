@@ -10,11 +10,11 @@ import {
   type TSupervisorSettingRow,
 } from '@tlprt/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { LiveReactions } from '../../app/live/reactions';
+import { dispatchLive } from '../../platform/live/bus';
 import IntegrationRoute from '../../routes/integration';
 import { buildDomain, buildKey, buildTeam, buildUser, domainList } from '../../test/fixtures';
 import { type Routes, renderSignedIn, startApi } from '../../test/session';
-import { dispatchLive } from '../live/bus';
-import { LiveReactions } from '../live/reactions';
 import { MyDomains } from './MyDomains';
 
 type Api = Awaited<ReturnType<typeof startApi>>;

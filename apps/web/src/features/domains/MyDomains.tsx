@@ -27,6 +27,10 @@ import {
 } from '@tlprt/contract';
 import { Fragment, useState } from 'react';
 import { Link } from 'react-router';
+import { GUIDE_URL } from '../../platform/config';
+import { useDomains } from '../../platform/data/domains';
+import { usePolicy } from '../../platform/session/policy';
+import { useSession } from '../../platform/session/SessionProvider';
 import {
   IconAlert,
   IconBan,
@@ -36,28 +40,17 @@ import {
   IconPower,
   IconShield,
   IconTrash,
-} from '../../components/icons';
-import { EmptyState } from '../../components/Page';
-import { SupportContact } from '../../components/SupportContact';
-import { GUIDE_URL } from '../../config';
-import { useCreateKey } from '../keys/mutations';
-import { useSession } from '../session/SessionProvider';
-import { usePolicy } from '../teams/policy';
+} from '../../platform/ui/icons';
+import { EmptyState } from '../../platform/ui/Page';
+import { SupportContact } from '../../platform/ui/SupportContact';
 import { AllDomainsKeys } from './AllDomainsKeys';
 import { type Pending, useDomainModals } from './DomainModals';
 import { KeyTable } from './KeyTable';
+import { useCreateKey } from './keys/mutations';
 import { useSetPlainHttp } from './mutations';
-import { useDomains } from './queries';
+import type { DomainPermissions } from './permissions';
 
 /** What the panels may do, decided once from the contract's policy (spec §6). */
-export interface DomainPermissions {
-  manageDomains: boolean;
-  manageKeys: boolean;
-  supervisor: boolean;
-  /** The team is suspended: everything is view-only. */
-  frozen: boolean;
-}
-
 /** My domains (spec §2 "Integration: My domains"). */
 export function MyDomains() {
   const { currentTeam, role } = useSession();

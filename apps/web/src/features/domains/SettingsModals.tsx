@@ -23,11 +23,11 @@ import {
   type TSupervisorSettingRow,
 } from '@tlprt/contract';
 import { useEffect, useState } from 'react';
-import { IconAlert, IconCheck } from '../../components/icons';
-import type { SupervisorLayer, SupervisorSettingInput } from '../keys/api';
-import { useSetSupervisorSettings } from '../keys/mutations';
-import { useKeySettings, useSupervisorSettings } from '../keys/queries';
+import { IconAlert, IconCheck } from '../../platform/ui/icons';
 import { fromSettingValue, toSettingValue } from './format';
+import type { SupervisorLayer, SupervisorSettingInput } from './keys/api';
+import { useSetSupervisorSettings } from './keys/mutations';
+import { useKeySettings, useSupervisorSettings } from './keys/queries';
 
 const settingName = (id: number, fallback?: string) =>
   KEY_SETTING_RANGES[id]?.name ?? fallback ?? `Setting ${id}`;

@@ -1,11 +1,10 @@
 import { DICTIONARY_LOCALE, ENDPOINTS } from '@tlprt/contract';
-import { request } from '../../api/client';
+import { request } from '../../platform/api/client';
 
 const E = ENDPOINTS.domains;
 
 /** Domain calls of docs/domains-and-keys.md (the contract's descriptors). */
 export const domainsApi = {
-  list: (teamId: number, signal?: AbortSignal) => request(E.list, { params: { teamId }, signal }),
   create: (teamId: number, url: string) => request(E.create, { params: { teamId }, body: { url, teamId } }),
   instructions: (teamId: number, id: number, signal?: AbortSignal) =>
     request(E.instructions, { params: { teamId, id }, signal }),

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { invalidateDomainsAndKeys } from '../../platform/data/domains';
 import { domainsApi } from './api';
-import { invalidateDomainsAndKeys } from './queries';
 
 /** A mutation whose success refetches domains and keys. */
 export function useDomainsMutation<V, R>(fn: (vars: V) => Promise<R>) {

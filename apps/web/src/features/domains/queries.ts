@@ -1,23 +1,13 @@
-import { type QueryClient, useQuery } from '@tanstack/react-query';
-import { keyKeys } from '../keys/queries';
+import { useQuery } from '@tanstack/react-query';
+import { domainsRoot } from '../../platform/data/domains';
 import { domainsApi } from './api';
 
 /** Query keys of the domains feature: mutations and live events (60, 62, 90–92) invalidate these. */
 const domainKeys = {
-  all: ['domains'] as const,
-  list: (teamId: number) => [...domainKeys.all, 'list', teamId] as const,
+  all: domainsRoot,
   instructions: (teamId: number, id: number) => [...domainKeys.all, 'instructions', teamId, id] as const,
   dictionaries: () => ['dictionaries'] as const,
 };
-
-/** POST /v1/domains/{teamId}: every live domain, the drafts and the promoted ones, each with its keys. */
-export function useDomains(teamId: number | null) {
-  return useQuery({
-    queryKey: domainKeys.list(teamId ?? 0),
-    queryFn: ({ signal }) => domainsApi.list(teamId as number, signal),
-    enabled: teamId !== null,
-  });
-}
 
 /** GET /v1/domains/instructions/{teamId}/{id}: the four copyable texts of one draft. */
 export function useInstructions(teamId: number, id: number | null, enabled = true) {
@@ -38,12 +28,4 @@ export function useDictionaries() {
     staleTime: Number.POSITIVE_INFINITY,
     select: (r) => r.data,
   });
-}
-
-/** "After most changes, domains and keys are refetched" (spec §7). */
-export function invalidateDomainsAndKeys(queryClient: QueryClient) {
-  return Promise.all([
-    queryClient.invalidateQueries({ queryKey: domainKeys.all }),
-    queryClient.invalidateQueries({ queryKey: keyKeys.all }),
-  ]);
 }

@@ -18,12 +18,12 @@ import {
 } from '@tlprt/contract';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { queryClient } from '../../api/queryClient';
-import { API_DOCS_URL } from '../../config';
-import { routes } from '../../router';
+import { routes } from '../../app/router';
+import { theme } from '../../app/theme';
+import { queryClient } from '../../platform/api/queryClient';
+import { API_DOCS_URL } from '../../platform/config';
+import { isCdnOnly } from '../../platform/integration/snippets';
 import { renderScreen } from '../../test/render';
-import { theme } from '../../theme';
-import { isCdnOnly } from '../domains/snippets';
 import { GUIDE_SECTIONS, IntegrationGuide, playerSectionId } from './IntegrationGuide';
 import { MORE_PLAYERS, recipeSnippet } from './recipes';
 

@@ -54,14 +54,14 @@ import {
 } from '@tlprt/contract';
 import { type ReactNode, useEffect } from 'react';
 import { Link, useLocation } from 'react-router';
-import { IconAlert, IconBook } from '../../components/icons';
-import { Logo } from '../../components/Logo';
-import { API_DOCS_URL, pluginUrl } from '../../config';
-import { CopyBlock } from '../domains/CopyBlock';
-import { playerSnippet } from '../domains/snippets';
-import { getToken } from '../session/storage';
-import { STATS_EXPORT, statsExportCurl } from '../team-tokens/export-example';
-import { SCOPE_CHOICE } from '../team-tokens/scopes';
+import { API_DOCS_URL, pluginUrl } from '../../platform/config';
+import { STATS_EXPORT, statsExportCurl } from '../../platform/integration/export-example';
+import { SCOPE_CHOICE } from '../../platform/integration/scopes';
+import { playerSnippet } from '../../platform/integration/snippets';
+import { getToken } from '../../platform/session/storage';
+import { CopyBlock } from '../../platform/ui/CopyBlock';
+import { IconAlert, IconBook } from '../../platform/ui/icons';
+import { Logo } from '../../platform/ui/Logo';
 import { MORE_PLAYERS, recipeSnippet, type TMorePlayer } from './recipes';
 
 /** The in-page table of contents: each id is the id of its section's heading. */

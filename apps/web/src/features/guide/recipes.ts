@@ -1,4 +1,4 @@
-import { HLS_JS_BUNDLE, type SnippetParts, snippetText } from '../domains/snippets';
+import { HLS_JS_BUNDLE, type SnippetParts, snippetText } from '../../platform/integration/snippets';
 
 /**
  * The guide's More players (issue 21): players beyond Add domain's eight tabs, each with P2P through

@@ -16,14 +16,14 @@ import {
 } from '@mantine/core';
 import { LIMITS, MSG, MSG_DOMAINS, MSG_TEAMS, type TOrigin, ZCreateOriginRequest } from '@tlprt/contract';
 import { useState } from 'react';
-import { isApiError } from '../../api/errors';
-import { openConfirm } from '../../components/AppModals';
-import { useContractForm } from '../../components/form';
-import { IconAlert, IconPlus, IconServer, IconTrash } from '../../components/icons';
-import { EmptyState } from '../../components/Page';
-import { formatDate } from '../../lib/dates';
-import { useSession } from '../session/SessionProvider';
-import { usePolicy } from '../teams/policy';
+import { isApiError } from '../../platform/api/errors';
+import { formatDate } from '../../platform/dates';
+import { useContractForm } from '../../platform/form';
+import { usePolicy } from '../../platform/session/policy';
+import { useSession } from '../../platform/session/SessionProvider';
+import { openConfirm } from '../../platform/ui/AppModals';
+import { IconAlert, IconPlus, IconServer, IconTrash } from '../../platform/ui/icons';
+import { EmptyState } from '../../platform/ui/Page';
 import { useCreateOrigin, useDeleteOrigin, useToggleOrigin } from './mutations';
 import { useOrigins } from './queries';
 

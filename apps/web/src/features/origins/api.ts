@@ -1,5 +1,5 @@
 import { ENDPOINTS } from '@tlprt/contract';
-import { request } from '../../api/client';
+import { request } from '../../platform/api/client';
 
 const E = ENDPOINTS.origins;
 

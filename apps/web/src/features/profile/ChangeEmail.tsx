@@ -11,11 +11,11 @@ import {
   Title,
 } from '@mantine/core';
 import { linkBases, MSG_TEAMS, ZChangeEmailRequest } from '@tlprt/contract';
-import { showPopup } from '../../api/popups';
-import { FormError } from '../../components/FormError';
-import { formError, showApiError, useContractForm } from '../../components/form';
-import { IconMail } from '../../components/icons';
-import { useSession } from '../session/SessionProvider';
+import { showPopup } from '../../platform/api/popups';
+import { formError, showApiError, useContractForm } from '../../platform/form';
+import { useSession } from '../../platform/session/SessionProvider';
+import { FormError } from '../../platform/ui/FormError';
+import { IconMail } from '../../platform/ui/icons';
 import { useChangeEmail, useChangeEmailResend, useChangeEmailRevoke } from './mutations';
 
 const FIELDS = ['email', 'password'] as const;

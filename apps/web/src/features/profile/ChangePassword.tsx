@@ -1,8 +1,8 @@
 import { Button, Card, Group, PasswordInput, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { MSG, ZChangePasswordRequest } from '@tlprt/contract';
-import { FormError } from '../../components/FormError';
-import { formError, showApiError, useContractForm } from '../../components/form';
-import { useSession } from '../session/SessionProvider';
+import { formError, showApiError, useContractForm } from '../../platform/form';
+import { useSession } from '../../platform/session/SessionProvider';
+import { FormError } from '../../platform/ui/FormError';
 import { useChangePassword } from './mutations';
 import { useDoneFlag } from './useDoneFlag';
 

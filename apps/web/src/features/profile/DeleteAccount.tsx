@@ -1,9 +1,9 @@
 import { Alert, Badge, Button, Card, Group, List, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { MSG_TEAMS, Role, type TDeleteInfo } from '@tlprt/contract';
-import { showPopup } from '../../api/popups';
-import { openInfo, openPasswordConfirm } from '../../components/AppModals';
-import { IconAlert, IconTrash } from '../../components/icons';
-import { useSession } from '../session/SessionProvider';
+import { showPopup } from '../../platform/api/popups';
+import { useSession } from '../../platform/session/SessionProvider';
+import { openInfo, openPasswordConfirm } from '../../platform/ui/AppModals';
+import { IconAlert, IconTrash } from '../../platform/ui/icons';
 import { useDeleteInfo, useDeleteResend, useDeleteRevoke, useRequestDelete } from './mutations';
 
 const canGoOn = (status: number) => status >= 200 && status < 300;

@@ -1,9 +1,9 @@
 import { Card, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { canEditOwnProfile, LIMITS, ZUpdateUserRequest } from '@tlprt/contract';
-import { IconClock } from '../../components/icons';
-import { SaveOnBlurInput } from '../../components/SaveOnBlurInput';
-import { formatUtc } from '../../lib/dates';
-import { useSession } from '../session/SessionProvider';
+import { formatUtc } from '../../platform/dates';
+import { useSession } from '../../platform/session/SessionProvider';
+import { IconClock } from '../../platform/ui/icons';
+import { SaveOnBlurInput } from '../../platform/ui/SaveOnBlurInput';
 import { useUpdateUser } from './mutations';
 import { ProfileImagePicker } from './ProfileImagePicker';
 

@@ -1,9 +1,9 @@
 import { Button, Group, SimpleGrid, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useState } from 'react';
-import { openAppModal } from '../../components/AppModals';
-import { IconPencil } from '../../components/icons';
-import { useSession } from '../session/SessionProvider';
-import { PROFILE_IMAGE_COUNT, ProfileAvatar } from './avatars';
+import { useSession } from '../../platform/session/SessionProvider';
+import { openAppModal } from '../../platform/ui/AppModals';
+import { PROFILE_IMAGE_COUNT, ProfileAvatar } from '../../platform/ui/avatars';
+import { IconPencil } from '../../platform/ui/icons';
 import { useUpdateUser } from './mutations';
 
 /** Profile image (spec §2): 12 default images, index 0 the placeholder, saved as the index. */

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { TUpdateUserRequest } from '@tlprt/contract';
-import { api } from '../../api/client';
-import { sessionKeys } from '../session/queries';
+import { api } from '../../platform/api/client';
+import { sessionKeys } from '../../platform/session/queries';
 import { profileApi } from './api';
 
 /** PUT /api/v1/user/{id}; the answer is the fresh user, so the session cache takes it as is. */

@@ -14,7 +14,7 @@ import {
 import { useMutation } from '@tanstack/react-query';
 import { MSG_STATS, type TBreakdownBy, type TBreakdownRow, type TStatsRange } from '@tlprt/contract';
 import { type ReactNode, useId, useMemo, useState } from 'react';
-import { IconAlert, IconArrowDown, IconArrowUp, IconSelector } from '../../components/icons';
+import { IconAlert, IconArrowDown, IconArrowUp, IconSelector } from '../../platform/ui/icons';
 import { breakdownCsvText } from './api';
 import {
   BREAKDOWN_TABS,

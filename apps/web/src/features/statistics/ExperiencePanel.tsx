@@ -11,7 +11,7 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { type ReactNode, useId } from 'react';
-import { IconInfo } from '../../components/icons';
+import { IconInfo } from '../../platform/ui/icons';
 import {
   EXPERIENCE_TEXT,
   type ExperienceFigure,

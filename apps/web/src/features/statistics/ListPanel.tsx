@@ -14,8 +14,8 @@ import {
 } from '@mantine/core';
 import { MSG_STATS, type TDomain } from '@tlprt/contract';
 import { useEffect, useState } from 'react';
-import { openConfirm } from '../../components/AppModals';
-import { IconLock, IconPencil, IconTrash } from '../../components/icons';
+import { openConfirm } from '../../platform/ui/AppModals';
+import { IconLock, IconPencil, IconTrash } from '../../platform/ui/icons';
 import { type DomainGroups, keyColor, keyLabel, keyTitle, tabLabel } from './lists';
 
 const RENAME_UNLOCK_MS = 10_000;

@@ -1,6 +1,6 @@
 import { ActionIcon, Button, Group, ScrollArea, Tooltip } from '@mantine/core';
 import { LIMITS, MSG_STATS } from '@tlprt/contract';
-import { IconLock, IconPlus } from '../../components/icons';
+import { IconLock, IconPlus } from '../../platform/ui/icons';
 import { tabLabel } from './lists';
 import { useStatsLists } from './queries';
 

@@ -8,10 +8,10 @@ import {
   type TStatsTab,
   ZApiError,
 } from '@tlprt/contract';
-import { apiUrl, request } from '../../api/client';
-import { ApiError } from '../../api/errors';
-import { reportApiError, showCantPerform } from '../../api/popups';
-import { getToken } from '../session/storage';
+import { apiUrl, request } from '../../platform/api/client';
+import { ApiError } from '../../platform/api/errors';
+import { reportApiError, showCantPerform } from '../../platform/api/popups';
+import { getToken } from '../../platform/session/storage';
 
 const E = ENDPOINTS.statistics;
 

@@ -6,7 +6,7 @@ import {
   type TBreakdownRow,
   type TStatsRange,
 } from '@tlprt/contract';
-import { formatDate, formatDateTime, formatTime, utcLabel } from '../../lib/dates';
+import { formatDate, formatDateTime, formatTime, utcLabel } from '../../platform/dates';
 import { rebufferingShare } from './experience';
 
 /** The table's texts (the web's own; the contract has none for the breakdown). */

@@ -1,7 +1,7 @@
 import type { TStatsPoint } from '@tlprt/contract';
 import { MIN_ZOOM_SPAN_S, MSG_STATS } from '@tlprt/contract';
-import { formatDateTime, utcLabel } from '../../lib/dates';
-import { DIMMED_TEXT } from '../../theme';
+import { formatDateTime, utcLabel } from '../../platform/dates';
+import { DIMMED_TEXT } from '../../platform/ui/colors';
 import { formatBits, formatCount, formatPercent } from './format';
 
 const SERIES_COLORS = { cdn: '#4c6ef5', p2p: '#12b886', nodr: '#fab005' } as const;

@@ -14,8 +14,8 @@ import {
   type TStatsTab,
 } from '@tlprt/contract';
 import { useEffect } from 'react';
-import { useServerClockOffset } from '../session/queries';
-import { useSession } from '../session/SessionProvider';
+import { useServerClockOffset } from '../../platform/session/queries';
+import { useSession } from '../../platform/session/SessionProvider';
 import { statsApi } from './api';
 import { buildStatsQuery } from './data';
 import { nextListName } from './lists';

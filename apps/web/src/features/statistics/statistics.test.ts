@@ -1,6 +1,6 @@
 import { MIN_ZOOM_SPAN_S, MSG_STATS, STATS_RANGES, type TStatsPoint } from '@tlprt/contract';
 import { describe, expect, it } from 'vitest';
-import { utcLabel } from '../../lib/dates';
+import { utcLabel } from '../../platform/dates';
 import {
   bitsPerSecond,
   buildChartOption,

@@ -1,6 +1,6 @@
 import { ActionIcon, Tooltip } from '@mantine/core';
 import type { TTeamListItem } from '@tlprt/contract';
-import { IconStar } from '../../components/icons';
+import { IconStar } from '../../platform/ui/icons';
 import { useTeamStar } from './mutations';
 import { teamName } from './teamView';
 

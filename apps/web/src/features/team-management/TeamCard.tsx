@@ -1,7 +1,7 @@
 import { Card, Group, SimpleGrid, Stack, Text, UnstyledButton } from '@mantine/core';
 import { isShownSuspended, type TTeamListItem } from '@tlprt/contract';
-import { IconBan } from '../../components/icons';
-import { formatDate } from '../../lib/dates';
+import { formatDate } from '../../platform/dates';
+import { IconBan } from '../../platform/ui/icons';
 import { StarButton } from './StarButton';
 import { TeamHistoryButton } from './TeamHistory';
 import { TeamTags } from './TeamTags';

@@ -20,9 +20,9 @@ import {
   type TAuditEntry,
   type TTeamListItem,
 } from '@tlprt/contract';
-import { openAppModal } from '../../components/AppModals';
-import { IconAlert, IconClock } from '../../components/icons';
-import { formatDateTime } from '../../lib/dates';
+import { formatDateTime } from '../../platform/dates';
+import { openAppModal } from '../../platform/ui/AppModals';
+import { IconAlert, IconClock } from '../../platform/ui/icons';
 import { teamManagementApi } from './api';
 import { teamManagementKeys } from './queries';
 import { teamName } from './teamView';

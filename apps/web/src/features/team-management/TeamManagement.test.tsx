@@ -10,12 +10,12 @@ import {
   type TTeamListItem,
 } from '@tlprt/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { pageReload } from '../../api/navigation';
+import { Sidebar } from '../../app/layout/Sidebar';
+import { pageReload } from '../../platform/api/navigation';
 import { buildTeam, buildUser } from '../../test/fixtures';
 import { renderScreen } from '../../test/render';
 import { type Recorded, startTestServer } from '../../test/server';
 import { renderSignedIn, startApi } from '../../test/session';
-import { Sidebar } from '../layout/Sidebar';
 import { TeamManagementPanel } from './TeamManagementPanel';
 
 /** 15 June 2026, 12:00 local time: the panel's clock in these tests. */

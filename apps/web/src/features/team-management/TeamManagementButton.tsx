@@ -1,8 +1,8 @@
 import { NavLink } from '@mantine/core';
 import { isPlatformSupervisor, MSG_TEAM_MANAGEMENT } from '@tlprt/contract';
 import { useState } from 'react';
-import { IconShield } from '../../components/icons';
-import { useSession } from '../session/SessionProvider';
+import { useSession } from '../../platform/session/SessionProvider';
+import { IconShield } from '../../platform/ui/icons';
 import { TeamManagementPanel } from './TeamManagementPanel';
 
 /** The sidebar button that opens the Team Management panel: supervisors only (spec §1, §6). */

@@ -16,7 +16,7 @@ import {
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { MSG_TEAM_MANAGEMENT, TEAM_SEARCH } from '@tlprt/contract';
 import { useMemo, useRef, useState } from 'react';
-import { IconStar, IconX } from '../../components/icons';
+import { IconStar, IconX } from '../../platform/ui/icons';
 import { CreationDateFilter } from './CreationDateFilter';
 import { CsvMenu } from './CsvMenu';
 import { EMPTY_FILTERS, type Filters, hasFilters, pageSize, type ViewMode } from './filters';

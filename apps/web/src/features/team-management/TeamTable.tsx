@@ -1,6 +1,6 @@
 import { Group, Table, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { cutTeamName, isShownSuspended, type TTeamListItem } from '@tlprt/contract';
-import { IconBan } from '../../components/icons';
+import { IconBan } from '../../platform/ui/icons';
 import { StarButton } from './StarButton';
 import { TeamHistoryButton } from './TeamHistory';
 import { TeamTags } from './TeamTags';

@@ -1,8 +1,8 @@
 import { ActionIcon, Badge, Group, TextInput } from '@mantine/core';
 import { LIMITS, type TTeamListItem, ZTagRequest } from '@tlprt/contract';
-import { isApiError } from '../../api/errors';
-import { useContractForm } from '../../components/form';
-import { IconX } from '../../components/icons';
+import { isApiError } from '../../platform/api/errors';
+import { useContractForm } from '../../platform/form';
+import { IconX } from '../../platform/ui/icons';
 import { useTagAdd, useTagRemove } from './mutations';
 import { teamName } from './teamView';
 

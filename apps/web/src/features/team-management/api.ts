@@ -1,8 +1,8 @@
 import { ENDPOINTS, PATHS, type TTeamSearchRequest } from '@tlprt/contract';
-import { apiUrl, request } from '../../api/client';
-import { ApiError } from '../../api/errors';
-import { reportApiError } from '../../api/popups';
-import { getToken } from '../session/storage';
+import { apiUrl, request } from '../../platform/api/client';
+import { ApiError } from '../../platform/api/errors';
+import { reportApiError } from '../../platform/api/popups';
+import { getToken } from '../../platform/session/storage';
 
 const E = ENDPOINTS.teams;
 

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { sessionKeys } from '../session/queries';
+import { sessionKeys } from '../../platform/session/queries';
 import { teamManagementApi } from './api';
 import { patchTeam } from './queries';
 

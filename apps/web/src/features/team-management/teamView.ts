@@ -1,6 +1,6 @@
 import { isShownSuspended, MSG_TEAM_MANAGEMENT, TeamStatus, type TTeamListItem } from '@tlprt/contract';
-import { reloadPage } from '../../api/navigation';
-import { setStoredTeam } from '../session/storage';
+import { reloadPage } from '../../platform/api/navigation';
+import { setStoredTeam } from '../../platform/session/storage';
 
 /** What the panel shows as a team's status (spec §4). */
 export function statusText(t: Pick<TTeamListItem, 'statusId' | 'suspended'>): string {

@@ -2,11 +2,11 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ENDPOINTS, MSG, MSG_TOKENS, STORAGE_KEYS, type TTeamToken } from '@tlprt/contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { statsExportCurl } from '../../platform/integration/export-example';
+import { exportUsage, SCOPE_BADGE, SCOPE_CHOICE, SCOPE_LABEL } from '../../platform/integration/scopes';
+import { TeamSettings } from '../../routes/settings/TeamSettings';
 import { buildDetail, buildTeam, buildUser } from '../../test/fixtures';
 import { type Routes, renderSignedIn, startApi } from '../../test/session';
-import { TeamSettings } from '../teams/TeamSettings';
-import { statsExportCurl } from './export-example';
-import { exportUsage, SCOPE_BADGE, SCOPE_CHOICE, SCOPE_LABEL } from './scopes';
 
 type Api = Awaited<ReturnType<typeof startApi>>;
 let api: Api | null = null;

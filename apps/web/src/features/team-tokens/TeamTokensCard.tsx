@@ -26,18 +26,24 @@ import {
   type TTeamTokenScope,
   ZCreateTeamTokenRequest,
 } from '@tlprt/contract';
-import { openAppModal, openConfirm } from '../../components/AppModals';
-import { FormError } from '../../components/FormError';
-import { formError, showApiError, useContractForm } from '../../components/form';
-import { IconAlert, IconKey, IconPlus } from '../../components/icons';
-import { formatDate, formatDateTime } from '../../lib/dates';
-import { CopyBlock } from '../domains/CopyBlock';
-import { usePolicy } from '../teams/policy';
-import { cardPadding } from '../teams/TeamSettings';
-import { STATS_EXPORT, statsExportCurl } from './export-example';
+import { formatDate, formatDateTime } from '../../platform/dates';
+import { formError, showApiError, useContractForm } from '../../platform/form';
+import { STATS_EXPORT, statsExportCurl } from '../../platform/integration/export-example';
+import {
+  exportUsage,
+  INGEST_PATH,
+  SCOPE_BADGE,
+  SCOPE_CHOICE,
+  SCOPE_LABEL,
+} from '../../platform/integration/scopes';
+import { usePolicy } from '../../platform/session/policy';
+import { openAppModal, openConfirm } from '../../platform/ui/AppModals';
+import { CopyBlock } from '../../platform/ui/CopyBlock';
+import { FormError } from '../../platform/ui/FormError';
+import { IconAlert, IconKey, IconPlus } from '../../platform/ui/icons';
+import { cardPadding } from '../../platform/ui/Page';
 import { useCreateTeamToken, useRevokeTeamToken } from './mutations';
 import { useTeamTokens } from './queries';
-import { exportUsage, INGEST_PATH, SCOPE_BADGE, SCOPE_CHOICE, SCOPE_LABEL } from './scopes';
 
 /**
  * API tokens of the team (Team settings; not in the spec): server-side reporters send statistics with

@@ -2,13 +2,15 @@ import { Button, Card, Group, Stack, Text, TextInput, ThemeIcon, Title } from '@
 import { useMutation } from '@tanstack/react-query';
 import { MSG, MSG_TEAMS, mayLeaveByRole, type TTeamDetail, ZSuspendRequest } from '@tlprt/contract';
 import type { ReactNode } from 'react';
-import { isApiError } from '../../api/errors';
-import { showPopup } from '../../api/popups';
-import { openAppModal, openInfo, openPasswordConfirm } from '../../components/AppModals';
-import { useContractForm } from '../../components/form';
-import { IconDoorExit, IconMail, IconPause, IconTrash } from '../../components/icons';
-import { SupportContact } from '../../components/SupportContact';
-import { clearStoredTeam } from '../session/storage';
+import { isApiError } from '../../platform/api/errors';
+import { showPopup } from '../../platform/api/popups';
+import { useContractForm } from '../../platform/form';
+import { usePolicy } from '../../platform/session/policy';
+import { clearStoredTeam } from '../../platform/session/storage';
+import { openAppModal, openInfo, openPasswordConfirm } from '../../platform/ui/AppModals';
+import { IconDoorExit, IconMail, IconPause, IconTrash } from '../../platform/ui/icons';
+import { cardPadding } from '../../platform/ui/Page';
+import { SupportContact } from '../../platform/ui/SupportContact';
 import {
   useDeleteCancel,
   useDeleteLock,
@@ -18,8 +20,6 @@ import {
   useSuspendResend,
   useSuspendRevoke,
 } from './mutations';
-import { usePolicy } from './policy';
-import { cardPadding } from './TeamSettings';
 
 const linkSent = () => showPopup({ kind: 'notice', title: MSG_TEAMS.linkSent });
 

@@ -25,19 +25,19 @@ import {
   type TTeamMember,
   ZInvitationCreateRequest,
 } from '@tlprt/contract';
-import { isApiError } from '../../api/errors';
-import { showPopup } from '../../api/popups';
-import { openConfirm, openInfo } from '../../components/AppModals';
-import { FormError } from '../../components/FormError';
-import { formError, useContractForm } from '../../components/form';
-import { IconTrash } from '../../components/icons';
-import { useCreateInvitation, useResendInvitation, useRevokeInvitation } from '../invitations/mutations';
-import { ProfileAvatar } from '../profile/avatars';
-import { useSession } from '../session/SessionProvider';
+import { isApiError } from '../../platform/api/errors';
+import { showPopup } from '../../platform/api/popups';
+import { formError, useContractForm } from '../../platform/form';
+import { usePolicy } from '../../platform/session/policy';
+import { useSession } from '../../platform/session/SessionProvider';
+import { openConfirm, openInfo } from '../../platform/ui/AppModals';
+import { ProfileAvatar } from '../../platform/ui/avatars';
+import { FormError } from '../../platform/ui/FormError';
+import { IconTrash } from '../../platform/ui/icons';
+import { cardPadding } from '../../platform/ui/Page';
+import { roleColor } from '../../platform/ui/roleColor';
+import { useCreateInvitation, useResendInvitation, useRevokeInvitation } from './invitations/mutations';
 import { useRemoveMember, useSetRole } from './mutations';
-import { usePolicy } from './policy';
-import { roleColor } from './roleColor';
-import { cardPadding } from './TeamSettings';
 
 type Pending = { kind: 'remove'; member: TTeamMember } | { kind: 'revoke'; member: TTeamMember };
 

@@ -1,8 +1,8 @@
 import { ActionIcon, Box, Group, Menu, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { MSG, type TTeamSummary } from '@tlprt/contract';
-import { IconCheck, IconSelector, IconStar } from '../../components/icons';
-import { useSession } from '../session/SessionProvider';
-import { splitFavourites, teamLabel } from './currentTeam';
+import { splitFavourites, teamLabel } from '../../platform/session/currentTeam';
+import { useSession } from '../../platform/session/SessionProvider';
+import { IconCheck, IconSelector, IconStar } from '../../platform/ui/icons';
 import { useToggleFavourite } from './mutations';
 
 /**

@@ -1,5 +1,5 @@
 import { ENDPOINTS, type TCreateTeamRequest, type TUpdateTeamRequest } from '@tlprt/contract';
-import { request } from '../../api/client';
+import { request } from '../../platform/api/client';
 
 const E = ENDPOINTS.teams;
 const L = ENDPOINTS.teamLifecycle;

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { linkBases, type TCreateTeamRequest, type TUpdateTeamRequest } from '@tlprt/contract';
+import { invalidateTeams } from '../../platform/data/teams';
 import { teamsApi } from './api';
-import { invalidateTeams } from './queries';
 
 /** Confirm/cancel link bases for the deletion and suspension mails (always this dashboard's origin). */
 function deletePaths() {

@@ -1,14 +1,6 @@
-import { type QueryClient, useQuery } from '@tanstack/react-query';
-import { sessionKeys } from '../session/queries';
+import { useQuery } from '@tanstack/react-query';
+import { teamKeys } from '../../platform/data/teams';
 import { teamsApi } from './api';
-
-/** Query keys of the teams feature (STYLE §9): mutations and live events invalidate these. */
-export const teamKeys = {
-  all: ['teams'] as const,
-  details: () => [...teamKeys.all, 'detail'] as const,
-  detail: (id: number) => [...teamKeys.details(), id] as const,
-  timeZones: () => ['timeZones'] as const,
-};
 
 /** GET /v1/teams/{id}: the team with its members and pending invitations. */
 export function useTeamDetail(id: number | null) {
@@ -28,12 +20,4 @@ export function useTimeZones() {
     staleTime: Number.POSITIVE_INFINITY,
     select: (r) => r.data,
   });
-}
-
-/** What a team change touches: its detail and the session (TeamsRender carries name, role, status). */
-export function invalidateTeams(queryClient: QueryClient) {
-  return Promise.all([
-    queryClient.invalidateQueries({ queryKey: teamKeys.all }),
-    queryClient.invalidateQueries({ queryKey: sessionKeys.all }),
-  ]);
 }
