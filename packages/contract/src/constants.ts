@@ -1,12 +1,8 @@
 /** Business constants of spec §9. Every other package reads them from here. */
 /** The product's name in the web app, e-mails, the API description and the start banner. */
 export const PRODUCT_NAME = 'P2P CDN Dashboard';
-export const APP_VERSION = '0006';
-export const SCOPE = 'tlprt-dash';
 export const DICTIONARY_LOCALE = 45;
-export const DEFAULT_TIME_ZONE_ID = 37;
 export const DEFAULT_TIME_ZONE_NAME = 'UTC';
-export const DEFAULT_UTC_OFFSET = -7;
 
 export const STORAGE_KEYS = {
   token: 'bearer_access_token',

@@ -32,7 +32,6 @@ export const ZInvitation = z.object({
   expiresAt: z.string(),
 });
 export type TInvitation = z.infer<typeof ZInvitation>;
-export const ZInvitationResponse = envelope(ZInvitation);
 export const ZInvitationListResponse = envelope(z.array(ZInvitation));
 
 /** PUT /guest/invitation/{hash} for a new user: the "Create account" form of the invite link. */

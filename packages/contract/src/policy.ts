@@ -54,7 +54,6 @@ export const isNotSuspended: Predicate = (c) => c.team.suspended === 0;
 export const isNotDeleting: Predicate = (c) => c.team.statusId !== TeamStatus.DeletionRequested;
 export const isTeamMutable: Predicate = (c) => isNotSuspended(c) && isNotDeleting(c);
 export const isDeleting: Predicate = (c) => c.team.statusId === TeamStatus.DeletionRequested;
-export const isSuspensionPending: Predicate = (c) => c.team.suspendedProcess === 1;
 /** Only Admins and Billing masters see the leave option (Key master, Viewer, Supervisor: hidden). */
 export const mayLeaveByRole: Predicate = (c) => c.role === Role.Admin || c.role === Role.BillingMaster;
 /** Statuses 30 (Blocked) and 40 (Deleting): such a user may not edit a profile nor create a team

@@ -65,7 +65,6 @@ export const EMAIL_CANCEL_LINK_KINDS: Record<TEmailCancelType, LinkKindValue> = 
 };
 /** /createPassword and /resPassword take either password link (sign-up or recovery). */
 export const PASSWORD_LINK_KINDS: readonly LinkKindValue[] = [LinkKind.Register, LinkKind.Recovery];
-export const INVITE_LINK_TYPES = ['old', 'new', 'decline'] as const;
 
 /** Link bases the web app sends; the server appends the hash (and `?teamIdInvite=` for invitations). */
 export function linkBases(origin: string) {

@@ -117,7 +117,6 @@ export const ZStatsSettingsPut = z.object({
   save_json: z.string().max(100_000),
 });
 export const ZStatsSettingsResponse = envelope(ZStatsSettings);
-export const DEFAULT_TAB_NAME = 'New list';
 
 /**
  * Breakdowns (DESIGN §7): where the traffic of a range comes from, by stream (the playlist's URL

@@ -28,13 +28,10 @@ export { KEY_ENDPOINTS } from './keys.js';
 export { LIVE_ENDPOINTS } from './live.js';
 export { ORIGIN_ENDPOINTS } from './origins.js';
 export {
-  INTEGRITY_URL_MAX,
   PLAYER_ENDPOINTS,
   parseIntegrityRange,
   type TIntegrityQuery,
   type TIntegrityResponse,
-  ZIntegrityQuery,
-  ZIntegrityResponse,
 } from './player.js';
 export { STATISTICS_ENDPOINTS } from './statistics.js';
 export { TEAM_LIFECYCLE_ENDPOINTS } from './team-lifecycle.js';
