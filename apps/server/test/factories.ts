@@ -6,6 +6,7 @@ import {
   type LinkKindValue,
   POINT_VALUES,
   Role,
+  type RoleId,
   TIMINGS,
   type TSeriesName,
 } from '@tlprt/contract';
@@ -101,7 +102,7 @@ export async function buildSession(app: App, userId: number): Promise<string> {
 /** A team owned (Admin) by a new user, with `roleOf` members added in the given roles. */
 export async function buildTeam(
   app: App,
-  opts: { name?: string; owner?: BuiltUser; roleOf?: Array<{ user: BuiltUser; role: number }> } = {},
+  opts: { name?: string; owner?: BuiltUser; roleOf?: Array<{ user: BuiltUser; role: RoleId }> } = {},
 ): Promise<{ id: number; owner: BuiltUser }> {
   const owner = opts.owner ?? (await buildUser(app));
   const t = app.ctx.now();

@@ -5,6 +5,7 @@ import {
   linkBases,
   PATHS,
   Role,
+  type RoleId,
   SUPERVISOR_SET,
   TeamStatus,
 } from '@tlprt/contract';
@@ -578,7 +579,7 @@ ROWS.push(
   },
 );
 
-const ROLE_OF: Partial<Record<Column, number>> = {
+const ROLE_OF: Partial<Record<Column, RoleId>> = {
   A: Role.Admin,
   B: Role.BillingMaster,
   K: Role.KeyMaster,

@@ -81,17 +81,6 @@ export const RATE_LIMITS = {
   failureWindowMs: 15 * 60 * 1000,
 } as const;
 
-export const Role = {
-  Admin: 10,
-  BillingMaster: 20,
-  KeyMaster: 30,
-  Viewer: 40,
-  Supervisor: 50,
-} as const;
-export type RoleId = (typeof Role)[keyof typeof Role];
-export const ROLE_IDS = [10, 20, 30, 40, 50] as const;
-export const DEFAULT_INVITE_ROLE = Role.Viewer;
-
 export const TeamStatus = { Active: 10, DeletionRequested: 30, Disabled: 40, Suspended: 50 } as const;
 export const DomainStatus = { Active: 10, Inactive: 20, Suspended: 40, Deleted: 50 } as const;
 export const KeyStatus = { Active: 10, Inactive: 20, Locked: 30, Restricted: 40, Deleted: 50 } as const;

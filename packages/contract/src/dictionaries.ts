@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { envelope } from './common.js';
+import { ROLE_ROWS } from './roles.js';
 
 export const DICTIONARY_NAMES = [
   'userStatus',
@@ -39,13 +40,6 @@ export type TDictionaries = z.infer<typeof ZDictionaries>;
 export const ZDictionariesResponse = envelope(ZDictionaries);
 
 /** The enumerations whose names are the product's own (the rest are built from ISO data). */
-export const ROLE_NAMES: Record<number, string> = {
-  10: 'Admin',
-  20: 'Billing master',
-  30: 'Key master',
-  40: 'Viewer',
-  50: 'Supervisor',
-};
 export const TEAM_VERSION_NAMES: Record<number, string> = {
   0: 'Version 1.0 (Default)',
   1: 'Version 1.1 (Nodr)',
@@ -56,7 +50,7 @@ export const ENUM_DICTIONARIES = {
     { id: 30, name: 'Blocked' },
     { id: 40, name: 'Deleting' },
   ],
-  user_roles_in_team: Object.entries(ROLE_NAMES).map(([id, name]) => ({ id: Number(id), name })),
+  user_roles_in_team: ROLE_ROWS.map(({ id, name }) => ({ id, name })),
   team_statuses: [
     { id: 10, name: 'Active' },
     { id: 30, name: 'Deletion requested' },

@@ -4,7 +4,10 @@ import { type EndpointSpec, endpointPath, errorSchemas } from './endpoint.js';
 import { ENDPOINTS, PATHS } from './endpoints/index.js';
 
 const all: Array<[string, EndpointSpec]> = Object.entries(ENDPOINTS).flatMap(([group, eps]) =>
-  Object.entries(eps as Record<string, EndpointSpec>).map(([name, ep]) => [`${group}.${name}`, ep]),
+  Object.entries(eps as Record<string, EndpointSpec>).map(([name, ep]): [string, EndpointSpec] => [
+    `${group}.${name}`,
+    ep,
+  ]),
 );
 const pathNames = (path: string) => [...path.matchAll(/:([A-Za-z_]\w*)/g)].map((m) => m[1]);
 

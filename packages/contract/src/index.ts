@@ -15,6 +15,7 @@ export * from './messages.js';
 export * from './player.js';
 export * from './policy.js';
 export * from './report.js';
+export * from './roles.js';
 export * from './routes.js';
 export * from './self-service.js';
 export * from './series.js';

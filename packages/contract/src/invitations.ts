@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { ZSession } from './auth.js';
 import { envelope, optionalText, ZEmail, ZLinkBase } from './common.js';
-import { DEFAULT_INVITE_ROLE, LIMITS } from './constants.js';
+import { LIMITS } from './constants.js';
 import { MSG } from './messages.js';
+import { DEFAULT_INVITE_ROLE } from './roles.js';
 
 /** POST /v1/teams/{teamId}/invitation/create. Link bases get `<hash>?teamIdInvite=<teamId>` appended. */
 export const ZInvitationCreateRequest = z.object({

@@ -1,4 +1,5 @@
-import { Role, TeamStatus, UserStatus } from './constants.js';
+import { TeamStatus, UserStatus } from './constants.js';
+import { ROLE_ROWS, Role, type RoleId, roleRights, roleRow } from './roles.js';
 
 /**
  * Who may do what (spec §6 and the team states of §4), as small named predicates combined per action.
@@ -18,33 +19,38 @@ export interface PolicyTeam {
 export interface PolicyContext {
   actor: PolicyActor;
   /** The actor's effective role in the team (50 for the supervisor flag), or null for a non-member. */
-  role: number | null;
+  role: RoleId | null;
   /** The actor has a membership row in the team (a supervisor working in a picked team may not). */
   member: boolean;
   team: PolicyTeam;
 }
 
-/** The supervisor flag makes the user act as role 50 (spec §6). */
-export function effectiveRole(actor: Pick<PolicyActor, 'supervisor'>, memberRole: number | null | undefined) {
+/** The supervisor flag makes the user act as role 50 (spec §6). `memberRole` stays a number while the
+ *  answers' schemas carry roles as numbers (the web passes them); membership rows hold role ids only. */
+export function effectiveRole(
+  actor: Pick<PolicyActor, 'supervisor'>,
+  memberRole: number | null | undefined,
+): RoleId | null {
   if (actor.supervisor) return Role.Supervisor;
-  return memberRole ?? null;
+  return (memberRole ?? null) as RoleId | null;
 }
 
 type Predicate = (c: PolicyContext) => boolean;
 
 export const isMember: Predicate = (c) => c.role !== null;
 export const isSupervisorRole: Predicate = (c) => c.role === Role.Supervisor;
-export const isTeamAdmin: Predicate = (c) => c.role === Role.Admin || c.role === Role.Supervisor;
-/** API tokens (who may make machines report or read the team's statistics): Admins and Billing
- *  masters, who answer for the team's traffic and bill, and supervisors. */
-export const isTokenManager: Predicate = (c) =>
-  c.role === Role.Admin || c.role === Role.BillingMaster || c.role === Role.Supervisor;
-/** Spec §6: every role but Viewer adds, verifies, deactivates and deletes domains and manages keys
- *  (Billing master included). */
-export const isDomainManager: Predicate = (c) => isMember(c) && c.role !== Role.Viewer;
-/** Spec §6: Admins and Key masters invite (a Key master only Viewers and Key masters). */
-export const isInviter: Predicate = (c) =>
-  c.role === Role.Admin || c.role === Role.KeyMaster || c.role === Role.Supervisor;
+/** The rights columns of the roles table (roles.ts) say who administers, manages domains and keys,
+ *  manages API tokens, may leave; the predicates only read them. */
+export const isTeamAdmin: Predicate = (c) => roleRights(c.role).administers;
+/** API tokens (who may make machines report or read the team's statistics). */
+export const isTokenManager: Predicate = (c) => roleRights(c.role).managesTokens;
+/** Spec §6: every role but Viewer adds, verifies, deactivates and deletes domains and manages keys. */
+export const isDomainManager: Predicate = (c) => roleRights(c.role).managesDomains;
+/** Spec §6: a role that may offer some role in an invitation (the table's invitedBy). */
+export const isInviter: Predicate = (c) => {
+  const key = roleRow(c.role)?.key;
+  return key !== undefined && ROLE_ROWS.some((r) => r.invitedBy.includes(key));
+};
 /** The member list is the members' own business: a supervisor working in a team they are not in sees
  *  it read-only (no invitations, role changes or removals). */
 export const isInTeam: Predicate = (c) => c.member;
@@ -54,8 +60,8 @@ export const isNotSuspended: Predicate = (c) => c.team.suspended === 0;
 export const isNotDeleting: Predicate = (c) => c.team.statusId !== TeamStatus.DeletionRequested;
 export const isTeamMutable: Predicate = (c) => isNotSuspended(c) && isNotDeleting(c);
 export const isDeleting: Predicate = (c) => c.team.statusId === TeamStatus.DeletionRequested;
-/** Only Admins and Billing masters see the leave option (Key master, Viewer, Supervisor: hidden). */
-export const mayLeaveByRole: Predicate = (c) => c.role === Role.Admin || c.role === Role.BillingMaster;
+/** Only some roles see the leave option (the table's rights.leaves). */
+export const mayLeaveByRole: Predicate = (c) => roleRights(c.role).leaves;
 /** Statuses 30 (Blocked) and 40 (Deleting): such a user may not edit a profile nor create a team
  *  (spec §4, §6). The one home of that rule. */
 export const isBlockedOrDeleting = (actor: Pick<PolicyActor, 'userStatusId'>): boolean =>
@@ -69,10 +75,10 @@ export const isPlatformSupervisor = (actor: Pick<PolicyActor, 'supervisor'>): bo
 
 /** The sole-admin rule (spec §6 "The team must have at least one admin"): changing `targetRole` to
  *  `newRole` (null: removal) would leave none. */
-export const leavesTeamWithoutAdmin = (targetRole: number, newRole: number | null, admins: number): boolean =>
+export const leavesTeamWithoutAdmin = (targetRole: RoleId, newRole: RoleId | null, admins: number): boolean =>
   targetRole === Role.Admin && newRole !== Role.Admin && admins <= 1;
 /** Leaving is refused to the only member and to the sole admin (spec §6). */
-export const mayLeaveTeam = (myRole: number | null, members: number, admins: number): boolean =>
+export const mayLeaveTeam = (myRole: RoleId | null, members: number, admins: number): boolean =>
   members > 1 && !(myRole === Role.Admin && admins <= 1);
 
 const all =
@@ -119,19 +125,9 @@ export function can(action: TeamAction, c: PolicyContext): boolean {
   return TEAM_POLICY[action](c);
 }
 
-/** Roles a member may offer in an invitation (spec §5): never Supervisor or Billing master; a Key
- *  master offers only Viewer and Key master. */
-export function invitableRoles(role: number | null): number[] {
-  if (role === Role.Admin || role === Role.Supervisor) return [Role.Admin, Role.KeyMaster, Role.Viewer];
-  if (role === Role.KeyMaster) return [Role.KeyMaster, Role.Viewer];
-  return [];
-}
-/** Role dropdowns show only Admin, Key master, Viewer (spec §6). */
-export const ASSIGNABLE_ROLES: readonly number[] = [Role.Admin, Role.KeyMaster, Role.Viewer];
-
-/** An invitation may be resent or revoked by an admin, or by the Key master who sent it. */
+/** An invitation may be resent or revoked by an admin, or by the inviter (a Key master) who sent it. */
 export function canManageInvitation(c: PolicyContext, invitingUserId: number | null): boolean {
   if (!isTeamMutable(c)) return false;
   if (isTeamAdmin(c)) return true;
-  return c.role === Role.KeyMaster && invitingUserId === c.actor.id;
+  return isInviter(c) && invitingUserId === c.actor.id;
 }

@@ -1,4 +1,4 @@
-import { Role } from '@tlprt/contract';
+import { Role, type RoleId } from '@tlprt/contract';
 import type { Db } from '../db/index.js';
 
 /** Membership facts every feature may ask (who is in a team, with which role, how many admins). */
@@ -30,7 +30,7 @@ export async function countAdmins(db: Db, teamId: number): Promise<number> {
 /** Adds a member; a member already there keeps their role (a repeated accept changes nothing). */
 export async function insertMember(
   db: Db,
-  m: { teamId: number; userId: number; role: number; createdAt: number },
+  m: { teamId: number; userId: number; role: RoleId; createdAt: number },
 ): Promise<void> {
   await db
     .insertInto('team_members')

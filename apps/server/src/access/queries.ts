@@ -1,3 +1,4 @@
+import type { RoleId } from '@tlprt/contract';
 import { sql } from 'kysely';
 import type { Db } from '../db/index.js';
 import type { TeamRow } from '../db/schema.js';
@@ -13,7 +14,7 @@ export function findTeamAccessRow(
   db: Db,
   teamId: number,
   userId: number,
-): Promise<(TeamRow & { member_role: number | null; favourite: number }) | undefined> {
+): Promise<(TeamRow & { member_role: RoleId | null; favourite: number }) | undefined> {
   return db
     .selectFrom('teams')
     .leftJoin('team_members as m', (j) => j.onRef('m.team_id', '=', 'teams.id').on('m.user_id', '=', userId))

@@ -4,6 +4,7 @@ import {
   MSG,
   type PolicyActor,
   type PolicyContext,
+  type RoleId,
   type TeamAction,
 } from '@tlprt/contract';
 import type { AppContext } from '../context.js';
@@ -24,9 +25,9 @@ export interface TeamAccess {
   actor: UserRow;
   team: TeamRow;
   /** The caller's own membership role (null for a supervisor who is not a member). */
-  memberRole: number | null;
+  memberRole: RoleId | null;
   /** Effective role: 50 for the supervisor flag (spec §6). */
-  role: number;
+  role: RoleId;
   favourite: boolean;
   policy: PolicyContext;
 }
@@ -41,8 +42,8 @@ export const policyActor = (u: Pick<UserRow, 'id' | 'supervisor' | 'user_status_
 function policyContext(
   actor: UserRow,
   team: TeamRow,
-  role: number | null,
-  memberRole: number | null,
+  role: RoleId | null,
+  memberRole: RoleId | null,
 ): PolicyContext {
   return {
     actor: policyActor(actor),

@@ -1,3 +1,4 @@
+import type { RoleId } from '@tlprt/contract';
 import type { ColumnType, Generated, Selectable } from 'kysely';
 
 /**
@@ -70,7 +71,7 @@ export interface TeamsTable {
 export interface TeamMembersTable {
   team_id: number;
   user_id: number;
-  role: number;
+  role: RoleId;
   created_at: number;
 }
 
@@ -79,7 +80,7 @@ export interface InvitationsTable {
   team_id: number;
   invited_email: string;
   invited_user_id: number | null;
-  role: number;
+  role: RoleId;
   status: Defaulted<number>;
   inviting_user_id: number | null;
   /** sha256 of the live link's hash (email_links.token_hash). */

@@ -1,4 +1,4 @@
-import { PRODUCT_NAME } from '@tlprt/contract';
+import { PRODUCT_NAME, roleName } from '@tlprt/contract';
 /**
  * Every e-mail the dashboard sends, as plain text and HTML. A template is a function of its facts
  * returning a finished mail; `compose` adds the shared frame (greeting, support contact, signature),
@@ -84,14 +84,6 @@ export function passwordRecoveryMail(frame: MailFrame, p: { resetLink: string })
   ]);
 }
 
-const ROLE_NAMES: Record<number, string> = {
-  10: 'Admin',
-  20: 'Billing master',
-  30: 'Key master',
-  40: 'Viewer',
-  50: 'Supervisor',
-};
-const roleName = (role: number): string => ROLE_NAMES[role] ?? `Role ${role}`;
 const teamLabel = (name: string, id: number) => (name ? `"${name}"` : `Team ID ${id}`);
 
 interface InvitationFacts {

@@ -1,11 +1,11 @@
-import { canManageInvitation, invitableRoles } from '@tlprt/contract';
+import { canManageInvitation, mayInviteRole, type RoleId } from '@tlprt/contract';
 import type { TeamAccess } from '../../access/team-access.js';
 import type { UserRow } from '../../db/schema.js';
 import type { InvitationView } from '../../directory/invitations.js';
 
-/** The roles this inviter may offer (never 20 or 50; a Key master never Admin). */
-export const mayOfferRole = (access: TeamAccess, role: number): boolean =>
-  invitableRoles(access.role).includes(role);
+/** The roles this inviter may offer (the roles table's invitedBy). */
+export const mayOfferRole = (access: TeamAccess, role: number): role is RoleId =>
+  mayInviteRole(access.role, role);
 
 /** The invitation is addressed to this account (by id, or by its e-mail). */
 export const isInvitee = (user: Pick<UserRow, 'id' | 'email'>, i: InvitationView): boolean =>

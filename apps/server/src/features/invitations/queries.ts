@@ -1,4 +1,4 @@
-import { InviteStatus } from '@tlprt/contract';
+import { InviteStatus, type RoleId } from '@tlprt/contract';
 import type { Db } from '../../db/index.js';
 import type { InvitationRow } from '../../db/schema.js';
 import { type InvitationView, withNames } from '../../directory/invitations.js';
@@ -9,7 +9,7 @@ export async function insertInvitation(
     teamId: number;
     email: string;
     invitedUserId: number | null;
-    role: number;
+    role: RoleId;
     invitingUserId: number;
     tokenHash: string;
     createdAt: number;

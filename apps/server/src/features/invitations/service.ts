@@ -112,7 +112,8 @@ export async function inviteMember(
   input: z.output<typeof ZInvitationCreateRequest>,
 ): Promise<void> {
   const access = await authorizeTeam(ctx, actor, teamId, 'team.invite');
-  if (!mayOfferRole(access, input.role))
+  const role = input.role;
+  if (!mayOfferRole(access, role))
     throw badRequest(MSG_TEAMS.roleNotAllowed, { role: MSG_TEAMS.roleNotAllowed });
   assertInviteBases(ctx, input);
   const email = input.invited_email;
@@ -124,7 +125,7 @@ export async function inviteMember(
     teamName: access.team.name,
     email,
     invitedUserId: invited?.id ?? null,
-    role: input.role,
+    role,
   };
   const now = ctx.now();
   const created = await ctx.db
@@ -137,7 +138,7 @@ export async function inviteMember(
         teamId,
         email,
         invitedUserId: invitee.invitedUserId,
-        role: input.role,
+        role,
         invitingUserId: actor.id,
         tokenHash: storedHash(link.hash),
         createdAt: now,

@@ -1,4 +1,10 @@
-import { isPlatformSupervisor, Role, type TTeamListItem, type ZTeamSearchRequest } from '@tlprt/contract';
+import {
+  effectiveRole,
+  isPlatformSupervisor,
+  LEAST_ROLE,
+  type TTeamListItem,
+  type ZTeamSearchRequest,
+} from '@tlprt/contract';
 import type { z } from 'zod';
 import { policyActor } from '../../access/team-access.js';
 import type { AppContext } from '../../context.js';
@@ -12,7 +18,8 @@ export async function searchTeamsFor(
   actor: UserRow,
   input: z.output<typeof ZTeamSearchRequest>,
 ): Promise<{ data: TTeamListItem[]; total: number }> {
-  const supervisor = isPlatformSupervisor(policyActor(actor));
+  const who = policyActor(actor);
+  const supervisor = isPlatformSupervisor(who);
   const { rows, total } = await searchTeams(ctx.db, {
     userId: actor.id,
     allTeams: supervisor,
@@ -34,12 +41,7 @@ export async function searchTeamsFor(
   return {
     total,
     data: rows.map((r) =>
-      presentTeamListItem(
-        r,
-        supervisor ? Role.Supervisor : (r.member_role ?? Role.Viewer),
-        tags.get(r.id) ?? [],
-        at,
-      ),
+      presentTeamListItem(r, effectiveRole(who, r.member_role) ?? LEAST_ROLE, tags.get(r.id) ?? [], at),
     ),
   };
 }

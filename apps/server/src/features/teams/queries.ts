@@ -1,3 +1,4 @@
+import type { RoleId } from '@tlprt/contract';
 import type { Db } from '../../db/index.js';
 import { type MemberTeamRow, memberTeams } from '../../directory/teams.js';
 
@@ -17,7 +18,7 @@ export function findTeamByNameOfUser(
 export async function insertTeamWithMember(
   db: Db,
   team: { name: string; createdAt: number },
-  member: { userId: number; role: number },
+  member: { userId: number; role: RoleId },
 ): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const { id } = await trx
@@ -63,7 +64,7 @@ export async function removeMember(db: Db, teamId: number, userId: number): Prom
   return Number(r.numDeletedRows) > 0;
 }
 
-export async function setMemberRole(db: Db, teamId: number, userId: number, role: number): Promise<void> {
+export async function setMemberRole(db: Db, teamId: number, userId: number, role: RoleId): Promise<void> {
   await db
     .updateTable('team_members')
     .set({ role })

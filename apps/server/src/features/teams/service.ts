@@ -1,9 +1,9 @@
 import {
-  ASSIGNABLE_ROLES,
   AUDIT_ACTIONS,
   canCreateTeam,
   EventCode,
   findTimeZone,
+  isAssignableRole,
   leavesTeamWithoutAdmin,
   MSG,
   MSG_TEAMS,
@@ -184,7 +184,7 @@ export async function setRole(
   roleId: number,
 ): Promise<void> {
   await authorizeTeam(ctx, actor, teamId, 'team.setRole');
-  if (!ASSIGNABLE_ROLES.includes(roleId))
+  if (!isAssignableRole(roleId))
     throw badRequest(MSG_TEAMS.roleNotAllowed, { role: MSG_TEAMS.roleNotAllowed });
   const events = await ctx.db.transaction().execute(async (trx) => {
     // Under the team's lock: two admins demoting each other at once cannot both pass the count.
