@@ -448,7 +448,8 @@ describe('plugin bundle and demo pages (DESIGN §11)', () => {
     expect(r.headers['content-type']).toMatch(/^text\/javascript/);
     expect(r.headers['cross-origin-resource-policy']).toBe('cross-origin');
     expect(r.headers['content-encoding']).toBeUndefined();
-    expect(r.headers.etag).toMatch(/^"[^"]+"$/);
+    // @fastify/static's validator (size and time of the file): weak, as the bytes vary by encoding.
+    expect(r.headers.etag).toMatch(/^(W\/)?"[^"]+"$/);
     expect(r.headers['cache-control']).toMatch(/max-age=\d+/);
     expect(r.body.equals(BUNDLE)).toBe(true);
   });
