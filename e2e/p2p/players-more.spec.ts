@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import type { TMorePlayer } from '../../apps/web/src/features/guide/recipes';
+import type { TMorePlayer } from '@tlprt/contract';
 import { uniqueEmail } from '../support/mail';
 import { teamWithKey } from '../support/session';
 import { measuredShare, playWhenPeering, untilPlayed, Viewers } from './viewers';

@@ -8,13 +8,14 @@ import {
   type LaunchOptions,
   type Page,
 } from '@playwright/test';
-import { PLAYER_PATHS, type TPlayer } from '@tlprt/contract';
-import { recipeSnippet, type TMorePlayer } from '../../apps/web/src/features/guide/recipes';
 import {
-  PLAYER_BUNDLES,
-  playerSnippet,
+  PLAYER_PATHS,
+  PLAYER_TABLE,
   STREAM_PLACEHOLDER,
-} from '../../apps/web/src/platform/integration/snippets';
+  type TMorePlayer,
+  type TPlayer,
+} from '@tlprt/contract';
+import { playerSnippet } from '../../apps/web/src/platform/integration/snippets';
 import { livePoints } from './live-points';
 
 /** Where the snippets' provider files are read from: the plugin's development dependencies (plain
@@ -205,7 +206,7 @@ export class Viewers {
           contentType: url.endsWith('.css') ? 'text/css' : 'text/javascript',
         }),
       );
-    const bundle = PLAYER_BUNDLES[player];
+    const bundle = PLAYER_TABLE[player].snippet;
     const files = PROVIDER_FILES[player];
     for (const [i, url] of [...bundle.scripts, ...bundle.styles].entries()) {
       const file = files[i];
@@ -252,7 +253,7 @@ export class Viewers {
       }
       await route.fulfill({ path: packageFile(`${pkg}/${file}`), contentType: contentTypeOf(file), headers });
     });
-    const recipe = recipeSnippet(player, key, `${origin}${PLAYER_PATHS.bundle}`).replace(
+    const recipe = playerSnippet(player, key, `${origin}${PLAYER_PATHS.bundle}`).replace(
       STREAM_PLACEHOLDER,
       `${origin}${PLAYER_PATHS.demoStream}`,
     );

@@ -219,19 +219,6 @@ export const ZOriginListResponse = envelope(z.array(ZOrigin));
 export const ZOriginResponse = envelope(ZOrigin);
 export const ZCreateOriginRequest = z.object({ name: requiredText(LIMITS.originNameMax) });
 
-/** Players of Add-domain step 2, in screen order. */
-export const PLAYERS = [
-  'HLS.js',
-  'Shaka',
-  'Clappr',
-  'Bitmovin',
-  'Video.js',
-  'Uppod',
-  'Flowplayer',
-  'Other',
-] as const;
-export type TPlayer = (typeof PLAYERS)[number];
-
 /** One domain (promote, toggle, suspend answers). */
 export const ZDomainResponse = envelope(ZDomain);
 

@@ -1,6 +1,4 @@
 import { KeySettingId } from './constants.js';
-import type { TPlayer } from './domains.js';
-import type { PLAYER_INTEGRATION, TPlayerName } from './player.js';
 
 /**
  * Help texts of the key settings (spec §5: "Help text for settings"), shown in the key settings modals
@@ -49,32 +47,3 @@ export const PLAYER_BYTES_COUNTED =
 /** A key the plugin cannot use: what the guide and the modals say about it. */
 export const KEY_NOT_USABLE_HELP =
   'A key that is inactive, suspended or deleted, or whose domain or team is, answers 404 to the plugin: the player then plays from the CDN only and the plugin reports nothing for it.';
-
-/** How the plugin works with each kind of player (PLAYER_INTEGRATION): the badge beside each snippet. */
-export const PLAYER_INTEGRATION_LABEL: Record<(typeof PLAYER_INTEGRATION)[TPlayerName], string> = {
-  p2p: 'P2P',
-  'hosted-hlsjs': 'P2P via the player’s hls.js',
-  'cdn-only': 'CDN only',
-};
-
-/** The line of text beside each snippet (Add domain step 2 and the guide). */
-export const PLAYER_INTEGRATION_HELP: Record<(typeof PLAYER_INTEGRATION)[TPlayerName], string> = {
-  p2p: 'The plugin loads the stream into this player itself: segments come from other viewers when they have them and from your CDN otherwise, and both are reported.',
-  'hosted-hlsjs':
-    'The player keeps its own hls.js: the plugin follows that hls.js and puts its P2P loaders into it, so segments come from other viewers when they have them.',
-  'cdn-only':
-    'This player has no P2P integration: every viewer loads the whole stream from your CDN, and the plugin only reports those CDN bytes to your statistics.',
-};
-
-/** The `player` name of TlprtP2P.attach for each player tab of Add domain step 2 and of the guide. */
-export const PLAYER_ATTACH_NAME: Record<TPlayer, TPlayerName> = {
-  'HLS.js': 'hls.js',
-  Shaka: 'shaka',
-  Clappr: 'clappr',
-  Bitmovin: 'bitmovin',
-  // Video.js through the snippet's hls.js source handler; Other: hls.js under any player's controls.
-  'Video.js': 'hls.js',
-  Uppod: 'uppod',
-  Flowplayer: 'flowplayer',
-  Other: 'hls.js',
-};

@@ -13,6 +13,7 @@ export * from './guide.js';
 export * from './invitations.js';
 export * from './messages.js';
 export * from './player.js';
+export * from './players.js';
 export * from './policy.js';
 export * from './report.js';
 export * from './roles.js';

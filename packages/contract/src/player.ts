@@ -40,29 +40,6 @@ export const PLAYER_PATHS = {
   integrity: '/player/v1/integrity',
 } as const;
 
-/**
- * The `player` names of `TlprtP2P.attach`, and how the plugin works with each: `p2p` (hls.js and Shaka:
- * the plugin loads the stream with P2P), `hosted-hlsjs` (players built on hls.js: the plugin hands out
- * an hls.js config and binds to their hls.js), `cdn-only` (no P2P integration: the CDN bytes the page
- * can see are reported, nothing is shared).
- */
-export const PLAYER_INTEGRATION = {
-  'hls.js': 'p2p',
-  shaka: 'p2p',
-  clappr: 'hosted-hlsjs',
-  flowplayer: 'hosted-hlsjs',
-  // The guide's More players (apps/web/src/features/guide/recipes.ts). Each player built on hls.js has
-  // a name of its own, as Clappr and Flowplayer do: one may need the plugin's help later, as Flowplayer
-  // did, without a change to the pages that already use it.
-  vidstack: 'hosted-hlsjs',
-  mediaelement: 'hosted-hlsjs',
-  videojs: 'cdn-only',
-  bitmovin: 'cdn-only',
-  uppod: 'cdn-only',
-  generic: 'cdn-only',
-} as const;
-export type TPlayerName = keyof typeof PLAYER_INTEGRATION;
-
 /** How often the plugin reports (and on page hide). */
 export const PLAYER_REPORT_INTERVAL_MS = 10_000;
 /** Unacknowledged reports a plugin keeps for its next send (older ones are dropped with their bytes). */
@@ -106,7 +83,7 @@ function hash53(text: string): number {
 export const swarmIdOf = (key: string, streamUrl: string): string => `${key}:${streamUrl.split('?')[0]}`;
 
 /**
- * The tracker node of a swarm (issue 26): of TRACKER_NODES, the one whose hash with the swarm id is the
+ * The tracker node of a swarm: of TRACKER_NODES, the one whose hash with the swarm id is the
  * highest (rendezvous hashing). Every viewer of a stream computes the same node whichever server
  * answered its settings, and a node added or removed moves only the swarms it wins or held.
  */

@@ -336,7 +336,7 @@ export async function attach(options: AttachOptions): Promise<Handle> {
   let hlsConfig: Record<string, unknown> = {};
   let hostedEngine: HlsJsP2PEngine | undefined;
 
-  if (options.player === 'hls.js') {
+  if (integration === 'hls.js') {
     const Hls = options.instance as HlsClass;
     if (typeof Hls !== 'function')
       throw new TypeError('TlprtP2P.attach: "instance" must be the Hls class for hls.js');
@@ -359,7 +359,7 @@ export async function attach(options: AttachOptions): Promise<Handle> {
       player.attachMedia(options.video);
     }
     cleanups.push(() => player.destroy());
-  } else if (options.player === 'shaka') {
+  } else if (integration === 'shaka') {
     const shaka = (options.shaka ?? (globalThis as { shaka?: unknown }).shaka) as never;
     const player = options.instance as {
       load(src: string): Promise<void>;
@@ -398,7 +398,7 @@ export async function attach(options: AttachOptions): Promise<Handle> {
       throw e;
     }
     if (coreConfig) cleanups.push(fillShakaSegmentIndexes(player));
-  } else if (integration === 'hosted-hlsjs') {
+  } else if (integration === 'hosted-hls.js') {
     const coreConfig = core(requireSrc(options));
     if (coreConfig) {
       hostedEngine = new HlsJsP2PEngine({ core: coreConfig });

@@ -4,7 +4,7 @@ import {
   MSG,
   MSG_DOMAINS,
   MSG_TEAMS,
-  PLAYER_INTEGRATION_HELP,
+  PLAYER_KIND_HELP,
   PLAYER_PATHS,
   STORAGE_KEYS,
   type TDomain,
@@ -342,26 +342,24 @@ describe('Add domain: step 2', () => {
     expect(snippet().textContent).toMatch(
       /TlprtP2P\.attach\(\{\s+key: KEY,\s+player: 'hls\.js',\s+instance: Hls,\s+src: SRC,/,
     );
-    expect(screen.getByTestId('snippet-integration')).toHaveTextContent(PLAYER_INTEGRATION_HELP.p2p);
+    expect(screen.getByTestId('snippet-integration')).toHaveTextContent(PLAYER_KIND_HELP['hls.js']);
     expect(screen.getByRole('button', { name: 'Copy HLS.js snippet' })).toBeInTheDocument();
 
     await userEvent.click(screen.getByRole('tab', { name: 'Video.js' }));
     expect(snippet().textContent).toContain("videojs.getTech('Html5').registerSourceHandler(");
-    expect(screen.getByTestId('snippet-integration')).toHaveTextContent(PLAYER_INTEGRATION_HELP.p2p);
+    expect(screen.getByTestId('snippet-integration')).toHaveTextContent(PLAYER_KIND_HELP['hls.js']);
 
     await userEvent.click(screen.getByRole('tab', { name: 'Bitmovin' }));
     expect(snippet().textContent).toContain(`<script src="${plugin}"></script>`);
     expect(snippet().textContent).toContain("TlprtP2P.attach({ key: KEY, player: 'bitmovin' });");
     expect(snippet().textContent).toContain('// CDN only: Bitmovin has no P2P integration');
     expect(screen.getByTestId('snippet-integration')).toHaveTextContent('CDN only');
-    expect(screen.getByTestId('snippet-integration')).toHaveTextContent(PLAYER_INTEGRATION_HELP['cdn-only']);
+    expect(screen.getByTestId('snippet-integration')).toHaveTextContent(PLAYER_KIND_HELP['cdn-only']);
 
     await userEvent.click(screen.getByRole('tab', { name: 'Clappr' }));
     expect(snippet().textContent).toContain('playback: { hlsjsConfig: p2p.hlsConfig }');
     expect(snippet().textContent).toContain('p2p.bindHls(');
-    expect(screen.getByTestId('snippet-integration')).toHaveTextContent(
-      PLAYER_INTEGRATION_HELP['hosted-hlsjs'],
-    );
+    expect(screen.getByTestId('snippet-integration')).toHaveTextContent(PLAYER_KIND_HELP['hosted-hls.js']);
   });
 
   it('"Documentation" leads to the integration guide, not the API reference', async () => {

@@ -23,8 +23,9 @@ import {
   MSG,
   MSG_DOMAINS,
   MSG_TEAMS,
-  PLAYER_INTEGRATION_HELP,
-  PLAYER_INTEGRATION_LABEL,
+  PLAYER_KIND_HELP,
+  PLAYER_KIND_LABEL,
+  PLAYER_TABLE,
   PLAYERS,
   Role,
   type TDomain,
@@ -38,7 +39,7 @@ import { isApiError } from '../../platform/api/errors';
 import { GUIDE_URL, pluginUrl } from '../../platform/config';
 import { useDomains } from '../../platform/data/domains';
 import { useContractForm } from '../../platform/form';
-import { integrationOf, playerSnippet } from '../../platform/integration/snippets';
+import { playerSnippet } from '../../platform/integration/snippets';
 import { usePolicy } from '../../platform/session/policy';
 import { useSession } from '../../platform/session/SessionProvider';
 import { openConfirm } from '../../platform/ui/AppModals';
@@ -550,21 +551,21 @@ function PlayerStep({ draft }: { draft: TDomain }) {
             ))}
           </Tabs.List>
           {PLAYERS.map((p) => {
-            const integration = integrationOf(p);
+            const { kind } = PLAYER_TABLE[p];
             return (
               <Tabs.Panel key={p} value={p} pt="md">
                 <Stack gap="sm">
                   <Group gap="xs" wrap="nowrap" align="flex-start" data-testid="snippet-integration">
                     <Badge
-                      color={integration === 'cdn-only' ? 'orange' : 'teal'}
+                      color={kind === 'cdn-only' ? 'orange' : 'teal'}
                       variant="light"
                       radius="sm"
                       style={{ flexShrink: 0 }}
                       mt={1}
                     >
-                      {PLAYER_INTEGRATION_LABEL[integration]}
+                      {PLAYER_KIND_LABEL[kind]}
                     </Badge>
-                    <Text size="sm">{PLAYER_INTEGRATION_HELP[integration]}</Text>
+                    <Text size="sm">{PLAYER_KIND_HELP[kind]}</Text>
                   </Group>
                   <CopyBlock
                     label={`${p} snippet`}

@@ -7,8 +7,9 @@ import {
   KEY_SETTING_HELP,
   KEY_SETTING_LOADER,
   KeySettingId,
+  MORE_PLAYERS,
   PAGE_ORIGIN_RULE,
-  PLAYER_INTEGRATION_HELP,
+  PLAYER_KIND_HELP,
   PLAYER_PATHS,
   PLAYERS,
   POINT_FIELDS,
@@ -22,13 +23,14 @@ import { routes } from '../../app/router';
 import { theme } from '../../app/theme';
 import { queryClient } from '../../platform/api/queryClient';
 import { API_DOCS_URL } from '../../platform/config';
-import { isCdnOnly } from '../../platform/integration/snippets';
+import { playerSnippet } from '../../platform/integration/snippets';
 import { renderScreen } from '../../test/render';
-import { GUIDE_SECTIONS, IntegrationGuide, playerSectionId } from './IntegrationGuide';
-import { MORE_PLAYERS, recipeSnippet } from './recipes';
+import { GUIDE_SECTIONS } from './content';
+import { IntegrationGuide, playerSectionId } from './IntegrationGuide';
 
 const plugin = `${window.location.origin}${PLAYER_PATHS.bundle}`;
 const open = () => renderScreen(<IntegrationGuide />, PLAYER_PATHS.guide);
+const isCdnOnly = (p: string) => p === 'Bitmovin' || p === 'Uppod';
 
 // A long page: the DOM queries here take a while in jsdom on a busy machine.
 describe('integration guide', { timeout: 30_000 }, () => {
@@ -74,8 +76,8 @@ describe('integration guide', { timeout: 30_000 }, () => {
       expect(heading).toHaveTextContent(p);
       const article = heading?.closest('article') as HTMLElement;
       expect(article).toHaveTextContent(
-        PLAYER_INTEGRATION_HELP[
-          isCdnOnly(p) ? 'cdn-only' : p === 'Clappr' || p === 'Flowplayer' ? 'hosted-hlsjs' : 'p2p'
+        PLAYER_KIND_HELP[
+          isCdnOnly(p) ? 'cdn-only' : p === 'Clappr' || p === 'Flowplayer' ? 'hosted-hls.js' : 'hls.js'
         ],
       );
       expect(article.querySelector(`button[aria-label="Copy ${p} snippet"]`)).not.toBeNull();
@@ -104,19 +106,19 @@ describe('integration guide', { timeout: 30_000 }, () => {
       const a = article(p);
       expect(a.querySelector(`button[aria-label="Copy ${p} recipe"]`)).not.toBeNull();
       // The very text e2e/p2p/players-more.spec.ts builds its pages from.
-      expect(a.querySelector('.code-block')?.textContent).toBe(recipeSnippet(p, null, plugin));
+      expect(a.querySelector('.code-block')?.textContent).toBe(playerSnippet(p, null, plugin));
       expect(a.querySelector('.code-block')?.textContent).toContain(`<script src="${plugin}"></script>`);
     }
     // Each says how the plugin works with it, as the attach call of its recipe does.
     for (const [p, name, integration] of [
-      ['Vidstack', 'vidstack', 'hosted-hlsjs'],
-      ['DPlayer', 'hls.js', 'p2p'],
-      ['MediaElement.js', 'mediaelement', 'hosted-hlsjs'],
+      ['Vidstack', 'vidstack', 'hosted-hls.js'],
+      ['DPlayer', 'hls.js', 'hls.js'],
+      ['MediaElement.js', 'mediaelement', 'hosted-hls.js'],
     ] as const) {
-      expect(article(p)).toHaveTextContent(PLAYER_INTEGRATION_HELP[integration]);
-      expect(recipeSnippet(p, null, plugin)).toContain(`player: '${name}'`);
+      expect(article(p)).toHaveTextContent(PLAYER_KIND_HELP[integration]);
+      expect(playerSnippet(p, null, plugin)).toContain(`player: '${name}'`);
     }
-    expect(recipeSnippet('Vidstack', null, plugin)).toContain('<script type="module" src=');
+    expect(playerSnippet('Vidstack', null, plugin)).toContain('<script type="module" src=');
   });
 
   it('explains each key setting with its help text and its mapping onto the loader', () => {

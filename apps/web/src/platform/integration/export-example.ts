@@ -1,6 +1,5 @@
-import { ENDPOINTS, endpointPath, type ZStatsExportQuery } from '@tlprt/contract';
+import { ENDPOINTS, endpointPath, KEY_PLACEHOLDER, type ZStatsExportQuery } from '@tlprt/contract';
 import type { z } from 'zod';
-import { KEY_PLACEHOLDER } from './snippets';
 
 /** The statistics export (GET /stats/v1/export), read with a team API token of scope `statistics`. */
 export const STATS_EXPORT = ENDPOINTS.statistics.export;

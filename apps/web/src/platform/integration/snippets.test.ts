@@ -1,14 +1,21 @@
-import { PLAYER_ATTACH_NAME, PLAYER_INTEGRATION, PLAYER_PATHS, PLAYERS, type TPlayer } from '@tlprt/contract';
+import {
+  KEY_PLACEHOLDER,
+  PLAYER_INTEGRATION,
+  PLAYER_PATHS,
+  PLAYER_TABLE,
+  PLAYERS,
+  STREAM_PLACEHOLDER,
+  type TPlayer,
+  UPPOD_BUNDLE,
+} from '@tlprt/contract';
 import { describe, expect, it, vi } from 'vitest';
 import { pluginUrl } from '../config';
-import {
-  isCdnOnly,
-  KEY_PLACEHOLDER,
-  PLAYER_BUNDLES,
-  playerSnippet,
-  STREAM_PLACEHOLDER,
-  UPPOD_BUNDLE,
-} from './snippets';
+import { playerSnippet } from './snippets';
+
+const PLAYER_BUNDLES = Object.fromEntries(PLAYERS.map((p) => [p, PLAYER_TABLE[p].snippet])) as {
+  [P in TPlayer]: (typeof PLAYER_TABLE)[P]['snippet'];
+};
+const isCdnOnly = (p: TPlayer) => PLAYER_TABLE[p].kind === 'cdn-only';
 
 const KEY = 'AbCdEfGhIjKlMnOpQrStUvWxYz0123456789AbCd';
 const PLUGIN = `https://dashboard.example${PLAYER_PATHS.bundle}`;
@@ -146,7 +153,7 @@ describe('player snippets (Add-domain step 2)', () => {
     expect(attach).toHaveBeenCalledTimes(1);
     const options = attach.mock.calls[0]?.[0] ?? {};
     expect(options.key).toBe(KEY);
-    expect(options.player).toBe(PLAYER_ATTACH_NAME[p]);
+    expect(options.player).toBe(PLAYER_TABLE[p].attach);
     expect(Object.keys(PLAYER_INTEGRATION)).toContain(options.player);
   });
 
@@ -241,7 +248,7 @@ describe('player snippets (Add-domain step 2)', () => {
       const s = playerSnippet(p, KEY, PLUGIN);
       expect(s).toMatch(/\/\/ CDN only: .* has no P2P integration/);
       const { attach, made } = await run(p);
-      expect(attach.mock.calls[0]?.[0]).toEqual({ key: KEY, player: PLAYER_ATTACH_NAME[p] });
+      expect(attach.mock.calls[0]?.[0]).toEqual({ key: KEY, player: PLAYER_TABLE[p].attach });
       if (p === 'Bitmovin') expect(made.bitmovinSrc).toEqual({ hls: STREAM_PLACEHOLDER });
       if (p === 'Uppod') expect(made.uppod).toMatchObject({ file: STREAM_PLACEHOLDER });
     },
