@@ -49,6 +49,15 @@ async function read(
   expect(res.status).toBe(200);
   return ZExact.parse(res.body);
 }
+/** A key's id from its hash (the aggregator counts by id). */
+async function keyIdOf(hash: string) {
+  const row = await stats.server.app.ctx.db
+    .selectFrom('keys')
+    .select('id')
+    .where('key_hash', '=', hash)
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
 const base = (apiKey: string, sessionId: string, ts: number) => ({
   apiKey,
   sessionId,
@@ -142,6 +151,48 @@ describe('viewer experience', () => {
     });
     expect(bad.status).toBe(400);
     expect(JSON.stringify(bad.body)).toContain('points');
+  });
+
+  it('a chart cut of every block agrees with the whole points: any keys, any range, blocks inside and at the edges', async () => {
+    // Three keys with 3 days of minutes every 7 minutes (values spread over every series): a day window
+    // starts inside an hour's block and holds whole ones; a week's inside a day's, a month's inside 3
+    // days'. Asked alone (its blocks), two of three (the team less one) and all (the team's rows).
+    const s = await setup(3);
+    const ids = await Promise.all(s.hashes.map((h) => keyIdOf(h)));
+    let seed = 7;
+    const next = (m: number) => {
+      seed = (seed * 48_271) % 2_147_483_647;
+      return seed % m;
+    };
+    for (let t = M - 3 * 86_400; t <= M; t += 7 * 60) {
+      for (const [k, id] of ids.entries()) {
+        if (next(4) === 0) continue;
+        stats.server.app.stats.aggregator.add(id, t, `s${k}-${next(5)}`, {
+          cdnBytes: next(2 ** 30) * 1024,
+          p2pBytes: next(2 ** 20),
+          rejectedBytes: next(3) === 0 ? next(5000) : 0,
+          playMs: next(60_000),
+          stallMs: next(2000),
+          plays: next(3),
+          failures: next(10) === 0 ? 1 : 0,
+          peers: next(6),
+          startupMs: next(2) === 0 ? [next(12_000)] : [],
+        });
+      }
+    }
+    await stats.server.app.stats.flush();
+    const drawnFields = POINT_FIELDS.filter((f) => f.drawn && !f.version1Only).map((f) => f.field);
+    for (const keys of [[s.hashes[1] ?? ''], s.hashes.slice(0, 2), s.hashes]) {
+      for (const range of ['live', 'day', 'week', 'month'] as const) {
+        const whole = await read(s, range, keys);
+        const cut = await read(s, range, keys, 'drawn');
+        expect(cut.totals, `${range}, ${keys.length} keys`).toEqual(whole.totals);
+        // The live window (6 minutes) may fall between two of the minutes.
+        if (range !== 'live') expect(whole.totals?.plays).toBeGreaterThan(0);
+        const drawnOf = (p: Record<string, number>) => Object.fromEntries(drawnFields.map((f) => [f, p[f]]));
+        expect(cut.data).toEqual(whole.data.map((p) => ({ datePoint: p.datePoint, ...drawnOf(p) })));
+      }
+    }
   });
 
   it('quantiles merge over minutes: a window of many minutes ranks every play of it', async () => {

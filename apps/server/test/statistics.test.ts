@@ -741,8 +741,8 @@ describe('retention', () => {
       await db
         .insertInto(table)
         .values([
-          { key_id: keyId, start: NOW - keep - span - 60, points },
-          { key_id: keyId, start: NOW - keep - span + 60, points },
+          { key_id: keyId, start: NOW - keep - span - 60, drawn: points, points },
+          { key_id: keyId, start: NOW - keep - span + 60, drawn: points, points },
         ])
         .execute();
     }

@@ -15,6 +15,7 @@ import * as m0013 from './0013_domain_plain_http.js';
 import * as m0014 from './0014_team_tokens.js';
 import * as m0015 from './0015_stats_experience.js';
 import * as m0016 from './0016_stats_breakdowns.js';
+import * as m0017 from './0017_stats_drawn_blocks.js';
 
 /** Every migration in order. Listed by hand (not read from the folder) so the same list works from
  *  src/ under the test runner and from dist/ when built. Names sort in the order they must run. */
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   '0014_team_tokens': m0014,
   '0015_stats_experience': m0015,
   '0016_stats_breakdowns': m0016,
+  '0017_stats_drawn_blocks': m0017,
 };

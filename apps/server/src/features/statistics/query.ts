@@ -42,7 +42,8 @@ async function readSums(
   apiKeys: readonly string[],
   from: number,
   to: number,
-): Promise<Float64Array> {
+  drawnOnly: boolean,
+): Promise<Pick<StatsSeries, 'sums' | 'summed'>> {
   const n = (to - from) / step + 1;
   const { db } = svc.ctx;
   // The team's keys split into the asked ones and the rest; hashes of other teams match nothing.
@@ -50,17 +51,15 @@ async function readSums(
   const keyIds: number[] = [];
   const leftOut: number[] = [];
   for (const k of await listTeamKeys(db, teamId)) (asked.has(k.key_hash) ? keyIds : leftOut).push(k.id);
-  if (keyIds.length === 0) return new Float64Array(n * POINT_VALUES);
+  if (keyIds.length === 0) return { sums: new Float64Array(n * POINT_VALUES), summed: null };
 
-  const { sums, teamPeaks, othersViewers } = await readPoints(
-    statsDb(db),
-    step,
-    teamId,
-    keyIds,
-    leftOut,
-    from,
-    to,
-  );
+  const {
+    sums,
+    summed: blockSums,
+    teamPeaks,
+    othersViewers,
+  } = await readPoints(statsDb(db), step, teamId, keyIds, leftOut, from, to, drawnOnly);
+  const summed = drawnOnly ? blockSums : null;
   if (teamPeaks && othersViewers === 0) {
     const peaks = PEAK_COLUMNS.length;
     for (let i = 0; i < n; i++) {
@@ -70,7 +69,7 @@ async function readSums(
       });
     }
   }
-  if (step !== 60) return sums;
+  if (step !== 60) return { sums, summed };
   // Minute ranges include what this node has not written yet (the current, open minute).
   for (const [minute, u] of svc.aggregator.unflushed(new Set(keyIds), from, to)) {
     const i = (minute - from) / 60;
@@ -78,7 +77,7 @@ async function readSums(
     const p = i * POINT_VALUES;
     for (let c = 0; c < POINT_VALUES; c++) sums[p + c] = (sums[p + c] ?? 0) + (u[c] ?? 0);
   }
-  return sums;
+  return { sums, summed };
 }
 
 /** A chart's answer before it is written out: `n` points of `step` seconds from `from`, POINT_VALUES
@@ -89,6 +88,9 @@ export interface StatsSeries {
   step: number;
   n: number;
   sums: Float64Array;
+  /** A chart's answer (`points: 'drawn'`): `sums` holds the drawn series a point, and the others' window
+   *  totals are `sums` summed plus `summed` (queries.ts PointReads). null: `sums` holds every series. */
+  summed: Float64Array | null;
   nodr: boolean;
   /** The team's time zone (the CSV's times are in its offset now, as the chart's). */
   timeZone: string;
@@ -101,9 +103,10 @@ export async function queryStats(
   range: TStatsRange,
   teamId: number,
   q: TStatsQuery,
+  drawnOnly = false,
 ): Promise<StatsSeries> {
   const { team } = await authorizeTeam(svc.ctx, actor, teamId, 'statistics.read');
-  return teamSeries(svc, team, range, q.apiKeys, q.startTimestamp, q.endTimestamp);
+  return teamSeries(svc, team, range, q.apiKeys, q.startTimestamp, q.endTimestamp, drawnOnly);
 }
 
 /**
@@ -131,16 +134,17 @@ async function teamSeries(
   apiKeys: readonly string[],
   start: number,
   end: number,
+  drawnOnly = false,
 ): Promise<StatsSeries> {
   const nowSec = Math.floor(svc.ctx.now() / 1000);
   const { step, from, to } = clampWindow(range, start, end, nowSec);
   const n = from <= to ? (to - from) / step + 1 : 0;
-  const sums =
+  const { sums, summed } =
     n > 0 && apiKeys.length > 0
-      ? await readSums(svc, step, team.id, apiKeys, from, to)
-      : new Float64Array(n * POINT_VALUES);
+      ? await readSums(svc, step, team.id, apiKeys, from, to, drawnOnly)
+      : { sums: new Float64Array(n * POINT_VALUES), summed: null };
   const timeZone = findTimeZone(team.time_zone_id)?.name ?? DEFAULT_TIME_ZONE_NAME;
-  return { from, to, step, n, sums, nodr: team.version === 1, timeZone };
+  return { from, to, step, n, sums, summed, nodr: team.version === 1, timeZone };
 }
 
 const OK_MESSAGE = JSON.stringify(MSG.ok);
@@ -158,9 +162,13 @@ export const fieldValue = (f: (typeof POINT_FIELDS)[number], sums: Float64Array,
  * an object per point, checking each with zod and stringifying them took longer than reading them
  * from the database. The fields are the series table's (POINT_FIELDS; the statistics tests parse every
  * answer with the strict schema); every value is a finite number, which `String` writes as JSON does.
- * `drawnOnly`: the points carry the series the chart draws only (the totals keep them all).
+ * `drawnOnly`: the points carry the series the chart draws only (the totals keep them all); a series
+ * read for a chart (`summed`) is always written so.
  */
-export function statsResponseJson({ from, to, step, n, sums, nodr }: StatsSeries, drawnOnly = false): string {
+export function statsResponseJson(
+  { from, to, step, n, sums, summed, nodr }: StatsSeries,
+  drawnOnly = false,
+): string {
   const write = (fields: readonly (typeof POINT_FIELDS)[number][]) => {
     const names = fields.map((f) => `,"${f.field}":`);
     return (values: Float64Array, p: number) => {
@@ -170,22 +178,23 @@ export function statsResponseJson({ from, to, step, n, sums, nodr }: StatsSeries
       return out;
     };
   };
-  const point = write(fieldsOf(nodr, drawnOnly));
+  const point = write(fieldsOf(nodr, drawnOnly || summed !== null));
   // Joined once: a string grown by += is a rope that the compression flattens again (≈ 1 ms a day).
   const data: string[] = new Array(n);
   for (let i = 0; i < n; i++) data[i] = `{"datePoint":${from + i * step}${point(sums, i * POINT_VALUES)}}`;
-  const totals = `{${write(fieldsOf(nodr))(windowTotals(sums, n), 0).slice(1)}}`;
+  const totals = `{${write(fieldsOf(nodr))(windowTotals(sums, n, summed), 0).slice(1)}}`;
   return `{"message":${OK_MESSAGE},"data":[${data.join(',')}],"step":${step},"startTimestamp":${from},"endTimestamp":${to},"totals":${totals}}`;
 }
 
 const IS_PEAK = Uint8Array.from({ length: POINT_VALUES }, (_, c) =>
   PEAK_COLUMNS.some((p) => p.index === c) ? 1 : 0,
 );
-/** The window's values in one point: sums (a histogram's buckets too) added, peak series the largest. */
-function windowTotals(sums: Float64Array, n: number): Float64Array {
+/** The window's values in one point: sums (a histogram's buckets too) added, peak series the largest;
+ *  `summed` the sums read already summed (StatsSeries). */
+function windowTotals(sums: Float64Array, n: number, summed: Float64Array | null): Float64Array {
   const out = new Float64Array(POINT_VALUES);
   for (let c = 0; c < POINT_VALUES; c++) {
-    let total = 0;
+    let total = summed?.[c] ?? 0;
     for (let at = c; at < n * POINT_VALUES; at += POINT_VALUES) {
       const v = sums[at] as number;
       total = IS_PEAK[c] === 1 ? Math.max(total, v) : total + v;
@@ -196,7 +205,8 @@ function windowTotals(sums: Float64Array, n: number): Float64Array {
 }
 
 /** The points of a series as objects (the CSV, the export API). */
-export function statsPoints({ from, step, n, sums, nodr }: StatsSeries): TStatsPoint[] {
+export function statsPoints({ from, step, n, sums, summed, nodr }: StatsSeries): TStatsPoint[] {
+  if (summed) throw new Error('a series read for a chart holds the drawn series only');
   const fields = fieldsOf(nodr);
   const points: TStatsPoint[] = [];
   for (let i = 0; i < n; i++) {

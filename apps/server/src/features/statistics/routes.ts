@@ -124,11 +124,21 @@ export function statsRoutes(svc: StatsService): FastifyPluginAsync {
       format === 'csv'
         ? reply.type(STATS_CSV_TYPE).send(statsResponseCsv(series, svc.ctx.now()))
         : reply.type('application/json; charset=utf-8').send(statsResponseJson(series, points === 'drawn'));
+    // A chart's JSON (`points: 'drawn'`) reads the blocks' chart cut; a CSV has every series a point.
+    const drawnOnly = (q: { points?: TStatsQuery['points'] }, format: 'json' | 'csv' | undefined) =>
+      q.points === 'drawn' && format !== 'csv';
     for (const range of ['day', 'week', 'month'] as const) {
       route(app, E[range], async (req, reply) =>
         send(
           reply,
-          await queryStats(svc, caller(req).user, range, req.body.team_id, req.body),
+          await queryStats(
+            svc,
+            caller(req).user,
+            range,
+            req.body.team_id,
+            req.body,
+            drawnOnly(req.body, req.query.format),
+          ),
           req.query.format,
           req.body.points,
         ),
@@ -137,10 +147,14 @@ export function statsRoutes(svc: StatsService): FastifyPluginAsync {
     route(app, E.live, async (req, reply) =>
       send(
         reply,
-        await queryStats(svc, caller(req).user, 'live', req.params.team_id, {
-          ...req.body,
-          team_id: req.params.team_id,
-        }),
+        await queryStats(
+          svc,
+          caller(req).user,
+          'live',
+          req.params.team_id,
+          { ...req.body, team_id: req.params.team_id },
+          drawnOnly(req.body, req.query.format),
+        ),
         req.query.format,
         req.body.points,
       ),

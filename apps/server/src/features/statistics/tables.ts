@@ -52,15 +52,18 @@ interface StatsMinuteSessionsTable {
   session_hash: string;
   series: number;
 }
-/** A key's points of one span packed in one value (0011, queries.ts packPoints): what the ranges read. */
+/** A key's points of one span packed in one value (0011, queries.ts packPoints): what the ranges read;
+ *  `drawn` is the chart's cut of them (0017). */
 interface StatsBlocksTable {
   key_id: number;
   start: number;
+  drawn: Buffer;
   points: Buffer;
 }
 interface StatsTeamBlocksTable {
   team_id: number;
   start: number;
+  drawn: Buffer;
   points: Buffer;
 }
 interface StatsSettingsTable {
