@@ -193,6 +193,17 @@ describe('viewer experience', () => {
         expect(cut.data).toEqual(whole.data.map((p) => ({ datePoint: p.datePoint, ...drawnOf(p) })));
       }
     }
+    // The server keeps the blocks it decoded (BlockCache) only while their version holds: a flush that
+    // writes into an hour that ended long ago (a block the charts above decoded) shows at once.
+    const day = await read(s, 'day', s.hashes, 'drawn');
+    const old = M - 5 * 3600 - ((M - 5 * 3600) % 3600) + 600;
+    stats.server.app.stats.aggregator.add(ids[0] ?? 0, old, 'late', { cdnBytes: 5000, p2pBytes: 0, plays: 2 });
+    await stats.server.app.stats.flush();
+    const after = await read(s, 'day', s.hashes, 'drawn');
+    expect(after.totals?.plays).toBe((day.totals?.plays ?? 0) + 2);
+    const at = (r: typeof day) => r.data.find((p) => p.datePoint === old)?.cdnDwSize ?? 0;
+    expect(at(after)).toBe(at(day) + 5000);
+    expect(after.totals).toEqual((await read(s, 'day')).totals);
   });
 
   it('quantiles merge over minutes: a window of many minutes ranks every play of it', async () => {

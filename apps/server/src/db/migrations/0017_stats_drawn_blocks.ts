@@ -9,9 +9,9 @@ const BLOCKS = [
   { blocks: 'stats_hour_blocks', id: 'key_id' },
 ] as const;
 
-/** The blocks tables made again, empty, with `columns` before their primary key; the server refills
- *  them from the rows on start (statistics/layout.ts), as its noted layout is then forgotten. */
-async function remake(db: MigrationDb, columns: readonly ('drawn' | 'points')[]): Promise<void> {
+/** The blocks tables made again, empty (with the chart's cut and a version, or without); the server
+ *  refills them from the rows on start (statistics/layout.ts), as its noted layout is then forgotten. */
+async function remake(db: MigrationDb, cut: boolean): Promise<void> {
   const blob = isPostgres(db) ? 'bytea' : 'blob';
   for (const { blocks, id } of BLOCKS) {
     await db.schema.dropTable(blocks).execute();
@@ -19,7 +19,12 @@ async function remake(db: MigrationDb, columns: readonly ('drawn' | 'points')[])
       .createTable(blocks)
       .addColumn(id, 'integer', (c) => c.notNull())
       .addColumn('start', 'bigint', (c) => c.notNull());
-    for (const column of columns) table = table.addColumn(column, blob, (c) => c.notNull());
+    if (cut) {
+      table = table
+        .addColumn('version', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('drawn', blob, (c) => c.notNull());
+    }
+    table = table.addColumn('points', blob, (c) => c.notNull());
     table = table.addPrimaryKeyConstraint(`${blocks}_pk`, [id, 'start']);
     // A team's blocks go with the team (keys are never deleted, only marked).
     await (id === 'team_id'
@@ -37,13 +42,15 @@ async function remake(db: MigrationDb, columns: readonly ('drawn' | 'points')[])
 /**
  * Each block keeps the chart's cut of its points (`drawn`: the block's sums of the series the chart
  * shows as totals only, then the drawn series a point; features/statistics/queries.ts), so that a
- * chart reads and decodes less than half of what the whole points are. `drawn` comes before `points`
- * so that SQLite reads it without walking through the larger value's overflow pages.
+ * chart reads and decodes less than half of what the whole points are, and a version that every write
+ * changes, so that a server keeps blocks it decoded while they hold (statistics/block-cache.ts).
+ * `drawn` comes before `points` so that SQLite reads it without walking through the larger value's
+ * overflow pages.
  */
 export async function up(db: MigrationDb): Promise<void> {
-  await remake(db, ['drawn', 'points']);
+  await remake(db, true);
 }
 
 export async function down(db: MigrationDb): Promise<void> {
-  await remake(db, ['points']);
+  await remake(db, false);
 }

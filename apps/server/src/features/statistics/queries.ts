@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import {
   KeyStatus,
   POINT_VALUES,
@@ -9,6 +10,7 @@ import {
 import { PostgresAdapter, type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/index.js';
 import { chunks } from '../../lib/chunks.js';
+import type { BlockCache } from './block-cache.js';
 import { BLOCK_SPAN_S, MINUTE_BYTES_CAP, PEAK_COLUMNS, type StatsDb, SUM_CAP } from './tables.js';
 
 /** The statistics feature's SQL: the flush, the reads of the ranges, saved lists,
@@ -359,6 +361,10 @@ function packPoints(
   return sql`unhex(${head} || ${entries})`;
 }
 
+/** A block's version as written (BlockCache): random, so that a block written again, by any node or
+ *  after the blocks were emptied and refilled, is not taken for one decoded before. */
+const newVersion = () => randomInt(2 ** 47);
+
 /** The blocks of the team minute totals: a day of all of a team's keys read as 25 values. */
 const TEAM_MINUTE_BLOCKS = 'stats_team_minute_blocks';
 
@@ -379,13 +385,14 @@ async function writeBlocks(
   const start = blockStart(level);
   for (const part of chunks(ids, 1000)) {
     await sql`
-      insert into ${sql.table(into.blocks)} (${id}, start, drawn, points)
-      select ${id}, ${start}, ${packPoints(pg, level, undefined, true)}, ${packPoints(pg, level)}
+      insert into ${sql.table(into.blocks)} (${id}, start, version, drawn, points)
+      select ${id}, ${start}, ${newVersion()}, ${packPoints(pg, level, undefined, true)}, ${packPoints(pg, level)}
       from ${sql.table(into.source)}
       where ${id} in (${sql.join(part)}) and ${t} >= ${fromTime - (fromTime % span)}
         and ${t} < ${toTime - (toTime % span) + span}
       group by ${id}, ${start}
-      on conflict (${id}, start) do update set drawn = excluded.drawn, points = excluded.points`.execute(db);
+      on conflict (${id}, start) do update
+      set version = excluded.version, drawn = excluded.drawn, points = excluded.points`.execute(db);
   }
 }
 
@@ -420,8 +427,8 @@ export async function rewriteAllBlocks(db: StatsDb): Promise<void> {
     const start = blockStart(level);
     await sql`delete from ${sql.table(blocks)}`.execute(db);
     await sql`
-      insert into ${sql.table(blocks)} (${sql.ref(id)}, start, drawn, points)
-      select ${sql.ref(id)}, ${start}, ${packPoints(pg, level, undefined, true)}, ${packPoints(pg, level)}
+      insert into ${sql.table(blocks)} (${sql.ref(id)}, start, version, drawn, points)
+      select ${sql.ref(id)}, ${start}, ${newVersion()}, ${packPoints(pg, level, undefined, true)}, ${packPoints(pg, level)}
       from ${sql.table(source)}
       group by ${sql.ref(id)}, ${start}`.execute(db);
   }
@@ -460,18 +467,37 @@ const ALL_INDEX = Int32Array.from(STORED_COLUMNS, (_, i) => i);
 /** The two ways a block is read: its whole points, or the chart's cut (the block's sums of the columns
  *  not drawn, then the drawn ones a point). */
 const READ = {
-  whole: { ...FULL, index: ALL_INDEX, head: 0, viewersAt: FULL.offsets[VIEWERS] as number },
-  cut: {
-    ...DRAWN,
-    index: DRAWN_INDEX,
-    head: SUMS_HEAD,
-    viewersAt: DRAWN.offsets[DRAWN_INDEX.indexOf(VIEWERS)] as number,
-  },
+  whole: { ...FULL, index: ALL_INDEX, head: 0, viewersColumn: VIEWERS },
+  cut: { ...DRAWN, index: DRAWN_INDEX, head: SUMS_HEAD, viewersColumn: DRAWN_INDEX.indexOf(VIEWERS) },
 } as const;
-if (READ.cut.viewersAt === undefined) throw new Error('the viewers series must be drawn');
+if (READ.cut.viewersColumn < 0) throw new Error('the viewers series must be drawn');
 
-/** Adds (sign 1) or subtracts (sign -1) a block's points within the `n` points of size `step` from
- *  `from` into `out`, and the sums of a chart's cut into `summed`; answers the viewers it added up
+/** A block's values decoded: for the chart's cut first its sums (SUMMED_COLUMNS), then for each slot of
+ *  the span (a point's place in it: span / size of them) the read's columns, 0 where no row was. */
+function decodeBlock(
+  points: Uint8Array,
+  read: (typeof READ)[keyof typeof READ],
+  slots: number,
+): Float64Array {
+  // The hottest loop of a cold chart (a day of 25 keys: 36,000 entries): plain indexes, no look-ups.
+  const v = new DataView(points.buffer, points.byteOffset, points.byteLength);
+  const { size, offsets, wide, head } = read;
+  const columns = offsets.length;
+  const sums = head / 8;
+  const out = new Float64Array(sums + slots * columns);
+  for (let j = 0; j < sums; j++) out[j] = v.getUint32(j * 8) * 4_294_967_296 + v.getUint32(j * 8 + 4);
+  for (let o = head; o + size <= points.byteLength; o += size) {
+    const base = sums + v.getUint8(o) * columns;
+    for (let c = 0; c < columns; c++) {
+      const at = o + (offsets[c] as number);
+      out[base + c] = wide[c] === 1 ? v.getUint32(at) * 4_294_967_296 + v.getUint32(at + 4) : v.getUint32(at);
+    }
+  }
+  return out;
+}
+
+/** Adds (sign 1) or subtracts (sign -1) a decoded block's points within the `n` points of size `step`
+ *  from `from` into `out`, and the sums of a chart's cut into `summed`; answers the viewers it added up
  *  (before the sign). */
 function addBlock(
   out: Float64Array,
@@ -480,28 +506,25 @@ function addBlock(
   step: number,
   n: number,
   start: number,
-  points: Uint8Array,
+  values: Float64Array,
   sign: number,
   read: (typeof READ)[keyof typeof READ],
 ): number {
-  // The hottest loop of a chart (a day of 25 keys: 36,000 entries): plain indexes, no look-ups.
-  const v = new DataView(points.buffer, points.byteOffset, points.byteLength);
-  const { size, offsets, wide, index, head, viewersAt } = read;
-  for (let j = 0, at = 0; at < head; j++, at += 8) {
+  const { index, head, viewersColumn } = read;
+  const sums = head / 8;
+  for (let j = 0; j < sums; j++) {
     const c = SUMMED_INDEX[j] as number;
-    summed[c] = (summed[c] as number) + sign * (v.getUint32(at) * 4_294_967_296 + v.getUint32(at + 4));
+    summed[c] = (summed[c] as number) + sign * (values[j] as number);
   }
-  const first = (start - from) / step;
   const columns = index.length;
+  const first = (start - from) / step;
   let viewers = 0;
-  for (let o = head; o + size <= points.byteLength; o += size) {
-    const i = first + v.getUint8(o);
+  for (let base = sums, i = first; base < values.length; base += columns, i++) {
     if (i < 0 || i >= n) continue;
     const p = i * POINT_VALUES;
-    viewers += v.getUint32(o + viewersAt);
+    viewers += values[base + viewersColumn] as number;
     for (let c = 0; c < columns; c++) {
-      const at = o + (offsets[c] as number);
-      const value = wide[c] === 1 ? v.getUint32(at) * 4_294_967_296 + v.getUint32(at + 4) : v.getUint32(at);
+      const value = values[base + c] as number;
       if (value !== 0) {
         const k = p + (index[c] as number);
         out[k] = (out[k] as number) + sign * value;
@@ -528,20 +551,28 @@ export interface PointReads {
   othersViewers: number;
 }
 
-/** A team's point with its viewers and own peaks (`points` null), or a block: of the team's sums (kind
- *  1) or of a key's points (kind 0); `cut` 1 when it is the chart's cut. */
-type ReadRow = { t: number; kind: number; points: Uint8Array | null; cut: number; viewers: number } & Record<
+/** A team's point with its viewers and own peaks (`points` null), or its sums packed (kind 1). */
+type TeamRow = { t: number; kind: number; points: Uint8Array | null; viewers: number } & Record<
   string,
   number
 >;
+
+/** Stored blocks a read adds (sign 1) or subtracts (-1): of some keys, or of a team's minute totals. */
+interface StoredBlocks {
+  table: string;
+  id: 'key_id' | 'team_id';
+  ids: readonly number[];
+  sign: number;
+}
 
 /**
  * The stored points of size `step` of some of a team's keys in [from, to] (step-aligned). Most of a
  * team's keys (the "Active traffic" list, usually all of them) are read as the team total less the
  * blocks of the keys left out, fewer keys as their own blocks: both give the same numbers, a team total
  * being the plain sum of its per-key rows. 20-minute and hourly reads take the team's rows (not blocks)
- * in either case, for its own peaks. One statement, so one snapshot on PostgreSQL. `drawnOnly`: the
- * chart's read, whose points need the drawn columns only (PointReads.summed).
+ * in either case, for its own peaks. In one transaction, so one snapshot (PostgreSQL: repeatable read).
+ * `drawnOnly`: the chart's read, whose points need the drawn columns only (PointReads.summed).
+ * `cache`: blocks decoded before, used again while their version holds.
  */
 export async function readPoints(
   db: StatsDb,
@@ -552,49 +583,91 @@ export async function readPoints(
   from: number,
   to: number,
   drawnOnly = false,
+  cache?: BlockCache,
 ): Promise<PointReads> {
+  if (!db.isTransaction) {
+    const read = (trx: StatsDb) => readPoints(trx, step, teamId, keyIds, leftOut, from, to, drawnOnly, cache);
+    return isPostgres(db)
+      ? db.transaction().setIsolationLevel('repeatable read').execute(read)
+      : db.transaction().execute(read);
+  }
   const pg = isPostgres(db);
   const level = levelOf(step);
+  const slots = level.span / level.size;
   const n = (to - from) / step + 1;
   const sums = new Float64Array(n * POINT_VALUES);
   const summed = new Float64Array(POINT_VALUES);
   const direct = leftOut.length >= keyIds.length;
-  const add = (r: { t: number; points: Uint8Array; cut: number }, sign: number) =>
-    addBlock(
-      sums,
-      summed,
-      from,
-      step,
-      n,
-      Number(r.t),
-      r.points,
-      sign,
-      Number(r.cut) === 1 ? READ.cut : READ.whole,
+  const add = (start: number, values: Float64Array, sign: number, read: (typeof READ)[keyof typeof READ]) =>
+    addBlock(sums, summed, from, step, n, start, values, sign, read);
+  /** The stored blocks' viewers in the window (before the sign). */
+  const addStored = async (...sources: StoredBlocks[]): Promise<number> => {
+    // Their versions first: the blocks decoded before at the same version are not read again.
+    const versions = sql.join(
+      sources.map(
+        (b, i) => sql`select ${sql.lit(i)} as source, ${sql.ref(b.id)} as id, start, version
+          from ${sql.table(b.table)} where ${sql.ref(b.id)} in (${sql.join(b.ids)})
+            and start >= ${from - (from % level.span)} and start <= ${to}`,
+      ),
+      sql` union all `,
     );
-  // A stored block: its cut when a chart reads it and it lies wholly in the window, else its points.
-  const inside = sql`start >= ${from} and start + ${sql.lit(level.span - level.size)} <= ${to}`;
-  const stored = drawnOnly
-    ? sql`case when ${inside} then drawn else points end as points, case when ${inside} then 1 else 0 end as cut`
-    : sql`points, 0 as cut`;
-  // Packed from the window's rows only: a cut is the window's own.
-  const packed = (columnOf?: (c: StoredColumn) => string) =>
-    sql`${packPoints(pg, level, columnOf, drawnOnly)} as points, ${sql.lit(drawnOnly ? 1 : 0)} as cut`;
-  const storedFrom = (table: string, id: RawBuilder<unknown>) => sql`${stored}
-    from ${sql.table(table)} where ${id} and start >= ${from - (from % level.span)} and start <= ${to}`;
-  if (step === 60) {
-    const keyBlocks = (ids: readonly number[]) =>
-      sql`select start as t, 0 as team, ${storedFrom(level.blocks, sql`key_id in (${sql.join(ids)})`)}`;
-    const teamBlocks = sql`select start as t, 1 as team, ${storedFrom(TEAM_MINUTE_BLOCKS, sql`team_id = ${teamId}`)}`;
-    const statement = direct
-      ? keyBlocks(keyIds)
-      : leftOut.length > 0
-        ? sql`${teamBlocks} union all ${keyBlocks(leftOut)}`
-        : teamBlocks;
+    const missing = sources.map(() => ({ ids: new Set<number>(), starts: new Set<number>() }));
+    let viewers = 0;
+    const inside = (start: number) => drawnOnly && start >= from && start + level.span - level.size <= to;
+    const keyOf = (i: number, id: number, start: number) =>
+      `${(sources[i] as StoredBlocks).table}:${id}:${start}:${inside(start) ? 1 : 0}`;
     for (const r of (
-      await sql<{ t: number; team: number; points: Uint8Array; cut: number }>`${statement}`.execute(db)
+      await sql<{ source: number; id: number; start: number; version: number }>`${versions}`.execute(db)
     ).rows) {
-      add(r, direct || r.team === 1 ? 1 : -1);
+      const i = Number(r.source);
+      const start = Number(r.start);
+      const values = cache?.get(keyOf(i, Number(r.id), start), Number(r.version));
+      if (values)
+        viewers += add(
+          start,
+          values,
+          (sources[i] as StoredBlocks).sign,
+          inside(start) ? READ.cut : READ.whole,
+        );
+      else {
+        (missing[i] as (typeof missing)[number]).ids.add(Number(r.id));
+        (missing[i] as (typeof missing)[number]).starts.add(start);
+      }
     }
+    // The others read and decoded: their cut when a chart reads them and they lie wholly in the window.
+    const cut = sql`start >= ${from} and start + ${sql.lit(level.span - level.size)} <= ${to}`;
+    const blob = drawnOnly ? sql`case when ${cut} then drawn else points end` : sql`points`;
+    for (const [i, b] of sources.entries()) {
+      const m = missing[i] as (typeof missing)[number];
+      if (m.ids.size === 0) continue;
+      const rows = await sql<{ id: number; start: number; version: number; points: Uint8Array }>`
+        select ${sql.ref(b.id)} as id, start, version, ${blob} as points from ${sql.table(b.table)}
+        where ${sql.ref(b.id)} in (${sql.join([...m.ids])}) and start in (${sql.join([...m.starts])})`.execute(
+        db,
+      );
+      for (const r of rows.rows) {
+        const start = Number(r.start);
+        const read = inside(start) ? READ.cut : READ.whole;
+        const values = decodeBlock(r.points, read, slots);
+        cache?.set(keyOf(i, Number(r.id), start), Number(r.version), values);
+        viewers += add(start, values, b.sign, read);
+      }
+    }
+    return viewers;
+  };
+  /** Rows of the team's packed from the window's rows only: a cut is the window's own. */
+  const packed = (columnOf?: (c: StoredColumn) => string) => packPoints(pg, level, columnOf, drawnOnly);
+  const readOfPacked = drawnOnly ? READ.cut : READ.whole;
+
+  if (step === 60) {
+    const keys = {
+      table: level.blocks,
+      id: 'key_id',
+      ids: direct ? keyIds : leftOut,
+      sign: direct ? 1 : -1,
+    } as const;
+    const team = { table: TEAM_MINUTE_BLOCKS, id: 'team_id', ids: [teamId], sign: 1 } as const;
+    await (direct ? addStored(keys) : leftOut.length > 0 ? addStored(team, keys) : addStored(team));
     return { sums, summed, teamPeaks: null, othersViewers: 0 };
   }
   const t = sql.ref(level.time);
@@ -604,42 +677,35 @@ export async function readPoints(
     // Every key of the team: its totals with its own peaks, nothing else to read. Packed by the
     // database as the blocks are (a month's 721 rows of 30 columns took 11 ms to become objects).
     const own = (c: StoredColumn) => (c.merge === 'peak' ? `peak_${c.column}` : c.column);
-    const rows = await sql<{ t: number; points: Uint8Array; cut: number }>`
-      select ${start} as t, ${packed(own)}
+    const rows = await sql<{ t: number; points: Uint8Array }>`
+      select ${start} as t, ${packed(own)} as points
       from ${sql.table(level.team)} where team_id = ${teamId} and ${t} >= ${from} and ${t} <= ${to}
       group by ${start}`.execute(db);
-    for (const r of rows.rows) add(r, 1);
+    for (const r of rows.rows) add(Number(r.t), decodeBlock(r.points, readOfPacked, slots), 1, readOfPacked);
     return { sums, summed, teamPeaks: null, othersViewers: 0 };
   }
   const teamPeaks = new Float64Array(n * peaks).fill(-1);
-  // In one result: the team's viewers and own peaks a point (kind 2), the team's sums packed by the
-  // database as the blocks are when they are needed (kind 1), and the keys' blocks (kind 0). Rows of 30
-  // columns as objects cost a month's 721 points 10 ms; these are narrow.
+  // In one result: the team's viewers and own peaks a point (kind 2) and its sums packed by the
+  // database as the blocks are when they are needed (kind 1). Rows of 30 columns as objects cost a
+  // month's 721 points 10 ms; these are narrow.
   const teamRows = sql`from ${sql.table(level.team)}
     where team_id = ${teamId} and ${t} >= ${from} and ${t} <= ${to}`;
   const viewersColumn = sql.ref(STORED_COLUMNS[VIEWERS]?.column ?? '');
   const zeros = (k: number) => sql.join(Array.from({ length: k }, () => sql`0`));
   const blob = pg ? sql`null::bytea` : sql`null`;
   const peakRows = sql`
-    select ${t} as t, 2 as kind, ${blob} as points, 0 as cut, ${viewersColumn} as viewers,
+    select ${t} as t, 2 as kind, ${blob} as points, ${viewersColumn} as viewers,
            ${sql.join(PEAK_COLUMNS.map((c) => peakRef(c)))} ${teamRows}`;
   const sumRows = sql`
     select ${start}, 1, ${packed()}, ${zeros(1 + peaks)} ${teamRows}
     group by ${start}`;
-  const blocks = (ids: readonly number[]) => sql`
-    select start, 0, ${stored}, ${zeros(1 + peaks)} from ${sql.table(level.blocks)}
-    where key_id in (${sql.join(ids)}) and start >= ${from - (from % level.span)} and start <= ${to}`;
-  const statement = direct
-    ? sql`${peakRows} union all ${blocks(keyIds)}`
-    : sql`${peakRows} union all ${sumRows} union all ${blocks(leftOut)}`;
   let teamViewers = 0;
-  let blockViewers = 0;
-  for (const r of (await sql<ReadRow>`${statement}`.execute(db)).rows) {
+  for (const r of (
+    await sql<TeamRow>`${direct ? peakRows : sql`${peakRows} union all ${sumRows}`}`.execute(db)
+  ).rows) {
     const time = Number(r.t);
     if (r.points) {
-      const ofKeys = Number(r.kind) === 0;
-      const viewers = add({ t: time, points: r.points, cut: r.cut }, ofKeys && !direct ? -1 : 1);
-      if (ofKeys) blockViewers += viewers;
+      add(time, decodeBlock(r.points, readOfPacked, slots), 1, readOfPacked);
       continue;
     }
     const i = (time - from) / step;
@@ -648,6 +714,12 @@ export async function readPoints(
       teamPeaks[i * peaks + j] = Number(r[`peak_${c.column}`]);
     });
   }
+  const blockViewers = await addStored({
+    table: level.blocks,
+    id: 'key_id',
+    ids: direct ? keyIds : leftOut,
+    sign: direct ? 1 : -1,
+  });
   return { sums, summed, teamPeaks, othersViewers: direct ? teamViewers - blockViewers : blockViewers };
 }
 

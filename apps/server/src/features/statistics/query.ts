@@ -58,7 +58,7 @@ async function readSums(
     summed: blockSums,
     teamPeaks,
     othersViewers,
-  } = await readPoints(statsDb(db), step, teamId, keyIds, leftOut, from, to, drawnOnly);
+  } = await readPoints(statsDb(db), step, teamId, keyIds, leftOut, from, to, drawnOnly, svc.blockCache);
   const summed = drawnOnly ? blockSums : null;
   if (teamPeaks && othersViewers === 0) {
     const peaks = PEAK_COLUMNS.length;

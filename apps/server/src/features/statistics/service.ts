@@ -2,13 +2,14 @@ import { STATS_EXPORTS_PER_MINUTE, type TIngestReport } from '@tlprt/contract';
 import type { AppContext } from '../../context.js';
 import { SlidingWindowCounter } from '../../lib/sliding-window.js';
 import { type BatchWriter, StatsAggregator } from './aggregator.js';
+import { BlockCache } from './block-cache.js';
 import { writeBreakdowns } from './breakdown-queries.js';
 import { BreakdownAggregator } from './breakdowns.js';
 import { ingestReports } from './ingest.js';
 import { databaseAnswers, lockFlushes } from './queries.js';
 import { pruneStats } from './retention.js';
 import { SeenReports } from './seen-reports.js';
-import { statsDb } from './tables.js';
+import { BLOCK_CACHE_BYTES, statsDb } from './tables.js';
 import { type ViewerFacts, ViewerFactsResolver } from './viewer-facts.js';
 
 /** Who sent a batch: a browser's Origin, the team of an API token, and whether it came without
@@ -29,6 +30,8 @@ export class StatsService {
   readonly aggregator: StatsAggregator;
   readonly seen: SeenReports;
   readonly breakdowns = new BreakdownAggregator();
+  /** The charts' decoded blocks (queries.ts readPoints). */
+  readonly blockCache = new BlockCache(BLOCK_CACHE_BYTES);
   readonly viewerFacts: ViewerFactsResolver;
   /** Reports without an API token, per client address group and per key (config.ingest). */
   readonly perAddress: SlidingWindowCounter;

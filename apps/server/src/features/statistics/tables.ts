@@ -53,16 +53,18 @@ interface StatsMinuteSessionsTable {
   series: number;
 }
 /** A key's points of one span packed in one value (0011, queries.ts packPoints): what the ranges read;
- *  `drawn` is the chart's cut of them (0017). */
+ *  `drawn` is the chart's cut of them, `version` changes with every write (0017, BlockCache). */
 interface StatsBlocksTable {
   key_id: number;
   start: number;
+  version: Generated<number>;
   drawn: Buffer;
   points: Buffer;
 }
 interface StatsTeamBlocksTable {
   team_id: number;
   start: number;
+  version: Generated<number>;
   drawn: Buffer;
   points: Buffer;
 }
@@ -103,6 +105,9 @@ export const RETENTION_S = {
   hour: 730 * 86_400,
   sessions: 2 * 3600,
 } as const;
+
+/** The most the decoded blocks kept for the charts take (BlockCache): a day of 25 keys is 2.5 MB. */
+export const BLOCK_CACHE_BYTES = 64 * 2 ** 20;
 
 /** The seconds of points one block packs per level (queries.ts, packPoints): at most 72 points. */
 export const BLOCK_SPAN_S = { minute: 3600, twenty: 86_400, hour: 3 * 86_400 } as const;
