@@ -15,7 +15,7 @@ import { livePlaylist, vodLoop } from './demo-live.js';
  *  an hour and revalidated, not cached for good. */
 const FILE_ROUTE: RouteShorthandOptions = {
   schema: { hide: true },
-  compress: { customTypes: /^text\//, encodings: ['br', 'gzip'] },
+  compress: { customTypes: /^(text\/|application\/javascript)/, encodings: ['br', 'gzip'] },
 };
 
 /** The demo page plays a stream through MSE (blob: media, hls.js's blob: worker) and talks to this server. */
