@@ -7,6 +7,7 @@ import rateLimit from '@fastify/rate-limit';
 import { LIMITS, MSG, TIMINGS } from '@tlprt/contract';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler } from 'fastify-type-provider-zod';
+import { authorizeTeam } from './access/team-access.js';
 import { TeamTokens } from './access/team-tokens.js';
 import { UsableKeys } from './access/usable-keys.js';
 import { type Config, type DatabaseTarget, ensureDatabaseFolder } from './config.js';
@@ -131,6 +132,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   // JSON everywhere (forms and multipart in the guest scope); a text/plain body is a 415, not a string.
   app.removeContentTypeParser('text/plain');
   app.decorateRequest('authInfo', null);
+  app.decorateRequest('teamAccess', null);
 
   ensureDatabaseFolder(config.database);
   const db = openDatabase(config.database);
@@ -235,6 +237,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   app.decorate('accessPipeline', {
     authenticate: authenticate((hash) => lookupSession(ctx, hash)),
     perAddress: (limit) => limitHooks[limit],
+    authorizeTeam: (user, teamId, action) => authorizeTeam(ctx, user, teamId, action),
   } satisfies AccessPipeline);
 
   // Guest scope: the only calls whose bodies may also be forms or multipart.

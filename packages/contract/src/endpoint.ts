@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { ZApiError } from './common.js';
+import type { TeamAction } from './policy.js';
 
 /**
  * One HTTP call of the three APIs (DESIGN §4), defined once: the server registers its route from it
@@ -23,6 +24,9 @@ export interface EndpointSpec {
   /** Fastify's pattern: `:name` for each path parameter. */
   path: string;
   access: EndpointAccess;
+  /** A team call's permission (policy.ts): the server authorizes it before the handler runs, in the
+   *  team named by the path (teamParamOf), answering 404 to a stranger and 403 when `can` says no. */
+  action?: TeamAction;
   /** The OpenAPI group. */
   tag: string;
   summary?: string;
@@ -63,6 +67,11 @@ export function accessErrors(access: EndpointAccess): number[] {
   if (access === 'supervisor') return [401, 403];
   return [];
 }
+
+/** The path parameter naming a team call's team: `teamId`, or `id` where the team is the path's
+ *  subject (/teams/:id/...). */
+export const teamParamOf = (spec: Pick<EndpointSpec, 'path'>): 'teamId' | 'id' | undefined =>
+  spec.path.includes('/:teamId') ? 'teamId' : /\/teams\/:id(\/|$)/.test(spec.path) ? 'id' : undefined;
 
 /** The per-address limit a call counts against, if any. */
 export const perAddressLimitOf = (spec: EndpointSpec): PerAddressLimit | undefined =>

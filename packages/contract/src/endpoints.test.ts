@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type EndpointSpec, endpointPath, errorSchemas } from './endpoint.js';
+import { type EndpointSpec, endpointPath, errorSchemas, teamParamOf } from './endpoint.js';
 import { ENDPOINTS, PATHS } from './endpoints/index.js';
 
 const all: Array<[string, EndpointSpec]> = Object.entries(ENDPOINTS).flatMap(([group, eps]) =>
@@ -31,6 +31,16 @@ describe('endpoints', () => {
       if (ep.access === 'user' || ep.access === 'supervisor') expect(codes, name).toContain(401);
       if (ep.access === 'supervisor') expect(codes, name).toContain(403);
       if (ep.access === 'guest') expect(codes, name).toContain(429);
+    }
+  });
+
+  it('a call naming an action is a signed-in call whose path names its team, and may answer 404', () => {
+    const named = all.filter(([, ep]) => ep.action);
+    expect(named.length).toBeGreaterThan(40);
+    for (const [name, ep] of named) {
+      expect(ep.access, name).toBe('user');
+      expect(teamParamOf(ep), name).toBeDefined();
+      expect(ep.errors, name).toContain(404);
     }
   });
 

@@ -6,16 +6,20 @@ import {
   isPlatformSupervisor,
   type PerAddressLimit,
   perAddressLimitOf,
+  type TeamAction,
+  teamParamOf,
 } from '@tlprt/contract';
 import type {
   FastifyInstance,
   FastifyReply,
   FastifyRequest,
   onRequestHookHandler,
+  preHandlerHookHandler,
   RouteOptions,
 } from 'fastify';
 import { z } from 'zod';
-import { policyActor } from '../access/team-access.js';
+import { policyActor, type TeamAccess } from '../access/team-access.js';
+import type { UserRow } from '../db/schema.js';
 import { caller } from './auth.js';
 import { forbidden } from './errors.js';
 
@@ -26,12 +30,38 @@ export interface AccessPipeline {
   authenticate: onRequestHookHandler;
   /** The per-address rate check of a limit's name (RATE_LIMITS, as configured). */
   perAddress: (limit: PerAddressLimit) => onRequestHookHandler;
+  /** A descriptor's `action` in a team (access/team-access.ts authorizeTeam). */
+  authorizeTeam: (user: UserRow, teamId: number, action: TeamAction) => Promise<TeamAccess>;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     accessPipeline: AccessPipeline;
   }
+  interface FastifyRequest {
+    /** The caller in the team of a route whose descriptor names an `action`, once authorized. */
+    teamAccess: TeamAccess | null;
+  }
+}
+
+/** The caller's access to the team of a route whose descriptor names an `action`. */
+export function teamAccess(req: FastifyRequest): TeamAccess {
+  if (!req.teamAccess) throw new Error(`${req.routeOptions.url} names no action: nothing was authorized`);
+  return req.teamAccess;
+}
+
+/** The preHandler of a descriptor's `action`: after the schemas (a malformed id is a 400 first), the
+ *  caller's role in the path's team is loaded and the contract's policy asked. */
+function authorizeAction(pipeline: AccessPipeline, spec: EndpointSpec): preHandlerHookHandler | undefined {
+  const action = spec.action;
+  if (!action) return undefined;
+  const param = teamParamOf(spec);
+  if (!param || spec.access !== 'user')
+    throw new Error(`${spec.method} ${spec.path}: an action needs a signed-in call with a team in its path`);
+  return async (req) => {
+    const teamId = (req.params as Record<string, number>)[param] as number;
+    req.teamAccess = await pipeline.authorizeTeam(caller(req).user, teamId, action);
+  };
 }
 
 type BodyOutput<E extends EndpointSpec> = E['body'] extends z.ZodType ? z.output<E['body']> : undefined;
@@ -55,7 +85,8 @@ const requireSupervisor: onRequestHookHandler = async (req) => {
 
 /**
  * Registers the route of one contract endpoint: its schemas (validation, serialization, OpenAPI), the
- * hooks its access asks for (token, supervisor, per-address limit) and its success status. The handler
+ * hooks its access asks for (token, supervisor, per-address limit), its team action (so the permission
+ * is read where the route is declared, not found inside a service) and its success status. The handler
  * returns the success body, or sends another answer through `reply` itself.
  */
 export function route<E extends EndpointSpec>(
@@ -64,7 +95,7 @@ export function route<E extends EndpointSpec>(
   handler: RouteHandler<E>,
   extras: RouteExtras = {},
 ): void {
-  const { onRequest, ...rest } = extras;
+  const { onRequest, preHandler, ...rest } = extras;
   const limit = perAddressLimitOf(spec);
   const pipeline = app.accessPipeline;
   const signedIn = spec.access === 'user' || spec.access === 'supervisor';
@@ -73,6 +104,11 @@ export function route<E extends EndpointSpec>(
     ...(signedIn ? [pipeline.authenticate] : []),
     ...(spec.access === 'supervisor' ? [requireSupervisor] : []),
     ...(Array.isArray(onRequest) ? onRequest : onRequest ? [onRequest] : []),
+  ];
+  const authorize = authorizeAction(pipeline, spec);
+  const beforeHandler = [
+    ...(authorize ? [authorize] : []),
+    ...(Array.isArray(preHandler) ? preHandler : preHandler ? [preHandler] : []),
   ];
   const status = spec.status ?? 200;
   // A non-JSON answer (a CSV stream) is described, not serialized.
@@ -83,6 +119,7 @@ export function route<E extends EndpointSpec>(
     schema: {
       tags: [spec.tag],
       ...(spec.summary ? { summary: spec.summary } : {}),
+      ...(spec.action ? { description: `Team permission: ${spec.action} (contract policy.ts)` } : {}),
       ...(signedIn ? { security: [{ bearer: [] }] } : {}),
       ...(spec.params ? { params: spec.params } : {}),
       ...(spec.query ? { querystring: spec.query } : {}),
@@ -91,6 +128,7 @@ export function route<E extends EndpointSpec>(
       response: { ...(success ? { [status]: success } : {}), ...errorSchemas(spec) },
     },
     onRequest: hooks,
+    ...(beforeHandler.length ? { preHandler: beforeHandler } : {}),
     ...rest,
     handler: async (req, reply) => {
       reply.code(status);

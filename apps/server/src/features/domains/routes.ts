@@ -3,7 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context.js';
 import type { UserRow } from '../../db/schema.js';
 import { caller } from '../../http/auth.js';
-import { route } from '../../http/route.js';
+import { route, teamAccess } from '../../http/route.js';
 import * as domains from './service.js';
 
 export function domainRoutes(ctx: AppContext): FastifyPluginAsync {
@@ -19,19 +19,19 @@ export function domainRoutes(ctx: AppContext): FastifyPluginAsync {
 
     for (const create of [E.create, E.legacyCreate]) {
       route(app, create, async (req) => {
-        const id = await domains.createDomain(ctx, caller(req).user, req.params.teamId, req.body.url);
+        const id = await domains.createDomain(ctx, teamAccess(req), req.body.url);
         return { message: MSG.created, data: { id } };
       });
     }
 
     route(app, E.instructions, async (req) => ({
       message: MSG.ok,
-      data: await domains.domainInstructions(ctx, caller(req).user, req.params.teamId, req.params.id),
+      data: await domains.domainInstructions(ctx, teamAccess(req), req.params.id),
     }));
 
     route(app, E.verify, async (req) => {
-      const { teamId, id } = req.params;
-      await domains.verifyDomain(ctx, caller(req).user, teamId, id, req.body.verificationMethod);
+      const { id } = req.params;
+      await domains.verifyDomain(ctx, teamAccess(req), id, req.body.verificationMethod);
       const inx = req.body.inx;
       return {
         message: MSG_DOMAINS.verified,
@@ -41,30 +41,30 @@ export function domainRoutes(ctx: AppContext): FastifyPluginAsync {
 
     route(app, E.promote, async (req) => ({
       message: MSG.ok,
-      data: await domains.promoteDomain(ctx, caller(req).user, req.params.teamId, req.params.id),
+      data: await domains.promoteDomain(ctx, teamAccess(req), req.params.id),
     }));
 
     route(app, E.toggleActive, async (req) => ({
       message: MSG.ok,
-      data: await domains.toggleDomain(ctx, caller(req).user, req.params.teamId, req.params.id),
+      data: await domains.toggleDomain(ctx, teamAccess(req), req.params.id),
     }));
 
     route(app, E.remove, async (req) => {
-      await domains.deleteDomain(ctx, caller(req).user, req.params.teamId, req.params.id);
+      await domains.deleteDomain(ctx, teamAccess(req), req.params.id);
       return { message: MSG_DOMAIN_RULES.domainDeleted };
     });
 
     route(app, E.setPlainHttp, async (req) => {
-      const { teamId, id } = req.params;
+      const { id } = req.params;
       return {
         message: MSG.ok,
-        data: await domains.setPlainHttp(ctx, caller(req).user, teamId, id, req.body.plainHttp),
+        data: await domains.setPlainHttp(ctx, teamAccess(req), id, req.body.plainHttp),
       };
     });
 
     route(app, E.suspend, async (req) => ({
       message: MSG.ok,
-      data: await domains.toggleDomainSuspension(ctx, caller(req).user, req.params.teamId, req.params.id),
+      data: await domains.toggleDomainSuspension(ctx, teamAccess(req), req.params.id),
     }));
   };
 }

@@ -86,7 +86,7 @@ async function presentOne(db: Db, access: TeamAccess, id: number): Promise<TDoma
   return d;
 }
 
-/** POST /v1/domains/{teamId}: every live domain, split into drafts and promoted (each with its keys). */
+/** Every live domain, split into drafts and promoted (each with its keys). */
 export async function listTeamDomains(
   ctx: AppContext,
   actor: UserRow,
@@ -123,14 +123,9 @@ async function deletedWithStatistics(
   };
 }
 
-/** POST /v1/domains/create/{teamId} {url}: a new draft with a fresh verification hash. */
-export async function createDomain(
-  ctx: AppContext,
-  actor: UserRow,
-  teamId: number,
-  url: string,
-): Promise<number> {
-  const access = await authorizeTeam(ctx, actor, teamId, 'domains.manage');
+/** A new draft with a fresh verification hash. */
+export async function createDomain(ctx: AppContext, access: TeamAccess, url: string): Promise<number> {
+  const teamId = access.team.id;
   const host = hostOfInput(url);
   const { id, events } = await ctx.db.transaction().execute(async (trx) => {
     await lockTeam(trx, teamId);
@@ -154,14 +149,12 @@ export async function createDomain(
   return id;
 }
 
-/** GET /v1/domains/instructions/{teamId}/{id}: the four copyable texts for this domain's hash. */
+/** The four copyable texts for this domain's hash. */
 export async function domainInstructions(
   ctx: AppContext,
-  actor: UserRow,
-  teamId: number,
+  access: TeamAccess,
   id: number,
 ): Promise<VerificationInstructions> {
-  const access = await authorizeTeam(ctx, actor, teamId, 'domains.manage');
   const d = await domainOf(ctx.db, access, id);
   return ctx.verifier.instructions(d.host, d.verification_hash);
 }
@@ -176,18 +169,18 @@ const statusEvent = (d: Pick<DomainRow, 'id' | 'status' | 'suspended'>) => ({
 const onOff = (v: number) => (v === 1 ? 'on' : 'off');
 
 /**
- * PUT /v1/domains/verify/{teamId}/{id} {verificationMethod}: methods 1–4 run the real check (outside
+ * Methods 1–4 run the real check (outside
  * any transaction: it may take seconds); 5 is the supervisor's bypass. The host is re-checked against
  * other teams inside the transaction that marks it verified.
  */
 export async function verifyDomain(
   ctx: AppContext,
-  actor: UserRow,
-  teamId: number,
+  access: TeamAccess,
   id: number,
   method: number,
 ): Promise<void> {
-  const access = await authorizeTeam(ctx, actor, teamId, 'domains.manage');
+  const { actor } = access;
+  const teamId = access.team.id;
   if (!mayUseMethod(access, method)) throw denied();
   const d = await domainOf(ctx.db, access, id);
   if (d.verification === 1) return;
@@ -226,14 +219,9 @@ export async function verifyDomain(
   await publishAll(ctx, events);
 }
 
-/** GET /v1/domains/update_draft/{teamId}/{id}: a verified draft moves to My domains. */
-export async function promoteDomain(
-  ctx: AppContext,
-  actor: UserRow,
-  teamId: number,
-  id: number,
-): Promise<TDomain> {
-  const access = await authorizeTeam(ctx, actor, teamId, 'domains.manage');
+/** A verified draft moves to My domains. */
+export async function promoteDomain(ctx: AppContext, access: TeamAccess, id: number): Promise<TDomain> {
+  const teamId = access.team.id;
   const events = await ctx.db.transaction().execute(async (trx) => {
     const d = await domainOf(trx, access, id);
     if (!mayPromote(d)) {
@@ -249,14 +237,9 @@ export async function promoteDomain(
   return presentOne(ctx.db, access, id);
 }
 
-/** GET /v1/domains/update_active/{teamId}/{id}: Active ↔ Inactive (not while suspended). */
-export async function toggleDomain(
-  ctx: AppContext,
-  actor: UserRow,
-  teamId: number,
-  id: number,
-): Promise<TDomain> {
-  const access = await authorizeTeam(ctx, actor, teamId, 'domains.manage');
+/** Active ↔ Inactive (not while suspended). */
+export async function toggleDomain(ctx: AppContext, access: TeamAccess, id: number): Promise<TDomain> {
+  const teamId = access.team.id;
   const events = await ctx.db.transaction().execute(async (trx) => {
     const d = await domainOf(trx, access, id);
     if (isSuspended(d)) throw new HttpError(403, MSG_DOMAINS.domainSuspended);
@@ -270,18 +253,18 @@ export async function toggleDomain(
 }
 
 /**
- * PUT /v1/domains/plain_http/{teamId}/{id} {plainHttp}: whether the Origin rule accepts the domain's
+ * Whether the Origin rule accepts the domain's
  * `http://` pages. A supervisor's change is recorded: it widens or narrows where a customer's keys work.
  * The public side sees it within the Origin rule's cache time (OriginGate, 5 s).
  */
 export async function setPlainHttp(
   ctx: AppContext,
-  actor: UserRow,
-  teamId: number,
+  access: TeamAccess,
   id: number,
   plainHttp: boolean,
 ): Promise<TDomain> {
-  const access = await authorizeTeam(ctx, actor, teamId, 'domains.manage');
+  const { actor } = access;
+  const teamId = access.team.id;
   const value = plainHttp ? 1 : 0;
   const events = await ctx.db.transaction().execute(async (trx) => {
     const d = await domainOf(trx, access, id);
@@ -303,14 +286,9 @@ export async function setPlainHttp(
   return presentOne(ctx.db, access, id);
 }
 
-/** DELETE /v1/domains/{teamId}/{id}: a draft or a promoted domain gets status 50, and so do its keys. */
-export async function deleteDomain(
-  ctx: AppContext,
-  actor: UserRow,
-  teamId: number,
-  id: number,
-): Promise<void> {
-  const access = await authorizeTeam(ctx, actor, teamId, 'domains.manage');
+/** A draft or a promoted domain gets status 50, and so do its keys. */
+export async function deleteDomain(ctx: AppContext, access: TeamAccess, id: number): Promise<void> {
+  const teamId = access.team.id;
   const events = await ctx.db.transaction().execute(async (trx) => {
     await domainOf(trx, access, id);
     await updateDomain(trx, teamId, id, { status: DomainStatus.Deleted, deleted_at: ctx.now() });
@@ -321,16 +299,16 @@ export async function deleteDomain(
 }
 
 /**
- * POST /v1/domains/suspended/{teamId}/{id} (supervisor): toggles `suspended`. Suspending stores each
+ * Toggles `suspended`. Suspending stores each
  * key's status and deactivates it; unsuspending restores them.
  */
 export async function toggleDomainSuspension(
   ctx: AppContext,
-  actor: UserRow,
-  teamId: number,
+  access: TeamAccess,
   id: number,
 ): Promise<TDomain> {
-  const access = await authorizeTeam(ctx, actor, teamId, 'domains.supervise');
+  const { actor } = access;
+  const teamId = access.team.id;
   const events = await ctx.db.transaction().execute(async (trx) => {
     const d = await domainOf(trx, access, id);
     const suspend = !isSuspended(d);

@@ -3,20 +3,20 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { lookupSession } from '../../directory/sessions.js';
 import { caller, optionalCaller } from '../../http/auth.js';
-import { route } from '../../http/route.js';
+import { route, teamAccess } from '../../http/route.js';
 import * as invitations from './service.js';
 
 /** Signed-in invitation calls. */
 export function invitationRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
     route(app, E.create, async (req) => {
-      await invitations.inviteMember(ctx, caller(req).user, req.params.teamId, req.body);
+      await invitations.inviteMember(ctx, teamAccess(req), req.body);
       return { message: MSG_TEAMS.inviteSent };
     });
 
     route(app, E.search, async (req) => ({
       message: MSG.ok,
-      data: await invitations.teamInvitations(ctx, caller(req).user, req.params.teamId),
+      data: await invitations.teamInvitations(ctx, teamAccess(req)),
     }));
 
     route(app, E.mine, async (req) => ({

@@ -12,7 +12,7 @@ import {
 } from '@tlprt/contract';
 import type { z } from 'zod';
 import { findMember, insertMember, listMemberIds } from '../../access/membership.js';
-import { authorizeTeam, denied } from '../../access/team-access.js';
+import { authorizeTeam, denied, type TeamAccess } from '../../access/team-access.js';
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Db } from '../../db/index.js';
@@ -102,16 +102,16 @@ const invitePending = () =>
   new HttpError(409, MSG_TEAMS.invitePending, { invited_email: MSG_TEAMS.invitePending });
 
 /**
- * POST /v1/teams/{teamId}/invitation/create. The link and the invitation are written together; the mail
+ * The link and the invitation are written together; the mail
  * and the live events follow the commit, so nobody is mailed a link to an invitation that does not exist.
  */
 export async function inviteMember(
   ctx: AppContext,
-  actor: UserRow,
-  teamId: number,
+  access: TeamAccess,
   input: z.output<typeof ZInvitationCreateRequest>,
 ): Promise<void> {
-  const access = await authorizeTeam(ctx, actor, teamId, 'team.invite');
+  const { actor, team } = access;
+  const teamId = team.id;
   const role = input.role;
   if (!mayOfferRole(access, role))
     throw badRequest(MSG_TEAMS.roleNotAllowed, { role: MSG_TEAMS.roleNotAllowed });
@@ -163,17 +163,13 @@ export async function inviteMember(
   ctx.log.debug({ invitationId: created.id, teamId }, 'invitation sent');
 }
 
-/** POST /v1/teams/{teamId}/invitation/search: the team's pending invitations (inviters). */
-export async function teamInvitations(
-  ctx: AppContext,
-  actor: UserRow,
-  teamId: number,
-): Promise<TInvitation[]> {
-  await authorizeTeam(ctx, actor, teamId, 'team.searchInvitations');
+/** The team's pending invitations (inviters). */
+export async function teamInvitations(ctx: AppContext, access: TeamAccess): Promise<TInvitation[]> {
+  const teamId = access.team.id;
   return (await listPendingOfTeam(ctx.db, teamId, ctx.now())).map(presentInvitation);
 }
 
-/** POST /v1/user/invitation/search: the caller's pending invitations. */
+/** The caller's pending invitations. */
 export async function myInvitations(ctx: AppContext, actor: UserRow): Promise<TInvitation[]> {
   return (await listPendingForUser(ctx.db, actor.id, actor.email, ctx.now())).map(presentInvitation);
 }
@@ -231,7 +227,7 @@ async function invitationOfHash(ctx: AppContext, hash: string): Promise<Invitati
 }
 
 /**
- * PUT /auth/guest/invitation/{hash}. An address without an account: the body is the invite-account
+ * An address without an account: the body is the invite-account
  * form and the answer signs the new user in. An existing account: the caller must be signed in as it.
  */
 export async function acceptByHash(
@@ -275,7 +271,7 @@ export async function acceptByHash(
   };
 }
 
-/** DELETE /auth/guest/invitation/{hash}: the mailed decline link. */
+/** The mailed decline link. */
 export async function declineByHash(ctx: AppContext, hash: string): Promise<void> {
   await closeAs(ctx, await invitationOfHash(ctx, hash), InviteStatus.Declined);
 }
@@ -286,7 +282,7 @@ async function invitationById(ctx: AppContext, teamId: number, inviteId: number)
   return i;
 }
 
-/** PUT /v1/teams/{teamId}/invitation/{inviteId}: the invited user accepts. */
+/** The invited user accepts. */
 export async function acceptById(
   ctx: AppContext,
   actor: UserRow,

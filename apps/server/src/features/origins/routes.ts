@@ -1,29 +1,28 @@
 import { ORIGIN_ENDPOINTS as E, MSG, MSG_DOMAIN_RULES } from '@tlprt/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { caller } from '../../http/auth.js';
-import { route } from '../../http/route.js';
+import { route, teamAccess } from '../../http/route.js';
 import * as origins from './service.js';
 
 export function originRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
     route(app, E.list, async (req) => ({
       message: MSG.ok,
-      data: await origins.listTeamOrigins(ctx, caller(req).user, req.params.teamId),
+      data: await origins.listTeamOrigins(ctx, teamAccess(req)),
     }));
 
     route(app, E.create, async (req) => ({
       message: MSG.created,
-      data: await origins.createOrigin(ctx, caller(req).user, req.params.teamId, req.body.name),
+      data: await origins.createOrigin(ctx, teamAccess(req), req.body.name),
     }));
 
     route(app, E.toggle, async (req) => ({
       message: MSG.ok,
-      data: await origins.toggleOrigin(ctx, caller(req).user, req.params.teamId, req.params.id),
+      data: await origins.toggleOrigin(ctx, teamAccess(req), req.params.id),
     }));
 
     route(app, E.remove, async (req) => {
-      await origins.removeOrigin(ctx, caller(req).user, req.params.teamId, req.params.id);
+      await origins.removeOrigin(ctx, teamAccess(req), req.params.id);
       return { message: MSG_DOMAIN_RULES.originDeleted };
     });
   };

@@ -1,8 +1,7 @@
 import { MSG_DOMAIN_RULES, type TOrigin } from '@tlprt/contract';
-import { authorizeTeam } from '../../access/team-access.js';
+import type { TeamAccess } from '../../access/team-access.js';
 import { publicHostOf } from '../../config.js';
 import type { AppContext } from '../../context.js';
-import type { UserRow } from '../../db/schema.js';
 import { HttpError, notFound } from '../../http/errors.js';
 import { mayToggleOrigin, OriginStatus } from './policy.js';
 import { presentOrigin } from './presenter.js';
@@ -18,20 +17,14 @@ async function originOf(ctx: AppContext, teamId: number, id: number) {
   return o;
 }
 
-/** GET /v1/origins/{teamId}: every member. */
-export async function listTeamOrigins(ctx: AppContext, actor: UserRow, teamId: number): Promise<TOrigin[]> {
-  await authorizeTeam(ctx, actor, teamId, 'statistics.read');
+/** Every member. */
+export async function listTeamOrigins(ctx: AppContext, access: TeamAccess): Promise<TOrigin[]> {
+  const teamId = access.team.id;
   return (await listOrigins(ctx.db, teamId)).map(presentOrigin);
 }
 
-/** POST /v1/origins/{teamId} {name}. */
-export async function createOrigin(
-  ctx: AppContext,
-  actor: UserRow,
-  teamId: number,
-  name: string,
-): Promise<TOrigin> {
-  await authorizeTeam(ctx, actor, teamId, 'domains.manage');
+export async function createOrigin(ctx: AppContext, access: TeamAccess, name: string): Promise<TOrigin> {
+  const teamId = access.team.id;
   return presentOrigin(await originOf(ctx, teamId, await createOriginRow(ctx, teamId, name)));
 }
 
@@ -46,14 +39,9 @@ export function createOriginRow(ctx: AppContext, teamId: number, name: string): 
     );
 }
 
-/** GET /v1/origins/{teamId}/{id}/toggle: 10 ↔ 20 (not while suspended). */
-export async function toggleOrigin(
-  ctx: AppContext,
-  actor: UserRow,
-  teamId: number,
-  id: number,
-): Promise<TOrigin> {
-  await authorizeTeam(ctx, actor, teamId, 'domains.manage');
+/** 10 ↔ 20 (not while suspended). */
+export async function toggleOrigin(ctx: AppContext, access: TeamAccess, id: number): Promise<TOrigin> {
+  const teamId = access.team.id;
   const o = await originOf(ctx, teamId, id);
   if (!mayToggleOrigin(o)) throw new HttpError(403, MSG_DOMAIN_RULES.originSuspended);
   const status = o.status === OriginStatus.Active ? OriginStatus.Inactive : OriginStatus.Active;
@@ -61,13 +49,7 @@ export async function toggleOrigin(
   return presentOrigin({ ...o, status });
 }
 
-/** DELETE /v1/origins/{teamId}/{id}. */
-export async function removeOrigin(
-  ctx: AppContext,
-  actor: UserRow,
-  teamId: number,
-  id: number,
-): Promise<void> {
-  await authorizeTeam(ctx, actor, teamId, 'domains.manage');
+export async function removeOrigin(ctx: AppContext, access: TeamAccess, id: number): Promise<void> {
+  const teamId = access.team.id;
   if (!(await deleteOrigin(ctx.db, teamId, id))) throw notFound();
 }

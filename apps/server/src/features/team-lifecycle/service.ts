@@ -14,7 +14,7 @@ import {
 import type { z } from 'zod';
 import { listMemberIds } from '../../access/membership.js';
 import { assertOwnPassword } from '../../access/own-password.js';
-import { authorizeTeam, denied } from '../../access/team-access.js';
+import { authorizeTeam, denied, type TeamAccess } from '../../access/team-access.js';
 import { recordAudit } from '../../audit/record.js';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/index.js';
@@ -101,14 +101,14 @@ async function spendTeamHash(
 
 // ----- deletion -----
 
-/** POST /v1/teams/{id}/delete/lock (Admin; password). */
+/** Confirmed by the caller's password. */
 export async function lockForDeletion(
   ctx: AppContext,
-  actor: UserRow,
-  teamId: number,
+  access: TeamAccess,
   input: z.output<typeof ZDeleteLockRequest>,
 ): Promise<void> {
-  const { team } = await authorizeTeam(ctx, actor, teamId, 'team.deleteLock');
+  const { actor, team } = access;
+  const teamId = team.id;
   assertOwnLinkBases(ctx.config.publicUrl, { confirmPath: input.confirmPath, cancelPath: input.cancelPath });
   await assertOwnPassword(ctx, actor, input.password);
   // The lock and its link together; the mail and the event after the commit.
@@ -120,32 +120,27 @@ export async function lockForDeletion(
   await teamStatusEvent(ctx, teamId, actor.id, EventCode.TeamBlocked);
 }
 
-/** POST /v1/teams/{id}/delete/resend: a fresh pair to the caller; the old one dies. */
-export async function resendDeletion(
-  ctx: AppContext,
-  actor: UserRow,
-  teamId: number,
-  paths: Paths,
-): Promise<void> {
-  const { team } = await authorizeTeam(ctx, actor, teamId, 'team.deleteManage');
+/** A fresh pair to the caller; the old one dies. */
+export async function resendDeletion(ctx: AppContext, access: TeamAccess, paths: Paths): Promise<void> {
+  const { actor, team } = access;
   await remintTeamLink(ctx, LinkKind.DeleteTeam, actor, team, paths);
 }
 
-/** POST /v1/teams/{id}/delete/cancel (Admin; optional hash from the cancel link). */
+/** The hash, when sent, is the mailed cancel link's. */
 export async function cancelDeletion(
   ctx: AppContext,
-  actor: UserRow,
-  teamId: number,
+  access: TeamAccess,
   hash: string | undefined,
 ): Promise<void> {
-  await authorizeTeam(ctx, actor, teamId, 'team.deleteManage');
+  const { actor } = access;
+  const teamId = access.team.id;
   if (hash) await spendTeamHash(ctx, LinkKind.DeleteTeam, teamId, hash);
   await updateTeam(ctx.db, teamId, { status_id: TeamStatus.Active, delete_requested_by: null });
   await killTeamLinks(ctx, teamId, LinkKind.DeleteTeam);
   await teamStatusEvent(ctx, teamId, actor.id, EventCode.TeamReactivated);
 }
 
-/** DELETE /v1/teams/delete/confirm {hash}: the requester or another admin of that team. */
+/** The requester or another admin of that team. */
 export async function confirmDeletion(ctx: AppContext, actor: UserRow, hash: string): Promise<number> {
   const link = await peekLink(ctx, hash, [LinkKind.DeleteTeam]);
   if (!link || link.team_id === null) throw notFound(MSG.linkExpiredTitle);
@@ -166,16 +161,16 @@ export async function confirmDeletion(ctx: AppContext, actor: UserRow, hash: str
 // ----- suspension -----
 
 /**
- * POST /v1/teams/{id}/suspended (supervisor): starts a suspension (name check, mail), or, for a team
+ * Starts a suspension (name check, mail), or, for a team
  * already suspended, unsuspends it at once. Answers what happened.
  */
 export async function suspendOrUnsuspend(
   ctx: AppContext,
-  actor: UserRow,
-  teamId: number,
+  access: TeamAccess,
   input: z.output<typeof ZSuspendRequest>,
 ): Promise<'unsuspended' | 'requested'> {
-  const { team } = await authorizeTeam(ctx, actor, teamId, 'team.suspend');
+  const { actor, team } = access;
+  const teamId = team.id;
   if (team.suspended === 1) {
     await ctx.db.transaction().execute(async (trx) => {
       await updateTeam(trx, teamId, { suspended: 0, suspended_process: 0, suspend_requested_by: null });
@@ -209,37 +204,31 @@ export async function suspendOrUnsuspend(
   return 'requested';
 }
 
-async function authorizePendingSuspension(ctx: AppContext, actor: UserRow, teamId: number) {
-  const access = await authorizeTeam(ctx, actor, teamId, 'team.suspend');
-  // Resend and revoke only mean something while a suspension awaits confirmation.
+/** Resend and revoke only mean something while a suspension awaits confirmation. */
+function assertSuspensionPending(access: TeamAccess): void {
   if (access.team.suspended_process !== 1) throw denied();
-  return access;
 }
 
-export async function resendSuspension(
-  ctx: AppContext,
-  actor: UserRow,
-  teamId: number,
-  paths: Paths,
-): Promise<void> {
-  const { team } = await authorizePendingSuspension(ctx, actor, teamId);
-  await remintTeamLink(ctx, LinkKind.SuspendTeam, actor, team, paths);
+export async function resendSuspension(ctx: AppContext, access: TeamAccess, paths: Paths): Promise<void> {
+  assertSuspensionPending(access);
+  await remintTeamLink(ctx, LinkKind.SuspendTeam, access.actor, access.team, paths);
 }
 
 export async function revokeSuspension(
   ctx: AppContext,
-  actor: UserRow,
-  teamId: number,
+  access: TeamAccess,
   hash: string | undefined,
 ): Promise<void> {
-  await authorizePendingSuspension(ctx, actor, teamId);
+  assertSuspensionPending(access);
+  const { actor } = access;
+  const teamId = access.team.id;
   if (hash) await spendTeamHash(ctx, LinkKind.SuspendTeam, teamId, hash);
   await updateTeam(ctx.db, teamId, { suspended_process: 0, suspend_requested_by: null });
   await killTeamLinks(ctx, teamId, LinkKind.SuspendTeam);
   await teamStatusEvent(ctx, teamId, actor.id, EventCode.TeamReactivated);
 }
 
-/** PUT /v1/teams/suspended/confirm {hash} (a supervisor). */
+/** Any supervisor, with the mailed link's hash. */
 export async function confirmSuspension(ctx: AppContext, actor: UserRow, hash: string): Promise<number> {
   const link = await peekLink(ctx, hash, [LinkKind.SuspendTeam]);
   if (!link || link.team_id === null) throw notFound(MSG.linkExpiredTitle);

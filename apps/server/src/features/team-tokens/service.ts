@@ -6,11 +6,10 @@ import {
   type TTeamToken,
   type TTeamTokenScope,
 } from '@tlprt/contract';
-import { authorizeTeam } from '../../access/team-access.js';
+import type { TeamAccess } from '../../access/team-access.js';
 import { recordAudit } from '../../audit/record.js';
 import type { AppContext } from '../../context.js';
 import { lockTeam } from '../../db/locks.js';
-import type { UserRow } from '../../db/schema.js';
 import { HttpError, notFound } from '../../http/errors.js';
 import { randomToken, sha256 } from '../../lib/tokens.js';
 import { mayAddToken } from './policy.js';
@@ -20,21 +19,21 @@ import { countLiveTokens, insertToken, listLiveTokens, revokeToken } from './que
 /** A new secret: the recognisable prefix and 32 random bytes (TEAM_TOKEN_PATTERN). */
 export const newTeamToken = (): string => `${TEAM_TOKEN_PREFIX}${randomToken(32)}`;
 
-/** GET /api/v1/teams/{teamId}/tokens: the team's live tokens, oldest first. */
-export async function listTeamTokens(ctx: AppContext, actor: UserRow, teamId: number): Promise<TTeamToken[]> {
-  await authorizeTeam(ctx, actor, teamId, 'tokens.read');
+/** The team's live tokens, oldest first. */
+export async function listTeamTokens(ctx: AppContext, access: TeamAccess): Promise<TTeamToken[]> {
+  const teamId = access.team.id;
   return (await listLiveTokens(ctx.db, teamId)).map(presentTeamToken);
 }
 
-/** POST /api/v1/teams/{teamId}/tokens {name, scope}: at most LIMITS.teamTokensPerTeam live ones (409). */
+/** At most LIMITS.teamTokensPerTeam live ones (409). */
 export async function createTeamToken(
   ctx: AppContext,
-  actor: UserRow,
-  teamId: number,
+  access: TeamAccess,
   name: string,
   scope: TTeamTokenScope,
 ): Promise<TCreatedTeamToken> {
-  const { team } = await authorizeTeam(ctx, actor, teamId, 'tokens.create');
+  const { actor, team } = access;
+  const teamId = team.id;
   const token = newTeamToken();
   const row = await ctx.db.transaction().execute(async (trx) => {
     // Two creations at once must not both pass the count.
@@ -62,14 +61,10 @@ export async function createTeamToken(
   return presentCreatedToken(row, actor.email, token);
 }
 
-/** DELETE /api/v1/teams/{teamId}/tokens/{id}: a token of another team, or already revoked, is 404. */
-export async function revokeTeamToken(
-  ctx: AppContext,
-  actor: UserRow,
-  teamId: number,
-  id: number,
-): Promise<void> {
-  const { team } = await authorizeTeam(ctx, actor, teamId, 'tokens.revoke');
+/** A token of another team, or already revoked, is 404. */
+export async function revokeTeamToken(ctx: AppContext, access: TeamAccess, id: number): Promise<void> {
+  const { actor, team } = access;
+  const teamId = team.id;
   const revoked = await ctx.db.transaction().execute(async (trx) => {
     const at = ctx.now();
     const row = await revokeToken(trx, teamId, id, at);

@@ -2,7 +2,7 @@ import { TEAM_ENDPOINTS as E, MSG, MSG_TEAMS } from '@tlprt/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { caller } from '../../http/auth.js';
-import { route } from '../../http/route.js';
+import { route, teamAccess } from '../../http/route.js';
 import * as teams from './service.js';
 
 /** Team calls. */
@@ -15,36 +15,36 @@ export function teamRoutes(ctx: AppContext): FastifyPluginAsync {
 
     route(app, E.read, async (req) => ({
       message: MSG.ok,
-      data: await teams.readTeam(ctx, caller(req).user, req.params.id),
+      data: await teams.readTeam(ctx, teamAccess(req)),
     }));
 
     route(app, E.update, async (req) => ({
       message: MSG.updated,
-      data: await teams.updateTeamInfo(ctx, caller(req).user, req.params.id, req.body),
+      data: await teams.updateTeamInfo(ctx, teamAccess(req), req.body),
     }));
 
     route(app, E.setTimeZone, async (req) => ({
       message: MSG.updated,
-      data: await teams.setTimeZone(ctx, caller(req).user, req.params.id, req.params.timezoneId),
+      data: await teams.setTimeZone(ctx, teamAccess(req), req.params.timezoneId),
     }));
 
     route(app, E.setVersion, async (req) => ({
       message: MSG.updated,
-      data: await teams.setVersion(ctx, caller(req).user, req.params.id, req.body),
+      data: await teams.setVersion(ctx, teamAccess(req), req.body),
     }));
 
     route(app, E.removeMember, async (req) => {
-      await teams.removeTeamMember(ctx, caller(req).user, req.params.id, req.params.userId);
+      await teams.removeTeamMember(ctx, teamAccess(req), req.params.userId);
       return { message: MSG_TEAMS.memberRemoved };
     });
 
     route(app, E.setRole, async (req) => {
-      await teams.setRole(ctx, caller(req).user, req.params.id, req.params.userId, req.params.roleId);
+      await teams.setRole(ctx, teamAccess(req), req.params.userId, req.params.roleId);
       return { message: MSG_TEAMS.roleChanged };
     });
 
     route(app, E.leave, async (req) => {
-      await teams.leaveTeam(ctx, caller(req).user, req.params.id, req.body.password);
+      await teams.leaveTeam(ctx, teamAccess(req), req.body.password);
       return { message: MSG_TEAMS.teamLeft };
     });
 
@@ -52,7 +52,7 @@ export function teamRoutes(ctx: AppContext): FastifyPluginAsync {
       message: MSG.updated,
       data: {
         team_id: req.params.id,
-        favourite: await teams.toggleTeamFavourite(ctx, caller(req).user, req.params.id),
+        favourite: await teams.toggleTeamFavourite(ctx, teamAccess(req)),
       },
     }));
 
@@ -60,7 +60,7 @@ export function teamRoutes(ctx: AppContext): FastifyPluginAsync {
       message: MSG.updated,
       data: {
         team_id: req.params.id,
-        tags: await teams.addTag(ctx, caller(req).user, req.params.id, req.body.tag),
+        tags: await teams.addTag(ctx, teamAccess(req), req.body.tag),
       },
     }));
 
@@ -68,7 +68,7 @@ export function teamRoutes(ctx: AppContext): FastifyPluginAsync {
       message: MSG.updated,
       data: {
         team_id: req.params.id,
-        tags: await teams.removeTag(ctx, caller(req).user, req.params.id, req.body.tag),
+        tags: await teams.removeTag(ctx, teamAccess(req), req.body.tag),
       },
     }));
   };

@@ -85,19 +85,18 @@ async function detailOf(ctx: AppContext, access: TeamAccess): Promise<TTeamDetai
   return presentTeamDetail(access, members, invitations, tags, new Date(now));
 }
 
-/** GET /v1/teams/{id}. */
-export async function readTeam(ctx: AppContext, actor: UserRow, teamId: number): Promise<TTeamDetail> {
-  return detailOf(ctx, await authorizeTeam(ctx, actor, teamId, 'team.read'));
+export async function readTeam(ctx: AppContext, access: TeamAccess): Promise<TTeamDetail> {
+  return detailOf(ctx, access);
 }
 
-/** PUT /v1/teams/{id}: name and website (Admin). */
+/** Name and website (Admin). */
 export async function updateTeamInfo(
   ctx: AppContext,
-  actor: UserRow,
-  teamId: number,
+  access: TeamAccess,
   input: z.output<typeof ZUpdateTeamRequest>,
 ): Promise<TTeamDetail> {
-  await authorizeTeam(ctx, actor, teamId, 'team.update');
+  const { actor, team } = access;
+  const teamId = team.id;
   if (input.id !== undefined && input.id !== teamId)
     throw badRequest('The id in the body does not match the path', { id: 'Does not match the path' });
   await updateTeam(ctx.db, teamId, {
@@ -108,14 +107,13 @@ export async function updateTeamInfo(
   return detailOf(ctx, await authorizeTeam(ctx, actor, teamId, 'team.read'));
 }
 
-/** POST /v1/teams/{id}/set_time_zone/{timezoneId} (Admin). */
 export async function setTimeZone(
   ctx: AppContext,
-  actor: UserRow,
-  teamId: number,
+  access: TeamAccess,
   timezoneId: number,
 ): Promise<TTeamDetail> {
-  await authorizeTeam(ctx, actor, teamId, 'team.setTimeZone');
+  const { actor, team } = access;
+  const teamId = team.id;
   if (!findTimeZone(timezoneId))
     throw badRequest(MSG_TEAMS.timeZoneUnknown, { timezoneId: MSG_TEAMS.timeZoneUnknown });
   await updateTeam(ctx.db, teamId, { time_zone_id: timezoneId });
@@ -123,14 +121,13 @@ export async function setTimeZone(
   return detailOf(ctx, await authorizeTeam(ctx, actor, teamId, 'team.read'));
 }
 
-/** PUT /v1/teams/{id}/set_version (supervisor). */
 export async function setVersion(
   ctx: AppContext,
-  actor: UserRow,
-  teamId: number,
+  access: TeamAccess,
   input: z.output<typeof ZSetVersionRequest>,
 ): Promise<TTeamDetail> {
-  const { team } = await authorizeTeam(ctx, actor, teamId, 'team.setVersion');
+  const { actor, team } = access;
+  const teamId = team.id;
   await ctx.db.transaction().execute(async (trx) => {
     await updateTeam(trx, teamId, { version: input.version });
     if (team.version !== input.version) {
@@ -147,14 +144,9 @@ export async function setVersion(
   return detailOf(ctx, await authorizeTeam(ctx, actor, teamId, 'team.read'));
 }
 
-/** DELETE /v1/teams/{id}/delete/user/{userId} (Admin; not themselves; never the last admin). */
-export async function removeTeamMember(
-  ctx: AppContext,
-  actor: UserRow,
-  teamId: number,
-  userId: number,
-): Promise<void> {
-  const access = await authorizeTeam(ctx, actor, teamId, 'team.removeMember');
+/** Never oneself, never the last admin. */
+export async function removeTeamMember(ctx: AppContext, access: TeamAccess, userId: number): Promise<void> {
+  const teamId = access.team.id;
   if (isSelf(access, userId))
     throw badRequest(MSG_TEAMS.cannotRemoveSelf, { userId: MSG_TEAMS.cannotRemoveSelf });
   const events = await ctx.db.transaction().execute(async (trx) => {
@@ -175,15 +167,14 @@ export async function removeTeamMember(
   await publishAll(ctx, events);
 }
 
-/** POST /v1/teams/{id}/user/{userId}/set_role/{roleId} (Admin; roles 10, 30, 40; keeps an admin). */
+/** Only an assignable role, and the team keeps an admin. */
 export async function setRole(
   ctx: AppContext,
-  actor: UserRow,
-  teamId: number,
+  access: TeamAccess,
   userId: number,
   roleId: number,
 ): Promise<void> {
-  await authorizeTeam(ctx, actor, teamId, 'team.setRole');
+  const teamId = access.team.id;
   if (!isAssignableRole(roleId))
     throw badRequest(MSG_TEAMS.roleNotAllowed, { role: MSG_TEAMS.roleNotAllowed });
   const events = await ctx.db.transaction().execute(async (trx) => {
@@ -207,14 +198,10 @@ export async function setRole(
   await publishAll(ctx, events);
 }
 
-/** POST /v1/teams/{id}/leave {password} (Admin and Billing master). */
-export async function leaveTeam(
-  ctx: AppContext,
-  actor: UserRow,
-  teamId: number,
-  password: string,
-): Promise<void> {
-  const access = await authorizeTeam(ctx, actor, teamId, 'team.leave');
+/** Refused to the only member and to the sole admin. */
+export async function leaveTeam(ctx: AppContext, access: TeamAccess, password: string): Promise<void> {
+  const { actor } = access;
+  const teamId = access.team.id;
   const members = await listMemberIds(ctx.db, teamId);
   if (!mayLeaveTeam(access.memberRole, members.length, await countAdmins(ctx.db, teamId)))
     throw new HttpError(409, MSG_TEAMS.unableLeaveTitle);
@@ -242,20 +229,17 @@ export async function leaveTeam(
   await publishAll(ctx, events);
 }
 
-/** PUT /v1/teams/{id}/favourite: toggles the caller's own star (members and supervisors). */
-export async function toggleTeamFavourite(ctx: AppContext, actor: UserRow, teamId: number): Promise<boolean> {
-  await authorizeTeam(ctx, actor, teamId, 'team.favourite');
+/** Toggles the caller's own star (members and supervisors). */
+export async function toggleTeamFavourite(ctx: AppContext, access: TeamAccess): Promise<boolean> {
+  const { actor } = access;
+  const teamId = access.team.id;
   return toggleFavourite(ctx.db, actor.id, teamId, ctx.now());
 }
 
 /** tag/add (supervisors): trimmed by the schema; a duplicate is 409. */
-export async function addTag(
-  ctx: AppContext,
-  actor: UserRow,
-  teamId: number,
-  tag: string,
-): Promise<string[]> {
-  const { team } = await authorizeTeam(ctx, actor, teamId, 'team.tag');
+export async function addTag(ctx: AppContext, access: TeamAccess, tag: string): Promise<string[]> {
+  const { actor, team } = access;
+  const teamId = team.id;
   await ctx.db.transaction().execute(async (trx) => {
     if (!(await insertTag(trx, teamId, tag, ctx.now())))
       throw new HttpError(409, MSG_TEAMS.tagExists, { tag: MSG_TEAMS.tagExists });
@@ -269,13 +253,9 @@ export async function addTag(
   return listTags(ctx.db, teamId);
 }
 
-export async function removeTag(
-  ctx: AppContext,
-  actor: UserRow,
-  teamId: number,
-  tag: string,
-): Promise<string[]> {
-  const { team } = await authorizeTeam(ctx, actor, teamId, 'team.tag');
+export async function removeTag(ctx: AppContext, access: TeamAccess, tag: string): Promise<string[]> {
+  const { actor, team } = access;
+  const teamId = team.id;
   await ctx.db.transaction().execute(async (trx) => {
     if (!(await deleteTag(trx, teamId, tag))) throw notFound(MSG_TEAMS.tagNotFound);
     await recordAudit(trx, actor, ctx.now(), {

@@ -1,10 +1,9 @@
 import { KEY_SETTING_ENDPOINTS as E, MSG, MSG_DOMAIN_RULES } from '@tlprt/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../../context.js';
-import { caller } from '../../../http/auth.js';
 import { allowOrigin } from '../../../http/cors.js';
 import { notFound } from '../../../http/errors.js';
-import { route } from '../../../http/route.js';
+import { route, teamAccess } from '../../../http/route.js';
 import { iceServersFor } from '../../../lib/turn-credentials.js';
 import * as settings from './service.js';
 
@@ -12,25 +11,18 @@ import * as settings from './service.js';
 export function keySettingRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
     route(app, E.read, async (req) => {
-      const { teamId, domainId, keyId } = req.params;
+      const { domainId, keyId } = req.params;
       return {
         message: MSG.ok,
-        data: await settings.readKeySettings(ctx, caller(req).user, teamId, domainId, keyId),
+        data: await settings.readKeySettings(ctx, teamAccess(req), domainId, keyId),
       };
     });
 
     route(app, E.write, async (req) => {
-      const { teamId, domainId, keyId } = req.params;
+      const { domainId, keyId } = req.params;
       return {
         message: MSG_DOMAIN_RULES.settingsSaved,
-        data: await settings.writeKeySettings(
-          ctx,
-          caller(req).user,
-          teamId,
-          domainId,
-          keyId,
-          req.body.settings,
-        ),
+        data: await settings.writeKeySettings(ctx, teamAccess(req), domainId, keyId, req.body.settings),
       };
     });
 
@@ -38,8 +30,7 @@ export function keySettingRoutes(ctx: AppContext): FastifyPluginAsync {
       message: MSG.ok,
       data: await settings.readSupervisorSettings(
         ctx,
-        caller(req).user,
-        req.params.teamId,
+        teamAccess(req),
         req.params.keyId,
         req.query.domainId || null,
       ),
@@ -52,7 +43,7 @@ export function keySettingRoutes(ctx: AppContext): FastifyPluginAsync {
     ] as const;
     for (const [layer, spec] of layers) {
       route(app, spec, async (req) => {
-        await settings.writeSupervisorSettings(ctx, caller(req).user, req.params.teamId, layer, req.body);
+        await settings.writeSupervisorSettings(ctx, teamAccess(req), layer, req.body);
         return { message: MSG_DOMAIN_RULES.settingsSaved };
       });
     }

@@ -11,11 +11,11 @@ import {
 } from '@tlprt/contract';
 import type { z } from 'zod';
 import { toTeam } from '../../../access/audience.js';
-import { authorizeTeam } from '../../../access/team-access.js';
+import type { TeamAccess } from '../../../access/team-access.js';
 import { type AuditEntry, recordAudit } from '../../../audit/record.js';
 import type { AppContext } from '../../../context.js';
 import type { Db } from '../../../db/index.js';
-import type { SettingLayer, UserRow } from '../../../db/schema.js';
+import type { SettingLayer } from '../../../db/schema.js';
 import { publishAll } from '../../../events/publish.js';
 import { badRequest, notFound } from '../../../http/errors.js';
 import { assertKeyChangeable, assertKeyEditable } from '../keys/policy.js';
@@ -77,15 +77,13 @@ async function customerView(
   });
 }
 
-/** GET /v1/key_settings/team/{teamId}/domain/{domainId}/key/{keyId}/get. */
 export async function readKeySettings(
   ctx: AppContext,
-  actor: UserRow,
-  teamId: number,
+  access: TeamAccess,
   domainId: number,
   keyId: number,
 ): Promise<CustomerSetting[]> {
-  await authorizeTeam(ctx, actor, teamId, 'statistics.read');
+  const teamId = access.team.id;
   const k = await keyOf(ctx.db, teamId, keyId);
   return customerView(ctx.db, teamId, await domainContext(ctx.db, teamId, k, domainId), keyId);
 }
@@ -93,13 +91,12 @@ export async function readKeySettings(
 /** POST .../set {settings: [{id, value}]}: the key layer; a value overrides, null (empty) inherits. */
 export async function writeKeySettings(
   ctx: AppContext,
-  actor: UserRow,
-  teamId: number,
+  access: TeamAccess,
   domainId: number,
   keyId: number,
   settings: Array<{ id: number; value: number | null }>,
 ): Promise<CustomerSetting[]> {
-  const access = await authorizeTeam(ctx, actor, teamId, 'keys.manage');
+  const teamId = access.team.id;
   const input = settings.map((s) => ({ ...s, override: s.value === null ? 0 : 1 }));
   assertValidSettings(input);
   const { events, context } = await ctx.db.transaction().execute(async (trx) => {
@@ -119,12 +116,11 @@ export async function writeKeySettings(
 /** GET .../domain/key/{keyId}/get_supervisor?domainId=: one row per setting with every layer. */
 export async function readSupervisorSettings(
   ctx: AppContext,
-  actor: UserRow,
-  teamId: number,
+  access: TeamAccess,
   keyId: number,
   domainId: number | null,
 ): Promise<TSupervisorSettingRow[]> {
-  await authorizeTeam(ctx, actor, teamId, 'domains.superviseRead');
+  const teamId = access.team.id;
   const k = await keyOf(ctx.db, teamId, keyId);
   const context = await domainContext(ctx.db, teamId, k, domainId);
   const table = tableOf(await listLayerValues(ctx.db, teamId, { domainId: context, keyId }));
@@ -134,12 +130,12 @@ export async function readSupervisorSettings(
 /** POST .../set_supervisor_by_{key|team|domain}: writes that layer's values and override flags. */
 export async function writeSupervisorSettings(
   ctx: AppContext,
-  actor: UserRow,
-  teamId: number,
+  access: TeamAccess,
   layer: SettingLayer,
   body: z.output<typeof ZSetSupervisorSettingsRequest>,
 ): Promise<void> {
-  const access = await authorizeTeam(ctx, actor, teamId, 'domains.supervise');
+  const { actor, team } = access;
+  const teamId = team.id;
   const input = body.settings.map((s) => ({ id: s.id, value: s.value, override: s.settingOverwrite }));
   if (layer === 'key' && !body.keyId)
     throw badRequest(MSG_DOMAIN_RULES.keyIdRequired, { keyId: MSG_DOMAIN_RULES.keyIdRequired });
@@ -195,7 +191,7 @@ export async function writeSupervisorSettings(
 }
 
 /**
- * GET /api/v1/public/key_settings/{keyHash} (no token): the effective values of a usable key
+ * Without a token: the effective values of a usable key
  * (access/usable-keys.ts); else 404.
  */
 export async function publicKeySettings(ctx: AppContext, keyHash: string): Promise<Record<string, number>> {

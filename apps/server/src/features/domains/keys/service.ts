@@ -7,12 +7,11 @@ import {
   type TKey,
 } from '@tlprt/contract';
 import { toTeam } from '../../../access/audience.js';
-import { authorizeTeam, type TeamAccess } from '../../../access/team-access.js';
+import type { TeamAccess } from '../../../access/team-access.js';
 import { recordAudit } from '../../../audit/record.js';
 import type { AppContext } from '../../../context.js';
 import { isUniqueViolation } from '../../../db/errors.js';
 import type { Db } from '../../../db/index.js';
-import type { UserRow } from '../../../db/schema.js';
 import { publishAll } from '../../../events/publish.js';
 import { HttpError, notFound } from '../../../http/errors.js';
 import { newKeyHash } from './hash.js';
@@ -50,15 +49,14 @@ async function domainForNewKey(db: Db, teamId: number, domainId: number): Promis
   return d.id;
 }
 
-/** POST /v1/keys/create/{teamId}/{domainId} {name?}: a new active key with a fresh 40-character hash. */
+/** A new active key with a fresh 40-character hash. */
 export async function createKey(
   ctx: AppContext,
-  actor: UserRow,
-  teamId: number,
+  access: TeamAccess,
   domainId: number,
   name: string,
 ): Promise<TKey> {
-  const access = await authorizeTeam(ctx, actor, teamId, 'keys.manage');
+  const teamId = access.team.id;
   // A collision of 238 random bits does not happen; the retry keeps the unique index the only judge.
   for (let attempt = 1; ; attempt++) {
     try {
@@ -81,15 +79,14 @@ export async function createKey(
   }
 }
 
-/** POST /v1/keys/{teamId}: the team's keys with status 10, 20, 30, 40 (shown status, spec §4). */
-export async function listTeamKeys(ctx: AppContext, actor: UserRow, teamId: number): Promise<TKey[]> {
-  await authorizeTeam(ctx, actor, teamId, 'statistics.read');
+/** The team's keys with status 10, 20, 30, 40 (shown status, spec §4). */
+export async function listTeamKeys(ctx: AppContext, access: TeamAccess): Promise<TKey[]> {
+  const teamId = access.team.id;
   return (await listKeys(ctx.db, teamId)).map(presentKey);
 }
 
-/** GET /v1/keys/{teamId}/{id}. */
-export async function readKey(ctx: AppContext, actor: UserRow, teamId: number, id: number): Promise<TKey> {
-  await authorizeTeam(ctx, actor, teamId, 'statistics.read');
+export async function readKey(ctx: AppContext, access: TeamAccess, id: number): Promise<TKey> {
+  const teamId = access.team.id;
   return presentOne(ctx.db, teamId, id);
 }
 
@@ -111,15 +108,13 @@ async function changeKey(
   await publishAll(ctx, events);
 }
 
-/** PUT /v1/keys/{teamId}/{id} {name}. */
 export async function renameKey(
   ctx: AppContext,
-  actor: UserRow,
-  teamId: number,
+  access: TeamAccess,
   id: number,
   name: string,
 ): Promise<TKey> {
-  const access = await authorizeTeam(ctx, actor, teamId, 'keys.manage');
+  const teamId = access.team.id;
   await changeKey(ctx, access, id, async (db, k) => {
     assertKeyEditable(k);
     await updateKey(db, teamId, id, { name });
@@ -127,9 +122,9 @@ export async function renameKey(
   return presentOne(ctx.db, teamId, id);
 }
 
-/** GET /v1/keys/active_key/{teamId}/{id}: 10 ↔ 20. */
-export async function toggleKey(ctx: AppContext, actor: UserRow, teamId: number, id: number): Promise<TKey> {
-  const access = await authorizeTeam(ctx, actor, teamId, 'keys.manage');
+/** 10 ↔ 20. */
+export async function toggleKey(ctx: AppContext, access: TeamAccess, id: number): Promise<TKey> {
+  const teamId = access.team.id;
   await changeKey(ctx, access, id, async (db, k) => {
     assertKeyToggleable(k);
     const status = k.status === KeyStatus.Active ? KeyStatus.Inactive : KeyStatus.Active;
@@ -138,9 +133,9 @@ export async function toggleKey(ctx: AppContext, actor: UserRow, teamId: number,
   return presentOne(ctx.db, teamId, id);
 }
 
-/** DELETE /v1/keys/{teamId}/{id}: status 50 (the statistics keep the key). */
-export async function deleteKey(ctx: AppContext, actor: UserRow, teamId: number, id: number): Promise<void> {
-  const access = await authorizeTeam(ctx, actor, teamId, 'keys.manage');
+/** Status 50 (the statistics keep the key). */
+export async function deleteKey(ctx: AppContext, access: TeamAccess, id: number): Promise<void> {
+  const teamId = access.team.id;
   await changeKey(
     ctx,
     access,
@@ -153,14 +148,10 @@ export async function deleteKey(ctx: AppContext, actor: UserRow, teamId: number,
   );
 }
 
-/** POST /v1/keys/suspended/{teamId}/{id} (supervisor): suspend (status kept, 40) or restore. */
-export async function toggleKeySuspension(
-  ctx: AppContext,
-  actor: UserRow,
-  teamId: number,
-  id: number,
-): Promise<TKey> {
-  const access = await authorizeTeam(ctx, actor, teamId, 'domains.supervise');
+/** Suspend (status kept, 40) or restore. */
+export async function toggleKeySuspension(ctx: AppContext, access: TeamAccess, id: number): Promise<TKey> {
+  const { actor } = access;
+  const teamId = access.team.id;
   await changeKey(ctx, access, id, async (db, k) => {
     assertKeyChangeable(k);
     const suspend = k.suspended !== 1;
