@@ -5,7 +5,7 @@ import { INGEST_MAX_BYTES, ZIngestReport, ZStatsPoint } from './statistics.js';
 const report = { apiKey: 'k1', sessionId: 's', ts: 1_800_000_000, cdnBytes: 1, p2pBytes: 0 };
 const point = { datePoint: 0, ...emptySeries() };
 
-describe('refused peer bytes (issue 24)', () => {
+describe('refused peer bytes', () => {
   it('are optional in a report, a whole count up to the per-report ceiling', () => {
     expect(ZIngestReport.safeParse(report).success).toBe(true);
     expect(ZIngestReport.safeParse({ ...report, rejectedBytes: INGEST_MAX_BYTES }).success).toBe(true);

@@ -30,7 +30,8 @@ function pageOf(origin: string): Page | undefined {
  * Origin) and a browser's Origin must be the dashboard's own origin (PUBLIC_URL: the demo page) or a
  * verified, active, promoted domain (or a subdomain of it) that this very key serves (its own domain,
  * or any of its team's for a team-wide key). Without a key (CORS preflights), any usable domain of a
- * usable key is accepted. The scheme and the port count (issue 25): a domain's pages are `https://` on
+ * usable key is accepted. The scheme and the port count, or a page on
+ * another scheme or port of a verified host would borrow its key: a domain's pages are `https://` on
  * the default port; its `http://` pages (port 80) only when the domain's `plain_http` option is on; any
  * other port never (a domain is stored as a bare host: whoever runs a page on another port is not
  * necessarily who verified the host). The dashboard's own origin is matched exactly.

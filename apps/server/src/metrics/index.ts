@@ -24,7 +24,7 @@ export interface MetricsSources {
 }
 
 /**
- * The operators' metrics (`GET /metrics`, Prometheus text format, issue 26) through prom-client: what
+ * The operators' metrics (`GET /metrics`, Prometheus text format) through prom-client: what
  * the ingest accepts and refuses, how long flushes take, the tracker's sockets, swarms and peers, the
  * integrity hashes fetched and served from cache, the live streams open and the requests refused by a
  * rate limit. Counters are bumped where things happen; gauges are read at the scrape from `sources`.

@@ -39,7 +39,7 @@ function assertOwn(actor: UserRow, userId: number): void {
 
 // ----- password -----
 
-/** POST /v1/profile_settings/user/{id}/change_password: every other session is signed out (20). */
+/** Every other session is signed out (20). */
 export async function changePassword(
   ctx: AppContext,
   actor: UserRow,
@@ -84,7 +84,7 @@ async function mailEmailChange(
   );
 }
 
-/** POST /v1/profile_settings/user/{id}/change_email: a link to the NEW address. */
+/** A link to the NEW address. */
 export async function requestEmailChange(
   ctx: AppContext,
   actor: UserRow,
@@ -155,7 +155,6 @@ function deletionCheck(teams: MembershipFacts[]): TDeleteInfo {
 
 const mayGoOn = (info: TDeleteInfo) => info.status < 300;
 
-/** POST /v1/user/{id}/info_delete */
 export async function deletionInfo(ctx: AppContext, actor: UserRow, userId: number): Promise<TDeleteInfo> {
   assertOwn(actor, userId);
   return deletionCheck(await membershipFacts(ctx.db, actor.id));
@@ -170,7 +169,7 @@ async function mailDeletion(ctx: AppContext, actor: UserRow, url: string): Promi
   );
 }
 
-/** DELETE /v1/user/{id} {password, url}: only when the check allows it. */
+/** Only when the check allows it. */
 export async function requestAccountDeletion(
   ctx: AppContext,
   actor: UserRow,
@@ -205,7 +204,7 @@ export async function revokeAccountDeletion(ctx: AppContext, actor: UserRow, use
 }
 
 /**
- * DELETE /v1/user/accept {hash}: memberships end, solo teams are deleted, the account is anonymised
+ * Memberships end, solo teams are deleted, the account is anonymised
  * (status 40) and every session is revoked (forced logout 100).
  */
 export async function acceptAccountDeletion(ctx: AppContext, actor: UserRow, hash: string): Promise<void> {

@@ -21,7 +21,7 @@ function presentEntry(r: Selectable<SupervisorAuditTable>): TAuditEntry {
   };
 }
 
-/** GET /api/v1/supervisor/audit: supervisors only (403 for everybody else, members included). */
+/** Supervisors only (403 for everybody else, members included). */
 export async function readAudit(ctx: AppContext, actor: UserRow, teamId: number | undefined, page: number) {
   if (actor.supervisor !== 1) throw forbidden();
   const { rows, total } = await listAudit(ctx.db, teamId, page, AUDIT_PAGE_SIZE);

@@ -30,7 +30,7 @@ const PASSWORD_LINK_KINDS = [LinkKind.Register, LinkKind.Recovery] as const;
 // ----- guest calls -----
 
 /**
- * POST /guest/auth. Failures count per (login, address) and per address, each refused past its limit
+ * Failures count per (login, address) and per address, each refused past its limit
  * (429); per login from anywhere they only slow the next attempts down, so nobody can lock the owner
  * out by failing on purpose from elsewhere (RATE_LIMITS; OWASP Authentication cheat sheet).
  */
@@ -56,7 +56,7 @@ export async function login(ctx: AppContext, input: TLoginRequest, ip: string): 
 }
 
 /**
- * POST /guest/register. The answer is the same whether or not the e-mail has an account; only the mail
+ * The answer is the same whether or not the e-mail has an account; only the mail
  * differs, so the form does not reveal who is registered.
  */
 export async function register(ctx: AppContext, input: RegisterInput): Promise<void> {
@@ -95,7 +95,7 @@ export async function register(ctx: AppContext, input: RegisterInput): Promise<v
   );
 }
 
-/** POST /guest/recovery-password: always the same answer; a mail only if the account exists. */
+/** Always the same answer; a mail only if the account exists. */
 export async function requestRecovery(ctx: AppContext, input: RecoveryInput): Promise<void> {
   assertOwnLinkBases(ctx.config.publicUrl, { url: input.url });
   const user = await findUserByEmail(ctx.db, input.login);
@@ -135,12 +135,12 @@ async function setPasswordFromLink(
   return session;
 }
 
-/** POST /guest/set-new-password: the first password, from the sign-up mail (a recovery link works too). */
+/** The first password, from the sign-up mail (a recovery link works too). */
 export function setNewPassword(ctx: AppContext, input: TSetNewPasswordRequest): Promise<TLoginResponse> {
   return setPasswordFromLink(ctx, input, PASSWORD_LINK_KINDS);
 }
 
-/** POST /guest/password-recovery-accept: a reset from the recovery mail. */
+/** A reset from the recovery mail. */
 export function acceptRecovery(
   ctx: AppContext,
   input: TPasswordRecoveryAcceptRequest,
@@ -148,7 +148,7 @@ export function acceptRecovery(
   return setPasswordFromLink(ctx, input, [LinkKind.Recovery]);
 }
 
-/** GET /guest/check_hash/{hash}: which kind of live e-mail link this is, if any (every kind: each link
+/** Which kind of live e-mail link this is, if any (every kind: each link
  *  screen checks its hash before anything else and compares the kind with what it expects). */
 export async function checkHash(ctx: AppContext, hash: string): Promise<string | undefined> {
   return (await peekLink(ctx, hash, Object.values(LinkKind)))?.kind;
@@ -156,7 +156,7 @@ export async function checkHash(ctx: AppContext, hash: string): Promise<string |
 
 // ----- signed-in calls -----
 
-/** GET /v1/logout: this token stops working, and the other tabs sharing it sign out (code 11). */
+/** This token stops working, and the other tabs sharing it sign out (code 11). */
 export async function logout(ctx: AppContext, auth: AuthInfo): Promise<void> {
   await revokeSession(ctx.db, auth.sessionId, ctx.now());
   await ctx.bus.publish(

@@ -66,7 +66,8 @@ export interface ConnectionOptions {
  * cross keys, even when two keys' players announce the same info hash. The library sets its own fields
  * on this object (upgradeReq, peerId, infoHashes, destroyed, ...), as it would on the socket.
  *
- * It is also where one connection's limits hold (issue 25): messages per second (a token bucket), how
+ * It is also where one connection's limits hold, since a copied key and Origin let anyone open one:
+ * messages per second (a token bucket), how
  * long it may stay without announcing, and, for the swarms (tracker-swarm.ts), which peer it holds in
  * each. Scrapes are answered here from the named swarms only: the library would list every swarm of the
  * node for a scrape without info_hash, and build that list for every such message.

@@ -35,7 +35,7 @@ function openFileLimit(): number | undefined {
 /**
  * The node's cap of tracker sockets when none is configured. Every socket holds a file descriptor, and
  * the HTTP API, the event streams and the database need theirs: under an open-file limit of 1,024, a
- * thousand idle tracker sockets made every sign-in fail (issue 25). Half the limit stays for the rest.
+ * thousand idle tracker sockets made every sign-in fail. Half the limit stays for the rest.
  */
 export function defaultMaxSockets(): number {
   const limit = openFileLimit();

@@ -53,7 +53,8 @@ const CLOSED = Symbol('closed');
 
 /**
  * One swarm of the tracker, in place of bittorrent-tracker's own (lib/server/swarm.js, which the library
- * lets a server replace through createSwarm/getSwarm). Theirs was the attack surface of issue 25:
+ * lets a server replace through createSwarm/getSwarm). Theirs let one client push out or
+ * impersonate others:
  * - its peers were an LRU of 1,000 keyed by peer id alone: one socket announcing 1,000 made-up ids
  *   pushed every real viewer out, and any socket naming a viewer's id (ids travel in every offer) could
  *   announce `stopped` for it;

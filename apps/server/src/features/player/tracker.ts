@@ -92,7 +92,7 @@ export class LimitedTracker extends TrackerServer {
  * scrape line. Within a key, swarms are per stream: the plugin names them (the info hash hides the
  * name, so the tracker cannot check it).
  * The key hash and any Origin can be copied, so every resource a client can make the tracker hold is
- * capped (issue 25, README "Security"): sockets per node and per address (before the upgrade: 503 and
+ * capped (README "Security"): sockets per node and per address (before the upgrade: 503 and
  * 429), and per connection, swarm and address in tracker-keyed-socket.ts and tracker-swarm.ts.
  * Announces live in this node's memory: with several nodes (TRACKER_NODES), each player takes a stream's
  * tracker by a hash of its swarm id, so every viewer of a stream meets on one node (README).

@@ -12,7 +12,7 @@ import type { UserRow } from '../../db/schema.js';
 import { presentTeamListItem } from './presenter.js';
 import { searchTeams, tagsOfTeams } from './queries.js';
 
-/** POST /v1/teams: own teams; supervisors every team. */
+/** Own teams; supervisors every team. */
 export async function searchTeamsFor(
   ctx: AppContext,
   actor: UserRow,

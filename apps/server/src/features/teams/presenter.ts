@@ -13,7 +13,7 @@ import type { MemberRow } from './queries.js';
 
 const fullName = (m: { name: string; surname: string }) => `${m.name} ${m.surname}`.trim();
 
-/** GET /v1/teams/{id}: members first, then pending invitations (invite_status 10), as the caller sees
+/** Members first, then pending invitations (invite_status 10), as the caller sees
  *  them (which controls they may use). */
 export function presentTeamDetail(
   access: TeamAccess,

@@ -38,7 +38,7 @@ export async function markSupervisors(
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/** POST /v1/user (supervisors): every account, by e-mail, name, surname or id. */
+/** Every account, by e-mail, name, surname or id (supervisors search). */
 export async function searchUsers(
   db: Db,
   s: { general?: string | undefined; offset: number; limit: number },

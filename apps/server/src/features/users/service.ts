@@ -16,7 +16,7 @@ import { canSearchUsers, canUpdateUser, canViewUser } from './policy.js';
 import { presentUserListItem } from './presenter.js';
 import { markSupervisors, searchUsers, updateProfile } from './queries.js';
 
-/** GET /v1/user/{id}: oneself, or anyone for a supervisor. */
+/** Oneself, or anyone for a supervisor. */
 export async function getUser(ctx: AppContext, actor: UserRow, userId: number): Promise<TUser> {
   if (!canViewUser(actor, userId)) throw forbidden();
   const row = await findUserById(ctx.db, userId);
@@ -24,7 +24,7 @@ export async function getUser(ctx: AppContext, actor: UserRow, userId: number): 
   return describeUser(ctx, row);
 }
 
-/** PUT /v1/user/{id}: one's own profile fields, unless the account status forbids editing. */
+/** One's own profile fields, unless the account status forbids editing. */
 export async function updateUser(
   ctx: AppContext,
   actor: UserRow,
@@ -64,7 +64,7 @@ export async function applySupervisorEmails(ctx: AppContext): Promise<number> {
   });
 }
 
-/** POST /v1/user: supervisors only. */
+/** Supervisors only. */
 export async function searchUsersFor(
   ctx: AppContext,
   actor: UserRow,
