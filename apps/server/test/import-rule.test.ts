@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-// The lint rule of issue 13 (scripts/check-imports.mjs, part of `npm run lint`): a feature never imports
+// The lint rule of the server's layers (scripts/check-imports.mjs, part of `npm run lint`): a feature never imports
 // another feature, and no module imports itself round a cycle.
 const script = resolve(import.meta.dirname, '../../../scripts/check-imports.mjs');
 

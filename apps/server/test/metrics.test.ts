@@ -8,7 +8,7 @@ import { M, statsServer, statsTeam } from './helpers/stats.js';
 import { connectWs, nextMessage } from './helpers/ws.js';
 
 /**
- * GET /metrics (issue 26): Prometheus text for operators, served on loopback or with METRICS=on, never
+ * GET /metrics: Prometheus text for operators, served on loopback or with METRICS=on, never
  * on an open interface otherwise (it tells how much traffic each part carries).
  */
 

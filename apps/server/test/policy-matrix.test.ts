@@ -26,7 +26,7 @@ import { closedPort } from './helpers/http-site.js';
 import { PUBLIC_URL, startServer, type TestServer } from './helpers/server.js';
 
 /**
- * Who may call what: every team, invitation and self-service call of issue 3 against every kind of
+ * Who may call what: every team, invitation and self-service call against every kind of
  * caller. A cell is "ok" when the call is allowed (2xx, or a business 4xx that is not 401/403/404),
  * "403" when a role or state forbids it, "404" when the caller has no role in the team.
  *
@@ -358,7 +358,7 @@ const ROWS: Row[] = [
   },
 ];
 
-// ----- issue 4: domains, keys, player settings, origins -----
+// ----- domains, keys, player settings, origins -----
 /** domains.manage / keys.manage: every role but Viewer (spec §6), Supervisor; not in a suspended team. */
 const KEY_MANAGERS = 'ok   ok   ok   403  ok   404  403  ok   ok   ok';
 

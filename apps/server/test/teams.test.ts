@@ -148,7 +148,7 @@ describe('members and roles', () => {
     expect((await api.as(a.token).get(PATHS.teams.read(id))).status).toBe(404);
     expect((await api.as(owner.token).send('DELETE', PATHS.teams.removeMember(id, a.id))).status).toBe(404);
 
-    // A supervisor who is not a member sees the member list read-only (issue 12: a picked team).
+    // A supervisor who is not a member sees the member list read-only (a team picked in Team management).
     const sup = await buildUser(server.app, { supervisor: true });
     expect((await api.as(sup.token).send('DELETE', PATHS.teams.removeMember(id, owner.id))).status).toBe(403);
     s.closeAll();
@@ -331,7 +331,7 @@ describe('POST /api/v1/teams (search)', () => {
 });
 
 describe('OpenAPI', () => {
-  it('documents every call of issue 3 from the contract schemas', async () => {
+  it('documents every team, invitation and self-service call from the contract schemas', async () => {
     const doc = (await api.get('/api/docs/json')).body;
     const paths = Object.keys(doc.paths);
     for (const p of [

@@ -323,7 +323,7 @@ describe('tracker limits per swarm (the announce refused with a failure reason)'
   });
 });
 
-describe('tracker: the eclipse of issue 25 and other abuse of the library', () => {
+describe('tracker: a swarm eclipsed by made-up peer ids, and other abuse of the library', () => {
   it('one socket announcing 1,000 peer ids is closed at the second; many sockets of one address cannot push a real viewer out, and the next viewer offers to it', async () => {
     const s = binary20();
     const real = await conn(main, '10.5.0.1');

@@ -8,7 +8,7 @@ import { PUBLIC_URL, startServer, type TestServer } from './helpers/server.js';
 import { connectWs, nextMessage, type WsClient } from './helpers/ws.js';
 
 /**
- * Swarms sharded over tracker nodes (issue 26): with TRACKER_NODES every server hands the plugin the
+ * Swarms sharded over tracker nodes: with TRACKER_NODES every server hands the plugin the
  * node list, and every viewer of a stream computes the same node for its swarm (trackerNodeFor), so they
  * meet there whichever server answered their settings. Two servers on one database, as two nodes of a
  * deployment share its PostgreSQL.

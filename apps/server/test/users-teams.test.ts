@@ -120,7 +120,7 @@ describe('POST /api/v1/teams/create', () => {
     const a = await buildTeam(server.app, { roleOf: [{ user: u, role: Role.Viewer }] });
     const b = await buildTeam(server.app, { roleOf: [{ user: u, role: Role.KeyMaster }] });
     const own = (await api.as(u.token).post(PATHS.teams.create, { name: 'Mine' })).body.data;
-    // Stars live in team_favourites since issue 3: set through the favourite call.
+    // Stars live in team_favourites: set through the favourite call.
     expect((await api.as(u.token).put(PATHS.teams.toggleFavourite(b.id))).status).toBe(200);
     const list = (await api.as(u.token).get(PATHS.auth.check)).body.data.TeamsRender as Array<{
       id: number;
