@@ -4,17 +4,14 @@ import {
   type TEmailCancelType,
   WEB_PATHS,
 } from '@tlprt/contract';
-import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { teamsApi } from '../../features/teams/api';
-import { api } from '../../platform/api/client';
 import { queryClient } from '../../platform/api/queryClient';
-import { clearToken, getToken } from '../../platform/session/storage';
 import { LinkExpired } from '../../platform/ui/LinkExpired';
 import NotFoundRoute from '../notFound';
-import { type LinkOutcome, outcomeOf } from './actions';
 import { ConfirmActionLogin } from './ConfirmActionLogin';
 import { CantPerform, Working } from './LinkScreens';
+import { useLinkAction } from './useLinkAction';
 
 /** The team segment of a cancel link is "name=number": the number is the team id (spec §2). */
 export function teamIdOfSegment(segment: string | undefined): number | null {
@@ -42,37 +39,22 @@ export function EmailCancelScreen({
     ? (type as TEmailCancelType)
     : null;
   const known = cancelType !== null && teamId !== null;
-  const [state, setState] = useState<LinkOutcome | 'working'>('working');
-  const started = useRef(false);
-
-  const perform = useCallback(async () => {
-    if (!known || teamId === null) return;
-    setState('working');
-    try {
-      if (type === 'cancel_team_deleting') await teamsApi.deleteCancel(teamId, hash, false);
-      else await teamsApi.suspendRevoke(teamId, hash, false);
+  const { state, perform } = useLinkAction({
+    hash,
+    kinds: cancelType ? [EMAIL_CANCEL_LINK_KINDS[cancelType]] : [],
+    enabled: known,
+    run: () =>
+      type === 'cancel_team_deleting'
+        ? teamsApi.deleteCancel(teamId ?? 0, hash, false)
+        : teamsApi.suspendRevoke(teamId ?? 0, hash, false),
+    onSuccess: () => {
       void queryClient.invalidateQueries();
       navigate(`${WEB_PATHS.settings}/`, { replace: true });
-    } catch (error) {
-      const outcome = outcomeOf(error);
-      if (outcome === 'login') clearToken();
-      setState(outcome);
-    }
-  }, [known, teamId, type, hash, navigate]);
-
-  // The hash first: a dead link says so before asking anybody to sign in.
-  useEffect(() => {
-    if (started.current || !cancelType || teamId === null) return;
-    started.current = true;
-    void api.checkHash(hash, [EMAIL_CANCEL_LINK_KINDS[cancelType]]).then((valid) => {
-      if (!valid) setState('expired');
-      else if (getToken()) void perform();
-      else setState('login');
-    });
-  }, [cancelType, teamId, hash, perform]);
+    },
+  });
 
   if (!known) return <NotFoundRoute />;
-  if (state === 'login') return <ConfirmActionLogin onLoggedIn={() => void perform()} />;
+  if (state === 'login') return <ConfirmActionLogin onLoggedIn={perform} />;
   if (state === 'expired') return <LinkExpired />;
   if (state === 'cantPerform') return <CantPerform />;
   return <Working />;

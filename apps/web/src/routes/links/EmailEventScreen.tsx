@@ -1,13 +1,12 @@
 import { EMAIL_EVENT_LINK_KINDS, EMAIL_EVENT_TYPES, type TEmailEventType } from '@tlprt/contract';
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { api } from '../../platform/api/client';
 import { queryClient } from '../../platform/api/queryClient';
-import { clearStoredTeam, clearToken, getToken } from '../../platform/session/storage';
+import { clearStoredTeam, clearToken } from '../../platform/session/storage';
 import { LinkExpired } from '../../platform/ui/LinkExpired';
 import NotFoundRoute from '../notFound';
-import { EVENT_ACTIONS, type LinkOutcome, outcomeOf } from './actions';
+import { EVENT_ACTIONS } from './actions';
 import { ConfirmActionLogin } from './ConfirmActionLogin';
 import { CantPerform, LinkSuccess, Working } from './LinkScreens';
+import { useLinkAction } from './useLinkAction';
 
 const isEventType = (t: string | undefined): t is TEmailEventType =>
   (EMAIL_EVENT_TYPES as readonly string[]).includes(t ?? '');
@@ -27,16 +26,13 @@ export function EmailEventScreen({
   /** /changeEmail and /deleteUserAccount know only success and "This link is expired". */
   failAsExpired?: boolean;
 }) {
-  const [state, setState] = useState<LinkOutcome | 'working'>('working');
-  const started = useRef(false);
   const action = isEventType(type) ? EVENT_ACTIONS[type] : null;
-  const kind = isEventType(type) ? EMAIL_EVENT_LINK_KINDS[type] : null;
-
-  const perform = useCallback(async () => {
-    if (!action) return;
-    setState('working');
-    try {
-      await action.run(hash);
+  const { state, perform } = useLinkAction({
+    hash,
+    kinds: isEventType(type) ? [EMAIL_EVENT_LINK_KINDS[type]] : [],
+    enabled: action !== null,
+    run: () => (action ? action.run(hash) : Promise.reject(new Error('unknown link'))),
+    onSuccess: () => {
       if (type === 'delete-user') {
         // The account is gone and every session with it: end this one locally too.
         clearToken();
@@ -45,30 +41,16 @@ export function EmailEventScreen({
       } else {
         void queryClient.invalidateQueries();
       }
-      setState('success');
-    } catch (error) {
-      const outcome = outcomeOf(error);
-      if (outcome === 'login') clearToken();
-      setState(outcome === 'cantPerform' && failAsExpired ? 'expired' : outcome);
-    }
-  }, [action, hash, type, failAsExpired]);
-
-  useEffect(() => {
-    if (started.current || !action || !kind) return;
-    started.current = true;
-    void api.checkHash(hash, [kind]).then((valid) => {
-      if (!valid) setState('expired');
-      else if (getToken()) void perform();
-      else setState('login');
-    });
-  }, [action, kind, hash, perform]);
+    },
+    failAsExpired,
+  });
 
   if (!action) return <NotFoundRoute />;
   switch (state) {
     case 'working':
       return <Working />;
     case 'login':
-      return <ConfirmActionLogin onLoggedIn={() => void perform()} />;
+      return <ConfirmActionLogin onLoggedIn={perform} />;
     case 'success':
       return <LinkSuccess title={action.success} />;
     case 'expired':

@@ -1,3 +1,4 @@
+import { useMutation } from '@tanstack/react-query';
 import {
   LinkKind,
   MSG_TEAMS,
@@ -5,29 +6,20 @@ import {
   type TInviteNewAccountRequest,
   WEB_PATHS,
 } from '@tlprt/contract';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
 import { invitationsApi } from '../../features/teams/invitations/api';
-import { api } from '../../platform/api/client';
 import { isApiError } from '../../platform/api/errors';
 import { queryClient } from '../../platform/api/queryClient';
-import {
-  clearToken,
-  getToken,
-  setStoredTeamId,
-  setStoredUserId,
-  setToken,
-} from '../../platform/session/storage';
+import { setStoredTeamId, setStoredUserId, setToken } from '../../platform/session/storage';
 import { useSettingsTab } from '../../platform/settings/settingsTab';
 import { AuthCard } from '../../platform/ui/AuthCard';
 import { LinkExpired } from '../../platform/ui/LinkExpired';
 import NotFoundRoute from '../notFound';
-import { type LinkOutcome, outcomeOf } from './actions';
 import { ConfirmActionLogin } from './ConfirmActionLogin';
 import { InviteAccountForm } from './InviteAccountForm';
 import { CantPerform, LinkSuccess, Working } from './LinkScreens';
-
-type State = LinkOutcome | 'working' | 'form' | 'declined';
+import { useLinkAction } from './useLinkAction';
 
 /**
  * /email_invite_handler/{old|new|decline}/{hash}?teamIdInvite= (spec §2). old and new first check the
@@ -47,44 +39,29 @@ export function EmailInviteScreen({
 }) {
   const navigate = useNavigate();
   const known = type === 'old' || type === 'new' || type === 'decline';
-  const [state, setState] = useState<State>('working');
-  const started = useRef(false);
   const [, setSettingsTab] = useSettingsTab();
 
-  const enterTeam = useCallback(
-    (res: TInviteAcceptResponse) => {
-      const teamId = teamIdInvite ?? res.data.team_id;
-      setStoredTeamId(teamId);
-      setSettingsTab(1);
-      queryClient.clear();
-      navigate(WEB_PATHS.settings, { replace: true });
-    },
-    [teamIdInvite, navigate, setSettingsTab],
-  );
+  const enterTeam = (res: TInviteAcceptResponse) => {
+    const teamId = teamIdInvite ?? res.data.team_id;
+    setStoredTeamId(teamId);
+    setSettingsTab(1);
+    queryClient.clear();
+    navigate(WEB_PATHS.settings, { replace: true });
+  };
 
-  const acceptSignedIn = useCallback(async () => {
-    setState('working');
-    try {
-      enterTeam(await invitationsApi.acceptByLinkSignedIn(hash));
-    } catch (error) {
-      const outcome = outcomeOf(error);
-      if (outcome === 'login') clearToken();
-      setState(outcome);
-    }
-  }, [hash, enterTeam]);
+  // old and new: the hash first; old accepts with the Bearer, new waits for the "Create account" form.
+  const { state, perform } = useLinkAction({
+    hash,
+    kinds: [LinkKind.Invite],
+    enabled: type === 'old' || type === 'new',
+    run: () => invitationsApi.acceptByLinkSignedIn(hash),
+    onSuccess: enterTeam,
+    auto: type === 'old',
+  });
 
-  const decline = useCallback(async () => {
-    try {
-      await invitationsApi.declineByLink(hash);
-      setState('declined');
-    } catch {
-      setState('cantPerform');
-    }
-  }, [hash]);
-
-  const createAccount = async (body: TInviteNewAccountRequest) => {
-    try {
-      const res = await invitationsApi.acceptByLinkNew(hash, body);
+  const create = useMutation({
+    mutationFn: (body: TInviteNewAccountRequest) => invitationsApi.acceptByLinkNew(hash, body),
+    onSuccess: (res) => {
       const token = res.access_token ?? res.data.session?.access_token;
       if (token) {
         queryClient.clear();
@@ -92,31 +69,36 @@ export function EmailInviteScreen({
         if (res.data.session) setStoredUserId(res.data.session.user_id);
       }
       enterTeam(res);
+    },
+  });
+  const createExpired = isApiError(create.error) && create.error.status === 404;
+  const createAccount = async (body: TInviteNewAccountRequest) => {
+    try {
+      await create.mutateAsync(body);
     } catch (error) {
-      if (isApiError(error) && error.status === 404) setState('expired');
-      else throw error; // field errors and the message go back onto the form
+      // A spent link reads as expired; field errors and the message go back onto the form.
+      if (!(isApiError(error) && error.status === 404)) throw error;
     }
   };
 
+  const decline = useMutation({ mutationFn: () => invitationsApi.declineByLink(hash) });
+  const declining = useRef(false);
+  const { mutate: declineNow } = decline;
   useEffect(() => {
-    if (started.current || !known) return;
-    if (type === 'decline') {
-      started.current = true;
-      void decline();
-    } else {
-      started.current = true;
-      void api.checkHash(hash, [LinkKind.Invite]).then((valid) => {
-        if (!valid) setState('expired');
-        else if (type === 'new') setState('form');
-        else if (getToken()) void acceptSignedIn();
-        else setState('login');
-      });
-    }
-  }, [known, type, hash, decline, acceptSignedIn]);
+    if (type !== 'decline' || declining.current) return;
+    declining.current = true;
+    declineNow();
+  }, [type, declineNow]);
 
   if (!known) return <NotFoundRoute />;
+  if (type === 'decline') {
+    if (decline.isSuccess) return <LinkSuccess title={MSG_TEAMS.inviteDeclined} />;
+    if (decline.isError) return <CantPerform />;
+    return <Working />;
+  }
+  if (createExpired) return <LinkExpired />;
   switch (state) {
-    case 'form':
+    case 'ready':
       return (
         <AuthCard
           title="Create account"
@@ -129,11 +111,9 @@ export function EmailInviteScreen({
       return (
         <ConfirmActionLogin
           subtitle="Sign in to the invited account to join the team."
-          onLoggedIn={() => void acceptSignedIn()}
+          onLoggedIn={perform}
         />
       );
-    case 'declined':
-      return <LinkSuccess title={MSG_TEAMS.inviteDeclined} />;
     case 'expired':
       return <LinkExpired />;
     case 'cantPerform':
