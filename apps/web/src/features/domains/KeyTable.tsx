@@ -2,7 +2,7 @@ import { ActionIcon, Badge, Box, Group, Switch, Table, Text, TextInput, Tooltip 
 import { useField } from '@mantine/form';
 import { KeyStatus, LIMITS, MSG_DOMAINS, type TDomain, type TKey } from '@tlprt/contract';
 import { type KeyboardEvent, useEffect } from 'react';
-import { isApiError } from '../../platform/api/errors';
+import { refusalToShow } from '../../platform/api/popups';
 import { formatDate } from '../../platform/dates';
 import { useSession } from '../../platform/session/SessionProvider';
 import { CopyIcon } from '../../platform/ui/CopyBlock';
@@ -202,8 +202,7 @@ function KeyNameInput({ teamId, k, disabled }: { teamId: number; k: TKey; disabl
       { id: k.id, name: next },
       {
         onError: (e) => {
-          if (isApiError(e) && e.status < 500 && e.status !== 401 && e.status !== 403)
-            name.setError(e.fieldErrors.name ?? e.body.message);
+          if (refusalToShow(e)) name.setError(e.fieldErrors.name ?? e.body.message);
           else name.setValue(k.name);
         },
       },

@@ -16,7 +16,7 @@ import {
 } from '@mantine/core';
 import { LIMITS, MSG, MSG_DOMAINS, MSG_TEAMS, type TOrigin, ZCreateOriginRequest } from '@tlprt/contract';
 import { useState } from 'react';
-import { isApiError } from '../../platform/api/errors';
+import { refusalToShow } from '../../platform/api/popups';
 import { formatDate } from '../../platform/dates';
 import { useContractForm } from '../../platform/form';
 import { usePolicy } from '../../platform/session/policy';
@@ -182,8 +182,7 @@ function AddOriginForm({ teamId, onDone }: { teamId: number; onDone: () => void 
     create.mutate(name, {
       onSuccess: onDone,
       onError: (err) => {
-        if (isApiError(err) && err.status < 500 && err.status !== 401 && err.status !== 403)
-          form.setFieldError('name', err.fieldErrors.name ?? err.body.message);
+        if (refusalToShow(err)) form.setFieldError('name', err.fieldErrors.name ?? err.body.message);
       },
     }),
   );

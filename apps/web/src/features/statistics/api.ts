@@ -10,7 +10,7 @@ import {
 } from '@tlprt/contract';
 import { apiUrl, request } from '../../platform/api/client';
 import { ApiError } from '../../platform/api/errors';
-import { reportApiError, showCantPerform } from '../../platform/api/popups';
+import { popupShown, reportApiError, showCantPerform } from '../../platform/api/popups';
 import { getToken } from '../../platform/session/storage';
 
 const E = ENDPOINTS.statistics;
@@ -48,8 +48,7 @@ export const statsApi = {
 /** A failed download: the popup the client would show for that status, else "Can't perform". */
 function downloadFailed(error: ApiError): never {
   reportApiError(error, true);
-  const popped = error.status === 0 || error.status >= 500 || error.status === 401 || error.status === 403;
-  if (!popped) showCantPerform();
+  if (!popupShown(error)) showCantPerform();
   throw error;
 }
 

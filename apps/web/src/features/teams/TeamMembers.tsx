@@ -25,8 +25,7 @@ import {
   type TTeamMember,
   ZInvitationCreateRequest,
 } from '@tlprt/contract';
-import { isApiError } from '../../platform/api/errors';
-import { showPopup } from '../../platform/api/popups';
+import { refusalToShow, showPopup } from '../../platform/api/popups';
 import { formError, useContractForm } from '../../platform/form';
 import { usePolicy } from '../../platform/session/policy';
 import { useSession } from '../../platform/session/SessionProvider';
@@ -134,8 +133,7 @@ function MemberRow({
       { userId: member.id, role },
       {
         onError: (e) => {
-          if (isApiError(e) && e.status >= 400 && e.status < 500 && e.status !== 401 && e.status !== 403)
-            showPopup({ kind: 'notice', title: e.body.message });
+          if (refusalToShow(e)) showPopup({ kind: 'notice', title: e.body.message });
         },
       },
     );
@@ -271,13 +269,7 @@ export function InviteCard({ team }: { team: TTeamDetail }) {
           });
         },
         onError: (err) => {
-          if (
-            isApiError(err) &&
-            err.status >= 400 &&
-            err.status < 500 &&
-            err.status !== 401 &&
-            err.status !== 403
-          )
+          if (refusalToShow(err))
             openInfo({
               title: 'Invitation not sent',
               color: 'red',

@@ -1,6 +1,6 @@
 import { modals } from '@mantine/modals';
 import { clearStoredTeam } from '../session/storage';
-import type { ApiError } from './errors';
+import { type ApiError, isApiError } from './errors';
 import { endSession, reloadPage } from './navigation';
 
 /**
@@ -58,18 +58,31 @@ export function showPopup(popup: Popup): void {
 /** "Can't perform this action" for callers that decide a failure deserves it (spec §8). */
 export const showCantPerform = () => showPopup({ kind: 'cantPerform' });
 
+/** Whether reportApiError answers this status itself (a popup, or the end of the session). */
+const answeredHere = (status: number, authenticated: boolean) =>
+  status === 0 || status >= 500 || (authenticated && (status === 401 || status === 403));
+
 /**
  * Status → popup (spec §8). 500 and network failures: server-error modal. On authenticated calls,
  * 401 ends the session and 403 closes every modal and shows the access-forbidden popup. Everything
  * else is the caller's (guest forms show field errors and the message).
  */
 export function reportApiError(error: ApiError, authenticated: boolean): void {
+  if (!answeredHere(error.status, authenticated)) return;
   if (error.status === 0 || error.status >= 500) {
     showPopup({ kind: 'serverError' });
-  } else if (authenticated && error.status === 401) {
+  } else if (error.status === 401) {
     endSession();
-  } else if (authenticated && error.status === 403) {
+  } else {
     closeAllModals();
     showPopup({ kind: 'forbidden' });
   }
 }
+
+/** A signed-in call's failure that a popup (or the end of the session) has already answered. */
+export const popupShown = (error: unknown): boolean => isApiError(error) && answeredHere(error.status, true);
+
+/** A signed-in call's refusal that no popup answered (400, 404, 409, 429…): the caller shows it, under
+ *  its field or in a notice. */
+export const refusalToShow = (error: unknown): error is ApiError =>
+  isApiError(error) && error.status >= 400 && !answeredHere(error.status, true);

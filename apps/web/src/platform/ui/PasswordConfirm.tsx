@@ -4,6 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { ZPasswordConfirmRequest } from '@tlprt/contract';
 import type { ReactNode } from 'react';
 import { isApiError } from '../api/errors';
+import { popupShown } from '../api/popups';
 import { useContractForm } from '../form';
 
 export interface PasswordConfirmProps {
@@ -33,12 +34,7 @@ export function PasswordConfirmModal({ context, id, innerProps }: ContextModalPr
         return;
       }
       close();
-      // 5xx, 401 and 403 have their popups (api/popups.ts)
-      if (
-        isApiError(err) &&
-        (err.status === 0 || err.status >= 500 || err.status === 401 || err.status === 403)
-      )
-        return;
+      if (popupShown(err)) return;
       onFailure?.(err);
     },
   });

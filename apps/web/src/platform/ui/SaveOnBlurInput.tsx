@@ -4,7 +4,7 @@ import type { UseMutationResult } from '@tanstack/react-query';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useEffect, useState } from 'react';
 import type { z } from 'zod';
-import { isApiError } from '../api/errors';
+import { refusalToShow } from '../api/popups';
 import { IconCheck } from './icons';
 
 type Props<R, V> = Omit<TextInputProps, 'value' | 'onChange' | 'onBlur' | 'error' | 'rightSection'> & {
@@ -47,9 +47,8 @@ export function SaveOnBlurInput<R, V>({ field, saved, editable, schema, mutation
     mutation.mutate({ [field]: next } as V, {
       onSuccess: () => setJustSaved(true),
       onError: (e) => {
-        // 401, 403 and 5xx have their popups (api/popups.ts); the rest belongs under the field.
-        if (isApiError(e) && e.status < 500 && e.status !== 401 && e.status !== 403)
-          value.setError(e.fieldErrors[field] ?? e.body.message);
+        // What has no popup belongs under the field.
+        if (refusalToShow(e)) value.setError(e.fieldErrors[field] ?? e.body.message);
       },
     });
   };
