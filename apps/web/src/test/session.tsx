@@ -1,4 +1,13 @@
-import { STORAGE_KEYS, type TInvitation, type TTeamDetail, type TUser } from '@tlprt/contract';
+import {
+  ENDPOINTS,
+  type EndpointSpec,
+  type PathBuilder,
+  pathBuilder,
+  STORAGE_KEYS,
+  type TInvitation,
+  type TTeamDetail,
+  type TUser,
+} from '@tlprt/contract';
 import type { ReactElement } from 'react';
 import { SessionProvider } from '../platform/session/SessionProvider';
 import { buildDetail, buildUser } from './fixtures';
@@ -8,25 +17,39 @@ import { type Recorded, startTestServer } from './server';
 type Reply = { status: number; body?: unknown };
 export type Routes = Record<string, Reply | ((req: Recorded) => Reply)>;
 
+type PathValues<P extends string> = PathBuilder<P> extends (...values: infer V) => string ? V : [];
+/**
+ * The key of one contract endpoint in `routes`, its path built from the values of its parameters in
+ * path order: `[on(ENDPOINTS.teams.detail, 42)]: reply`. The fake answers what the client asks by the
+ * same descriptors, so no test writes a path.
+ */
+export function on<E extends Pick<EndpointSpec, 'method' | 'path'>>(
+  endpoint: E,
+  ...values: PathValues<E['path']>
+): string {
+  const build = pathBuilder(endpoint) as string | ((...v: (string | number)[]) => string);
+  return `${endpoint.method} ${typeof build === 'string' ? build : build(...(values as (string | number)[]))}`;
+}
+
 /**
  * A real local API with the calls every signed-in screen makes (session, team detail, invitations,
- * time zones); `routes` ("METHOD /path") add or override replies.
+ * time zones); `routes` (keyed by `on(endpoint, ...values)`) add or override replies.
  */
 export async function startApi(options: { user?: TUser; detail?: TTeamDetail | null; routes?: Routes } = {}) {
   const state = { user: options.user ?? buildUser(), invitations: [] as TInvitation[] };
   const team = state.user.TeamsRender[0];
   const detail = options.detail === undefined ? (team ? buildDetail(team) : null) : options.detail;
   const base: Routes = {
-    'GET /auth/v1/check': () => ({ status: 200, body: { message: 'ok', data: state.user } }),
-    'POST /api/v1/user/invitation/search': () => ({
+    [on(ENDPOINTS.auth.check)]: () => ({ status: 200, body: { message: 'ok', data: state.user } }),
+    [on(ENDPOINTS.invitations.mine)]: () => ({
       status: 200,
       body: { message: 'ok', data: state.invitations },
     }),
-    'GET /auth/get_time_server': () => ({
+    [on(ENDPOINTS.dictionaries.serverTime)]: () => ({
       status: 200,
       body: { message: 'ok', data: { timestamp: Math.floor(Date.now() / 1000) } },
     }),
-    'GET /auth/time_zone_list': {
+    [on(ENDPOINTS.dictionaries.timeZoneList)]: {
       status: 200,
       body: {
         message: 'ok',
@@ -37,7 +60,8 @@ export async function startApi(options: { user?: TUser; detail?: TTeamDetail | n
       },
     },
   };
-  if (detail) base[`GET /api/v1/teams/${detail.id}`] = { status: 200, body: { message: 'ok', data: detail } };
+  if (detail)
+    base[on(ENDPOINTS.teams.read, detail.id)] = { status: 200, body: { message: 'ok', data: detail } };
   const routes = { ...base, ...options.routes };
   const server = await startTestServer((req) => {
     const key = `${req.method} ${req.url.split('?')[0]}`;

@@ -1,6 +1,6 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MSG_TEAMS, STORAGE_KEYS } from '@tlprt/contract';
+import { MSG_TEAMS, PATHS, STORAGE_KEYS } from '@tlprt/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useMyInvitations } from '../../features/teams/invitations/queries';
 import { setNavigator } from '../../platform/api/navigation';
@@ -47,7 +47,7 @@ afterEach(async () => {
 });
 
 const fire = (event: Record<string, unknown>) => act(() => dispatchLive({ code: 0, ...event } as never));
-const checks = () => api?.requests.filter((r) => r.url === '/auth/v1/check').length ?? 0;
+const checks = () => api?.requests.filter((r) => r.url === PATHS.auth.check).length ?? 0;
 const ok = () => userEvent.click(screen.getByRole('button', { name: 'OK' }));
 
 describe('live-event reactions (spec §4)', () => {
@@ -81,7 +81,7 @@ describe('live-event reactions (spec §4)', () => {
     expect(navigate).toHaveBeenCalledWith('/settings');
   });
 
-  const searches = () => api?.requests.filter((r) => r.url === '/api/v1/user/invitation/search').length ?? 0;
+  const searches = () => api?.requests.filter((r) => r.url === PATHS.invitations.mine).length ?? 0;
 
   it('80: says who invited the user to which team (not the signed-off popup); OK opens Profile settings', async () => {
     await waitFor(() => expect(searches()).toBe(1));

@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MSG, STORAGE_KEYS } from '@tlprt/contract';
+import { MSG, PATHS, STORAGE_KEYS } from '@tlprt/contract';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderScreen } from '../../test/render';
 import { startTestServer } from '../../test/server';
@@ -66,9 +66,9 @@ describe('create account form', () => {
   it('saves the name, creates the workspace, and goes to /settings', async () => {
     localStorage.setItem(STORAGE_KEYS.token, 'tok');
     server = await startTestServer((req) => {
-      if (req.method === 'PUT' && req.url === '/api/v1/user/5')
+      if (req.method === 'PUT' && req.url === PATHS.users.update(5))
         return { status: 200, body: { message: 'updated', data: user } };
-      if (req.method === 'POST' && req.url === '/api/v1/teams/create')
+      if (req.method === 'POST' && req.url === PATHS.teams.create)
         return { status: 201, body: { message: 'created', data: team } };
       return undefined;
     });
@@ -79,8 +79,8 @@ describe('create account form', () => {
     await start();
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/settings'));
     expect(server.requests.map((r) => [r.method, r.url, r.body, r.authorization])).toEqual([
-      ['PUT', '/api/v1/user/5', { id: 5, name: 'Ann', surname: 'Lee' }, 'Bearer tok'],
-      ['POST', '/api/v1/teams/create', { name: 'Acme' }, 'Bearer tok'],
+      ['PUT', PATHS.users.update(5), { id: 5, name: 'Ann', surname: 'Lee' }, 'Bearer tok'],
+      ['POST', PATHS.teams.create, { name: 'Acme' }, 'Bearer tok'],
     ]);
     expect(localStorage.getItem(STORAGE_KEYS.currentTeamId)).toBe('41');
   });

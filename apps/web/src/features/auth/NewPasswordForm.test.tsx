@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MSG, STORAGE_KEYS } from '@tlprt/contract';
+import { MSG, PATHS, STORAGE_KEYS } from '@tlprt/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderScreen } from '../../test/render';
 import { startTestServer } from '../../test/server';
@@ -73,7 +73,7 @@ describe('new password form', () => {
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/createAccount'));
     expect(server.requests[0]).toMatchObject({
       method: 'POST',
-      url: '/auth/guest/set-new-password',
+      url: PATHS.auth.setNewPassword,
       body: { hash: 'abc', password: '123456', confirm: '123456' },
     });
     expect(localStorage.getItem(STORAGE_KEYS.token)).toBe('t2');
@@ -87,6 +87,6 @@ describe('new password form', () => {
     await userEvent.type(confirm(), '123456');
     await submit();
     await waitFor(() => expect(onExpired).toHaveBeenCalled());
-    expect(server.requests[0]?.url).toBe('/auth/guest/password-recovery-accept');
+    expect(server.requests[0]?.url).toBe(PATHS.auth.passwordRecoveryAccept);
   });
 });

@@ -1,9 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import {
+  ENDPOINTS,
   MSG,
   MSG_DOMAINS,
   MSG_TEAMS,
+  PATHS,
   PLAYER_KIND_HELP,
   PLAYER_PATHS,
   STORAGE_KEYS,
@@ -12,7 +14,7 @@ import {
 import { afterEach, describe, expect, it } from 'vitest';
 import AddDomainsRoute from '../../routes/addDomains';
 import { buildDomain, buildDraft, buildKey, buildTeam, buildUser, domainList } from '../../test/fixtures';
-import { type Routes, renderSignedIn, startApi } from '../../test/session';
+import { on, type Routes, renderSignedIn, startApi } from '../../test/session';
 
 type Api = Awaited<ReturnType<typeof startApi>>;
 let api: Api | null = null;
@@ -43,11 +45,11 @@ async function open(
   api = await startApi({
     user: buildUser({ supervisor: opts.supervisor ?? false, TeamsRender: [team] }),
     routes: {
-      'POST /api/v1/domains/5': () => ({ status: 200, body: domainList(state.domains) }),
-      'POST /api/v1/keys/5': { status: 200, body: { message: 'ok', data: [] } },
-      'GET /api/dictionaries/45': { status: 404, body: { message: 'Not found' } },
-      'GET /api/v1/domains/instructions/5/21': instructions,
-      'GET /api/v1/domains/instructions/5/22': instructions,
+      [on(ENDPOINTS.domains.list, 5)]: () => ({ status: 200, body: domainList(state.domains) }),
+      [on(ENDPOINTS.keys.list, 5)]: { status: 200, body: { message: 'ok', data: [] } },
+      [on(ENDPOINTS.dictionaries.dictionaries, 45)]: { status: 404, body: { message: 'Not found' } },
+      [on(ENDPOINTS.domains.instructions, 5, 21)]: instructions,
+      [on(ENDPOINTS.domains.instructions, 5, 22)]: instructions,
       ...opts.routes,
     },
   });
@@ -67,8 +69,8 @@ describe('Add domain: access', () => {
     await api?.close();
     await open({ domains: [] });
     expect(await screen.findByLabelText('Domain')).toBeInTheDocument();
-    await waitFor(() => expect(calls('GET', '/api/dictionaries/45')).toHaveLength(1));
-    expect(calls('POST', '/api/v1/domains/5')).toHaveLength(1);
+    await waitFor(() => expect(calls('GET', PATHS.dictionaries.dictionaries(45))).toHaveLength(1));
+    expect(calls('POST', PATHS.domains.list(5))).toHaveLength(1);
     expect(localStorage.getItem(STORAGE_KEYS.routeName)).toBe('addDomains');
   });
 });
@@ -78,11 +80,11 @@ describe('Add domain: the domain input', () => {
     const state = { domains: [] as TDomain[] };
     await open(state, {
       routes: {
-        'POST /api/v1/domains/create/5': () => {
+        [on(ENDPOINTS.domains.create, 5)]: () => {
           state.domains = [buildDraft({ id: 21, url: 'example.com' })];
           return { status: 201, body: { message: 'created', data: { id: 21 } } };
         },
-        'GET /api/v1/domains/instructions/5/21': instructions,
+        [on(ENDPOINTS.domains.instructions, 5, 21)]: instructions,
       },
     });
     const input = await screen.findByLabelText('Domain');
@@ -92,8 +94,8 @@ describe('Add domain: the domain input', () => {
     await userEvent.type(input, 'https://www.Example.com/path?q=1');
     expect(screen.queryByText(MSG.required)).not.toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Check' }));
-    await waitFor(() => expect(calls('POST', '/api/v1/domains/create/5')).toHaveLength(1));
-    expect(calls('POST', '/api/v1/domains/create/5')[0]?.body).toMatchObject({ url: 'example.com' });
+    await waitFor(() => expect(calls('POST', PATHS.domains.create(5))).toHaveLength(1));
+    expect(calls('POST', PATHS.domains.create(5))[0]?.body).toMatchObject({ url: 'example.com' });
     // the new draft becomes current, the input is emptied
     expect(await screen.findByLabelText('Current draft')).toHaveValue('example.com');
     expect(input).toHaveValue('');
@@ -116,7 +118,7 @@ describe('Add domain: the domain input', () => {
   ])('server %i shows "%s" → the spec text under the input', async (status, message, text) => {
     await open(
       { domains: [] },
-      { routes: { 'POST /api/v1/domains/create/5': { status, body: { message } } } },
+      { routes: { [on(ENDPOINTS.domains.create, 5)]: { status, body: { message } } } },
     );
     const input = await screen.findByLabelText('Domain');
     await userEvent.type(input, 'taken.example');
@@ -142,7 +144,7 @@ describe('Add domain: drafts', () => {
     const state = { domains: [a, b] };
     await open(state, {
       routes: {
-        'DELETE /api/v1/domains/5/22': () => {
+        [on(ENDPOINTS.domains.remove, 5, 22)]: () => {
           state.domains = [a];
           return ok;
         },
@@ -156,7 +158,7 @@ describe('Add domain: drafts', () => {
     const dialog = await screen.findByRole('dialog');
     expect(dialog).toHaveTextContent(MSG_DOMAINS.deleteDraftConfirm);
     await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
-    await waitFor(() => expect(calls('DELETE', '/api/v1/domains/5/22')).toHaveLength(1));
+    await waitFor(() => expect(calls('DELETE', PATHS.domains.remove(5, 22))).toHaveLength(1));
     await waitFor(() => expect(screen.getByLabelText('Current draft')).toHaveValue('a.example'));
   });
 
@@ -172,8 +174,8 @@ describe('Add domain: drafts', () => {
     await open({ domains: [a] }, { suspended: 1 });
     expect(await screen.findByTestId('instructions-view-only')).toBeInTheDocument();
     expect(screen.queryByText('The instructions could not be loaded.')).not.toBeInTheDocument();
-    await waitFor(() => expect(calls('POST', '/api/v1/keys/5')).toHaveLength(1));
-    expect(calls('GET', '/api/v1/domains/instructions/5/21')).toHaveLength(0);
+    await waitFor(() => expect(calls('POST', PATHS.keys.list(5))).toHaveLength(1));
+    expect(calls('GET', PATHS.domains.instructions(5, 21))).toHaveLength(0);
   });
 });
 
@@ -182,7 +184,7 @@ describe('Add domain: verification', () => {
     const state = { domains: [a] };
     await open(state, {
       routes: {
-        'PUT /api/v1/domains/verify/5/21': () => {
+        [on(ENDPOINTS.domains.verify, 5, 21)]: () => {
           state.domains = [{ ...a, status: { id: 10, name: 'Active' }, verification: { id: 1 } }];
           return { status: 200, body: { message: MSG_DOMAINS.verified, data: { verified: true, inx: 0 } } };
         },
@@ -196,7 +198,7 @@ describe('Add domain: verification', () => {
     expect(screen.getByRole('button', { name: 'Copy TXT value' })).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
     expect(await screen.findByText(MSG_DOMAINS.verified)).toBeInTheDocument();
-    expect(calls('PUT', '/api/v1/domains/verify/5/21')[0]?.body).toEqual({ verificationMethod: 2, inx: 0 });
+    expect(calls('PUT', PATHS.domains.verify(5, 21))[0]?.body).toEqual({ verificationMethod: 2, inx: 0 });
     expect(await screen.findByText(MSG_DOMAINS.draftVerified)).toBeInTheDocument();
     // the check mark next to the read-only URL (and in the draft list)
     expect(screen.getAllByLabelText('Verified').length).toBeGreaterThanOrEqual(2);
@@ -207,7 +209,7 @@ describe('Add domain: verification', () => {
       { domains: [a] },
       {
         routes: {
-          'PUT /api/v1/domains/verify/5/21': {
+          [on(ENDPOINTS.domains.verify, 5, 21)]: {
             status: 400,
             body: { message: MSG_DOMAINS.verificationFailed },
           },
@@ -217,7 +219,7 @@ describe('Add domain: verification', () => {
     await screen.findByText(instructions.body.data.meta.tag);
     await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
     expect(await screen.findByText(MSG_DOMAINS.verificationFailed)).toBeInTheDocument();
-    expect(calls('PUT', '/api/v1/domains/verify/5/21')[0]?.body).toEqual({ verificationMethod: 4, inx: 0 });
+    expect(calls('PUT', PATHS.domains.verify(5, 21))[0]?.body).toEqual({ verificationMethod: 4, inx: 0 });
     expect(screen.queryByRole('button', { name: 'Verify' })).not.toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: MSG_DOMAINS.tryAgain }));
     expect(screen.queryByText(MSG_DOMAINS.verificationFailed)).not.toBeInTheDocument();
@@ -229,7 +231,7 @@ describe('Add domain: verification', () => {
       { domains: [a, b] },
       {
         routes: {
-          'PUT /api/v1/domains/verify/5/22': {
+          [on(ENDPOINTS.domains.verify, 5, 22)]: {
             status: 400,
             body: { message: MSG_DOMAINS.verificationFailed },
           },
@@ -257,7 +259,7 @@ describe('Add domain: verification', () => {
       {
         supervisor: true,
         routes: {
-          'PUT /api/v1/domains/verify/5/21': {
+          [on(ENDPOINTS.domains.verify, 5, 21)]: {
             status: 200,
             body: { message: MSG_DOMAINS.verified, data: { verified: true, inx: 0 } },
           },
@@ -269,8 +271,8 @@ describe('Add domain: verification', () => {
     expect(dialog).toHaveTextContent(MSG_DOMAINS.bypassConfirm);
     expect(within(dialog).getByRole('button', { name: 'Cancel' })).toBeInTheDocument();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
-    await waitFor(() => expect(calls('PUT', '/api/v1/domains/verify/5/21')).toHaveLength(1));
-    expect(calls('PUT', '/api/v1/domains/verify/5/21')[0]?.body).toEqual({ verificationMethod: 5, inx: 0 });
+    await waitFor(() => expect(calls('PUT', PATHS.domains.verify(5, 21))).toHaveLength(1));
+    expect(calls('PUT', PATHS.domains.verify(5, 21))[0]?.body).toEqual({ verificationMethod: 5, inx: 0 });
   });
 
   it('Confirm on a verified draft promotes it; the last remaining draft becomes current', async () => {
@@ -278,7 +280,7 @@ describe('Add domain: verification', () => {
     const state = { domains: [a, verifiedB] };
     await open(state, {
       routes: {
-        'GET /api/v1/domains/update_draft/5/22': () => {
+        [on(ENDPOINTS.domains.promote, 5, 22)]: () => {
           state.domains = [a, { ...verifiedB, draft: { id: 1 } }];
           return { status: 200, body: { message: 'ok', data: state.domains[1] } };
         },
@@ -286,7 +288,7 @@ describe('Add domain: verification', () => {
     });
     expect(await screen.findByText(MSG_DOMAINS.draftVerified)).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Confirm' }));
-    await waitFor(() => expect(calls('GET', '/api/v1/domains/update_draft/5/22')).toHaveLength(1));
+    await waitFor(() => expect(calls('GET', PATHS.domains.promote(5, 22))).toHaveLength(1));
     await waitFor(() => expect(screen.getByLabelText('Current draft')).toHaveValue('a.example'));
   });
 });
@@ -316,7 +318,7 @@ describe('Add domain: step 2', () => {
       { domains: [b] },
       {
         routes: {
-          'POST /api/v1/keys/create/5/0': {
+          [on(ENDPOINTS.keys.create, 5, 0)]: {
             status: 201,
             body: { message: 'created', data: buildKey({ id: 6, domainId: null }) },
           },
@@ -324,7 +326,7 @@ describe('Add domain: step 2', () => {
       },
     );
     await userEvent.click(await screen.findByRole('button', { name: MSG_DOMAINS.generateToken }));
-    await waitFor(() => expect(calls('POST', '/api/v1/keys/create/5/0')).toHaveLength(1));
+    await waitFor(() => expect(calls('POST', PATHS.keys.create(5, 0))).toHaveLength(1));
   });
   it('the snippet loads the plugin from this dashboard and attaches it; CDN-only players say so beside it', async () => {
     const withKey = { ...a, keys: [buildKey({ id: 5, domainId: 21 })] };

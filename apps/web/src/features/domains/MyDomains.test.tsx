@@ -1,9 +1,11 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import {
+  ENDPOINTS,
   KEY_SETTING_HELP,
   MSG_DOMAINS,
   MSG_TEAMS,
+  PATHS,
   PLAYER_HELP,
   STORAGE_KEYS,
   type TDomain,
@@ -14,7 +16,7 @@ import { LiveReactions } from '../../app/live/reactions';
 import { dispatchLive } from '../../platform/live/bus';
 import IntegrationRoute from '../../routes/integration';
 import { buildDomain, buildKey, buildTeam, buildUser, domainList } from '../../test/fixtures';
-import { type Routes, renderSignedIn, startApi } from '../../test/session';
+import { on, type Routes, renderSignedIn, startApi } from '../../test/session';
 import { MyDomains } from './MyDomains';
 
 type Api = Awaited<ReturnType<typeof startApi>>;
@@ -44,8 +46,8 @@ async function open(
   api = await startApi({
     user: buildUser({ supervisor: opts.supervisor ?? false, TeamsRender: [team] }),
     routes: {
-      'POST /api/v1/domains/5': () => ({ status: 200, body: domainList(domains) }),
-      'GET /api/dictionaries/45': { status: 404, body: { message: 'Not found' } },
+      [on(ENDPOINTS.domains.list, 5)]: () => ({ status: 200, body: domainList(domains) }),
+      [on(ENDPOINTS.dictionaries.dictionaries, 45)]: { status: 404, body: { message: 'Not found' } },
       ...opts.routes,
     },
   });
@@ -154,7 +156,10 @@ describe('My domains: lists and keys', () => {
     const everywhere = buildKey({ id: 7, name: 'Everywhere', domainId: null });
     await open([active], {
       routes: {
-        'POST /api/v1/domains/5': () => ({ status: 200, body: domainList([active], [], [everywhere]) }),
+        [on(ENDPOINTS.domains.list, 5)]: () => ({
+          status: 200,
+          body: domainList([active], [], [everywhere]),
+        }),
       },
     });
     const group = await screen.findByRole('region', { name: 'All domains' });
@@ -163,18 +168,18 @@ describe('My domains: lists and keys', () => {
   });
 
   it('renames a key on blur and on Enter', async () => {
-    await open([active], { routes: { 'PUT /api/v1/keys/5/1': okWith(key) } });
+    await open([active], { routes: { [on(ENDPOINTS.keys.rename, 5, 1)]: okWith(key) } });
     await expand('example.com');
     const input = screen.getByLabelText(`Key name ${key.keyHash}`);
     await userEvent.type(input, 'Main player');
-    expect(calls('PUT', '/api/v1/keys/5/1')).toHaveLength(0);
+    expect(calls('PUT', PATHS.keys.rename(5, 1))).toHaveLength(0);
     await userEvent.tab();
-    await waitFor(() => expect(calls('PUT', '/api/v1/keys/5/1')).toHaveLength(1));
-    expect(calls('PUT', '/api/v1/keys/5/1')[0]?.body).toEqual({ name: 'Main player' });
+    await waitFor(() => expect(calls('PUT', PATHS.keys.rename(5, 1))).toHaveLength(1));
+    expect(calls('PUT', PATHS.keys.rename(5, 1))[0]?.body).toEqual({ name: 'Main player' });
     await userEvent.clear(input);
     await userEvent.type(input, 'Second{Enter}');
-    await waitFor(() => expect(calls('PUT', '/api/v1/keys/5/1')).toHaveLength(2));
-    expect(calls('PUT', '/api/v1/keys/5/1')[1]?.body).toEqual({ name: 'Second' });
+    await waitFor(() => expect(calls('PUT', PATHS.keys.rename(5, 1))).toHaveLength(2));
+    expect(calls('PUT', PATHS.keys.rename(5, 1))[1]?.body).toEqual({ name: 'Second' });
   });
 
   it('a status-40 key shows the warning and disabled name and power controls', async () => {
@@ -187,7 +192,7 @@ describe('My domains: lists and keys', () => {
   });
 
   it('delete key: Confirm stays disabled until the exact key is typed', async () => {
-    await open([active], { routes: { 'DELETE /api/v1/keys/5/1': ok } });
+    await open([active], { routes: { [on(ENDPOINTS.keys.remove, 5, 1)]: ok } });
     await expand('example.com');
     await userEvent.click(screen.getByRole('button', { name: `Delete key ${key.keyHash}` }));
     const dialog = await screen.findByRole('dialog');
@@ -200,53 +205,56 @@ describe('My domains: lists and keys', () => {
     await userEvent.type(within(dialog).getByLabelText('Key'), '{Backspace}');
     expect(confirm).toBeEnabled();
     await userEvent.click(confirm);
-    await waitFor(() => expect(calls('DELETE', '/api/v1/keys/5/1')).toHaveLength(1));
+    await waitFor(() => expect(calls('DELETE', PATHS.keys.remove(5, 1))).toHaveLength(1));
   });
 
   it('deactivating a key asks for confirmation; activating is immediate', async () => {
     const off = buildKey({ id: 3, status: 20 });
     await open([buildDomain({ keys: [key, off] })], {
       routes: {
-        'GET /api/v1/keys/active_key/5/1': okWith(key),
-        'GET /api/v1/keys/active_key/5/3': okWith(off),
+        [on(ENDPOINTS.keys.toggleActive, 5, 1)]: okWith(key),
+        [on(ENDPOINTS.keys.toggleActive, 5, 3)]: okWith(off),
       },
     });
     await expand('example.com');
     await userEvent.click(screen.getByRole('switch', { name: `Active ${off.keyHash}` }));
-    await waitFor(() => expect(calls('GET', '/api/v1/keys/active_key/5/3')).toHaveLength(1));
+    await waitFor(() => expect(calls('GET', PATHS.keys.toggleActive(5, 3))).toHaveLength(1));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
 
     await userEvent.click(screen.getByRole('switch', { name: `Active ${key.keyHash}` }));
     const dialog = await screen.findByRole('dialog', { name: 'Deactivate key' });
-    expect(calls('GET', '/api/v1/keys/active_key/5/1')).toHaveLength(0);
+    expect(calls('GET', PATHS.keys.toggleActive(5, 1))).toHaveLength(0);
     await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
-    await waitFor(() => expect(calls('GET', '/api/v1/keys/active_key/5/1')).toHaveLength(1));
+    await waitFor(() => expect(calls('GET', PATHS.keys.toggleActive(5, 1))).toHaveLength(1));
   });
 
   it('"Generate new token" creates a key for that domain and refetches', async () => {
     await open([active], {
       routes: {
-        'POST /api/v1/keys/create/5/11': {
+        [on(ENDPOINTS.keys.create, 5, 11)]: {
           status: 201,
           body: { message: 'created', data: buildKey({ id: 9 }) },
         },
       },
     });
     await expand('example.com');
-    const before = calls('POST', '/api/v1/domains/5').length;
+    const before = calls('POST', PATHS.domains.list(5)).length;
     await userEvent.click(screen.getByRole('button', { name: MSG_DOMAINS.generateToken }));
-    await waitFor(() => expect(calls('POST', '/api/v1/keys/create/5/11')).toHaveLength(1));
-    await waitFor(() => expect(calls('POST', '/api/v1/domains/5').length).toBeGreaterThan(before));
+    await waitFor(() => expect(calls('POST', PATHS.keys.create(5, 11))).toHaveLength(1));
+    await waitFor(() => expect(calls('POST', PATHS.domains.list(5)).length).toBeGreaterThan(before));
   });
 
   it('domain deactivate and delete go through a confirmation ("cannot be undone")', async () => {
     await open([active, inactive], {
-      routes: { 'GET /api/v1/domains/update_active/5/11': okWith(active), 'DELETE /api/v1/domains/5/12': ok },
+      routes: {
+        [on(ENDPOINTS.domains.toggleActive, 5, 11)]: okWith(active),
+        [on(ENDPOINTS.domains.remove, 5, 12)]: ok,
+      },
     });
     await userEvent.click(await screen.findByRole('button', { name: 'Deactivate domain example.com' }));
     let dialog = await screen.findByRole('dialog', { name: 'Deactivate domain' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
-    await waitFor(() => expect(calls('GET', '/api/v1/domains/update_active/5/11')).toHaveLength(1));
+    await waitFor(() => expect(calls('GET', PATHS.domains.toggleActive(5, 11))).toHaveLength(1));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
 
     expect(screen.getByRole('button', { name: 'Activate domain old.example.org' })).toBeInTheDocument();
@@ -254,7 +262,7 @@ describe('My domains: lists and keys', () => {
     dialog = await screen.findByRole('dialog', { name: 'Delete domain' });
     expect(dialog).toHaveTextContent('cannot be undone');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
-    expect(calls('DELETE', '/api/v1/domains/5/12')).toHaveLength(0);
+    expect(calls('DELETE', PATHS.domains.remove(5, 12))).toHaveLength(0);
   });
 
   it('suspended team: banner, blurred body, controls disabled', async () => {
@@ -275,29 +283,29 @@ describe('My domains: plain HTTP pages', () => {
     screen.getByRole('switch', { name: `${MSG_DOMAINS.plainHttpLabel} of example.com` });
 
   it('shows the option with its help in the panel; turning it on is immediate', async () => {
-    const on = buildDomain({ plainHttp: true });
-    await open([active], { routes: { 'PUT /api/v1/domains/plain_http/5/11': okWith(on) } });
+    const plain = buildDomain({ plainHttp: true });
+    await open([active], { routes: { [on(ENDPOINTS.domains.setPlainHttp, 5, 11)]: okWith(plain) } });
     await expand('example.com');
     expect(plainSwitch()).not.toBeChecked();
     expect(screen.getByText(MSG_DOMAINS.plainHttpHelp)).toBeInTheDocument();
     await userEvent.click(plainSwitch());
-    await waitFor(() => expect(calls('PUT', '/api/v1/domains/plain_http/5/11')).toHaveLength(1));
-    expect(calls('PUT', '/api/v1/domains/plain_http/5/11')[0]?.body).toEqual({ plainHttp: true });
+    await waitFor(() => expect(calls('PUT', PATHS.domains.setPlainHttp(5, 11))).toHaveLength(1));
+    expect(calls('PUT', PATHS.domains.setPlainHttp(5, 11))[0]?.body).toEqual({ plainHttp: true });
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 
   it('turning it off asks for confirmation, then sends false', async () => {
-    const on = buildDomain({ plainHttp: true });
-    await open([on], { routes: { 'PUT /api/v1/domains/plain_http/5/11': okWith(active) } });
+    const plain = buildDomain({ plainHttp: true });
+    await open([plain], { routes: { [on(ENDPOINTS.domains.setPlainHttp, 5, 11)]: okWith(active) } });
     await expand('example.com');
     expect(plainSwitch()).toBeChecked();
     await userEvent.click(plainSwitch());
     const dialog = await screen.findByRole('dialog', { name: MSG_DOMAINS.plainHttpOffTitle });
     expect(dialog).toHaveTextContent(MSG_DOMAINS.plainHttpOffConfirm('example.com'));
-    expect(calls('PUT', '/api/v1/domains/plain_http/5/11')).toHaveLength(0);
+    expect(calls('PUT', PATHS.domains.setPlainHttp(5, 11))).toHaveLength(0);
     await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
-    await waitFor(() => expect(calls('PUT', '/api/v1/domains/plain_http/5/11')).toHaveLength(1));
-    expect(calls('PUT', '/api/v1/domains/plain_http/5/11')[0]?.body).toEqual({ plainHttp: false });
+    await waitFor(() => expect(calls('PUT', PATHS.domains.setPlainHttp(5, 11))).toHaveLength(1));
+    expect(calls('PUT', PATHS.domains.setPlainHttp(5, 11))[0]?.body).toEqual({ plainHttp: false });
   });
 
   it('a suspended team sees it disabled and makes no call', async () => {
@@ -307,7 +315,7 @@ describe('My domains: plain HTTP pages', () => {
     expect(plainSwitch()).toBeDisabled();
     await userEvent.click(plainSwitch());
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
-    expect(calls('PUT', '/api/v1/domains/plain_http/5/11')).toHaveLength(0);
+    expect(calls('PUT', PATHS.domains.setPlainHttp(5, 11))).toHaveLength(0);
   });
 });
 
@@ -354,24 +362,24 @@ describe('My domains: supervisor', () => {
   it('suspend domain and key modals call the supervisor endpoints', async () => {
     await open([buildDomain({ keys: [key], suspended: 1 })], {
       supervisor: true,
-      routes: { 'POST /api/v1/domains/suspended/5/11': okWith(active) },
+      routes: { [on(ENDPOINTS.domains.suspend, 5, 11)]: okWith(active) },
     });
     await userEvent.click(await screen.findByRole('button', { name: 'Unsuspend domain example.com' }));
     const dialog = await screen.findByRole('dialog', { name: 'Unsuspend domain' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
-    await waitFor(() => expect(calls('POST', '/api/v1/domains/suspended/5/11')).toHaveLength(1));
+    await waitFor(() => expect(calls('POST', PATHS.domains.suspend(5, 11))).toHaveLength(1));
   });
 
   it('supervisor settings: numeric text → number, empty → null, saved by layer', async () => {
     await open([active], {
       supervisor: true,
       routes: {
-        'GET /api/v1/key_settings/team/5/domain/key/1/get_supervisor': {
+        [on(ENDPOINTS.keySettings.readSupervisor, 5, 1)]: {
           status: 200,
           body: { message: 'ok', data: rows },
         },
-        'POST /api/v1/key_settings/team/5/set_supervisor_by_key': ok,
-        'POST /api/v1/key_settings/team/5/set_supervisor_by_team': ok,
+        [on(ENDPOINTS.keySettings.setSupervisorByKey, 5)]: ok,
+        [on(ENDPOINTS.keySettings.setSupervisorByTeam, 5)]: ok,
       },
     });
     await expand('example.com');
@@ -384,10 +392,8 @@ describe('My domains: supervisor', () => {
     await userEvent.type(keyTimeout, ' 12 ');
     await userEvent.click(within(dialog).getByRole('switch', { name: 'Key override Download timeout, s' }));
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save key' }));
-    await waitFor(() =>
-      expect(calls('POST', '/api/v1/key_settings/team/5/set_supervisor_by_key')).toHaveLength(1),
-    );
-    expect(calls('POST', '/api/v1/key_settings/team/5/set_supervisor_by_key')[0]?.body).toEqual({
+    await waitFor(() => expect(calls('POST', PATHS.keySettings.setSupervisorByKey(5))).toHaveLength(1));
+    expect(calls('POST', PATHS.keySettings.setSupervisorByKey(5))[0]?.body).toEqual({
       domainId: 11,
       keyId: 1,
       teamId: 5,
@@ -402,13 +408,13 @@ describe('My domains: supervisor', () => {
     await userEvent.type(teamTimeout, 'abc');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save team' }));
     expect(await within(dialog).findByText('Must be a number')).toBeInTheDocument();
-    expect(calls('POST', '/api/v1/key_settings/team/5/set_supervisor_by_team')).toHaveLength(0);
+    expect(calls('POST', PATHS.keySettings.setSupervisorByTeam(5))).toHaveLength(0);
   });
 
   it('key settings modal shows current/default values and "Soon..." controls', async () => {
     await open([active], {
       routes: {
-        'GET /api/v1/key_settings/team/5/domain/11/key/1/get': {
+        [on(ENDPOINTS.keySettings.read, 5, 11, 1)]: {
           status: 200,
           body: {
             message: 'ok',
@@ -440,9 +446,9 @@ describe('My domains: live events', () => {
   it.each([60, 62, 90, 91, 92])('%i refetches domains and keys', async (code) => {
     await open([active], { live: true });
     await screen.findByRole('button', { name: 'Domain example.com' });
-    const before = calls('POST', '/api/v1/domains/5').length;
+    const before = calls('POST', PATHS.domains.list(5)).length;
     act(() => dispatchLive({ code, team_id: 5 } as never));
-    await waitFor(() => expect(calls('POST', '/api/v1/domains/5').length).toBeGreaterThan(before));
+    await waitFor(() => expect(calls('POST', PATHS.domains.list(5)).length).toBeGreaterThan(before));
   });
 
   it('61 shows "A domain has been deleted", OK reloads', async () => {

@@ -1,10 +1,10 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MSG, MSG_DOMAINS, STORAGE_KEYS, type TOrigin } from '@tlprt/contract';
+import { ENDPOINTS, MSG, MSG_DOMAINS, PATHS, STORAGE_KEYS, type TOrigin } from '@tlprt/contract';
 import { afterEach, describe, expect, it } from 'vitest';
 import OriginsRoute from '../../routes/origins';
 import { buildOrigin, buildTeam, buildUser } from '../../test/fixtures';
-import { renderSignedIn, startApi } from '../../test/session';
+import { on, renderSignedIn, startApi } from '../../test/session';
 
 type Api = Awaited<ReturnType<typeof startApi>>;
 let api: Api | null = null;
@@ -22,18 +22,21 @@ async function open(state: { origins: TOrigin[] }, role = 10) {
   api = await startApi({
     user: buildUser({ TeamsRender: [team] }),
     routes: {
-      'GET /api/v1/origins/5': () => ({ status: 200, body: { message: 'ok', data: state.origins } }),
-      'POST /api/v1/origins/5': (req) => {
+      [on(ENDPOINTS.origins.list, 5)]: () => ({
+        status: 200,
+        body: { message: 'ok', data: state.origins },
+      }),
+      [on(ENDPOINTS.origins.create, 5)]: (req) => {
         const name = (req.body as { name: string }).name;
         const o = buildOrigin({ id: 9, name });
         state.origins = [...state.origins, o];
         return { status: 201, body: { message: 'created', data: o } };
       },
-      'GET /api/v1/origins/5/1/toggle': () => ({
+      [on(ENDPOINTS.origins.toggle, 5, 1)]: () => ({
         status: 200,
         body: { message: 'ok', data: state.origins.find((o) => o.id === 1) },
       }),
-      'DELETE /api/v1/origins/5/1': () => {
+      [on(ENDPOINTS.origins.remove, 5, 1)]: () => {
         state.origins = state.origins.filter((o) => o.id !== 1);
         return ok;
       },
@@ -61,8 +64,8 @@ describe('Origins', () => {
     await userEvent.clear(input);
     await userEvent.type(input, '  Main storage ');
     await userEvent.click(screen.getByRole('button', { name: 'Add' }));
-    await waitFor(() => expect(calls('POST', '/api/v1/origins/5')).toHaveLength(1));
-    expect(calls('POST', '/api/v1/origins/5')[0]?.body).toEqual({ name: 'Main storage' });
+    await waitFor(() => expect(calls('POST', PATHS.origins.create(5))).toHaveLength(1));
+    expect(calls('POST', PATHS.origins.create(5))[0]?.body).toEqual({ name: 'Main storage' });
     expect(await screen.findByText('o9-t5.cdn.localhost')).toBeInTheDocument();
   });
 
@@ -79,7 +82,7 @@ describe('Origins', () => {
     expect(screen.getByRole('switch', { name: 'Active o1-t5.cdn.localhost' })).toBeChecked();
     expect(screen.getByRole('switch', { name: 'Active o2-t5.cdn.localhost' })).not.toBeChecked();
     await userEvent.click(screen.getByRole('switch', { name: 'Active o1-t5.cdn.localhost' }));
-    await waitFor(() => expect(calls('GET', '/api/v1/origins/5/1/toggle')).toHaveLength(1));
+    await waitFor(() => expect(calls('GET', PATHS.origins.toggle(5, 1))).toHaveLength(1));
 
     await userEvent.click(screen.getByRole('button', { name: 'Origin o2-t5.cdn.localhost' }));
     await settle();
@@ -95,7 +98,7 @@ describe('Origins', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Delete origin o1-t5.cdn.localhost' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete origin' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
-    await waitFor(() => expect(calls('DELETE', '/api/v1/origins/5/1')).toHaveLength(1));
+    await waitFor(() => expect(calls('DELETE', PATHS.origins.remove(5, 1))).toHaveLength(1));
     await waitFor(() => expect(screen.queryByText('o1-t5.cdn.localhost')).not.toBeInTheDocument());
   });
 

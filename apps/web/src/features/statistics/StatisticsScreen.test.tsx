@@ -1,8 +1,10 @@
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import {
+  ENDPOINTS,
   emptySeries,
   MSG_STATS,
+  PATHS,
   POINT_FIELDS,
   SERIES,
   STORAGE_KEYS,
@@ -17,7 +19,7 @@ import StatisticsRoute from '../../routes/statistics';
 import { buildDomain, buildKey, buildTeam, buildUser, domainList } from '../../test/fixtures';
 import { renderScreen } from '../../test/render';
 import type { Recorded } from '../../test/server';
-import { type Routes, renderSignedIn, startApi } from '../../test/session';
+import { on, type Routes, renderSignedIn, startApi } from '../../test/session';
 import { BREAKDOWN_TEXT } from './breakdown';
 import { ExperiencePanel } from './ExperiencePanel';
 import { EXPERIENCE_TEXT } from './experience';
@@ -156,7 +158,7 @@ async function open(
   api = await startApi({
     user: buildUser({ TeamsRender: [team] }),
     routes: {
-      'POST /api/v1/domains/5': () => ({
+      [on(ENDPOINTS.domains.list, 5)]: () => ({
         status: 200,
         body: domainList(
           opts.domains ?? standard,
@@ -165,30 +167,36 @@ async function open(
           opts.deletedAllDomains ?? [],
         ),
       }),
-      'POST /api/v1/statistic/settings/get/user/1/team/5': {
+      [on(ENDPOINTS.statistics.readLists, 1, 5)]: {
         status: 200,
         body: { message: 'ok', data: { tabs } },
       },
       // The server answers the lists it saved.
-      'POST /api/v1/statistic/settings/put/user/1/team/5': (r) => ({
+      [on(ENDPOINTS.statistics.saveLists, 1, 5)]: (r) => ({
         status: 200,
         body: { message: 'ok', data: JSON.parse((r.body as { save_json: string }).save_json) as unknown },
       }),
-      'POST /stats/v3/dashboard/day': (r) => statsReply(r),
-      'POST /stats/v3/dashboard/week': (r) => statsReply(r),
-      'POST /stats/v3/dashboard/month': (r) => statsReply(r),
-      'POST /stats/v3/dashboard/live/5': (r) => statsReply(r),
-      'POST /stats/v3/dashboard/breakdown': (r) => breakdownReply(r),
+      [on(ENDPOINTS.statistics.day)]: (r) => statsReply(r),
+      [on(ENDPOINTS.statistics.week)]: (r) => statsReply(r),
+      [on(ENDPOINTS.statistics.month)]: (r) => statsReply(r),
+      [on(ENDPOINTS.statistics.live, 5)]: (r) => statsReply(r),
+      [on(ENDPOINTS.statistics.breakdown)]: (r) => breakdownReply(r),
       ...opts.routes,
     },
   });
   if (opts.range !== undefined) localStorage.setItem(STORAGE_KEYS.timeRange, String(opts.range));
   renderSignedIn(<StatisticsRoute />, '/statistics');
 }
-const BREAKDOWN_PATH = '/stats/v3/dashboard/breakdown';
+const BREAKDOWN_PATH = PATHS.statistics.breakdown;
+/** The chart's calls (the live one under its team). */
+const CHART_PATHS = [
+  PATHS.statistics.day,
+  PATHS.statistics.week,
+  PATHS.statistics.month,
+  PATHS.statistics.live(''),
+];
 /** The chart's calls (the breakdown table's are counted apart). */
-const statsCalls = () =>
-  (api?.requests ?? []).filter((r) => r.url.startsWith('/stats/') && !r.url.startsWith(BREAKDOWN_PATH));
+const statsCalls = () => (api?.requests ?? []).filter((r) => CHART_PATHS.some((p) => r.url.startsWith(p)));
 const breakdownCalls = () => (api?.requests ?? []).filter((r) => r.url.startsWith(BREAKDOWN_PATH));
 /** The range and dimension a breakdown call asked for. */
 const askedOf = (r: Recorded | undefined) => (r?.body ?? {}) as { range?: string; by?: string };
@@ -202,7 +210,7 @@ describe('statistics screen', () => {
     expect(screen.getByTestId('figure-total-traffic')).toHaveTextContent('20 kB');
     expect(screen.getByTestId('figure-peak-viewers')).toHaveTextContent(/^4$/);
     const [call] = statsCalls();
-    expect(call?.url).toBe('/stats/v3/dashboard/day');
+    expect(call?.url).toBe(PATHS.statistics.day);
     const body = call?.body as Record<string, number | string[]>;
     expect(body.apiKeys).toEqual([k1.keyHash, k2.keyHash]);
     expect(body.clientId).toBe(1);
@@ -233,7 +241,7 @@ describe('statistics screen', () => {
   it('warns of refused peer bytes in the visible range: the figure with its note, and the red series', async () => {
     // 2 KiB refused at the fourth of five points.
     await open({
-      routes: { 'POST /stats/v3/dashboard/day': (r) => statsReply(r, 5, (i) => (i === 3 ? 2048 : 0)) },
+      routes: { [on(ENDPOINTS.statistics.day)]: (r) => statsReply(r, 5, (i) => (i === 3 ? 2048 : 0)) },
     });
     const figure = await screen.findByTestId('figure-refused-peer-bytes');
     expect(figure).toHaveTextContent('2.05 kB');
@@ -266,7 +274,7 @@ describe('statistics screen', () => {
     const ahead = 3 * 3600;
     await open({
       routes: {
-        'GET /auth/get_time_server': () => ({
+        [on(ENDPOINTS.dictionaries.serverTime)]: () => ({
           status: 200,
           body: { message: 'ok', data: { timestamp: Math.floor(Date.now() / 1000) + ahead } },
         }),
@@ -279,13 +287,13 @@ describe('statistics screen', () => {
     await user().click(screen.getByLabelText('Week'));
     await waitFor(() => expect(statsCalls().length).toBe(2));
     expect(Math.abs(end(1) - (Date.now() / 1000 + ahead))).toBeLessThan(30);
-    expect(api?.requests.filter((r) => r.url === '/auth/get_time_server')).toHaveLength(1);
+    expect(api?.requests.filter((r) => r.url === PATHS.dictionaries.serverTime)).toHaveLength(1);
   });
 
   it('switches ranges (stored 0..3), each with its window', async () => {
     await open({ range: 2 });
     await screen.findByLabelText('P2P share');
-    expect(statsCalls()[0]?.url).toBe('/stats/v3/dashboard/week');
+    expect(statsCalls()[0]?.url).toBe(PATHS.statistics.week);
     const windows: Record<string, number> = { Month: 2_592_000, Day: 86_400, Live: 300 };
     for (const [label, window] of Object.entries(windows)) {
       const before = statsCalls().length;
@@ -295,7 +303,9 @@ describe('statistics screen', () => {
       const b = last?.body as { startTimestamp: number; endTimestamp: number };
       expect(b.endTimestamp - b.startTimestamp).toBe(window);
       expect(last?.url).toBe(
-        label === 'Live' ? '/stats/v3/dashboard/live/5' : `/stats/v3/dashboard/${label.toLowerCase()}`,
+        label === 'Live'
+          ? PATHS.statistics.live(5)
+          : PATHS.statistics[label.toLowerCase() as 'day' | 'week' | 'month'],
       );
     }
     expect(localStorage.getItem(STORAGE_KEYS.timeRange)).toBe('0');
@@ -446,7 +456,7 @@ describe('statistics screen', () => {
   });
 
   it('falls back to labelled sample data on an error or an empty response', async () => {
-    await open({ routes: { 'POST /stats/v3/dashboard/day': { status: 500, body: { message: 'boom' } } } });
+    await open({ routes: { [on(ENDPOINTS.statistics.day)]: { status: 500, body: { message: 'boom' } } } });
     expect(await screen.findByText(MSG_STATS.loadError)).toBeInTheDocument();
     expect(screen.getByText('Sample data')).toBeInTheDocument();
     expect(screen.getByTestId('stats-chart')).toHaveAttribute('data-sample', 'true');
@@ -458,7 +468,7 @@ describe('statistics screen', () => {
   it('treats an empty response as an error', async () => {
     await open({
       routes: {
-        'POST /stats/v3/dashboard/day': (r) => statsReply(r, 0),
+        [on(ENDPOINTS.statistics.day)]: (r) => statsReply(r, 0),
       },
     });
     expect(await screen.findByText(MSG_STATS.loadError)).toBeInTheDocument();
@@ -482,14 +492,14 @@ describe('statistics screen', () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'], shouldAdvanceTime: true });
     await open({ range: 0 });
     await screen.findByLabelText('P2P share');
-    const live = () => statsCalls().filter((r) => r.url === '/stats/v3/dashboard/live/5').length;
+    const live = () => statsCalls().filter((r) => r.url === PATHS.statistics.live(5)).length;
     expect(live()).toBe(1);
     await act(async () => vi.advanceTimersByTime(3000));
     await waitFor(() => expect(live()).toBe(2));
     await act(async () => vi.advanceTimersByTime(3000));
     await waitFor(() => expect(live()).toBe(3));
     await user().click(screen.getByLabelText('Day'));
-    await waitFor(() => expect(statsCalls().at(-1)?.url).toBe('/stats/v3/dashboard/day'));
+    await waitFor(() => expect(statsCalls().at(-1)?.url).toBe(PATHS.statistics.day));
     const total = statsCalls().length;
     await act(async () => vi.advanceTimersByTime(9000));
     await new Promise((r) => setTimeout(r, 50));
@@ -499,7 +509,7 @@ describe('statistics screen', () => {
   it('keeps the zoom (and an open tooltip: merged, not replaced) while live points arrive; resets for another range', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'], shouldAdvanceTime: true });
     let n = 5;
-    await open({ range: 0, routes: { 'POST /stats/v3/dashboard/live/5': (r) => statsReply(r, n++) } });
+    await open({ range: 0, routes: { [on(ENDPOINTS.statistics.live, 5)]: (r) => statsReply(r, n++) } });
     await screen.findByLabelText('P2P share');
     const zoomOf = () =>
       (charts.options.at(-1)?.dataZoom as Array<{ start: number; end: number }> | undefined)?.[0];
@@ -511,7 +521,7 @@ describe('statistics screen', () => {
     expect(zoomOf()).toMatchObject({ start: 20, end: 60 });
     expect(charts.replaced.at(-1)).toBe(false);
     await user().click(screen.getByLabelText('Day'));
-    await waitFor(() => expect(statsCalls().at(-1)?.url).toBe('/stats/v3/dashboard/day'));
+    await waitFor(() => expect(statsCalls().at(-1)?.url).toBe(PATHS.statistics.day));
     await waitFor(() => expect(zoomOf()).toMatchObject({ start: 0, end: 100 }));
     expect(charts.replaced.at(-1)).toBe(true);
   });
@@ -527,7 +537,7 @@ describe('statistics screen', () => {
       }));
       return reply;
     };
-    await open({ routes: { 'POST /stats/v3/dashboard/day': varied } });
+    await open({ routes: { [on(ENDPOINTS.statistics.day)]: varied } });
     await screen.findByLabelText('P2P share');
     expect(screen.getByTestId('stats-updated')).toHaveTextContent(/^Last updated \d\d:\d\d:\d\d$/);
     let blob: Blob | null = null;
@@ -574,7 +584,7 @@ describe('statistics screen', () => {
     let n = 5;
     await open({
       range: 0,
-      routes: { 'POST /stats/v3/dashboard/live/5': (r) => statsReply(r, n++, () => refused) },
+      routes: { [on(ENDPOINTS.statistics.live, 5)]: (r) => statsReply(r, n++, () => refused) },
     });
     await screen.findByLabelText('P2P share');
     const names = () => ((charts.options.at(-1)?.series ?? []) as Array<{ name: string }>).map((s) => s.name);
@@ -629,7 +639,7 @@ describe('viewer experience panel', () => {
   const value = (name: string) => within(figure(name)).getByTestId('experience-value').textContent;
 
   it("shows the window's startup, rebuffering, failures, plays and P2P share against its ceiling from the totals", async () => {
-    await open({ routes: { 'POST /stats/v3/dashboard/day': (r) => statsReply(r, 5, undefined, played) } });
+    await open({ routes: { [on(ENDPOINTS.statistics.day)]: (r) => statsReply(r, 5, undefined, played) } });
     const panel = await screen.findByRole('region', { name: EXPERIENCE_TEXT.title });
     await within(panel).findByRole('group', { name: 'Startup p50' });
     expect(value('Startup p50')).toBe('850 ms');
@@ -676,7 +686,7 @@ describe('viewer experience panel', () => {
       startupP95Ms: 0,
     };
     await open({
-      routes: { 'POST /stats/v3/dashboard/day': (r) => statsReply(r, 5, undefined, failedOnly) },
+      routes: { [on(ENDPOINTS.statistics.day)]: (r) => statsReply(r, 5, undefined, failedOnly) },
     });
     await screen.findByRole('group', { name: 'Rebuffering' });
     expect(value('Rebuffering')).toBe('—');
@@ -686,7 +696,7 @@ describe('viewer experience panel', () => {
   });
 
   it('never shows figures for sample data', async () => {
-    await open({ routes: { 'POST /stats/v3/dashboard/day': { status: 500, body: { message: 'boom' } } } });
+    await open({ routes: { [on(ENDPOINTS.statistics.day)]: { status: 500, body: { message: 'boom' } } } });
     expect(await screen.findByText(MSG_STATS.loadError)).toBeInTheDocument();
     const panel = screen.getByRole('region', { name: EXPERIENCE_TEXT.title });
     expect(within(panel).getByText(EXPERIENCE_TEXT.sample)).toBeInTheDocument();
@@ -695,7 +705,7 @@ describe('viewer experience panel', () => {
   });
 
   it('explains an answer without totals instead of inventing them', async () => {
-    await open({ routes: { 'POST /stats/v3/dashboard/day': (r) => statsReply(r, 5, undefined, null) } });
+    await open({ routes: { [on(ENDPOINTS.statistics.day)]: (r) => statsReply(r, 5, undefined, null) } });
     const panel = await screen.findByRole('region', { name: EXPERIENCE_TEXT.title });
     expect(await within(panel).findByText(EXPERIENCE_TEXT.missing)).toBeInTheDocument();
     expect(within(panel).queryAllByRole('group')).toHaveLength(0);
@@ -751,7 +761,7 @@ describe('breakdown table', () => {
     within(t).getByRole('button', { name }).closest('th') as HTMLElement;
 
   it("asks for the chart's range and keys by stream, shows the rows largest traffic first and sorts by a clicked column", async () => {
-    await open({ routes: { 'POST /stats/v3/dashboard/breakdown': byRoute } });
+    await open({ routes: { [on(ENDPOINTS.statistics.breakdown)]: byRoute } });
     const t = await table('Traffic by stream');
     const [call] = breakdownCalls();
     expect(call?.url).toBe(BREAKDOWN_PATH);
@@ -802,7 +812,7 @@ describe('breakdown table', () => {
   });
 
   it("asks for the tab's `by` on a click or the arrow keys and names countries with their code", async () => {
-    await open({ routes: { 'POST /stats/v3/dashboard/breakdown': byRoute } });
+    await open({ routes: { [on(ENDPOINTS.statistics.breakdown)]: byRoute } });
     await table('Traffic by stream');
     const ue = user();
     await ue.click(screen.getByRole('tab', { name: 'Countries' }));
@@ -847,7 +857,7 @@ describe('breakdown table', () => {
     let fail = true;
     await open({
       routes: {
-        'POST /stats/v3/dashboard/breakdown': (r) =>
+        [on(ENDPOINTS.statistics.breakdown)]: (r) =>
           fail ? { status: 500, body: { message: 'boom' } } : breakdownReply(r, streams),
       },
     });
@@ -870,8 +880,8 @@ describe('breakdown table', () => {
     await api?.close();
     await open({
       routes: {
-        'POST /stats/v3/dashboard/day': { status: 500, body: { message: 'boom' } },
-        'POST /stats/v3/dashboard/breakdown': byRoute,
+        [on(ENDPOINTS.statistics.day)]: { status: 500, body: { message: 'boom' } },
+        [on(ENDPOINTS.statistics.breakdown)]: byRoute,
       },
     });
     expect(await screen.findByText(MSG_STATS.loadError)).toBeInTheDocument();
@@ -884,7 +894,7 @@ describe('breakdown table', () => {
     const csv = 'name,cdnDwSize\r\nUS,5000\r\n';
     await open({
       routes: {
-        'POST /stats/v3/dashboard/breakdown': (r) =>
+        [on(ENDPOINTS.statistics.breakdown)]: (r) =>
           r.url.endsWith('?format=csv') ? { status: 200, body: csv } : byRoute(r),
       },
     });

@@ -4,7 +4,9 @@ import {
   AUDIT_ACTION_LABELS,
   AUDIT_ACTIONS,
   AUDIT_PAGE_SIZE,
+  ENDPOINTS,
   MSG_TEAM_MANAGEMENT,
+  PATHS,
   STORAGE_KEYS,
   type TAuditEntry,
   type TTeamListItem,
@@ -15,7 +17,7 @@ import { pageReload } from '../../platform/api/navigation';
 import { buildTeam, buildUser } from '../../test/fixtures';
 import { renderScreen } from '../../test/render';
 import { type Recorded, startTestServer } from '../../test/server';
-import { renderSignedIn, startApi } from '../../test/session';
+import { on, renderSignedIn, startApi } from '../../test/session';
 import { TeamManagementPanel } from './TeamManagementPanel';
 
 /** 15 June 2026, 12:00 local time: the panel's clock in these tests. */
@@ -42,7 +44,7 @@ async function openPanel(opts: { total?: number; teams?: (id: number) => Partial
   for (let id = 1; id <= total; id++) state.set(id, listItem(id, opts.teams?.(id)));
   server = await startTestServer((req: Recorded) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
-    if (req.method === 'POST' && req.url === '/api/v1/teams') {
+    if (req.method === 'POST' && req.url === PATHS.teams.search) {
       const page = Number(body.page ?? 1);
       const limit = Number(body.limit ?? 20);
       const all = [...state.values()];
@@ -99,7 +101,7 @@ async function openPanel(opts: { total?: number; teams?: (id: number) => Partial
 
 const searches = () =>
   (server?.requests ?? [])
-    .filter((r) => r.method === 'POST' && r.url === '/api/v1/teams')
+    .filter((r) => r.method === 'POST' && r.url === PATHS.teams.search)
     .map((r) => r.body as Record<string, unknown>);
 const lastSearch = () => searches().at(-1);
 
@@ -115,7 +117,7 @@ describe('the panel button', () => {
     const sup = await startApi({
       user: buildUser({ supervisor: true }),
       routes: {
-        'POST /api/v1/teams': {
+        [on(ENDPOINTS.teams.search)]: {
           status: 200,
           body: { message: 'ok', data: [listItem(7)], pagination: { total: 1, page: 1, limit: 10 } },
         },
@@ -341,14 +343,14 @@ describe('the list', () => {
     await user.type(input, '  enterprise {Enter}');
     await waitFor(() => expect(within(card).getByText('enterprise')).toBeInTheDocument());
     expect(input).toHaveValue('');
-    const put = server?.requests.find((r) => r.url === '/api/v1/teams/2/tag/add');
+    const put = server?.requests.find((r) => r.url === PATHS.teams.addTag(2));
     expect(put?.body).toEqual({ tag: 'enterprise' });
     await user.type(input, 'vip{Enter}');
     expect(await within(card).findByText('This tag already exists')).toBeInTheDocument();
 
     await user.click(within(card).getByRole('button', { name: 'Delete tag vip of Team 2' }));
     await waitFor(() => expect(within(card).queryByText('vip')).not.toBeInTheDocument());
-    expect(server?.requests.find((r) => r.url === '/api/v1/teams/2/tag/remove')?.body).toEqual({
+    expect(server?.requests.find((r) => r.url === PATHS.teams.removeTag(2))?.body).toEqual({
       tag: 'vip',
     });
   });

@@ -1,12 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { ENDPOINTS, MSG, MSG_TOKENS, STORAGE_KEYS, type TTeamToken } from '@tlprt/contract';
+import { ENDPOINTS, MSG, MSG_TOKENS, PATHS, STORAGE_KEYS, type TTeamToken } from '@tlprt/contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { statsExportCurl } from '../../platform/integration/export-example';
 import { exportUsage, SCOPE_BADGE, SCOPE_CHOICE, SCOPE_LABEL } from '../../platform/integration/scopes';
 import { TeamSettings } from '../../routes/settings/TeamSettings';
 import { buildDetail, buildTeam, buildUser } from '../../test/fixtures';
-import { type Routes, renderSignedIn, startApi } from '../../test/session';
+import { on, type Routes, renderSignedIn, startApi } from '../../test/session';
 
 type Api = Awaited<ReturnType<typeof startApi>>;
 let api: Api | null = null;
@@ -36,7 +36,7 @@ async function open(
     user: buildUser({ supervisor: opts.supervisor ?? false, TeamsRender: [team] }),
     detail: buildDetail(team),
     routes: {
-      'GET /api/v1/teams/5/tokens': { status: 200, body: { message: 'ok', data: opts.tokens ?? [] } },
+      [on(ENDPOINTS.teamTokens.list, 5)]: { status: 200, body: { message: 'ok', data: opts.tokens ?? [] } },
       ...opts.routes,
     },
   });
@@ -55,7 +55,7 @@ describe('API tokens in Team settings', () => {
         token({ id: 8, name: 'Backup', createdBy: null, lastUsedAt: '2024-03-04T12:30:00.000Z' }),
       ],
       routes: {
-        'POST /api/v1/teams/5/tokens': {
+        [on(ENDPOINTS.teamTokens.create, 5)]: {
           status: 201,
           body: { message: 'created', data: { ...token({ id: 9, name: 'Shipper' }), token: TOKEN } },
         },
@@ -77,7 +77,7 @@ describe('API tokens in Team settings', () => {
     const dialog = await screen.findByRole('dialog', { name: MSG_TOKENS.createdTitle });
     expect(within(dialog).getByText(TOKEN)).toBeInTheDocument();
     expect(within(dialog).getByText(MSG_TOKENS.shownOnce)).toBeInTheDocument();
-    expect(within(dialog).getByText(MSG_TOKENS.usage('/stats/v1/ingest'))).toBeInTheDocument();
+    expect(within(dialog).getByText(MSG_TOKENS.usage(PATHS.statistics.ingest))).toBeInTheDocument();
     expect(within(dialog).getByRole('button', { name: /Copy/ })).toBeInTheDocument();
     expect(within(dialog).queryByText(/stats\/v1\/export/)).not.toBeInTheDocument();
     // The scope was left at its default.
@@ -107,7 +107,7 @@ describe('API tokens in Team settings', () => {
   it('creates a statistics token by keyboard: the scope is sent and the secret comes with an export example', async () => {
     const server = await open(10, {
       routes: {
-        'POST /api/v1/teams/5/tokens': {
+        [on(ENDPOINTS.teamTokens.create, 5)]: {
           status: 201,
           body: {
             message: 'created',
@@ -140,7 +140,7 @@ describe('API tokens in Team settings', () => {
     });
     expect(within(dialog).getByText(TOKEN)).toBeInTheDocument();
     expect(within(dialog).getByText(exportUsage(ENDPOINTS.statistics.export.path))).toBeInTheDocument();
-    expect(within(dialog).queryByText(MSG_TOKENS.usage('/stats/v1/ingest'))).not.toBeInTheDocument();
+    expect(within(dialog).queryByText(MSG_TOKENS.usage(PATHS.statistics.ingest))).not.toBeInTheDocument();
     const example = statsExportCurl(window.location.origin, TOKEN);
     expect(example).toBe(
       `curl -H "Authorization: Bearer ${TOKEN}" "${window.location.origin}/stats/v1/export?range=day&keys=YOUR_SERVICE_KEY&format=csv"`,
@@ -156,7 +156,9 @@ describe('API tokens in Team settings', () => {
   it('revokes after a confirmation', async () => {
     const server = await open(10, {
       tokens: [token()],
-      routes: { 'DELETE /api/v1/teams/5/tokens/7': { status: 200, body: { message: MSG_TOKENS.revoked } } },
+      routes: {
+        [on(ENDPOINTS.teamTokens.revoke, 5, 7)]: { status: 200, body: { message: MSG_TOKENS.revoked } },
+      },
     });
     const user = userEvent.setup();
     await user.click(await within(card()).findByRole('button', { name: 'Revoke Encoder EU' }));
@@ -169,7 +171,7 @@ describe('API tokens in Team settings', () => {
   it('shows the limit, the server’s 409 and the empty state', async () => {
     await open(10, {
       routes: {
-        'POST /api/v1/teams/5/tokens': { status: 409, body: { message: MSG_TOKENS.limitReached } },
+        [on(ENDPOINTS.teamTokens.create, 5)]: { status: 409, body: { message: MSG_TOKENS.limitReached } },
       },
     });
     expect(await within(card()).findByText(MSG_TOKENS.empty)).toBeInTheDocument();
@@ -189,7 +191,9 @@ describe('API tokens in Team settings', () => {
     expect(within(card()).getByRole('button', { name: MSG_TOKENS.create })).toBeDisabled();
     expect(within(card()).queryByRole('button', { name: /Revoke/ })).not.toBeInTheDocument();
 
-    await open(10, { routes: { 'GET /api/v1/teams/5/tokens': { status: 500, body: { message: 'x' } } } });
+    await open(10, {
+      routes: { [on(ENDPOINTS.teamTokens.list, 5)]: { status: 500, body: { message: 'x' } } },
+    });
     expect(await within(card()).findByText(MSG.serverErrorText)).toBeInTheDocument();
   });
 

@@ -1,4 +1,4 @@
-import { EventCode, TIMINGS, type TLiveEvent } from '@tlprt/contract';
+import { EventCode, PATHS, TIMINGS, type TLiveEvent } from '@tlprt/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SseParser } from './sseParser';
 import { LiveStream } from './stream';
@@ -29,7 +29,7 @@ describe('live stream reconnect', () => {
       throw new TypeError('network down');
     });
     const stream = new LiveStream({
-      url: '/auth/v1/sse/handle',
+      url: PATHS.live.stream,
       getToken: () => 'tok',
       onEvent: () => {},
       onSignOut: () => {},

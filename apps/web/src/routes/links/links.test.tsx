@@ -5,6 +5,7 @@ import {
   LinkKind,
   MSG,
   MSG_TEAMS,
+  PATHS,
   STORAGE_KEYS,
   type TEmailEventType,
 } from '@tlprt/contract';
@@ -36,7 +37,7 @@ const login = {
 const signIn = () => localStorage.setItem(STORAGE_KEYS.token, 'tok');
 const EVENT = '/email_event_handler/:type/:hash';
 type Reply = { status: number; body?: unknown } | undefined;
-const isCheck = (r: Recorded) => r.url.startsWith('/auth/guest/check_hash/');
+const isCheck = (r: Recorded) => r.url.startsWith(PATHS.auth.checkHash(''));
 /** The server's check_hash answering every hash as a live link of `kind`; the rest goes to `handler`. */
 const liveAs =
   (kind: string, handler: (r: Recorded) => Reply) =>
@@ -46,10 +47,10 @@ const actions = () => server?.requests.filter((r) => !isCheck(r)) ?? [];
 
 describe('/email_event_handler', () => {
   it.each([
-    ['email', 'POST', '/api/v1/profile_settings/change_email/accept', MSG_TEAMS.emailChanged],
-    ['delete-user', 'DELETE', '/api/v1/user/accept', MSG_TEAMS.accountDeleted],
-    ['delete-team-accept', 'DELETE', '/api/v1/teams/delete/confirm', MSG_TEAMS.teamDeletedByLink],
-    ['suspended-team-accept', 'PUT', '/api/v1/teams/suspended/confirm', MSG_TEAMS.teamSuspendedByLink],
+    ['email', 'POST', PATHS.account.changeEmailAccept, MSG_TEAMS.emailChanged],
+    ['delete-user', 'DELETE', PATHS.account.deleteAccept, MSG_TEAMS.accountDeleted],
+    ['delete-team-accept', 'DELETE', PATHS.teamLifecycle.deleteConfirm, MSG_TEAMS.teamDeletedByLink],
+    ['suspended-team-accept', 'PUT', PATHS.teamLifecycle.suspendConfirm, MSG_TEAMS.teamSuspendedByLink],
   ])(
     'signed in, %s: performs %s %s with the hash and shows the success text',
     async (type, method, path, text) => {
@@ -61,7 +62,7 @@ describe('/email_event_handler', () => {
       signIn();
       renderScreen(<EmailEventHandlerRoute />, `/email_event_handler/${type}/h4sh`, EVENT);
       expect(await screen.findByText(text)).toBeInTheDocument();
-      expect(server.requests[0]?.url).toBe('/auth/guest/check_hash/h4sh');
+      expect(server.requests[0]?.url).toBe(PATHS.auth.checkHash('h4sh'));
       expect(actions()[0]).toMatchObject({
         method,
         url: path,
@@ -111,9 +112,8 @@ describe('/email_event_handler', () => {
   it('signed out: "Confirm action" form, validated only on submit, then the action after login', async () => {
     server = await startTestServer(
       liveAs(LinkKind.ChangeEmail, (r) => {
-        if (r.url === '/auth/guest/auth') return login;
-        if (r.url === '/api/v1/profile_settings/change_email/accept')
-          return { status: 200, body: { message: 'success' } };
+        if (r.url === PATHS.auth.login) return login;
+        if (r.url === PATHS.account.changeEmailAccept) return { status: 200, body: { message: 'success' } };
         return undefined;
       }),
     );
@@ -137,11 +137,11 @@ describe('/email_event_handler', () => {
 
   it('/changeEmail/{hash} and /deleteUserAccount/{hash}: success or "This link is expired"', async () => {
     server = await startTestServer((r) => {
-      if (r.url === '/auth/guest/check_hash/abc')
+      if (r.url === PATHS.auth.checkHash('abc'))
         return { status: 200, body: { message: MSG.hashValid, data: { kind: LinkKind.ChangeEmail } } };
-      if (r.url === '/auth/guest/check_hash/def')
+      if (r.url === PATHS.auth.checkHash('def'))
         return { status: 200, body: { message: MSG.hashValid, data: { kind: LinkKind.DeleteUser } } };
-      return r.url === '/api/v1/user/accept'
+      return r.url === PATHS.account.deleteAccept
         ? { status: 200, body: { message: 'success' } }
         : { status: 403, body: { message: 'x' } };
     });
@@ -165,7 +165,7 @@ describe('/email_cancel_handler', () => {
   it('cancels the deletion with the hash and goes to /settings/', async () => {
     server = await startTestServer(
       liveAs(LinkKind.DeleteTeam, (r) =>
-        r.url === '/api/v1/teams/12/delete/cancel' ? { status: 200, body: { message: 'ok' } } : undefined,
+        r.url === PATHS.teamLifecycle.deleteCancel(12) ? { status: 200, body: { message: 'ok' } } : undefined,
       ),
     );
     signIn();
@@ -192,7 +192,7 @@ describe('/email_cancel_handler', () => {
   it('signed out asks for login; a refusal is "Can\'t perform this action"', async () => {
     server = await startTestServer(
       liveAs(LinkKind.SuspendTeam, (r) =>
-        r.url === '/auth/guest/auth' ? login : { status: 409, body: { message: 'no' } },
+        r.url === PATHS.auth.login ? login : { status: 409, body: { message: 'no' } },
       ),
     );
     renderScreen(
@@ -204,7 +204,7 @@ describe('/email_cancel_handler', () => {
     await userEvent.type(screen.getByLabelText('Password'), 'secret1');
     await userEvent.click(screen.getByRole('button', { name: 'Login' }));
     expect(await screen.findByText(MSG.cantPerformTitle)).toBeInTheDocument();
-    expect(server.requests.at(-1)?.url).toBe('/api/v1/teams/3/suspended/revoke');
+    expect(server.requests.at(-1)?.url).toBe(PATHS.teamLifecycle.suspendRevoke(3));
   });
 });
 
@@ -225,13 +225,13 @@ describe('/email_invite_handler', () => {
   it('new: "This field is required", min 6, mismatch; then signs in, selects the team, goes to /settings', async () => {
     server = await startTestServer(
       liveAs(LinkKind.Invite, (r) =>
-        r.method === 'PUT' && r.url === '/auth/guest/invitation/inv1' ? accepted(5) : undefined,
+        r.method === 'PUT' && r.url === PATHS.invitations.acceptByLink('inv1') ? accepted(5) : undefined,
       ),
     );
     renderScreen(<EmailInviteHandlerRoute />, '/email_invite_handler/new/inv1?teamIdInvite=5', INVITE);
     const submit = () => userEvent.click(screen.getByRole('button', { name: 'Create account' }));
     await screen.findByRole('button', { name: 'Create account' });
-    expect(server.requests[0]?.url).toBe('/auth/guest/check_hash/inv1');
+    expect(server.requests[0]?.url).toBe(PATHS.auth.checkHash('inv1'));
     await submit();
     expect(await screen.findAllByText(MSG.fieldRequired)).toHaveLength(2);
     await userEvent.type(screen.getByLabelText('New password'), 'abc');
@@ -271,7 +271,7 @@ describe('/email_invite_handler', () => {
   it('old, signed out: logs in first', async () => {
     server = await startTestServer(
       liveAs(LinkKind.Invite, (r) =>
-        r.url === '/auth/guest/auth' ? login : r.method === 'PUT' ? accepted(6) : undefined,
+        r.url === PATHS.auth.login ? login : r.method === 'PUT' ? accepted(6) : undefined,
       ),
     );
     renderScreen(<EmailInviteHandlerRoute />, '/email_invite_handler/old/inv2?teamIdInvite=6', INVITE);

@@ -1,11 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MSG, MSG_TEAMS, STORAGE_KEYS } from '@tlprt/contract';
+import { ENDPOINTS, MSG, MSG_TEAMS, PATHS, STORAGE_KEYS } from '@tlprt/contract';
 import { afterEach, describe, expect, it } from 'vitest';
 import { invitationKeys } from '../../features/teams/invitations/queries';
 import { queryClient } from '../../platform/api/queryClient';
 import { buildInvitation, buildTeam, buildUser } from '../../test/fixtures';
-import { type Routes, renderSignedIn, startApi } from '../../test/session';
+import { on, type Routes, renderSignedIn, startApi } from '../../test/session';
 import { ProfileSettings } from './ProfileSettings';
 
 type Api = Awaited<ReturnType<typeof startApi>>;
@@ -59,7 +59,7 @@ describe('change password', () => {
   it('shows the server "Incorrect password" under the current field and clears it on edit', async () => {
     const server = await open({
       routes: {
-        'POST /api/v1/profile_settings/user/1/change_password': {
+        [on(ENDPOINTS.account.changePassword, 1)]: {
           status: 400,
           body: { message: MSG.incorrectPassword, errors: { password: MSG.incorrectPassword } },
         },
@@ -89,7 +89,7 @@ describe('change e-mail', () => {
   it('new e-mail required and valid, current password required; server messages shown', async () => {
     await open({
       routes: {
-        'POST /api/v1/profile_settings/user/1/change_email': {
+        [on(ENDPOINTS.account.changeEmail, 1)]: {
           status: 409,
           body: { message: MSG_TEAMS.emailInUse },
         },
@@ -120,7 +120,7 @@ describe('create team', () => {
   it('team name required and max 30; success creates and selects the team', async () => {
     const server = await open({
       routes: {
-        'POST /api/v1/teams/create': {
+        [on(ENDPOINTS.teams.create)]: {
           status: 201,
           body: { message: 'created', data: buildTeam({ id: 9, name: 'New one' }) },
         },
@@ -137,7 +137,7 @@ describe('create team', () => {
     await userEvent.type(within(dialog).getByLabelText('Team name'), 'New one');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Create team' }));
     await waitFor(() => expect(localStorage.getItem(STORAGE_KEYS.currentTeamId)).toBe('9'));
-    expect(server.requests.find((r) => r.url === '/api/v1/teams/create')?.body).toEqual({ name: 'New one' });
+    expect(server.requests.find((r) => r.url === PATHS.teams.create)?.body).toEqual({ name: 'New one' });
   });
 
   it('is hidden for user status 30 and 40', async () => {
@@ -150,7 +150,7 @@ describe('delete account', () => {
   it('cannot delete: the modal lists the blocking teams with the sole-admin message', async () => {
     await open({
       routes: {
-        'POST /api/v1/user/1/info_delete': {
+        [on(ENDPOINTS.account.deletionInfo, 1)]: {
           status: 200,
           body: {
             message: 'ok',
@@ -174,14 +174,14 @@ describe('delete account', () => {
   it('can delete: password "Required field", server message clearing on edit, then "We have sent…"', async () => {
     const server = await open({
       routes: {
-        'POST /api/v1/user/1/info_delete': {
+        [on(ENDPOINTS.account.deletionInfo, 1)]: {
           status: 200,
           body: {
             message: 'ok',
             data: { status: 200, statusMessage: 'ok', teams: [], arrayCannotDelete: [] },
           },
         },
-        'DELETE /api/v1/user/1': (r) =>
+        [on(ENDPOINTS.account.remove, 1)]: (r) =>
           (r.body as { password: string }).password === 'secret1'
             ? { status: 200, body: { message: 'ok' } }
             : {
@@ -229,7 +229,7 @@ describe('invitations block', () => {
     buildInvitation({ id: 5, role: 40, status: 30, team: { id: 55, name: 'Declined one' } }),
   ];
   const list = {
-    'POST /api/v1/user/invitation/search': { status: 200, body: { message: 'ok', data: invites } },
+    [on(ENDPOINTS.invitations.mine)]: { status: 200, body: { message: 'ok', data: invites } },
   };
 
   it('shows pending ones only, 3 then Show all / Hide, roles in colour', async () => {
@@ -252,9 +252,12 @@ describe('invitations block', () => {
     await open({
       routes: {
         ...list,
-        'PUT /api/v1/teams/51/invitation/1': { status: 200, body: { message: 'ok', data: { team_id: 51 } } },
-        'DELETE /api/v1/teams/52/invitation/2': { status: 200, body: { message: 'ok' } },
-        'PUT /api/v1/teams/53/invitation/3': { status: 404, body: { message: 'Not found' } },
+        [on(ENDPOINTS.invitations.accept, 51, 1)]: {
+          status: 200,
+          body: { message: 'ok', data: { team_id: 51 } },
+        },
+        [on(ENDPOINTS.invitations.cancel, 52, 2)]: { status: 200, body: { message: 'ok' } },
+        [on(ENDPOINTS.invitations.accept, 53, 3)]: { status: 404, body: { message: 'Not found' } },
       },
     });
     const card = async (team: string) => screen.findByRole('generic', { name: `Invitation to ${team}` });
@@ -284,11 +287,11 @@ describe('invitations block', () => {
     api = await startApi({
       user: state.user,
       routes: {
-        'POST /api/v1/user/invitation/search': () => ({
+        [on(ENDPOINTS.invitations.mine)]: () => ({
           status: 200,
           body: { message: 'ok', data: state.invitations },
         }),
-        'PUT /api/v1/teams/51/invitation/1': () => {
+        [on(ENDPOINTS.invitations.accept, 51, 1)]: () => {
           // As the server does: the user is in the team, the invitation no longer pending, and the
           // live event 81 makes the page search the invitations again before the answer arrives.
           state.invitations = [];
@@ -296,14 +299,14 @@ describe('invitations block', () => {
           void queryClient.invalidateQueries({ queryKey: invitationKeys.all });
           return { status: 200, body: { message: 'ok', data: { team_id: 51 } } };
         },
-        'GET /auth/v1/check': () => ({ status: 200, body: { message: 'ok', data: state.user } }),
+        [on(ENDPOINTS.auth.check)]: () => ({ status: 200, body: { message: 'ok', data: state.user } }),
       },
     });
     renderSignedIn(<ProfileSettings />);
     const card = await screen.findByRole('generic', { name: 'Invitation to Team A' });
     await userEvent.click(within(card).getByRole('button', { name: 'Accept' }));
     expect(await screen.findByText(MSG_TEAMS.inviteCongratsTitle)).toBeInTheDocument();
-    await waitFor(() => expect(api?.requests.filter((r) => r.url === '/auth/v1/check')).toHaveLength(2));
+    await waitFor(() => expect(api?.requests.filter((r) => r.url === PATHS.auth.check)).toHaveLength(2));
     await new Promise((r) => setTimeout(r, 100));
     expect(screen.getByText(MSG_TEAMS.inviteCongratsTitle)).toBeInTheDocument();
     expect(screen.getByText(/Do you want to see this team\?/)).toBeInTheDocument();
@@ -321,7 +324,7 @@ describe('profile image', () => {
   it('offers 12 images and saves the index', async () => {
     const server = await open({
       routes: {
-        'PUT /api/v1/user/1': (r) => ({
+        [on(ENDPOINTS.users.update, 1)]: (r) => ({
           status: 200,
           body: { message: 'ok', data: buildUser({ image: (r.body as { image: number }).image }) },
         }),

@@ -1,11 +1,11 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MSG, MSG_TEAMS, STORAGE_KEYS } from '@tlprt/contract';
+import { ENDPOINTS, MSG, MSG_TEAMS, STORAGE_KEYS } from '@tlprt/contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Sidebar } from '../../app/layout/Sidebar';
 import { SettingsTabs } from '../../platform/settings/SettingsTabs';
 import { buildDetail, buildMember, buildTeam, buildUser } from '../../test/fixtures';
-import { type Routes, renderSignedIn, startApi } from '../../test/session';
+import { on, type Routes, renderSignedIn, startApi } from '../../test/session';
 import { TeamSettings } from './TeamSettings';
 
 type Api = Awaited<ReturnType<typeof startApi>>;
@@ -140,7 +140,7 @@ describe('team settings: invite form', () => {
   it('"All fields are required", "Invalid e-mail", then sends with the link bases and shows the result', async () => {
     const server = await open(10, {
       routes: {
-        'POST /api/v1/teams/5/invitation/create': { status: 201, body: { message: MSG_TEAMS.inviteSent } },
+        [on(ENDPOINTS.invitations.create, 5)]: { status: 201, body: { message: MSG_TEAMS.inviteSent } },
       },
     });
     await userEvent.click(screen.getByRole('button', { name: 'Invite' }));
@@ -168,7 +168,7 @@ describe('team settings: invite form', () => {
   it('shows the response message of a failed invitation in the result modal', async () => {
     await open(10, {
       routes: {
-        'POST /api/v1/teams/5/invitation/create': { status: 409, body: { message: MSG_TEAMS.alreadyMember } },
+        [on(ENDPOINTS.invitations.create, 5)]: { status: 409, body: { message: MSG_TEAMS.alreadyMember } },
       },
     });
     await userEvent.type(screen.getByLabelText('E-mail'), 'grace@example.com');
@@ -181,7 +181,10 @@ describe('team settings: password modals and suspension', () => {
   it('too many wrong passwords (429): the message stays under the field, the modal open', async () => {
     await open(10, {
       routes: {
-        'POST /api/v1/teams/5/delete/lock': { status: 429, body: { message: MSG.tooManyRequests } },
+        [on(ENDPOINTS.teamLifecycle.deleteLock, 5)]: {
+          status: 429,
+          body: { message: MSG.tooManyRequests },
+        },
       },
     });
     await userEvent.click(screen.getByRole('button', { name: 'Delete team' }));
@@ -195,7 +198,7 @@ describe('team settings: password modals and suspension', () => {
   it('delete team: "Required field", the server message under the field clearing on edit, then the mail', async () => {
     const server = await open(10, {
       routes: {
-        'POST /api/v1/teams/5/delete/lock': (r) =>
+        [on(ENDPOINTS.teamLifecycle.deleteLock, 5)]: (r) =>
           (r.body as { password: string }).password === 'right-one'
             ? { status: 200, body: { message: 'ok' } }
             : {
@@ -227,7 +230,7 @@ describe('team settings: password modals and suspension', () => {
   it('leave team: "Required field", then 409 opens "Unable to leave the team"', async () => {
     await open(10, {
       routes: {
-        'POST /api/v1/teams/5/leave': { status: 409, body: { message: MSG_TEAMS.unableLeaveTitle } },
+        [on(ENDPOINTS.teams.leave, 5)]: { status: 409, body: { message: MSG_TEAMS.unableLeaveTitle } },
       },
     });
     await userEvent.click(screen.getByRole('button', { name: 'Leave team' }));
@@ -252,7 +255,7 @@ describe('team settings: password modals and suspension', () => {
   it('suspend: "incorrect team name" unless the typed text equals the team name', async () => {
     const server = await open(40, {
       supervisor: true,
-      routes: { 'POST /api/v1/teams/5/suspended': { status: 200, body: { message: 'ok' } } },
+      routes: { [on(ENDPOINTS.teamLifecycle.suspend, 5)]: { status: 200, body: { message: 'ok' } } },
     });
     await userEvent.click(screen.getByRole('button', { name: 'Suspend team' }));
     const dialog = await screen.findByRole('dialog');
@@ -283,7 +286,7 @@ describe('team settings: password modals and suspension', () => {
 
   it('remove member asks for confirmation, then calls the API', async () => {
     const server = await open(10, {
-      routes: { 'DELETE /api/v1/teams/5/delete/user/2': { status: 200, body: { message: 'ok' } } },
+      routes: { [on(ENDPOINTS.teams.removeMember, 5, 2)]: { status: 200, body: { message: 'ok' } } },
     });
     await userEvent.click(screen.getByRole('button', { name: 'Remove grace@example.com' }));
     const dialog = await screen.findByRole('dialog', { name: 'Remove member' });
@@ -298,8 +301,8 @@ describe('team settings: password modals and suspension', () => {
   it('role change of a member posts set_role; the last-admin 409 is shown', async () => {
     const server = await open(10, {
       routes: {
-        'POST /api/v1/teams/5/user/2/set_role/30': { status: 200, body: { message: 'ok' } },
-        'POST /api/v1/teams/5/user/1/set_role/40': { status: 409, body: { message: MSG.teamNeedsAdmin } },
+        [on(ENDPOINTS.teams.setRole, 5, 2, 30)]: { status: 200, body: { message: 'ok' } },
+        [on(ENDPOINTS.teams.setRole, 5, 1, 40)]: { status: 409, body: { message: MSG.teamNeedsAdmin } },
       },
     });
     await userEvent.selectOptions(screen.getByLabelText('Role of grace@example.com'), 'Key master');
@@ -322,7 +325,7 @@ describe('a supervisor working in a team picked in Team Management (no team of t
     api = await startApi({
       user: buildUser({ supervisor: true, TeamsRender: [] }),
       detail: null,
-      routes: { 'GET /api/v1/teams/42': { status: 200, body: { message: 'ok', data: detail } } },
+      routes: { [on(ENDPOINTS.teams.read, 42)]: { status: 200, body: { message: 'ok', data: detail } } },
     });
     renderSignedIn(
       <>
@@ -354,7 +357,7 @@ describe('a supervisor working in a team picked in Team Management (no team of t
       user: buildUser({ supervisor: true, TeamsRender: [] }),
       detail: null,
       routes: {
-        'GET /api/v1/teams/42': { status: 200, body: { message: 'ok', data: buildDetail(picked) } },
+        [on(ENDPOINTS.teams.read, 42)]: { status: 200, body: { message: 'ok', data: buildDetail(picked) } },
       },
     });
     renderSignedIn(<TeamSettings />, '/settings', 42);
