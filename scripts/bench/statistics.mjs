@@ -202,93 +202,71 @@ async function benchOn(label, databaseUrl) {
     };
     // `cold`: the server's decoded blocks (BlockCache) dropped before every query, as for a chart no
     // one asked for since the server started; reported beside the cases, without a target.
-    const chart = async (asked, range, cold) => {
+    /** `rounds` timed requests (after 5 untimed) of a POST to `path` with the window of `asked` keys
+     *  and `body`; `before` runs ahead of each, untimed. Answers the times and the last answer. */
+    const timed = async (path, asked, body, rounds, before = () => {}) => {
       const apiKeys = keys.slice(0, asked).map((k) => k.keyHash);
       const times = [];
-      let points = 0;
-      const queries = cold ? Math.min(QUERIES, 50) : QUERIES;
-      for (let i = 0; i < queries + 5; i++) {
-        if (cold) app.stats.blockCache.clear();
+      let json;
+      for (let i = 0; i < rounds + 5; i++) {
+        before();
         const end = Math.floor(Date.now() / 1000);
         const t = performance.now();
-        const r = await fetch(`${base}/stats/v3/dashboard/${range}`, {
+        const r = await fetch(`${base}${path}`, {
           method: 'POST',
           headers,
-          body: JSON.stringify({
-            apiKeys,
-            startTimestamp: 0,
-            endTimestamp: end,
-            team_id: teamId,
-            clientId: 1,
-            // As the chart asks: the series it draws a point, every series in the window's totals.
-            points: 'drawn',
-          }),
+          body: JSON.stringify({ apiKeys, startTimestamp: 0, endTimestamp: end, team_id: teamId, ...body }),
         });
-        const json = await r.json();
+        json = await r.json();
         const ms = performance.now() - t;
-        if (r.status !== 200) throw new Error(`${range} → ${r.status} ${JSON.stringify(json)}`);
-        points = json.data.length;
+        if (r.status !== 200) throw new Error(`${path} → ${r.status} ${JSON.stringify(json)}`);
         if (i >= 5) times.push(ms); // warm-up
       }
+      return { times, json };
+    };
+    const row = (what, times, target) => {
       const p95 = round(pct(times, 95));
-      results.push({
-        case: `query ${range} (${points} points, ${asked} of ${KEYS} keys${cold ? ', cold' : ''}) ${label}`,
+      log(`${label}: ${what} p50 ${round(pct(times, 50))} ms, p95 ${p95} ms`);
+      return {
+        case: `${what} ${label}`,
         n: times.length,
         p50: round(pct(times, 50)),
         p95,
         max: round(Math.max(...times)),
         unit: 'ms',
-        ...(label === 'sqlite' && !cold ? { target: 'p95 ≤ 20 ms', ok: p95 <= 20 } : {}),
-      });
-      log(
-        `${label}: ${range} ${asked}/${KEYS} keys${cold ? ' cold' : ''} p50 ${round(pct(times, 50))} ms, p95 ${p95} ms`,
+        ...(target && label === 'sqlite' ? { target: `p95 ≤ ${target} ms`, ok: p95 <= target } : {}),
+      };
+    };
+    // `cold`: the server's decoded blocks (BlockCache) dropped before every query, as for a chart no
+    // one asked for since the server started; reported beside the cases, without a target.
+    const chart = async (asked, range, cold) => {
+      const { times, json } = await timed(
+        `/stats/v3/dashboard/${range}`,
+        asked,
+        // As the chart asks: the series it draws a point, every series in the window's totals.
+        { clientId: 1, points: 'drawn' },
+        cold ? Math.min(QUERIES, 50) : QUERIES,
+        () => cold && app.stats.blockCache.clear(),
       );
+      const what = `query ${range} (${json.data.length} points, ${asked} of ${KEYS} keys${cold ? ', cold' : ''})`;
+      results.push(row(what, times, cold ? undefined : 20));
     };
     for (const asked of [KEYS, 40, 25])
       for (const range of ['day', 'week', 'month']) await chart(asked, range, false);
     for (const range of ['day', 'week', 'month']) await chart(25, range, true);
     // Breakdowns of the month: every key (the team's totals) and 25 of them (their own rows).
     for (const asked of [KEYS, 25]) {
-      const apiKeys = keys.slice(0, asked).map((k) => k.keyHash);
       for (const by of ['stream', 'country']) {
-        const times = [];
-        let rows = 0;
         // Fewer keys read their own rows, hundreds of times slower: fewer rounds of those.
         const rounds = asked === KEYS ? QUERIES : Math.min(QUERIES, 20);
-        for (let i = 0; i < rounds + 5; i++) {
-          const end = Math.floor(Date.now() / 1000);
-          const t = performance.now();
-          const r = await fetch(`${base}/stats/v3/dashboard/breakdown`, {
-            method: 'POST',
-            headers,
-            body: JSON.stringify({
-              apiKeys,
-              startTimestamp: 0,
-              endTimestamp: end,
-              team_id: teamId,
-              range: 'month',
-              by,
-            }),
-          });
-          const json = await r.json();
-          const ms = performance.now() - t;
-          if (r.status !== 200) throw new Error(`breakdown → ${r.status} ${JSON.stringify(json)}`);
-          rows = json.data.length;
-          if (i >= 5) times.push(ms);
-        }
-        const p95 = round(pct(times, 95));
-        results.push({
-          case: `breakdown month by ${by} (${rows} rows, ${asked} of ${KEYS} keys) ${label}`,
-          n: times.length,
-          p50: round(pct(times, 50)),
-          p95,
-          max: round(Math.max(...times)),
-          unit: 'ms',
-          ...(asked === KEYS && label === 'sqlite' ? { target: 'p95 ≤ 50 ms', ok: p95 <= 50 } : {}),
-        });
-        log(
-          `${label}: breakdown by ${by}, ${asked}/${KEYS} keys p50 ${round(pct(times, 50))} ms, p95 ${p95} ms`,
+        const { times, json } = await timed(
+          '/stats/v3/dashboard/breakdown',
+          asked,
+          { range: 'month', by },
+          rounds,
         );
+        const what = `breakdown month by ${by} (${json.data.length} rows, ${asked} of ${KEYS} keys)`;
+        results.push(row(what, times, asked === KEYS ? 50 : undefined));
       }
     }
   } finally {
