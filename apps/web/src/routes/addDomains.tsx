@@ -1,15 +1,17 @@
-import { LIMITS, ROUTE_NAMES, Role, WEB_PATHS } from '@tlprt/contract';
+import { LIMITS, ROUTE_NAMES, WEB_PATHS } from '@tlprt/contract';
 import { Navigate } from 'react-router';
 import { AddDomains } from '../features/domains/AddDomains';
+import { useRoleRights } from '../platform/session/policy';
 import { useSession } from '../platform/session/SessionProvider';
 import { useRouteName } from '../platform/session/useRouteName';
 import { PageBody, PageTitle } from '../platform/ui/Page';
 
-/** /addDomains — role 40 goes to settings (spec §2); drafts, verification and the player snippets. */
+/** /addDomains — a role without domains (Viewer) goes to settings (spec §2); drafts, verification and the player snippets. */
 export default function AddDomainsRoute() {
   useRouteName(ROUTE_NAMES.addDomains);
-  const { currentTeam, role } = useSession();
-  if (!currentTeam || role === Role.Viewer) return <Navigate to={WEB_PATHS.settings} replace />;
+  const { currentTeam } = useSession();
+  const rights = useRoleRights();
+  if (!currentTeam || !rights.managesDomains) return <Navigate to={WEB_PATHS.settings} replace />;
   return (
     <PageBody>
       <PageTitle

@@ -1,11 +1,12 @@
 import { ActionIcon, Anchor, Avatar, Box, Burger, Group, Tooltip } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { Role, WEB_PATHS } from '@tlprt/contract';
+import { WEB_PATHS } from '@tlprt/contract';
 import { Link, useLocation } from 'react-router';
 import { DraftNav } from '../../features/domains/DraftNav';
 import { WIDE_QUERY } from '../../features/statistics/StatisticsScreen';
 import { StatsTabs } from '../../features/statistics/StatsTabs';
 import { GUIDE_URL } from '../../platform/config';
+import { useRoleRights } from '../../platform/session/policy';
 import { useSession } from '../../platform/session/SessionProvider';
 import { SettingsTabs } from '../../platform/settings/SettingsTabs';
 import { ProfileAvatar } from '../../platform/ui/avatars';
@@ -21,11 +22,12 @@ function initials(name: string, surname: string, email: string): string {
 
 /** Header of spec §2: per-screen content (settings tabs), docs link, avatar link to /settings. */
 export function Header({ navOpened, toggleNav }: { navOpened: boolean; toggleNav: () => void }) {
-  const { user, currentTeam, role } = useSession();
+  const { user, currentTeam } = useSession();
+  const rights = useRoleRights();
   const { pathname } = useLocation();
   const at = (path: string) => pathname === path || pathname === `${path}/`;
   const onSettings = at(WEB_PATHS.settings);
-  const onAddDomains = at(WEB_PATHS.addDomains) && currentTeam !== null && role !== Role.Viewer;
+  const onAddDomains = at(WEB_PATHS.addDomains) && currentTeam !== null && rights.managesDomains;
   // Narrow screens show the statistics lists on the page itself (only one tab bar is mounted).
   const wide = useMediaQuery(WIDE_QUERY, false, { getInitialValueInEffect: false });
   const onStatistics = at(WEB_PATHS.statistics) && currentTeam !== null && wide;

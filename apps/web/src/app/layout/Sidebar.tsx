@@ -1,24 +1,26 @@
 import { NavLink, ScrollArea, Stack } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
-import { Role, WEB_PATHS } from '@tlprt/contract';
+import { WEB_PATHS } from '@tlprt/contract';
 import { Link, useLocation } from 'react-router';
 import { TeamManagementButton } from '../../features/team-management/TeamManagementButton';
 import { TeamSwitcher } from '../../features/teams/TeamSwitcher';
 import { api } from '../../platform/api/client';
 import { endSession } from '../../platform/api/navigation';
+import { useRoleRights } from '../../platform/session/policy';
 import { useSession } from '../../platform/session/SessionProvider';
 import { IconChart, IconLogout, IconPlug, IconSettings } from '../../platform/ui/icons';
 
 /** Sidebar of spec §2: team block, Statistics, Integration (My domains, Add domains, Origins), Settings, Logout. */
 export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
-  const { currentTeam, role } = useSession();
+  const { currentTeam } = useSession();
+  const rights = useRoleRights();
   const { pathname } = useLocation();
   // The token is dropped locally whatever the server answers.
   const logout = useMutation({ mutationFn: () => api.logout(), onSettled: endSession });
   const at = (path: string) => pathname === path || pathname === `${path}/`;
   // A supervisor working in a team picked in Team Management has no team of their own, but a current one.
   const showStatistics = currentTeam !== null;
-  const showIntegration = currentTeam !== null && role !== Role.Viewer;
+  const showIntegration = currentTeam !== null && rights.managesDomains;
   const inIntegration = at(WEB_PATHS.integration) || at(WEB_PATHS.addDomains) || at(WEB_PATHS.origins);
 
   return (

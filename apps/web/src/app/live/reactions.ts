@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { EventCode, InviteStatus, MSG_TEAMS, ROLE_NAMES, type TLiveEvent, WEB_PATHS } from '@tlprt/contract';
+import { EventCode, InviteStatus, MSG_TEAMS, roleName, type TLiveEvent, WEB_PATHS } from '@tlprt/contract';
 import { invitationsApi } from '../../features/teams/invitations/api';
 import { invitationKeys } from '../../features/teams/invitations/queries';
 import { navigateTo, reloadPage } from '../../platform/api/navigation';
@@ -105,7 +105,7 @@ function useLiveReactions(): void {
           text: MSG_TEAMS.evInvitedText(
             invitation.inviting_user.email,
             invitation.team.name,
-            ROLE_NAMES[invitation.role] ?? String(invitation.role),
+            roleName(invitation.role),
           ),
           onOk: () => {
             setSettingsTab(0);

@@ -27,7 +27,6 @@ import {
   PLAYER_KIND_LABEL,
   PLAYER_TABLE,
   PLAYERS,
-  Role,
   type TDomain,
   VerificationMethod,
   WEB_PATHS,
@@ -250,7 +249,7 @@ function DraftSteps({
   state: VerifyState | null;
   setState: (s: VerifyState | null) => void;
 }) {
-  const { currentTeam, role } = useSession();
+  const { currentTeam } = useSession();
   const team = currentTeam as NonNullable<typeof currentTeam>;
   const policy = usePolicy(team);
   const verified = isVerifiedDraft(draft);
@@ -261,7 +260,7 @@ function DraftSteps({
   const verify = useVerifyDomain(team.id);
   const promote = usePromoteDomain(team.id);
   const [, selectDraft] = useDraftSelection();
-  const supervisor = role === Role.Supervisor && team.suspended !== 1;
+  const supervisor = policy.can('domains.supervise');
 
   const run = (method: number) => {
     setState({ status: 'verifying' });

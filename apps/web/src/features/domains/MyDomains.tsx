@@ -20,7 +20,6 @@ import {
   MSG,
   MSG_DOMAINS,
   MSG_TEAMS,
-  Role,
   type TDomain,
   type TKey,
   WEB_PATHS,
@@ -29,7 +28,7 @@ import { Fragment, useState } from 'react';
 import { Link } from 'react-router';
 import { GUIDE_URL } from '../../platform/config';
 import { useDomains } from '../../platform/data/domains';
-import { usePolicy } from '../../platform/session/policy';
+import { usePolicy, useRoleRights } from '../../platform/session/policy';
 import { useSession } from '../../platform/session/SessionProvider';
 import {
   IconAlert,
@@ -53,7 +52,8 @@ import type { DomainPermissions } from './permissions';
 /** What the panels may do, decided once from the contract's policy (spec §6). */
 /** My domains (spec §2 "Integration: My domains"). */
 export function MyDomains() {
-  const { currentTeam, role } = useSession();
+  const { currentTeam } = useSession();
+  const rights = useRoleRights();
   const team = currentTeam as NonNullable<typeof currentTeam>;
   const policy = usePolicy(team);
   const domains = useDomains(team.id);
@@ -63,7 +63,7 @@ export function MyDomains() {
   const perms: DomainPermissions = {
     manageDomains: policy.can('domains.manage'),
     manageKeys: policy.can('keys.manage'),
-    supervisor: role === Role.Supervisor && !frozen,
+    supervisor: policy.can('domains.supervise'),
     frozen,
   };
 
@@ -92,7 +92,7 @@ export function MyDomains() {
 
   const body =
     verified.length === 0 ? (
-      <NoDomains viewer={role === Role.Viewer} />
+      <NoDomains viewer={!rights.managesDomains} />
     ) : (
       <Stack gap="xl">
         {verified.length > 1 && (

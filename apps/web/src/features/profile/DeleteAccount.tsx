@@ -1,5 +1,5 @@
 import { Alert, Badge, Button, Card, Group, List, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { MSG_TEAMS, Role, type TDeleteInfo } from '@tlprt/contract';
+import { MSG_TEAMS, roleColor, roleName, type TDeleteInfo } from '@tlprt/contract';
 import { showPopup } from '../../platform/api/popups';
 import { useSession } from '../../platform/session/SessionProvider';
 import { openInfo, openPasswordConfirm } from '../../platform/ui/AppModals';
@@ -57,8 +57,8 @@ export function DeleteAccount() {
                 <List.Item key={t.id}>
                   <Group gap="xs" wrap="nowrap">
                     <Text fw={600}>{t.name || `Team ID ${t.id}`}</Text>
-                    <Badge variant="light" color={t.role === Role.Admin ? 'yellow' : 'gray'}>
-                      {t.role === Role.Admin ? 'Admin' : 'Viewer'}
+                    <Badge variant="light" color={roleColor(t.role)}>
+                      {roleName(t.role)}
                     </Badge>
                   </Group>
                 </List.Item>

@@ -17,7 +17,6 @@ import { useQueryClient } from '@tanstack/react-query';
 import {
   EventCode,
   MSG_STATS,
-  Role,
   STATS_RANGES,
   TeamVersion,
   type TStatsRange,
@@ -28,6 +27,7 @@ import { Link } from 'react-router';
 import { invalidateDomainsAndKeys, useDomains } from '../../platform/data/domains';
 import { formatTime, utcLabel } from '../../platform/dates';
 import { useLiveEvent } from '../../platform/live/useLiveEvent';
+import { useRoleRights } from '../../platform/session/policy';
 import { useServerClockOffset } from '../../platform/session/queries';
 import { useSession } from '../../platform/session/SessionProvider';
 import { IconAlert, IconChart, IconKey } from '../../platform/ui/icons';
@@ -49,10 +49,10 @@ import { useViewParams } from './view';
 /** Wide screens show the list tabs in the header; narrow ones on the page. */
 export const WIDE_QUERY = '(min-width: 48em)';
 
-function NoDomain({ role }: { role: number | null }) {
+function NoDomain({ managesDomains }: { managesDomains: boolean }) {
   return (
     <EmptyState icon={<IconChart size={28} />} title="No verified domain yet">
-      {role === Role.Viewer ? (
+      {!managesDomains ? (
         <Text c="dimmed">Your team haven't added any domain yet</Text>
       ) : (
         <>
@@ -131,7 +131,8 @@ function ChartSkeleton() {
 
 /** The statistics screen of spec §2/§4. */
 export function StatisticsScreen() {
-  const { user, currentTeam, role } = useSession();
+  const { user, currentTeam } = useSession();
+  const rights = useRoleRights();
   const queryClient = useQueryClient();
   const teamId = currentTeam?.id ?? 0;
   const utcOffset = currentTeam?.utcOffset ?? 0;
@@ -217,7 +218,7 @@ export function StatisticsScreen() {
         <Title order={1} fz={{ base: 22, sm: 26 }} mb="lg">
           Statistics
         </Title>
-        <NoDomain role={role} />
+        <NoDomain managesDomains={rights.managesDomains} />
       </PageBody>
     );
   }

@@ -19,7 +19,8 @@ import {
   InviteStatus,
   invitableRoles,
   MSG_TEAMS,
-  ROLE_NAMES,
+  roleColor,
+  roleName,
   TIMINGS,
   type TTeamDetail,
   type TTeamMember,
@@ -34,7 +35,6 @@ import { ProfileAvatar } from '../../platform/ui/avatars';
 import { FormError } from '../../platform/ui/FormError';
 import { IconTrash } from '../../platform/ui/icons';
 import { cardPadding } from '../../platform/ui/Page';
-import { roleColor } from '../../platform/ui/roleColor';
 import { useCreateInvitation, useResendInvitation, useRevokeInvitation } from './invitations/mutations';
 import { useRemoveMember, useSetRole } from './mutations';
 
@@ -168,7 +168,7 @@ function MemberRow({
           {isInvite ? (
             <>
               <Badge color={roleColor(member.roles)} variant="light" size="lg">
-                {ROLE_NAMES[member.roles] ?? member.roles}
+                {roleName(member.roles)}
               </Badge>
               {mayManageInvite && member.invite_id !== null && (
                 <>
@@ -208,12 +208,12 @@ function MemberRow({
               >
                 {otherRole !== null && (
                   <option value={String(otherRole)} disabled hidden>
-                    {ROLE_NAMES[otherRole] ?? String(otherRole)}
+                    {roleName(otherRole)}
                   </option>
                 )}
                 {ASSIGNABLE_ROLES.map((r) => (
                   <option key={r} value={String(r)}>
-                    {ROLE_NAMES[r] ?? String(r)}
+                    {roleName(r)}
                   </option>
                 ))}
               </NativeSelect>
@@ -305,7 +305,7 @@ export function InviteCard({ team }: { team: TTeamDetail }) {
               label="Role"
               {...form.getInputProps('role')}
               disabled={disabled}
-              data={roles.map((r) => ({ value: String(r), label: ROLE_NAMES[r] ?? String(r) }))}
+              data={roles.map((r) => ({ value: String(r), label: roleName(r) }))}
               w={{ base: '100%', xs: 170 }}
             />
             <Box pt={{ base: 0, xs: 25 }} w={{ base: '100%', xs: 'auto' }}>

@@ -1,6 +1,6 @@
 import { Button, Center, Stack, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { ENDPOINTS, MSG, Role, type TTeamSummary, type TUser } from '@tlprt/contract';
+import { ENDPOINTS, effectiveRole, MSG, type TTeamSummary, type TUser } from '@tlprt/contract';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { request } from '../api/client';
 import { LoaderLogo } from '../ui/LoaderLogo';
@@ -75,7 +75,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const value = useMemo<Session | null>(() => {
     if (!user) return null;
-    const role = user.supervisor ? Role.Supervisor : (currentTeam?.role ?? null);
+    const role = effectiveRole(user, currentTeam?.role);
     return { user, teams, currentTeam, role, selectTeam };
   }, [user, teams, currentTeam, selectTeam]);
 

@@ -1,4 +1,12 @@
-import { can, effectiveRole, type PolicyContext, type TeamAction, type TTeamSummary } from '@tlprt/contract';
+import {
+  can,
+  effectiveRole,
+  type PolicyContext,
+  type RoleRights,
+  roleRights,
+  type TeamAction,
+  type TTeamSummary,
+} from '@tlprt/contract';
 import { useMemo } from 'react';
 import { useSession } from './SessionProvider';
 
@@ -26,4 +34,12 @@ export function usePolicy(
       : null;
     return { ctx, can: (action: TeamAction) => (ctx ? can(action, ctx) : false) };
   }, [team, user, teams]);
+}
+
+/**
+ * The rights of the signed-in user's role in the current team (the contract's roles table), for what
+ * depends on the role alone, whatever the team's state: which screens and links a role has at all.
+ */
+export function useRoleRights(): RoleRights {
+  return roleRights(useSession().role);
 }

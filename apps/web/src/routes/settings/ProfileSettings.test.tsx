@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { ENDPOINTS, MSG, MSG_TEAMS, PATHS, STORAGE_KEYS } from '@tlprt/contract';
+import { ENDPOINTS, MSG, MSG_TEAMS, PATHS, Role, roleName, STORAGE_KEYS } from '@tlprt/contract';
 import { afterEach, describe, expect, it } from 'vitest';
 import { invitationKeys } from '../../features/teams/invitations/queries';
 import { queryClient } from '../../platform/api/queryClient';
@@ -158,7 +158,7 @@ describe('delete account', () => {
               status: 401,
               statusMessage: 'cannot delete',
               teams: [],
-              arrayCannotDelete: [{ id: 5, name: 'Busy Team', role: 10 }],
+              arrayCannotDelete: [{ id: 5, name: 'Busy Team', role: Role.Admin }],
             },
           },
         },
@@ -169,6 +169,32 @@ describe('delete account', () => {
     expect(await within(dialog).findByText(MSG_TEAMS.soleAdminText)).toBeInTheDocument();
     expect(within(dialog).getByText('Busy Team')).toBeInTheDocument();
     expect(within(dialog).getByText('Admin')).toBeInTheDocument();
+  });
+
+  it('names each blocking team’s role as the roles table does, not every non-admin "Viewer"', async () => {
+    await open({
+      routes: {
+        [on(ENDPOINTS.account.deletionInfo, 1)]: {
+          status: 200,
+          body: {
+            message: 'ok',
+            data: {
+              status: 401,
+              statusMessage: 'cannot delete',
+              teams: [],
+              arrayCannotDelete: [
+                { id: 5, name: 'Busy Team', role: Role.Admin },
+                { id: 6, name: 'Keys Team', role: Role.KeyMaster },
+              ],
+            },
+          },
+        },
+      },
+    });
+    await click('Delete account');
+    const list = await screen.findByRole('list', { name: 'Teams blocking the deletion' });
+    expect(within(list).getByText(roleName(Role.KeyMaster))).toBeInTheDocument();
+    expect(within(list).queryByText(roleName(Role.Viewer))).not.toBeInTheDocument();
   });
 
   it('can delete: password "Required field", server message clearing on edit, then "We have sent…"', async () => {

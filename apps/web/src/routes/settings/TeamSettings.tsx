@@ -15,7 +15,7 @@ import {
   LIMITS,
   MSG,
   MSG_TEAMS,
-  ROLE_NAMES,
+  roleName,
   TEAM_VERSION_NAMES,
   type TTeamDetail,
   ZUpdateTeamRequest,
@@ -192,7 +192,7 @@ function MyRoleCard({ team }: { team: TTeamDetail }) {
           </Text>
         </div>
         <Badge size="lg" variant="light" data-testid="my-role" style={{ flexShrink: 0 }}>
-          {role !== null ? (ROLE_NAMES[role] ?? String(role)) : '—'}
+          {role !== null ? roleName(role) : '—'}
         </Badge>
       </Group>
     </Card>

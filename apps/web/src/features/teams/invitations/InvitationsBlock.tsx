@@ -11,12 +11,11 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { LIMITS, MSG_TEAMS, ROLE_NAMES, type TInvitation } from '@tlprt/contract';
+import { LIMITS, MSG_TEAMS, roleColor, roleName, type TInvitation } from '@tlprt/contract';
 import { useState } from 'react';
 import { useSession } from '../../../platform/session/SessionProvider';
 import { useSettingsTab } from '../../../platform/settings/settingsTab';
 import { IconAlert, IconCircleCheck, IconInbox } from '../../../platform/ui/icons';
-import { roleColor } from '../../../platform/ui/roleColor';
 import { useAnswerInvitation } from './mutations';
 import { useMyInvitations } from './queries';
 
@@ -188,7 +187,7 @@ function InvitationCard({
               data-testid="invitation-role"
               data-color={roleColor(invitation.role)}
             >
-              {ROLE_NAMES[invitation.role] ?? invitation.role}
+              {roleName(invitation.role)}
             </Badge>
           </Group>
           <Text size="sm" c="dimmed" truncate>
