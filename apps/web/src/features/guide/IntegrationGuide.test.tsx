@@ -135,7 +135,7 @@ describe('integration guide', { timeout: 30_000 }, () => {
     expect(KEY_SETTING_LOADER[KeySettingId.DownloadTimeout]).toContain('p2pNotReceivingBytesTimeoutMs');
     expect(KEY_SETTING_LOADER[KeySettingId.MinBufferSize]).toContain('highDemandTimeWindow');
     expect(screen.getByText(KEY_NOT_USABLE_HELP)).toBeInTheDocument();
-    // Which pages may use a key: the scheme and the port count (issue 25).
+    // Which pages may use a key: the scheme and the port count, not only the host.
     expect(document.getElementById('how-it-works')?.closest('section')).toHaveTextContent(PAGE_ORIGIN_RULE);
     expect(document.getElementById('ice-servers')?.closest('section')).toHaveTextContent('ICE_SERVERS');
   });

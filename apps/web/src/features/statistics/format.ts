@@ -1,5 +1,5 @@
 /**
- * Units (issue 20): decimal steps of 1000, as network rates are quoted: bytes in B, kB, MB, GB, TB, PB
+ * Units: decimal steps of 1000, as network rates and CDN bills quote them: bytes in B, kB, MB, GB, TB, PB
  * and bit rates in bps, kbps, Mbps, Gbps, Tbps, Pbps. Viewer counts: K, M, B, T.
  */
 const PREFIXES = ['', 'k', 'M', 'G', 'T', 'P'] as const;

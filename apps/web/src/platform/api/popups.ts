@@ -5,8 +5,8 @@ import { endSession, reloadPage } from './navigation';
 
 /**
  * The popups of spec §2 "Popups" and §8, and THE one place that maps an HTTP status to one of them.
- * They open in the modals manager (platform/ui/AppModals.tsx) like every modal; later issues add their
- * live-event popups as `notice`.
+ * They open in the modals manager (platform/ui/AppModals.tsx) like every modal; the live events' popups
+ * (app/live/reactions.ts) are `notice`s.
  */
 export type Popup =
   | { kind: 'serverError' }
