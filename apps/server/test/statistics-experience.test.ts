@@ -197,7 +197,11 @@ describe('viewer experience', () => {
     // writes into an hour that ended long ago (a block the charts above decoded) shows at once.
     const day = await read(s, 'day', s.hashes, 'drawn');
     const old = M - 5 * 3600 - ((M - 5 * 3600) % 3600) + 600;
-    stats.server.app.stats.aggregator.add(ids[0] ?? 0, old, 'late', { cdnBytes: 5000, p2pBytes: 0, plays: 2 });
+    stats.server.app.stats.aggregator.add(ids[0] ?? 0, old, 'late', {
+      cdnBytes: 5000,
+      p2pBytes: 0,
+      plays: 2,
+    });
     await stats.server.app.stats.flush();
     const after = await read(s, 'day', s.hashes, 'drawn');
     expect(after.totals?.plays).toBe((day.totals?.plays ?? 0) + 2);
