@@ -16,7 +16,7 @@ import type { UserRow } from '../../db/schema.js';
 import { badRequest } from '../../http/errors.js';
 import { BREAKDOWN_DAY, BREAKDOWN_HOUR, readBreakdown } from './breakdown-queries.js';
 import { findTeamFacts, listTeamKeys } from './queries.js';
-import { fieldValue } from './query.js';
+import { fieldValue } from './series-answer.js';
 import type { StatsService } from './service.js';
 import { statsDb } from './tables.js';
 

@@ -19,7 +19,13 @@ import { allowOrigin, preflight } from '../../http/cors.js';
 import { badRequest, HttpError, tooManyRequests } from '../../http/errors.js';
 import { route } from '../../http/route.js';
 import { exportBreakdown, queryBreakdown } from './breakdown.js';
-import { exportStats, queryStats, type StatsSeries, statsResponseCsv, statsResponseJson } from './query.js';
+import {
+  exportStats,
+  queryStats,
+  type StatsSeries,
+  statsResponseCsv,
+  statsResponseJson,
+} from './series-answer.js';
 import type { StatsService } from './service.js';
 import { getSettings, putSettings } from './settings.js';
 
