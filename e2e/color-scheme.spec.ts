@@ -5,7 +5,7 @@ import { adminWithTeam, loginInBrowser, teamWithKey } from './support/session';
 
 const schemeOf = (page: Page) => page.locator('html');
 
-/** Issue 20: dark mode follows the browser until the header's switch picks one, which is remembered. */
+/** Dark mode follows the browser until the header's switch picks one, which is remembered. */
 test('color scheme: follows prefers-color-scheme, the header switch overrides it and is remembered', async ({
   page,
   request,

@@ -11,7 +11,7 @@ import {
 } from './support/session';
 import { shoot } from './support/shots';
 
-/** Issue 20 (spec fidelity): Settings' invitations block and Team settings' members and deletion. */
+/** Spec fidelity: Settings' invitations block and Team settings' members and deletion. */
 
 async function openTeamSettings(page: Page) {
   await page.goto('/settings');

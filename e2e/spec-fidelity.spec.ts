@@ -9,7 +9,7 @@ import { adminWithTeam, loginInBrowser, teamWithKey } from './support/session';
 import { shoot } from './support/shots';
 import { ingest } from './support/traffic';
 
-/** Issue 20 (spec fidelity): what each screen asks the server before it shows anything. */
+/** Spec fidelity: what each screen asks the server before it shows anything. */
 
 /** Every API call the page makes, by method and path. */
 function recordCalls(page: Page) {

@@ -82,7 +82,7 @@ test('reports sent for a key appear on the chart; ranges, lists and key selectio
   await expect(page.getByText(/\(\d+(\.\d)?%\)/).first()).toBeVisible();
 });
 
-/** Issue 20's views: one team for them all, its supervisor signed up once per run. */
+/** The statistics views (range, keys, shareable link): one team for them all, its supervisor signed up once per run. */
 test.describe('statistics views', () => {
   test.describe.configure({ mode: 'serial' });
   let team: Promise<{ email: string; keyHash: string }> | null = null;

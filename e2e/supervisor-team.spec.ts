@@ -4,7 +4,7 @@ import { linkIn, waitForMail } from './support/mail';
 import { supervisorInPickedTeam } from './support/session';
 
 /**
- * Issue 12: a supervisor with no team of their own picks a customer's team in Team Management and works
+ * A supervisor with no team of their own picks a customer's team in Team Management and works
  * in it: its Team settings (members read-only), suspension through the e-mail link and back, Statistics.
  */
 test('supervisor without teams: picked team settings, suspend by e-mail link, unsuspend, statistics', async ({

@@ -4,7 +4,7 @@ import { signUpByApi } from './support/accounts';
 import { uniqueEmail } from './support/mail';
 import { adminWithTeam, loginInBrowser } from './support/session';
 
-/** Issue 5: a supervisor finds a customer among every team, tags and stars it, and works in it. */
+/** A supervisor finds a customer among every team, tags and stars it, and works in it. */
 test('supervisor: search by e-mail, filters, tag, star, table view, next page, make current', async ({
   page,
   request,

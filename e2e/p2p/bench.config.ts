@@ -2,7 +2,7 @@ import { defineConfig } from '@playwright/test';
 import p2p from './playwright.config';
 
 /**
- * `npm run bench:p2p` (issue 21; not in CI): the P2P share of N viewers against the ceiling 1 − 1/N,
+ * `npm run bench:p2p` (not in CI): the P2P share of N viewers against the ceiling 1 − 1/N,
  * in the P2P suite's private network namespace and server. BENCH_P2P_VIEWERS picks the sizes
  * (default 2,3,4,6).
  */

@@ -4,7 +4,7 @@ import { teamWithKey } from '../support/session';
 import { untilPlayed, Viewers, watched } from './viewers';
 
 /**
- * Issue 21, every byte counted whatever the player, CDN-only ones too: the Uppod snippet as pasted
+ * Every byte counted whatever the player, CDN-only ones too: the Uppod snippet as pasted
  * (Uppod, Bitmovin, JW Player and Kaltura load segments themselves, out of the P2P engine's reach), on
  * a stand-in player that does the same (viewers.ts). The plugin counts what the page's resource timing
  * shows, and that is what the origin served, to the statistics API.

@@ -4,7 +4,7 @@ import { teamWithKey } from '../support/session';
 import { measuredShare, playWhenPeering, untilPlayed, Viewers } from './viewers';
 
 /**
- * Issue 21, Flowplayer: its HLS plugin writes its own loaders over the P2P ones, so before the plugin
+ * Flowplayer: its HLS plugin writes its own loaders over the P2P ones, so before the plugin
  * followed Flowplayer's hls.js nothing was shared and nothing counted. Two viewers of a page made of the
  * Add domain snippet as pasted (Flowplayer's files from npm, no token: the page is on 127.0.0.1) share
  * segments, and each reports every CDN byte the origin served it.
@@ -35,9 +35,9 @@ test('Flowplayer: two viewers share segments through its own hls.js and report e
   // Each viewer takes the segment it starts with from the CDN at once instead of waiting 2 s for peers
   // (the plugin's opening.ts), so about 48% is the most two viewers reach here (44–48% beside another
   // spec and a busy core). A loaded CI run saw 37.2%: the second viewer, its peer's uploads slowed,
-  // took 4 segments more from the CDN. The floor shows that Flowplayer's own hls.js shares (before
-  // issue 21 nothing did); the share is printed each run, and the plugin's share against its ceiling is
-  // what `npm run bench:p2p` measures (on the demo page's players).
+  // took 4 segments more from the CDN. The floor shows that Flowplayer's own hls.js shares (its
+  // loaders once replaced the P2P ones and nothing did); the share is printed each run, and the
+  // plugin's share against its ceiling is what `npm run bench:p2p` measures (on the demo page's players).
   expect(share).toBeGreaterThanOrEqual(0.3);
   await viewers.expectCdnBytesCounted(pages, 'Flowplayer');
   await viewers.expectStatisticsCount(request, team, pages);

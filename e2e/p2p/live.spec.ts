@@ -4,7 +4,7 @@ import { teamWithKey } from '../support/session';
 import { measuredShare, untilPlayed, Viewers, watched } from './viewers';
 
 /**
- * Issue 21, live HLS: three viewers of the demo's live stream (2 s segments, six listed), joining one
+ * Live HLS: three viewers of the demo's live stream (2 s segments, six listed), joining one
  * after another, with the key's default settings. The plugin recognises the live playlist and sets the
  * engine's windows and the player's lag from it (packages/player/src/live.ts); with the VOD mapping
  * every new segment went to the CDN from every viewer (3–4% P2P).

@@ -4,7 +4,7 @@ import { teamWithKey } from '../support/session';
 import { measuredShare, PLYR, playWhenPeering, untilPlayed, Viewers } from './viewers';
 
 /**
- * Issue 21, more players: Video.js through the Add domain snippet's hls.js source handler, Plyr on the
+ * More players: Video.js through the Add domain snippet's hls.js source handler, Plyr on the
  * Other snippet's video element, and Clappr with the hls.js it bundles, each page made of the snippet as
  * pasted. The three viewers of one stream meet in one swarm whatever their player, share segments, and
  * report every CDN byte.

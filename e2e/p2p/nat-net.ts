@@ -9,7 +9,7 @@ import base from '../playwright.config';
 import { watchStalls } from './viewers';
 
 /**
- * Viewers behind NATs (issue 21, e2e/p2p/nat.spec.ts): the network scripts/natns.sh builds inside the
+ * Viewers behind NATs (e2e/p2p/nat.spec.ts): the network scripts/natns.sh builds inside the
  * test's own namespace, coturn and a server of our own on its public side, and viewers whose Chromium
  * runs in a home namespace behind a router.
  */

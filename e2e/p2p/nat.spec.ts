@@ -24,7 +24,7 @@ import {
 import { measuredShare, untilPlayed, watched } from './viewers';
 
 /**
- * Issue 21, viewers behind NAT: each viewer's Chromium sits in a home network namespace of its own
+ * Viewers behind NAT: each viewer's Chromium sits in a home network namespace of its own
  * behind a router namespace that masquerades it (scripts/natns.sh); the server and coturn (Debian's
  * package, started here) are on the public side, the test's own namespace. Two viewers behind cone NATs
  * meet through the addresses STUN shows them; two behind symmetric NATs, whose every destination gets a

@@ -13,7 +13,7 @@ const PLAYING_VIDEO: Record<TMorePlayer, string> = {
 };
 
 /**
- * Issue 21, more players: Vidstack, DPlayer and MediaElement.js, each on a page made of the guide's
+ * More players: Vidstack, DPlayer and MediaElement.js, each on a page made of the guide's
  * recipe as printed, are three viewers of one key and one stream. They meet in one swarm whatever
  * their player, take most segments from each other, and report every CDN byte.
  */

@@ -5,7 +5,7 @@ import { teamWithKey } from '../support/session';
 import { measuredShare, playWhenPeering, untilPlayed, Viewers } from './viewers';
 
 /**
- * Issue 21, Shaka: two viewers of the demo's DASH copy (fMP4, video and audio apart) and one of its HLS
+ * Shaka: two viewers of the demo's DASH copy (fMP4, video and audio apart) and one of its HLS
  * stream, each on a page made of the Add domain Shaka snippet as pasted. Every DASH segment goes through
  * the P2P engine (shaka-index.ts), so the two share up to the ceiling of two viewers (50%); every byte
  * the origin served each viewer is in its reports, also those Shaka loads outside the engine

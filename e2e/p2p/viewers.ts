@@ -31,7 +31,7 @@ const packageFile = (file: string) => {
 };
 
 /**
- * Viewers of the demo page for the P2P share and byte-accounting tests (issue 21): each in a browser
+ * Viewers of the demo page for the P2P share and byte-accounting tests: each in a browser
  * of its own, with its stalls, the seconds it played, its plugin's counters, and the bytes the
  * origin served it (the bodies of its segment responses, as the origin's access log would count them).
  */

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The ingest attacks of issue 25, rerun with bounded loops against the built server (its own process,
+// Attacks on the ingest, rerun with bounded loops against the built server (its own process,
 // reports sent without a reporting token and without Origin, as a script would), while a side client (a
 // process of its own at 127.0.0.9, keep-alive) reads the server time every 100 ms and posts its own
 // viewer's report every second:

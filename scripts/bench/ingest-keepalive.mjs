@@ -3,8 +3,8 @@
 // the dashboard's Origin and a JSON body, against a bare Fastify route answering 202 `{}` (the
 // ceiling), both measured in this run with the same client and concurrency, in alternating rounds so
 // that the machine's other load weighs on both alike. Targets: requests/s ≥ 50 % of the ceiling's
-// (DESIGN §7, issue 22), and the server's CPU per request ≥ 70 % of the ceiling's by the median ratio of
-// the rounds (issue 26: what other jobs on the machine skew least). Each server runs in its own
+// (DESIGN §7), and the server's CPU per request ≥ 70 % of the ceiling's by the median ratio of
+// the rounds (what other jobs on the machine skew least). Each server runs in its own
 // process; the client is `wrk` when installed (C, one thread, cheap per request), else
 // lib/http-load.mjs in another process.
 import { execFileSync, spawn } from 'node:child_process';

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The tracker attacks of issue 25, rerun with bounded loops against the built server (its own process,
+// Attacks on the tracker, rerun with bounded loops against the built server (its own process,
 // default limits, TRUST_PROXY=1 so that each attacker and viewer stands at an address of its own through
 // X-Forwarded-For), while another client (a process of its own: a fresh connection from loopback, no
 // tracker socket) reads the public key settings every 100 ms:

@@ -4,7 +4,7 @@
 // answers are opaque SDP-sized strings) held by one server node on /tracker with the dashboard's
 // Origin, spread across swarms; then announce latency (sent → the server's answer for that info_hash)
 // while every peer re-announces at the interval the server asks for, offers are relayed and answered.
-// Target (issue 26): 50,000 peers over 5,000 swarms with announce p99 ≤ 100 ms, then the ceiling: the
+// Target: 50,000 peers over 5,000 swarms with announce p99 ≤ 100 ms, then the ceiling: the
 // announce rate is raised step by step until p99 passes 100 ms. The server runs in its own process, so
 // its RSS is its own; the clients run here.
 //
@@ -48,7 +48,7 @@ const binaryId = () => String.fromCharCode(...randomBytes(20));
 const SDP = `v=0\r\no=- ${'4'.repeat(19)} 2 IN IP4 127.0.0.1\r\n${'a=x-filler\r\n'.repeat(40)}`;
 
 // Each simulated viewer stands at an address of its own (X-Forwarded-For, believed with TRUST_PROXY=1),
-// as real viewers do: the tracker's per-address limits (issue 25) would otherwise see one address. The
+// as real viewers do: the tracker's per-address limits would otherwise see one address. The
 // node's socket cap is raised to the peers simulated (its default is half the open-file limit).
 const server = await startServer('app', {
   keys: 1,

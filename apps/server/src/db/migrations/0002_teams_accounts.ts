@@ -2,7 +2,7 @@ import type { MigrationDb } from './helpers.js';
 import { withId } from './helpers.js';
 
 /**
- * Issue 3: invitations, team tags, per-user favourites (which replace team_members.favourite so a
+ * Invitations, team tags, per-user favourites (which replace team_members.favourite so a
  * supervisor who is not a member can star a team too), and the columns the deletion and suspension
  * flows need.
  */

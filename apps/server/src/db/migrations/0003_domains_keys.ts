@@ -3,7 +3,7 @@ import type { MigrationDb } from './helpers.js';
 import { withId } from './helpers.js';
 
 /**
- * Issue 4: domains (drafts, verification, promotion, suspension), keys, the layered player settings
+ * Domains (drafts, verification, promotion, suspension), keys, the layered player settings
  * and origins. Statuses follow the contract's DomainStatus / KeyStatus; nothing is ever hard-deleted
  * except origins (a deleted domain or key keeps its row with status 50 for the statistics).
  */

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { isPostgres, type MigrationDb } from './helpers.js';
 
 /**
- * Indexes of the supervisors' team search (issue 5): creation-date ranges, the status filter, tag
+ * Indexes of the supervisors' team search: creation-date ranges, the status filter, tag
  * look-ups. Members' e-mails are found through users(email) (unique, 0001) and team_members(user_id)
  * (0001); favourites through team_favourites' primary key (user_id, team_id).
  *

@@ -9,7 +9,7 @@ const LEVELS = [
 ] as const;
 
 /**
- * Per-team totals of the statistics tables (issue 6): each row is the sum of the team's per-key rows
+ * Per-team totals of the statistics tables: each row is the sum of the team's per-key rows
  * at that time, so a query for most of a team's keys reads one row per point and subtracts the few
  * keys left out instead of summing every key. Filled here from the rows already stored.
  */

@@ -20,7 +20,7 @@ const seriesPeak = sql`case
   else nodr_users end`;
 
 /**
- * Distinct viewers (issue 12): `users`, the sessions with any bytes, next to the per-series users that
+ * Distinct viewers: `users`, the sessions with any bytes, next to the per-series users that
  * count a session fed by both the CDN and peers twice. Stored rows get the best value they allow:
  * minutes whose session ids are still kept (the last 2 hours) are counted exactly, with those ids also
  * stored as series 3 so later reports of the same minute are recounted against them; other rows take

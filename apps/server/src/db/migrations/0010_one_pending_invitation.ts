@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { MigrationDb } from './helpers.js';
 
 /**
- * At most one pending invitation of an address to a team (issue 13): the check before the insert could
+ * At most one pending invitation of an address to a team: the check before the insert could
  * not stop two requests at once. Older duplicates are closed as revoked first (the newest link is the
  * one its invitee got last), then a unique partial index holds the rule.
  */

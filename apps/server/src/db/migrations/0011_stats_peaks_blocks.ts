@@ -30,7 +30,7 @@ const BLOCKS = [
 ] as const;
 
 /**
- * Statistics, issue 13:
+ * Statistics: true peaks, session bits and blocks:
  * - The team's own peak of each 20-minute and hourly point (`peak_*` beside the sums of the keys' peaks
  *   that team totals keep): from the team's minute totals where all the bucket's minutes are still
  *   kept, the sum of the keys' peaks (the bound shown so far) where they are not.

@@ -72,7 +72,7 @@ async function rewriteBlocks(db: MigrationDb, withRejected: boolean): Promise<vo
 }
 
 /**
- * Refused peer bytes (issue 24): the plugin checks each segment a peer sends against the origin's
+ * Refused peer bytes: the plugin checks each segment a peer sends against the origin's
  * SHA-256 and reports the bytes it refused. Stored beside the sizes in every table of points (rows
  * before this had none: 0), summed by the rollups and team totals like them, and packed as one more
  * 8-byte value per point of the blocks.

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { MigrationDb } from './helpers.js';
 
 /**
- * The Origin rule counts the scheme and the port (issue 25): a domain's `https://` pages on the default
+ * The Origin rule counts the scheme and the port: a domain's `https://` pages on the default
  * port are accepted, its `http://` pages only when `plain_http` is 1. New domains start without it.
  * Every domain that exists now gets it: the rule accepted their `http://` pages until this release, and
  * a deploy must not cut a customer's players off; the customer can switch it off on My domains.

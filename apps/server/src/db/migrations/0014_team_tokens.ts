@@ -1,7 +1,7 @@
 import { type MigrationDb, withId } from './helpers.js';
 
 /**
- * Issue 25: a team's API tokens, sent by server-side reporters of the ingest (later also the export API,
+ * A team's API tokens, sent by server-side reporters of the ingest (later also the export API,
  * hence the scope). Only the SHA-256 of a token is stored, so a leaked table opens nothing. A revoked
  * token keeps its row (who made it, when it was last used, when it was revoked) and is never valid again.
  */

@@ -23,7 +23,7 @@ const COLUMNS: ReadonlyArray<readonly [string, 'bigint' | 'integer']> = [
 ];
 
 /**
- * Viewer experience (issue 22): the new series' columns in every table of points (0 for rows before),
+ * Viewer experience: the new series' columns in every table of points (0 for rows before),
  * and `stats_layout`, where the server notes the layout of the packed blocks it wrote. The blocks are
  * emptied here: the server rewrites them from the rows on start whenever the noted layout is not the
  * series table's (statistics/layout.ts), so a series added later needs no block rewrite of its own.

@@ -26,7 +26,7 @@ const TABLES = [
 ] as const;
 
 /**
- * Breakdowns (issue 22): a key's (and a team's) series per hour and per day, per dimension (`dim`: the
+ * Breakdowns: a key's (and a team's) series per hour and per day, per dimension (`dim`: the
  * index in the contract's BREAKDOWN_DIMENSIONS) and name. The primary key leads with the id, then the
  * bucket, which both the reads and retention go by.
  */

@@ -1,7 +1,7 @@
 import { addReportValues, columnIndex, POINT_VALUES, type TIngestReport } from '@tlprt/contract';
 
 /**
- * The traffic simulator (issue 6): viewer sessions with a daily pattern, joins and leaves, and a P2P
+ * The traffic simulator: viewer sessions with a daily pattern, joins and leaves, and a P2P
  * share that grows with the audience. Pure (no I/O): `npm run simulate` sends its reports over HTTP,
  * the demo feeds them to the in-process ingest, and `backfill` aggregates history per minute.
  */
