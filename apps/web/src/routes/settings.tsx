@@ -4,7 +4,7 @@ import { ROUTE_NAMES, WEB_PATHS } from '@tlprt/contract';
 import { useEffect, useRef } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { teamsApi } from '../features/teams/api';
-import { invalidateTeams } from '../platform/data/teams';
+import { invalidateTeams } from '../platform/queries/teams';
 import { useSession } from '../platform/session/SessionProvider';
 import { useRouteName } from '../platform/session/useRouteName';
 import { SETTINGS_PANEL_ID, SettingsTabs } from '../platform/settings/SettingsTabs';

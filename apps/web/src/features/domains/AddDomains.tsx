@@ -36,7 +36,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { isApiError } from '../../platform/api/errors';
 import { GUIDE_URL, pluginUrl } from '../../platform/config';
-import { useDomains } from '../../platform/data/domains';
+import { useDomains } from '../../platform/queries/domains';
 import { useContractForm } from '../../platform/form';
 import { playerSnippet } from '../../platform/integration/snippets';
 import { usePolicy } from '../../platform/session/policy';

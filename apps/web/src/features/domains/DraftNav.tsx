@@ -1,6 +1,6 @@
 import { ActionIcon, Box, Button, Group, ScrollArea, Text, Tooltip } from '@mantine/core';
 import { LIMITS, MSG_DOMAINS, type TDomain } from '@tlprt/contract';
-import { useDomains } from '../../platform/data/domains';
+import { useDomains } from '../../platform/queries/domains';
 import { usePolicy } from '../../platform/session/policy';
 import { useSession } from '../../platform/session/SessionProvider';
 import { openConfirm } from '../../platform/ui/AppModals';

@@ -27,7 +27,7 @@ import {
 import { Fragment, useState } from 'react';
 import { Link } from 'react-router';
 import { GUIDE_URL } from '../../platform/config';
-import { useDomains } from '../../platform/data/domains';
+import { useDomains } from '../../platform/queries/domains';
 import { usePolicy, useRoleRights } from '../../platform/session/policy';
 import { useSession } from '../../platform/session/SessionProvider';
 import {

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { invalidateDomainsAndKeys } from '../../platform/data/domains';
+import { invalidateDomainsAndKeys } from '../../platform/queries/domains';
 import { domainsApi } from './api';
 
 /** A mutation whose success refetches domains and keys. */

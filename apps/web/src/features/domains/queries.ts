@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { domainsRoot } from '../../platform/data/domains';
+import { domainsRoot } from '../../platform/queries/domains';
 import { domainsApi } from './api';
 
 /** Query keys of the domains feature: mutations and live events (60, 62, 90–92) invalidate these. */

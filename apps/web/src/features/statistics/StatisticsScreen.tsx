@@ -24,7 +24,7 @@ import {
 } from '@tlprt/contract';
 import { useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router';
-import { invalidateDomainsAndKeys, useDomains } from '../../platform/data/domains';
+import { invalidateDomainsAndKeys, useDomains } from '../../platform/queries/domains';
 import { formatTime, utcLabel } from '../../platform/dates';
 import { useLiveEvent } from '../../platform/live/useLiveEvent';
 import { useRoleRights } from '../../platform/session/policy';

@@ -1,7 +1,7 @@
 import { type InfiniteData, type QueryClient, useInfiniteQuery } from '@tanstack/react-query';
 import type { TTeamListItem, ZTeamDetailResponse, ZTeamSearchResponse } from '@tlprt/contract';
 import type { z } from 'zod';
-import { teamKeys } from '../../platform/data/teams';
+import { teamKeys } from '../../platform/queries/teams';
 import { teamManagementApi } from './api';
 import { type Filters, searchRequest } from './filters';
 

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { linkBases, type TCreateTeamRequest, type TUpdateTeamRequest } from '@tlprt/contract';
-import { invalidateTeams } from '../../platform/data/teams';
+import { invalidateTeams } from '../../platform/queries/teams';
 import { teamsApi } from './api';
 
 /** Confirm/cancel link bases for the deletion and suspension mails (always this dashboard's origin). */

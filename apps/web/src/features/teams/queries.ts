@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { teamKeys } from '../../platform/data/teams';
+import { teamKeys } from '../../platform/queries/teams';
 import { teamsApi } from './api';
 
 /** GET /v1/teams/{id}: the team with its members and pending invitations. */

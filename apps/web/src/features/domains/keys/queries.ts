@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { keysRoot } from '../../../platform/data/domains';
+import { keysRoot } from '../../../platform/queries/domains';
 import { keysApi } from './api';
 
 /** Query keys of the keys feature: mutations and live events 90–92 invalidate these. */

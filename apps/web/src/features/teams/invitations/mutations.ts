@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { invalidateTeams } from '../../../platform/data/teams';
+import { invalidateTeams } from '../../../platform/queries/teams';
 import { invitationsApi } from './api';
 import { invitationKeys } from './queries';
 
