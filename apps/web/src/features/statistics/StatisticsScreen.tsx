@@ -24,9 +24,9 @@ import {
 } from '@tlprt/contract';
 import { useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router';
-import { invalidateDomainsAndKeys, useDomains } from '../../platform/queries/domains';
 import { formatTime, utcLabel } from '../../platform/dates';
 import { useLiveEvent } from '../../platform/live/useLiveEvent';
+import { invalidateDomainsAndKeys, useDomains } from '../../platform/queries/domains';
 import { useRoleRights } from '../../platform/session/policy';
 import { useServerClockOffset } from '../../platform/session/queries';
 import { useSession } from '../../platform/session/SessionProvider';

@@ -11,7 +11,8 @@ export const keysRoot = ['keys'] as const;
 export function useDomains(teamId: number | null) {
   return useQuery({
     queryKey: [...domainsRoot, 'list', teamId ?? 0],
-    queryFn: ({ signal }) => request(ENDPOINTS.domains.list, { params: { teamId: teamId as number }, signal }),
+    queryFn: ({ signal }) =>
+      request(ENDPOINTS.domains.list, { params: { teamId: teamId as number }, signal }),
     enabled: teamId !== null,
   });
 }
