@@ -1,7 +1,7 @@
 /**
  * The team roles (spec §6), one row each. Everything the code knows about a role is in its row, and
  * every other table keyed by role derives from this one: a new role is one name in `RoleKey` and one
- * row, and the compiler refuses the table until the row fills every column (roles.type-test.ts shows
+ * row, and the compiler refuses the table until the row fills every column (roles.test.ts shows
  * it). Ids are what the database and the API carry.
  */
 
