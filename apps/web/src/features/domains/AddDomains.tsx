@@ -20,9 +20,7 @@ import {
   bareHost,
   KeyStatus,
   LIMITS,
-  MSG,
   MSG_DOMAINS,
-  MSG_TEAMS,
   PLAYER_KIND_HELP,
   PLAYER_KIND_LABEL,
   PLAYER_TABLE,
@@ -52,7 +50,7 @@ import {
   IconPlug,
   IconX,
 } from '../../platform/ui/icons';
-import { cardPadding, EmptyState } from '../../platform/ui/Page';
+import { cardPadding, EmptyState, LoadFailedAlert, SuspendedBanner } from '../../platform/ui/Page';
 import { DraftNav } from './DraftNav';
 import { currentDraft, isVerifiedDraft, useDraftSelection } from './drafts';
 import { useCreateKey } from './keys/mutations';
@@ -85,11 +83,7 @@ export function AddDomains() {
     );
   }
   if (!domains.data) {
-    return (
-      <Alert color="red" variant="light" icon={<IconAlert />} title={MSG.serverErrorTitle}>
-        {MSG.serverErrorText}
-      </Alert>
-    );
+    return <LoadFailedAlert />;
   }
   const drafts = domains.data.drafts;
   const draft = currentDraft(drafts, sel);
@@ -105,17 +99,7 @@ export function AddDomains() {
       <Box hiddenFrom="sm">
         <DraftNav variant="page" />
       </Box>
-      {frozen && (
-        <Alert
-          color="red"
-          variant="light"
-          icon={<IconAlert />}
-          title="Team suspended"
-          data-testid="suspended-banner"
-        >
-          {MSG_TEAMS.teamSuspendedNotice}
-        </Alert>
-      )}
+      {frozen && <SuspendedBanner />}
       <Stack gap="lg" className={frozen ? 'team-suspended' : undefined}>
         <DomainForm full={full} />
         {draft ? (

@@ -15,15 +15,7 @@ import {
   Title,
   Tooltip,
 } from '@mantine/core';
-import {
-  DomainStatus,
-  MSG,
-  MSG_DOMAINS,
-  MSG_TEAMS,
-  type TDomain,
-  type TKey,
-  WEB_PATHS,
-} from '@tlprt/contract';
+import { DomainStatus, MSG_DOMAINS, type TDomain, type TKey, WEB_PATHS } from '@tlprt/contract';
 import { Fragment, useState } from 'react';
 import { Link } from 'react-router';
 import { GUIDE_URL } from '../../platform/config';
@@ -40,7 +32,7 @@ import {
   IconShield,
   IconTrash,
 } from '../../platform/ui/icons';
-import { EmptyState } from '../../platform/ui/Page';
+import { EmptyState, LoadFailedAlert, SuspendedBanner } from '../../platform/ui/Page';
 import { SupportContact } from '../../platform/ui/SupportContact';
 import { AllDomainsKeys } from './AllDomainsKeys';
 import { type Pending, useDomainModals } from './DomainModals';
@@ -77,11 +69,7 @@ export function MyDomains() {
     );
   }
   if (!domains.data) {
-    return (
-      <Alert color="red" variant="light" icon={<IconAlert />} title={MSG.serverErrorTitle}>
-        {MSG.serverErrorText}
-      </Alert>
-    );
+    return <LoadFailedAlert />;
   }
 
   const verified = domains.data.verified;
@@ -126,17 +114,7 @@ export function MyDomains() {
 
   return (
     <Stack gap="lg">
-      {frozen && (
-        <Alert
-          color="red"
-          variant="light"
-          icon={<IconAlert />}
-          title="Team suspended"
-          data-testid="suspended-banner"
-        >
-          {MSG_TEAMS.teamSuspendedNotice}
-        </Alert>
-      )}
+      {frozen && <SuspendedBanner />}
       <Box
         className={frozen ? 'team-suspended' : undefined}
         data-testid="domains-body"

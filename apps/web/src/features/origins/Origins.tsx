@@ -1,7 +1,6 @@
 import {
   Accordion,
   ActionIcon,
-  Alert,
   Badge,
   Button,
   Card,
@@ -14,7 +13,7 @@ import {
   TextInput,
   Tooltip,
 } from '@mantine/core';
-import { LIMITS, MSG, MSG_DOMAINS, MSG_TEAMS, type TOrigin, ZCreateOriginRequest } from '@tlprt/contract';
+import { LIMITS, MSG_DOMAINS, type TOrigin, ZCreateOriginRequest } from '@tlprt/contract';
 import { useState } from 'react';
 import { refusalToShow } from '../../platform/api/popups';
 import { formatDate } from '../../platform/dates';
@@ -22,8 +21,8 @@ import { useContractForm } from '../../platform/form';
 import { usePolicy } from '../../platform/session/policy';
 import { useSession } from '../../platform/session/SessionProvider';
 import { openConfirm } from '../../platform/ui/AppModals';
-import { IconAlert, IconPlus, IconServer, IconTrash } from '../../platform/ui/icons';
-import { EmptyState } from '../../platform/ui/Page';
+import { IconPlus, IconServer, IconTrash } from '../../platform/ui/icons';
+import { EmptyState, LoadFailedAlert, SuspendedBanner } from '../../platform/ui/Page';
 import { useCreateOrigin, useDeleteOrigin, useToggleOrigin } from './mutations';
 import { useOrigins } from './queries';
 
@@ -51,17 +50,7 @@ export function Origins() {
 
   return (
     <Stack gap="lg">
-      {team.suspended === 1 && (
-        <Alert
-          color="red"
-          variant="light"
-          icon={<IconAlert />}
-          title="Team suspended"
-          data-testid="suspended-banner"
-        >
-          {MSG_TEAMS.teamSuspendedNotice}
-        </Alert>
-      )}
+      {team.suspended === 1 && <SuspendedBanner />}
       {editable && (
         <Card withBorder p="md">
           {adding ? (
@@ -84,9 +73,7 @@ export function Origins() {
           <Skeleton h={64} radius="lg" />
         </Stack>
       ) : !origins.data ? (
-        <Alert color="red" variant="light" icon={<IconAlert />} title={MSG.serverErrorTitle}>
-          {MSG.serverErrorText}
-        </Alert>
+        <LoadFailedAlert />
       ) : origins.data.length === 0 ? (
         <EmptyState icon={<IconServer size={28} />} title="No origins yet">
           <Text c="dimmed" size="sm">

@@ -1,20 +1,8 @@
-import {
-  ActionIcon,
-  Alert,
-  Badge,
-  Button,
-  Group,
-  Skeleton,
-  Stack,
-  Text,
-  Timeline,
-  Tooltip,
-} from '@mantine/core';
+import { ActionIcon, Badge, Button, Group, Skeleton, Stack, Text, Timeline, Tooltip } from '@mantine/core';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import {
   AUDIT_ACTION_LABELS,
   AUDIT_PAGE_SIZE,
-  MSG,
   MSG_TEAM_MANAGEMENT,
   type TAuditAction,
   type TAuditEntry,
@@ -22,7 +10,8 @@ import {
 } from '@tlprt/contract';
 import { formatDateTime } from '../../platform/dates';
 import { openAppModal } from '../../platform/ui/AppModals';
-import { IconAlert, IconClock } from '../../platform/ui/icons';
+import { IconClock } from '../../platform/ui/icons';
+import { LoadFailedAlert } from '../../platform/ui/Page';
 import { teamManagementApi } from './api';
 import { teamManagementKeys } from './queries';
 import { teamName } from './teamView';
@@ -109,11 +98,7 @@ function HistoryList({ teamId }: { teamId: number }) {
     );
   }
   if (history.isError) {
-    return (
-      <Alert color="red" variant="light" icon={<IconAlert />} title={MSG.serverErrorTitle}>
-        {MSG.serverErrorText}
-      </Alert>
-    );
+    return <LoadFailedAlert />;
   }
   const entries = history.data.pages.flatMap((p) => p.data);
   if (entries.length === 0) return <Text c="dimmed">{MSG_TEAM_MANAGEMENT.historyEmpty}</Text>;

@@ -17,7 +17,6 @@ import {
 import {
   BREAKDOWN_DIMENSIONS,
   LIMITS,
-  MSG,
   MSG_TOKENS,
   type TCreatedTeamToken,
   TEAM_TOKEN_SCOPES,
@@ -41,7 +40,7 @@ import { openAppModal, openConfirm } from '../../platform/ui/AppModals';
 import { CopyBlock } from '../../platform/ui/CopyBlock';
 import { FormError } from '../../platform/ui/FormError';
 import { IconAlert, IconKey, IconPlus } from '../../platform/ui/icons';
-import { cardPadding } from '../../platform/ui/Page';
+import { cardPadding, LoadFailedAlert } from '../../platform/ui/Page';
 import { useCreateTeamToken, useRevokeTeamToken } from './mutations';
 import { useTeamTokens } from './queries';
 
@@ -90,9 +89,7 @@ export function TeamTokensCard({ team }: { team: TTeamDetail }) {
             <Skeleton h={44} radius="md" />
           </Stack>
         ) : !tokens.data ? (
-          <Alert color="red" variant="light" icon={<IconAlert />} title={MSG.serverErrorTitle}>
-            {MSG.serverErrorText}
-          </Alert>
+          <LoadFailedAlert />
         ) : tokens.data.length === 0 ? (
           <Text
             size="sm"

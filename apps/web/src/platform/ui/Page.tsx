@@ -1,5 +1,7 @@
-import { Card, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Alert, Card, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { MSG, MSG_TEAMS } from '@tlprt/contract';
 import type { ReactNode } from 'react';
+import { IconAlert } from './icons';
 
 /** Title row of a dashboard screen. */
 export function PageTitle({
@@ -52,6 +54,30 @@ export function EmptyState({
         {children}
       </Stack>
     </Card>
+  );
+}
+
+/** What a screen or card shows when its data could not be loaded. */
+export function LoadFailedAlert() {
+  return (
+    <Alert color="red" variant="light" icon={<IconAlert />} title={MSG.serverErrorTitle}>
+      {MSG.serverErrorText}
+    </Alert>
+  );
+}
+
+/** The banner of a suspended team's screens, above what they show read-only. */
+export function SuspendedBanner() {
+  return (
+    <Alert
+      color="red"
+      variant="light"
+      icon={<IconAlert />}
+      title="Team suspended"
+      data-testid="suspended-banner"
+    >
+      {MSG_TEAMS.teamSuspendedNotice}
+    </Alert>
   );
 }
 

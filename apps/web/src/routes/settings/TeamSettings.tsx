@@ -14,7 +14,6 @@ import {
 import {
   LIMITS,
   MSG,
-  MSG_TEAMS,
   roleName,
   TEAM_VERSION_NAMES,
   type TTeamDetail,
@@ -29,7 +28,7 @@ import { InviteCard, MembersCard } from '../../features/teams/TeamMembers';
 import { usePolicy } from '../../platform/session/policy';
 import { useSession } from '../../platform/session/SessionProvider';
 import { IconAlert } from '../../platform/ui/icons';
-import { cardPadding } from '../../platform/ui/Page';
+import { cardPadding, LoadFailedAlert, SuspendedBanner } from '../../platform/ui/Page';
 import { SaveOnBlurInput } from '../../platform/ui/SaveOnBlurInput';
 
 /** Team settings tab (spec §2): info, members, invite, my role, leave, delete, suspend. */
@@ -46,11 +45,7 @@ export function TeamSettings() {
     );
   }
   if (!detail.data) {
-    return (
-      <Alert color="red" variant="light" icon={<IconAlert />} title={MSG.serverErrorTitle}>
-        {MSG.serverErrorText}
-      </Alert>
-    );
+    return <LoadFailedAlert />;
   }
   return <TeamSettingsBody team={detail.data} />;
 }
@@ -59,17 +54,7 @@ function TeamSettingsBody({ team }: { team: TTeamDetail }) {
   const policy = usePolicy(team);
   return (
     <Stack gap="lg">
-      {team.suspended === 1 && (
-        <Alert
-          color="red"
-          variant="light"
-          icon={<IconAlert />}
-          title="Team suspended"
-          data-testid="suspended-banner"
-        >
-          {MSG_TEAMS.teamSuspendedNotice}
-        </Alert>
-      )}
+      {team.suspended === 1 && <SuspendedBanner />}
       {team.suspended !== 1 && team.statusId === 30 && (
         <Alert color="orange" variant="light" icon={<IconAlert />} title="Deletion requested">
           The team deletion is waiting for e-mail confirmation: settings, invitations and roles are locked.
