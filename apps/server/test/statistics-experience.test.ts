@@ -210,6 +210,42 @@ describe('viewer experience', () => {
     expect(after.totals).toEqual((await read(s, 'day')).totals);
   });
 
+  it('blocks decoded before and blocks written since, of several keys at different hours, each count once', async () => {
+    // Two of four keys (read key by key): a late report lands in a past hour of the first and in
+    // another past hour of the second. Each key's other hour is still the block decoded before and must
+    // not be read and added once more.
+    const s = await setup(4);
+    const ids = await Promise.all(s.hashes.map((h) => keyIdOf(h)));
+    const asked = s.hashes.slice(0, 2);
+    const hour = (back: number) => M - back * 3600 - ((M - back * 3600) % 3600) + 600;
+    for (const [k, id] of ids.entries()) {
+      for (const back of [3, 5]) {
+        stats.server.app.stats.aggregator.add(id, hour(back), `s${k}`, {
+          cdnBytes: 1000,
+          p2pBytes: 0,
+          plays: 1,
+        });
+      }
+    }
+    await stats.server.app.stats.flush();
+    const before = await read(s, 'day', asked, 'drawn');
+    expect(before.totals).toMatchObject({ cdnDwSize: 4000, plays: 4 });
+    stats.server.app.stats.aggregator.add(ids[0] ?? 0, hour(3), 'late', {
+      cdnBytes: 10,
+      p2pBytes: 0,
+      plays: 1,
+    });
+    stats.server.app.stats.aggregator.add(ids[1] ?? 0, hour(5), 'late', {
+      cdnBytes: 10,
+      p2pBytes: 0,
+      plays: 1,
+    });
+    await stats.server.app.stats.flush();
+    const after = await read(s, 'day', asked, 'drawn');
+    expect(after.totals).toMatchObject({ cdnDwSize: 4020, plays: 6 });
+    expect(after.totals).toEqual((await read(s, 'day', asked)).totals);
+  });
+
   it('quantiles merge over minutes: a window of many minutes ranks every play of it', async () => {
     const s = await setup(1);
     const [k = ''] = s.hashes;

@@ -600,6 +600,10 @@ export async function readPoints(
   const direct = leftOut.length >= keyIds.length;
   const add = (start: number, values: Float64Array, sign: number, read: (typeof READ)[keyof typeof READ]) =>
     addBlock(sums, summed, from, step, n, start, values, sign, read);
+  // A block lies wholly in the window when it starts in it and its last point does not end after it:
+  // a chart reads its cut, and the whole points of those at the edges.
+  const lastInside = to - (level.span - level.size);
+  const inside = (start: number) => drawnOnly && start >= from && start <= lastInside;
   /** The stored blocks' viewers in the window (before the sign). */
   const addStored = async (...sources: StoredBlocks[]): Promise<number> => {
     // Their versions first: the blocks decoded before at the same version are not read again.
@@ -611,35 +615,44 @@ export async function readPoints(
       ),
       sql` union all `,
     );
-    const missing = sources.map(() => ({ ids: new Set<number>(), starts: new Set<number>() }));
-    let viewers = 0;
-    const inside = (start: number) => drawnOnly && start >= from && start + level.span - level.size <= to;
     const keyOf = (i: number, id: number, start: number) =>
       `${(sources[i] as StoredBlocks).table}:${id}:${start}:${inside(start) ? 1 : 0}`;
+    /** Per source, the blocks to read (keyOf), with the ids and starts that select them. */
+    const missing = sources.map(() => ({
+      keys: new Set<string>(),
+      ids: new Set<number>(),
+      starts: new Set<number>(),
+    }));
+    let viewers = 0;
     for (const r of (
       await sql<{ source: number; id: number; start: number; version: number }>`${versions}`.execute(db)
     ).rows) {
       const i = Number(r.source);
       const start = Number(r.start);
-      const values = cache?.get(keyOf(i, Number(r.id), start), Number(r.version));
-      if (values)
+      const key = keyOf(i, Number(r.id), start);
+      const values = cache?.get(key, Number(r.version));
+      if (values) {
         viewers += add(
           start,
           values,
           (sources[i] as StoredBlocks).sign,
           inside(start) ? READ.cut : READ.whole,
         );
-      else {
-        (missing[i] as (typeof missing)[number]).ids.add(Number(r.id));
-        (missing[i] as (typeof missing)[number]).starts.add(start);
+        continue;
       }
+      const m = missing[i] as (typeof missing)[number];
+      m.keys.add(key);
+      m.ids.add(Number(r.id));
+      m.starts.add(start);
     }
-    // The others read and decoded: their cut when a chart reads them and they lie wholly in the window.
-    const cut = sql`start >= ${from} and start + ${sql.lit(level.span - level.size)} <= ${to}`;
-    const blob = drawnOnly ? sql`case when ${cut} then drawn else points end` : sql`points`;
+    // The others read and decoded. Their ids and starts select the blocks to read and maybe some of those
+    // added above (one key's new hour, another's old one): only the blocks to read are taken.
+    const blob = drawnOnly
+      ? sql`case when start >= ${from} and start <= ${lastInside} then drawn else points end`
+      : sql`points`;
     for (const [i, b] of sources.entries()) {
       const m = missing[i] as (typeof missing)[number];
-      if (m.ids.size === 0) continue;
+      if (m.keys.size === 0) continue;
       const rows = await sql<{ id: number; start: number; version: number; points: Uint8Array }>`
         select ${sql.ref(b.id)} as id, start, version, ${blob} as points from ${sql.table(b.table)}
         where ${sql.ref(b.id)} in (${sql.join([...m.ids])}) and start in (${sql.join([...m.starts])})`.execute(
@@ -647,9 +660,11 @@ export async function readPoints(
       );
       for (const r of rows.rows) {
         const start = Number(r.start);
+        const key = keyOf(i, Number(r.id), start);
+        if (!m.keys.has(key)) continue;
         const read = inside(start) ? READ.cut : READ.whole;
         const values = decodeBlock(r.points, read, slots);
-        cache?.set(keyOf(i, Number(r.id), start), Number(r.version), values);
+        cache?.set(key, Number(r.version), values);
         viewers += add(start, values, b.sign, read);
       }
     }
