@@ -38,10 +38,6 @@ export class BlockCache {
     }
   }
 
-  get size(): { blocks: number; bytes: number } {
-    return { blocks: this.entries.size, bytes: this.bytes };
-  }
-
   clear(): void {
     this.entries.clear();
     this.bytes = 0;

@@ -121,15 +121,10 @@ export function statsRoutes(svc: StatsService): FastifyPluginAsync {
     // The answer goes out as the JSON text statsResponseJson writes (a string with a JSON content
     // type is sent as it is), still compressed by the app's compression hook.
     // `?format=csv`: the same points as text/csv (the contract's statsCsv).
-    const send = (
-      reply: FastifyReply,
-      series: StatsSeries,
-      format: 'json' | 'csv' | undefined,
-      points?: TStatsQuery['points'],
-    ) =>
+    const send = (reply: FastifyReply, series: StatsSeries, format: 'json' | 'csv' | undefined) =>
       format === 'csv'
         ? reply.type(STATS_CSV_TYPE).send(statsResponseCsv(series, svc.ctx.now()))
-        : reply.type('application/json; charset=utf-8').send(statsResponseJson(series, points === 'drawn'));
+        : reply.type('application/json; charset=utf-8').send(statsResponseJson(series));
     // A chart's JSON (`points: 'drawn'`) reads the blocks' chart cut; a CSV has every series a point.
     const drawnOnly = (q: { points?: TStatsQuery['points'] }, format: 'json' | 'csv' | undefined) =>
       q.points === 'drawn' && format !== 'csv';
@@ -146,7 +141,6 @@ export function statsRoutes(svc: StatsService): FastifyPluginAsync {
             drawnOnly(req.body, req.query.format),
           ),
           req.query.format,
-          req.body.points,
         ),
       );
     }
@@ -162,7 +156,6 @@ export function statsRoutes(svc: StatsService): FastifyPluginAsync {
           drawnOnly(req.body, req.query.format),
         ),
         req.query.format,
-        req.body.points,
       ),
     );
 

@@ -51,15 +51,20 @@ async function readSums(
   const keyIds: number[] = [];
   const leftOut: number[] = [];
   for (const k of await listTeamKeys(db, teamId)) (asked.has(k.key_hash) ? keyIds : leftOut).push(k.id);
-  if (keyIds.length === 0) return { sums: new Float64Array(n * POINT_VALUES), summed: null };
+  if (keyIds.length === 0)
+    return { sums: new Float64Array(n * POINT_VALUES), summed: new Float64Array(POINT_VALUES) };
 
-  const {
-    sums,
-    summed: blockSums,
-    teamPeaks,
-    othersViewers,
-  } = await readPoints(statsDb(db), step, teamId, keyIds, leftOut, from, to, drawnOnly, svc.blockCache);
-  const summed = drawnOnly ? blockSums : null;
+  const { sums, summed, teamPeaks, othersViewers } = await readPoints(
+    statsDb(db),
+    step,
+    teamId,
+    keyIds,
+    leftOut,
+    from,
+    to,
+    drawnOnly,
+    svc.blockCache,
+  );
   if (teamPeaks && othersViewers === 0) {
     const peaks = PEAK_COLUMNS.length;
     for (let i = 0; i < n; i++) {
@@ -88,9 +93,11 @@ export interface StatsSeries {
   step: number;
   n: number;
   sums: Float64Array;
-  /** A chart's answer (`points: 'drawn'`): `sums` holds the drawn series a point, and the others' window
-   *  totals are `sums` summed plus `summed` (queries.ts PointReads). null: `sums` holds every series. */
-  summed: Float64Array | null;
+  /** POINT_VALUES: what the window's totals add to `sums` summed (queries.ts PointReads.summed). */
+  summed: Float64Array;
+  /** A chart's answer (`points: 'drawn'`): `sums` holds the drawn series only, the others are the
+   *  window's totals; the points are written with the drawn series. */
+  drawnOnly: boolean;
   nodr: boolean;
   /** The team's time zone (the CSV's times are in its offset now, as the chart's). */
   timeZone: string;
@@ -142,9 +149,9 @@ async function teamSeries(
   const { sums, summed } =
     n > 0 && apiKeys.length > 0
       ? await readSums(svc, step, team.id, apiKeys, from, to, drawnOnly)
-      : { sums: new Float64Array(n * POINT_VALUES), summed: null };
+      : { sums: new Float64Array(n * POINT_VALUES), summed: new Float64Array(POINT_VALUES) };
   const timeZone = findTimeZone(team.time_zone_id)?.name ?? DEFAULT_TIME_ZONE_NAME;
-  return { from, to, step, n, sums, summed, nodr: team.version === 1, timeZone };
+  return { from, to, step, n, sums, summed, drawnOnly, nodr: team.version === 1, timeZone };
 }
 
 const OK_MESSAGE = JSON.stringify(MSG.ok);
@@ -162,13 +169,9 @@ export const fieldValue = (f: (typeof POINT_FIELDS)[number], sums: Float64Array,
  * an object per point, checking each with zod and stringifying them took longer than reading them
  * from the database. The fields are the series table's (POINT_FIELDS; the statistics tests parse every
  * answer with the strict schema); every value is a finite number, which `String` writes as JSON does.
- * `drawnOnly`: the points carry the series the chart draws only (the totals keep them all); a series
- * read for a chart (`summed`) is always written so.
+ * A chart's series (`drawnOnly`) has the series the chart draws in its points, all in its totals.
  */
-export function statsResponseJson(
-  { from, to, step, n, sums, summed, nodr }: StatsSeries,
-  drawnOnly = false,
-): string {
+export function statsResponseJson({ from, to, step, n, sums, summed, drawnOnly, nodr }: StatsSeries): string {
   const write = (fields: readonly (typeof POINT_FIELDS)[number][]) => {
     const names = fields.map((f) => `,"${f.field}":`);
     return (values: Float64Array, p: number) => {
@@ -178,7 +181,7 @@ export function statsResponseJson(
       return out;
     };
   };
-  const point = write(fieldsOf(nodr, drawnOnly || summed !== null));
+  const point = write(fieldsOf(nodr, drawnOnly));
   // Joined once: a string grown by += is a rope that the compression flattens again (≈ 1 ms a day).
   const data: string[] = new Array(n);
   for (let i = 0; i < n; i++) data[i] = `{"datePoint":${from + i * step}${point(sums, i * POINT_VALUES)}}`;
@@ -191,10 +194,10 @@ const IS_PEAK = Uint8Array.from({ length: POINT_VALUES }, (_, c) =>
 );
 /** The window's values in one point: sums (a histogram's buckets too) added, peak series the largest;
  *  `summed` the sums read already summed (StatsSeries). */
-function windowTotals(sums: Float64Array, n: number, summed: Float64Array | null): Float64Array {
+function windowTotals(sums: Float64Array, n: number, summed: Float64Array): Float64Array {
   const out = new Float64Array(POINT_VALUES);
   for (let c = 0; c < POINT_VALUES; c++) {
-    let total = summed?.[c] ?? 0;
+    let total = summed[c] as number;
     for (let at = c; at < n * POINT_VALUES; at += POINT_VALUES) {
       const v = sums[at] as number;
       total = IS_PEAK[c] === 1 ? Math.max(total, v) : total + v;
@@ -205,8 +208,8 @@ function windowTotals(sums: Float64Array, n: number, summed: Float64Array | null
 }
 
 /** The points of a series as objects (the CSV, the export API). */
-export function statsPoints({ from, step, n, sums, summed, nodr }: StatsSeries): TStatsPoint[] {
-  if (summed) throw new Error('a series read for a chart holds the drawn series only');
+export function statsPoints({ from, step, n, sums, drawnOnly, nodr }: StatsSeries): TStatsPoint[] {
+  if (drawnOnly) throw new Error('a series read for a chart holds the drawn series only');
   const fields = fieldsOf(nodr);
   const points: TStatsPoint[] = [];
   for (let i = 0; i < n; i++) {
