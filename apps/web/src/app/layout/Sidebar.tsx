@@ -10,6 +10,13 @@ import { useRoleRights } from '../../platform/session/policy';
 import { useSession } from '../../platform/session/SessionProvider';
 import { IconChart, IconLogout, IconPlug, IconSettings } from '../../platform/ui/icons';
 
+/** The Integration group's links, in the sidebar's order. */
+const INTEGRATION_LINKS = [
+  [WEB_PATHS.integration, 'My domains'],
+  [WEB_PATHS.addDomains, 'Add domains'],
+  [WEB_PATHS.origins, 'Origins'],
+] as const;
+
 /** Sidebar of spec §2: team block, Statistics, Integration (My domains, Add domains, Origins), Settings, Logout. */
 export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
   const { currentTeam } = useSession();
@@ -21,7 +28,7 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
   // A supervisor working in a team picked in Team Management has no team of their own, but a current one.
   const showStatistics = currentTeam !== null;
   const showIntegration = currentTeam !== null && rights.managesDomains;
-  const inIntegration = at(WEB_PATHS.integration) || at(WEB_PATHS.addDomains) || at(WEB_PATHS.origins);
+  const inIntegration = INTEGRATION_LINKS.some(([path]) => at(path));
 
   return (
     <Stack h="100%" gap="md" justify="space-between">
@@ -51,30 +58,17 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
                   variant="subtle"
                   style={{ borderRadius: 8 }}
                 >
-                  <NavLink
-                    component={Link}
-                    to={WEB_PATHS.integration}
-                    label="My domains"
-                    active={at(WEB_PATHS.integration)}
-                    onClick={onNavigate}
-                    style={{ borderRadius: 8 }}
-                  />
-                  <NavLink
-                    component={Link}
-                    to={WEB_PATHS.addDomains}
-                    label="Add domains"
-                    active={at(WEB_PATHS.addDomains)}
-                    onClick={onNavigate}
-                    style={{ borderRadius: 8 }}
-                  />
-                  <NavLink
-                    component={Link}
-                    to={WEB_PATHS.origins}
-                    label="Origins"
-                    active={at(WEB_PATHS.origins)}
-                    onClick={onNavigate}
-                    style={{ borderRadius: 8 }}
-                  />
+                  {INTEGRATION_LINKS.map(([path, label]) => (
+                    <NavLink
+                      key={path}
+                      component={Link}
+                      to={path}
+                      label={label}
+                      active={at(path)}
+                      onClick={onNavigate}
+                      style={{ borderRadius: 8 }}
+                    />
+                  ))}
                 </NavLink>
               )}
               <NavLink
