@@ -36,7 +36,14 @@ import { liveRoutes } from './features/live/routes.js';
 import { originRoutes } from './features/origins/routes.js';
 import { playerRoutes, startTracker } from './features/player/index.js';
 import type { BatchWriter } from './features/statistics/aggregator.js';
-import { createStats, ensureBlockLayout, ingestRoutes, statsRoutes } from './features/statistics/index.js';
+import {
+  createStats,
+  ensureBlockLayout,
+  ingestFastPath,
+  ingestRoutes,
+  serveAhead,
+  statsRoutes,
+} from './features/statistics/index.js';
 import { teamLifecycleRoutes } from './features/team-lifecycle/routes.js';
 import { teamSearchRoutes } from './features/team-search/routes.js';
 import { teamTokenRoutes } from './features/team-tokens/routes.js';
@@ -286,6 +293,16 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   for (const routes of features) await app.register(routes);
   // Ingest: no token, its own body limit, no guest rate limit (players report often).
   await app.register(ingestRoutes(stats));
+  // Browsers' reports are answered ahead of Fastify's router, by the same rules (ingest-http.ts); a
+  // closing server leaves them to the route, which answers 503.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  serveAhead(
+    app.server,
+    ingestFastPath(stats, () => closing),
+  );
 
   await app.register(playerRoutes(ctx));
   await app.register(integrityRoutes(ctx));

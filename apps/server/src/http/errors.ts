@@ -46,31 +46,52 @@ function clientErrorMessage(status: number): string {
   return MSG.cantPerformTitle;
 }
 
+/** What an error is answered with: status, body and any extra headers. */
+export interface ErrorAnswer {
+  status: number;
+  body: { message: string; errors?: FieldErrors };
+  headers?: Record<string, string>;
+}
+
+interface ErrorLog {
+  info(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
 /**
  * One place that turns any error into `{message, errors?}`: never a stack trace, never a 5xx for
- * something the client sent.
+ * something the client sent. Fastify's error handler answers with it, and so does the ingest's own
+ * HTTP path (features/statistics/ingest-http.ts).
  */
+export function errorAnswer(err: unknown, log: ErrorLog): ErrorAnswer {
+  if (err instanceof RequestValidationError) {
+    return { status: 400, body: { message: MSG.validationFailed, errors: issuesToFieldErrors(err.issues) } };
+  }
+  if (err instanceof HttpError) {
+    return {
+      status: err.statusCode,
+      body: err.errors ? { message: err.message, errors: err.errors } : { message: err.message },
+      ...(err.headers ? { headers: err.headers } : {}),
+    };
+  }
+  if (isDataException(err)) {
+    log.info({ code: (err as { code?: unknown }).code }, 'value the database cannot store');
+    return { status: 400, body: { message: MSG.invalidData } };
+  }
+  const { statusCode, code } = (err ?? {}) as { statusCode?: unknown; code?: unknown };
+  const status = typeof statusCode === 'number' ? statusCode : 500;
+  if (status >= 400 && status < 500) {
+    log.info({ code, status }, 'client error');
+    return { status, body: { message: clientErrorMessage(status) } };
+  }
+  log.error({ err }, 'unexpected error');
+  return { status: 500, body: { message: MSG.serverErrorTitle } };
+}
+
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler<FastifyError | HttpError | RequestValidationError>((err, req, reply) => {
-    if (err instanceof RequestValidationError) {
-      return reply.code(400).send({ message: MSG.validationFailed, errors: issuesToFieldErrors(err.issues) });
-    }
-    if (err instanceof HttpError) {
-      if (err.headers) reply.headers(err.headers);
-      return reply
-        .code(err.statusCode)
-        .send(err.errors ? { message: err.message, errors: err.errors } : { message: err.message });
-    }
-    if (isDataException(err)) {
-      req.log.info({ code: (err as { code?: unknown }).code }, 'value the database cannot store');
-      return reply.code(400).send({ message: MSG.invalidData });
-    }
-    const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
-    if (status >= 400 && status < 500) {
-      req.log.info({ code: err.code, status }, 'client error');
-      return reply.code(status).send({ message: clientErrorMessage(status) });
-    }
-    req.log.error({ err }, 'unexpected error');
-    return reply.code(500).send({ message: MSG.serverErrorTitle });
+    const answer = errorAnswer(err, req.log);
+    if (answer.headers) reply.headers(answer.headers);
+    return reply.code(answer.status).send(answer.body);
   });
 }

@@ -33,17 +33,17 @@ export class Metrics {
   readonly registry = new Registry();
   private readonly sources: Partial<MetricsSources> = {};
 
-  readonly ingestReports = new Counter({
-    name: 'tlprt_ingest_reports_total',
-    help: 'Player reports by result (accepted, refused) and, when refused, why.',
-    labelNames: ['result', 'reason'] as const,
-    registers: [this.registry],
-  });
-  /** The ingest's counters with their labels bound once: every report passes here. */
-  readonly ingestAccepted = this.ingestReports.labels('accepted', '');
-  readonly ingestRefused = Object.fromEntries(
-    INGEST_REFUSALS.map((reason) => [reason, this.ingestReports.labels('refused', reason)]),
-  ) as Record<IngestRefusal, ReturnType<Counter['labels']>>;
+  /** Reports accepted since the last scrape: every report passes here, so a number is bumped and
+   *  prom-client's counter (a few label look-ups per call) is told only when scraped. */
+  private acceptedSinceScrape = 0;
+  readonly ingestAccepted = {
+    inc: (n = 1) => {
+      this.acceptedSinceScrape += n;
+    },
+  };
+  readonly ingestReports: Counter<'result' | 'reason'>;
+  /** The refusals' counters with their labels bound once. */
+  readonly ingestRefused: Record<IngestRefusal, ReturnType<Counter['labels']>>;
   readonly flushSeconds = new Histogram({
     name: 'tlprt_stats_flush_duration_seconds',
     help: 'Time of one statistics flush (minutes, sessions, rollups, team totals, blocks, breakdowns).',
@@ -64,6 +64,20 @@ export class Metrics {
   });
 
   constructor() {
+    const metrics = this;
+    this.ingestReports = new Counter({
+      name: 'tlprt_ingest_reports_total',
+      help: 'Player reports by result (accepted, refused) and, when refused, why.',
+      labelNames: ['result', 'reason'] as const,
+      registers: [this.registry],
+      collect() {
+        this.labels('accepted', '').inc(metrics.acceptedSinceScrape);
+        metrics.acceptedSinceScrape = 0;
+      },
+    });
+    this.ingestRefused = Object.fromEntries(
+      INGEST_REFUSALS.map((reason) => [reason, this.ingestReports.labels('refused', reason)]),
+    ) as Record<IngestRefusal, ReturnType<Counter['labels']>>;
     const sources = this.sources;
     const gauge = (name: string, help: string, read: (s: Partial<MetricsSources>) => number | undefined) =>
       new Gauge({

@@ -1,24 +1,23 @@
 import {
   breakdownCsv,
   STATISTICS_ENDPOINTS as E,
-  INGEST_ANONYMOUS_MAX_REPORTS,
   INGEST_ERRORS,
   LIMITS,
   MSG,
   MSG_INGEST,
   MSG_STATS_EXPORT,
   STATS_CSV_TYPE,
-  type TIngestResponse,
   type TStatsQuery,
 } from '@tlprt/contract';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import { caller } from '../../http/auth.js';
 import { addressGroup } from '../../http/client-address.js';
-import { allowOrigin, preflight } from '../../http/cors.js';
-import { badRequest, HttpError, tooManyRequests } from '../../http/errors.js';
+import { preflight } from '../../http/cors.js';
+import { HttpError, tooManyRequests } from '../../http/errors.js';
 import { route } from '../../http/route.js';
 import { exportBreakdown, queryBreakdown } from './breakdown.js';
+import { ingestAnonymous, ingestAnswer, ingestHeaders } from './ingest-http.js';
 import {
   exportStats,
   queryStats,
@@ -29,21 +28,8 @@ import {
 import type { StatsService } from './service.js';
 import { getSettings, putSettings } from './settings.js';
 
-/** The 202 answer written directly: the handler builds exactly ZIngestResponse's shape, so checking
- *  it again with zod for every report a player sends buys nothing. */
-const ingestAnswer = (r: TIngestResponse): string =>
-  `{"accepted":${r.accepted},"rejected":${r.rejected},"errors":${JSON.stringify(r.errors)}}`;
-
 /** The one `Bearer` value of an Authorization header, or undefined. */
 const bearerOf = (header: string) => /^Bearer ([^\s]+)$/.exec(header)?.[1];
-
-/** How many distinct sessionIds a batch names (reports that are not objects are rejected one by one). */
-function sessionsOf(reports: unknown[]): number {
-  const ids = new Set<unknown>();
-  for (const r of reports)
-    if (typeof r === 'object' && r !== null) ids.add((r as { sessionId?: unknown }).sessionId);
-  return ids.size;
-}
 
 /**
  * What players report: 1 MiB bodies. Two kinds of senders (DESIGN §7):
@@ -52,6 +38,8 @@ function sessionsOf(reports: unknown[]): number {
  * - without (browsers; anyone who copied a key hash): the reports of one session per request, within a
  *   budget per client address and per key on this node, so one address adds at most
  *   INGEST_REPORTS_PER_ADDRESS_PER_MINUTE made-up viewers a minute.
+ * A browser's ordinary report is answered before it reaches this route (ingest-http.ts, ingestFastPath,
+ * by the same rules); this route answers the rest and is what the API document describes.
  */
 export function ingestRoutes(svc: StatsService): FastifyPluginAsync {
   return async (app) => {
@@ -61,8 +49,7 @@ export function ingestRoutes(svc: StatsService): FastifyPluginAsync {
       E.ingest,
       async (req, reply) => {
         const origin = req.headers.origin;
-        if (await svc.ctx.origins.forAnyKey(origin)) allowOrigin(reply, origin);
-        reply.header('X-Content-Type-Options', 'nosniff');
+        reply.headers(await ingestHeaders(svc, origin));
         const reports = req.body.reports;
         const authorization = req.headers.authorization;
         if (authorization !== undefined) {
@@ -71,14 +58,8 @@ export function ingestRoutes(svc: StatsService): FastifyPluginAsync {
           if (teamId === null) throw new HttpError(401, MSG_INGEST.badToken);
           return svc.ingest(reports, { origin, teamId });
         }
-        if (reports.length > INGEST_ANONYMOUS_MAX_REPORTS || sessionsOf(reports) > 1) {
-          throw badRequest(MSG_INGEST.anonymousBatch, { reports: MSG_INGEST.anonymousBatch });
-        }
-        const wait = svc.perAddress.hit(addressOf(req), reports.length);
-        if (wait > 0) throw tooManyRequests(wait, MSG_INGEST.addressBudget);
-        return svc.ingest(reports, {
+        return ingestAnonymous(svc, reports, {
           origin,
-          anonymous: true,
           address: req.ip,
           userAgent: req.headers['user-agent'],
         });

@@ -59,12 +59,13 @@ export class StatsService {
 
   ingest(reports: unknown[], from: IngestFrom = {}) {
     this.reportsReceived += reports.length;
+    // Built without spreads: this runs for every report a browser sends.
     return ingestReports(reports, this.ctx.keys, this.aggregator, this.ctx.now(), {
       origin: from.origin,
       gate: this.ctx.origins,
       seen: this.seen,
-      ...(from.teamId !== undefined ? { teamId: from.teamId } : {}),
-      ...(from.anonymous ? { perKey: this.perKey } : {}),
+      teamId: from.teamId,
+      perKey: from.anonymous ? this.perKey : undefined,
       breakdowns: this.breakdowns,
       viewerOf: this.viewerOf(from),
       metrics: this.ctx.metrics,
