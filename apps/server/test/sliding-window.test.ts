@@ -24,10 +24,40 @@ describe('sliding window counter', () => {
     // A fixed window would allow 10 more here: 20 in two seconds.
     expect(c.hit('a', 5)).toBeGreaterThan(0);
     expect(c.hit('a', 1)).toBeGreaterThan(0);
-    // Halfway through, half of the previous window still counts: 5 fit.
+    // Nor halfway through the next window (a previous window weighed by its overlap would allow 5 here),
+    // nor until a whole minute has passed since the 10.
     clock.advance(MINUTE / 2 - 1000);
-    expect(c.hit('a', 5)).toBe(0);
     expect(c.hit('a', 1)).toBeGreaterThan(0);
+    clock.advance(MINUTE / 2 - 2000);
+    expect(c.hit('a', 1)).toBeGreaterThan(0);
+    // Then all of them fit again, at most a slot (5 s) after the minute.
+    clock.advance(6000);
+    expect(c.hit('a', 10)).toBe(0);
+  });
+
+  it('no stretch of one window ever takes more than the limit, however the hits fall', () => {
+    // Bursts at random moments over ten minutes, as a flood from one address comes.
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    for (let run = 0; run < 20; run++) {
+      const clock = manualClock(10 * MINUTE + Math.floor(random() * MINUTE));
+      const c = new SlidingWindowCounter(100, MINUTE, clock);
+      const taken: Array<[at: number, n: number]> = [];
+      for (let i = 0; i < 2000; i++) {
+        clock.advance(Math.floor(random() * 600));
+        const n = 1 + Math.floor(random() * 20);
+        if (c.hit('a', n) === 0) taken.push([clock(), n]);
+      }
+      for (const [at] of taken) {
+        const inWindow = taken.filter(([t]) => t > at - MINUTE && t <= at).reduce((sum, [, n]) => sum + n, 0);
+        expect(inWindow).toBeLessThanOrEqual(100);
+      }
+      // And the budget is used: over ten minutes, well more than one window's worth was taken.
+      expect(taken.reduce((sum, [, n]) => sum + n, 0)).toBeGreaterThan(700);
+    }
   });
 
   it('the wait it answers is enough and not much more', () => {
