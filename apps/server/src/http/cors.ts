@@ -1,10 +1,17 @@
 import type { FastifyReply } from 'fastify';
 
 /** CORS for the public, internet-facing calls the player plugin makes from customers' pages: only the
- *  origins the OriginGate accepted are named (never `*`), and no credentials are involved. */
+ *  origins the OriginGate accepted are named (never `*`), and no credentials are involved. Written into
+ *  `headers` (the ingest's answers outside Fastify) or, by allowOrigin, onto a reply. */
+export function addCorsHeaders(headers: Record<string, string>, origin: string | undefined): void {
+  headers.Vary = 'Origin';
+  if (origin) headers['Access-Control-Allow-Origin'] = origin;
+}
+
 export function allowOrigin(reply: FastifyReply, origin: string | undefined): void {
-  reply.header('Vary', 'Origin');
-  if (origin) reply.header('Access-Control-Allow-Origin', origin);
+  const headers: Record<string, string> = {};
+  addCorsHeaders(headers, origin);
+  reply.headers(headers);
 }
 
 /** The answer to a preflight of an accepted origin: POST with a JSON body, cached for 10 minutes. */

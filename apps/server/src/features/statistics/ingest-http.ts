@@ -9,6 +9,7 @@ import {
 } from '@tlprt/contract';
 import secureJson from 'secure-json-parse';
 import { addressGroup } from '../../http/client-address.js';
+import { addCorsHeaders } from '../../http/cors.js';
 import { badRequest, errorAnswer, RequestValidationError, tooManyRequests } from '../../http/errors.js';
 import type { StatsService } from './service.js';
 
@@ -20,10 +21,7 @@ export const ingestAnswer = (r: TIngestResponse): string =>
 /** The headers of every ingest answer to `origin`: CORS only for pages of a key's domains. */
 export async function ingestHeaders(svc: StatsService, origin: string | undefined) {
   const headers: Record<string, string> = {};
-  if (await svc.ctx.origins.forAnyKey(origin)) {
-    headers.Vary = 'Origin';
-    if (origin) headers['Access-Control-Allow-Origin'] = origin;
-  }
+  if (await svc.ctx.origins.forAnyKey(origin)) addCorsHeaders(headers, origin);
   headers['X-Content-Type-Options'] = 'nosniff';
   return headers;
 }
