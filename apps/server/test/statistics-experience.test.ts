@@ -230,16 +230,17 @@ describe('viewer experience', () => {
     await stats.server.app.stats.flush();
     const before = await read(s, 'day', asked, 'drawn');
     expect(before.totals).toMatchObject({ cdnDwSize: 4000, plays: 4 });
-    stats.server.app.stats.aggregator.add(ids[0] ?? 0, hour(3), 'late', {
-      cdnBytes: 10,
-      p2pBytes: 0,
-      plays: 1,
-    });
-    stats.server.app.stats.aggregator.add(ids[1] ?? 0, hour(5), 'late', {
-      cdnBytes: 10,
-      p2pBytes: 0,
-      plays: 1,
-    });
+    // A late report for the first key's older hour and one for the second key's newer one.
+    for (const [k, back] of [
+      [0, 3],
+      [1, 5],
+    ] as const) {
+      stats.server.app.stats.aggregator.add(ids[k] ?? 0, hour(back), 'late', {
+        cdnBytes: 10,
+        p2pBytes: 0,
+        plays: 1,
+      });
+    }
     await stats.server.app.stats.flush();
     const after = await read(s, 'day', asked, 'drawn');
     expect(after.totals).toMatchObject({ cdnDwSize: 4020, plays: 6 });

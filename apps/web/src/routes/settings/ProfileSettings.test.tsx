@@ -146,24 +146,20 @@ describe('create team', () => {
   });
 });
 
+/** The deletion check's answer when `teams` keep the account (their sole Admin, or another role). */
+const blockedBy = (teams: Array<{ id: number; name: string; role: number }>): Routes => ({
+  [on(ENDPOINTS.account.deletionInfo, 1)]: {
+    status: 200,
+    body: {
+      message: 'ok',
+      data: { status: 401, statusMessage: 'cannot delete', teams: [], arrayCannotDelete: teams },
+    },
+  },
+});
+
 describe('delete account', () => {
   it('cannot delete: the modal lists the blocking teams with the sole-admin message', async () => {
-    await open({
-      routes: {
-        [on(ENDPOINTS.account.deletionInfo, 1)]: {
-          status: 200,
-          body: {
-            message: 'ok',
-            data: {
-              status: 401,
-              statusMessage: 'cannot delete',
-              teams: [],
-              arrayCannotDelete: [{ id: 5, name: 'Busy Team', role: Role.Admin }],
-            },
-          },
-        },
-      },
-    });
+    await open({ routes: blockedBy([{ id: 5, name: 'Busy Team', role: Role.Admin }]) });
     await click('Delete account');
     const dialog = await screen.findByRole('dialog', { name: MSG_TEAMS.unableDeleteAccountTitle });
     expect(await within(dialog).findByText(MSG_TEAMS.soleAdminText)).toBeInTheDocument();
@@ -173,23 +169,10 @@ describe('delete account', () => {
 
   it('names each blocking team’s role as the roles table does, not every non-admin "Viewer"', async () => {
     await open({
-      routes: {
-        [on(ENDPOINTS.account.deletionInfo, 1)]: {
-          status: 200,
-          body: {
-            message: 'ok',
-            data: {
-              status: 401,
-              statusMessage: 'cannot delete',
-              teams: [],
-              arrayCannotDelete: [
-                { id: 5, name: 'Busy Team', role: Role.Admin },
-                { id: 6, name: 'Keys Team', role: Role.KeyMaster },
-              ],
-            },
-          },
-        },
-      },
+      routes: blockedBy([
+        { id: 5, name: 'Busy Team', role: Role.Admin },
+        { id: 6, name: 'Keys Team', role: Role.KeyMaster },
+      ]),
     });
     await click('Delete account');
     const list = await screen.findByRole('list', { name: 'Teams blocking the deletion' });
