@@ -76,6 +76,8 @@ export interface AppDeps {
   verifier?: Verifier | Partial<VerifierOptions>;
   /** How the statistics flush writes a batch (tests pass one that fails for chosen keys). */
   statsWriter?: BatchWriter;
+  /** The tracker worker's script (TRACKER_WORKERS); tests, which run the sources, pass the built one. */
+  trackerWorkerScript?: string;
 }
 
 function buildVerifier(config: Config, given: AppDeps['verifier']): Verifier {
@@ -306,7 +308,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
 
   await app.register(playerRoutes(ctx));
   await app.register(integrityRoutes(ctx));
-  startTracker(app, ctx);
+  await startTracker(app, ctx, { workerScript: deps.trackerWorkerScript });
 
   await app.register(referenceRoutes(ctx));
   if (config.mailbox) await app.register(mailboxRoutes(ctx));
@@ -317,7 +319,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   });
   ctx.metrics.readFrom({
     trackerSockets: () => app.tracker.sockets.open,
-    trackerSwarms: () => Object.keys(app.tracker.torrents).length,
+    trackerSwarms: () => app.tracker.swarmCount(),
     trackerPeers: () => app.tracker.peerCount(),
     liveStreams: () => hub.size,
   });

@@ -89,6 +89,7 @@ const ZEnv = z.object({
     )
     .default([]),
   TRACKER_MAX_SOCKETS: z.coerce.number().int().min(1).max(1_000_000).optional(),
+  TRACKER_WORKERS: z.coerce.number().int().min(0).max(64).default(0),
   TRACKER_SOCKETS_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(100),
   TRACKER_SWARMS_PER_SOCKET: z.coerce.number().int().min(1).max(10_000).default(32),
   TRACKER_MESSAGES_PER_SECOND: z.coerce.number().int().min(1).max(10_000).default(20),
@@ -166,9 +167,11 @@ export interface Config {
     perKeyPerMinute: number;
   };
   /** The WebTorrent tracker's limits (README "Configuration", features/player/tracker*.ts). maxSockets
-   *  undefined: half the process's open-file limit, at most 20,000. */
+   *  undefined: half the process's open-file limit, at most 20,000, in each process holding sockets.
+   *  workers: the processes the swarms are spread over (0: this process holds them). */
   tracker: {
     maxSockets: number | undefined;
+    workers: number;
     socketsPerAddress: number;
     swarmsPerSocket: number;
     messagesPerSecond: number;
@@ -305,6 +308,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     tracker: {
       maxSockets: e.TRACKER_MAX_SOCKETS,
+      workers: e.TRACKER_WORKERS,
       socketsPerAddress: e.TRACKER_SOCKETS_PER_ADDRESS,
       swarmsPerSocket: e.TRACKER_SWARMS_PER_SOCKET,
       messagesPerSecond: e.TRACKER_MESSAGES_PER_SECOND,

@@ -156,7 +156,7 @@ async function scrape(c: Conn, infoHash?: string | string[]): Promise<Record<str
 
 /** The swarm the library holds for `infoHash` of the node's key, if any. */
 const swarmOf = (n: Node, infoHash: string) =>
-  n.server.app.tracker.torrents[Buffer.from(keyedInfoHash(n.key, infoHash), 'latin1').toString('hex')];
+  n.server.app.tracker.local?.torrents[Buffer.from(keyedInfoHash(n.key, infoHash), 'latin1').toString('hex')];
 const hex = (id: string) => Buffer.from(id, 'latin1').toString('hex');
 const holds = (n: Node, infoHash: string, c: Conn) => swarmOf(n, infoHash)?.peers.has(hex(c.id)) ?? false;
 

@@ -97,7 +97,7 @@ describe('TRACKER_NODES: swarms sharded over tracker nodes', () => {
     let n = 0;
     for (const [node, stream] of streamOn) {
       const other = urls.find((u) => u !== node) as string;
-      const swarms = (url: string) => Object.keys(nodeOf(url).app.tracker.torrents).length;
+      const swarms = (url: string) => nodeOf(url).app.tracker.swarmCount();
       const before = { named: swarms(node), other: swarms(other) };
       // One viewer took its settings from the first node, the other from the second; the query of the
       // stream's URL (a CDN token) does not move the swarm.

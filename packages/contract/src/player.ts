@@ -100,6 +100,18 @@ export function trackerNodeFor(swarmId: string, nodes: readonly string[]): strin
   return best;
 }
 
+/**
+ * The shards a tracker node may spread its swarms over. The plugin names its swarm's shard in the
+ * tracker URL (`shard`), so a node whose tracker runs in several processes (TRACKER_WORKERS) hands the
+ * connection to the process holding the swarm before any message is read: every viewer of a stream
+ * meets in one process.
+ */
+export const TRACKER_SHARDS = 4096;
+
+/** The shard of a swarm (0 ≤ shard < TRACKER_SHARDS); a hash apart from the node's, so the shards of one
+ *  node's swarms are spread as evenly as those of all swarms. */
+export const trackerShardOf = (swarmId: string): number => hash53(`shard\n${swarmId}`) % TRACKER_SHARDS;
+
 const isIceServer = (v: unknown): v is TIceServer => {
   if (typeof v !== 'object' || v === null) return false;
   const o = v as Record<string, unknown>;

@@ -5,6 +5,7 @@ import {
   swarmIdOf,
   type TIceServer,
   trackerNodeFor,
+  trackerShardOf,
 } from '@tlprt/contract';
 
 /** A key's effective settings as the plugin uses them (the guide's "Key settings" table). */
@@ -68,11 +69,13 @@ export interface CoreSettings {
 
 /**
  * The tracker a stream's viewers meet on: with TRACKER_NODES, the node the swarm hashes to, the same
- * for every viewer whichever server answered its settings; else the server's own.
+ * for every viewer whichever server answered its settings; else the server's own. The swarm's shard
+ * goes with it, for a node whose tracker runs in several processes.
  */
 export function trackerUrlFor(server: string, s: PlayerSettings, key: string, streamUrl: string): string {
-  const node = trackerNodeFor(swarmIdOf(key, streamUrl), s.trackerNodes) ?? server;
-  return `${node.replace(/^http/, 'ws')}${PLAYER_PATHS.tracker}?key=${encodeURIComponent(key)}`;
+  const swarm = swarmIdOf(key, streamUrl);
+  const node = trackerNodeFor(swarm, s.trackerNodes) ?? server;
+  return `${node.replace(/^http/, 'ws')}${PLAYER_PATHS.tracker}?key=${encodeURIComponent(key)}&shard=${trackerShardOf(swarm)}`;
 }
 
 /** How long the first segments of a stream wait for peers before the CDN (12, at most 2 s). */

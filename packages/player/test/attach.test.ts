@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PLAYER_PATHS, PLAYER_REPORT_INTERVAL_MS, type TIngestReport } from '@tlprt/contract';
+import {
+  PLAYER_PATHS,
+  PLAYER_REPORT_INTERVAL_MS,
+  swarmIdOf,
+  type TIngestReport,
+  trackerShardOf,
+} from '@tlprt/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { attach } from '../src/attach.js';
 import { FakeVideo } from './fake-media.js';
@@ -277,7 +283,9 @@ describe('attach: a usable key (200)', () => {
     const engine = engines.FakeHlsJsP2PEngine.made[0];
     if (!engine) throw new Error('no P2P engine');
     expect(engine.config.core).toMatchObject({
-      announceTrackers: [`${base.replace(/^http/, 'ws')}${PLAYER_PATHS.tracker}?key=${KEY}`],
+      announceTrackers: [
+        `${base.replace(/^http/, 'ws')}${PLAYER_PATHS.tracker}?key=${KEY}&shard=${trackerShardOf(swarmIdOf(KEY, SRC))}`,
+      ],
       rtcConfig: { iceServers: [{ urls: 'stun:stun.customer.example:3478' }] },
       swarmId: `${KEY}:${SRC}`,
       isP2PDisabled: false,
@@ -400,7 +408,9 @@ describe('attach: a usable key (200)', () => {
     const engine = engines.FakeHlsJsP2PEngine.made[0];
     if (!engine) throw new Error('no P2P engine');
     expect(engine.config.core).toMatchObject({
-      announceTrackers: [`${base.replace(/^http/, 'ws')}${PLAYER_PATHS.tracker}?key=${KEY}`],
+      announceTrackers: [
+        `${base.replace(/^http/, 'ws')}${PLAYER_PATHS.tracker}?key=${KEY}&shard=${trackerShardOf(swarmIdOf(KEY, SRC))}`,
+      ],
       swarmId: `${KEY}:${SRC}`,
       validateP2PSegment: expect.any(Function),
       validateHTTPSegment: expect.any(Function),

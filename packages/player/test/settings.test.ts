@@ -1,4 +1,10 @@
-import { KEY_SETTING_RANGES, swarmIdOf, trackerNodeFor } from '@tlprt/contract';
+import {
+  KEY_SETTING_RANGES,
+  swarmIdOf,
+  TRACKER_SHARDS,
+  trackerNodeFor,
+  trackerShardOf,
+} from '@tlprt/contract';
 import { describe, expect, it } from 'vitest';
 import {
   coreSettings,
@@ -142,9 +148,24 @@ describe('trackerUrlFor', () => {
   const base: PlayerSettings = readSettings({}, []);
   const key = 'k3yHash';
   it("is the server's own tracker without TRACKER_NODES", () => {
+    const shard = trackerShardOf(swarmIdOf(key, 'https://cdn.example/a.m3u8'));
     expect(trackerUrlFor('https://p2p.example', base, key, 'https://cdn.example/a.m3u8?t=1')).toBe(
-      'wss://p2p.example/tracker?key=k3yHash',
+      `wss://p2p.example/tracker?key=k3yHash&shard=${shard}`,
     );
+  });
+  it("names the swarm's shard, the same for every viewer of a stream and spread over the shards", () => {
+    const shards = new Set<number>();
+    for (let i = 0; i < 200; i++) {
+      const stream = `https://cdn.example/s${i}.m3u8`;
+      const a = new URL(trackerUrlFor('https://p2p.example', base, key, `${stream}?viewer=a`));
+      const b = new URL(trackerUrlFor('https://p2p.example', base, key, `${stream}?viewer=b`));
+      expect(a.searchParams.get('shard')).toBe(b.searchParams.get('shard'));
+      const shard = Number(a.searchParams.get('shard'));
+      expect(Number.isInteger(shard) && shard >= 0 && shard < TRACKER_SHARDS).toBe(true);
+      shards.add(shard);
+    }
+    // 200 swarms over 4,096 shards: a hash that spreads them leaves few collisions.
+    expect(shards.size).toBeGreaterThan(190);
   });
   it('is the node the swarm hashes to with them, whatever the query of the stream', () => {
     const nodes = ['https://t1.example', 'http://t2.example:8080'];
@@ -154,8 +175,9 @@ describe('trackerUrlFor', () => {
       const stream = `https://cdn.example/s${i}.m3u8`;
       const node = trackerNodeFor(swarmIdOf(key, stream), nodes) as string;
       const url = trackerUrlFor('https://p2p.example', s, key, `${stream}?token=${i}`);
-      expect(url).toBe(`${node.replace(/^http/, 'ws')}/tracker?key=k3yHash`);
-      seen.add(url);
+      const shard = trackerShardOf(swarmIdOf(key, stream));
+      expect(url).toBe(`${node.replace(/^http/, 'ws')}/tracker?key=k3yHash&shard=${shard}`);
+      seen.add(new URL(url).origin);
     }
     expect(seen.size).toBe(2);
   });

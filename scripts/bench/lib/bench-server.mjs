@@ -47,7 +47,7 @@ async function real() {
       reportsReceived: app.stats.reportsReceived,
       seenBytes: app.stats.seen.usage.bytes,
       seenEvicted: app.stats.seen.usage.evicted,
-      trackerSwarms: Object.keys(app.tracker.torrents).length,
+      trackerSwarms: app.tracker.swarmCount(),
     }),
   };
 }

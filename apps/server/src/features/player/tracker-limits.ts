@@ -33,14 +33,16 @@ function openFileLimit(): number | undefined {
 }
 
 /**
- * The node's cap of tracker sockets when none is configured. Every socket holds a file descriptor, and
- * the HTTP API, the event streams and the database need theirs: under an open-file limit of 1,024, a
- * thousand idle tracker sockets made every sign-in fail. Half the limit stays for the rest.
+ * The cap of tracker sockets of a process when none is configured. Every socket holds a file
+ * descriptor, and the HTTP API, the event streams and the database need theirs: under an open-file
+ * limit of 1,024, a thousand idle tracker sockets made every sign-in fail. Half the limit stays for the
+ * rest, or `reserve` descriptors in a tracker worker, which holds nothing else.
  */
-export function defaultMaxSockets(): number {
+export function defaultMaxSockets({ reserve }: { reserve?: number } = {}): number {
   const limit = openFileLimit();
   if (limit === undefined) return 1000;
-  return Math.max(1, Math.min(MAX_SOCKETS_CEILING, Math.floor(limit / 2)));
+  const room = reserve === undefined ? Math.floor(limit / 2) : limit - reserve;
+  return Math.max(1, Math.min(MAX_SOCKETS_CEILING, room));
 }
 
 /**
