@@ -33,6 +33,8 @@ const OFFERS = 5;
 const TARGET_P99_MS = 100;
 /** Descriptors each process keeps for everything but tracker sockets (the database, the HTTP API). */
 const RESERVED_FDS = 512;
+/** How long the server gets to close when the bench is done. */
+const STOP_GRACE_MS = 30_000;
 /** Viewers arrive in waves of this many connections at a time. */
 const WAVE = 200;
 const log = (m) => process.stderr.write(`  ${m}\n`);
@@ -115,6 +117,14 @@ const clients = Array.from({ length: CLIENTS }, (_, k) => {
   };
 });
 
+/** The client processes' failures by reason, for the log. */
+function whyFailed(answers) {
+  const all = {};
+  for (const a of answers) for (const [why, n] of Object.entries(a.reasons)) all[why] = (all[why] ?? 0) + n;
+  const list = Object.entries(all).map(([why, n]) => `${n}× ${why}`);
+  return list.length > 0 ? `: ${list.join('; ')}` : '';
+}
+
 const results = [];
 let serverProcesses = 0;
 let socketsHeld = 0;
@@ -145,8 +155,10 @@ try {
   let joinFailures = 0;
   let interval = 120;
   let held = 0;
+  const joinAnswers = [];
   for (const c of clients) {
     const r = await c.ask({ type: 'join', wave: WAVE });
+    joinAnswers.push(r);
     c.held = r.joined;
     held += r.joined;
     joinFailures += r.failures;
@@ -155,7 +167,7 @@ try {
   }
   const joinSeconds = (performance.now() - t0) / 1000;
   log(
-    `${held} of ${TARGET_PEERS} peers joined ${TARGET_SWARMS} swarms in ${round(joinSeconds)} s (${joinFailures} failures)`,
+    `${held} of ${TARGET_PEERS} peers joined ${TARGET_SWARMS} swarms in ${round(joinSeconds)} s (${joinFailures} failures${whyFailed(joinAnswers)})`,
   );
 
   // Steady state: the population re-announces once per interval (the server's answer says how often),
@@ -163,7 +175,7 @@ try {
   // process its share; each announce measured.
   const targetRate = TARGET_PEERS / interval;
   let unanswered = 0;
-  let last = { open: held, offersReceived: 0, answersReceived: 0, failures: joinFailures };
+  let last = { open: held, offersReceived: 0, answersReceived: 0, failures: joinFailures, reasons: '' };
   /** Announces at `perSecond` in all for `seconds`; their latencies. */
   const phase = async (perSecond, seconds) => {
     const answers = await Promise.all(
@@ -175,6 +187,7 @@ try {
     const sum = (field) => answers.reduce((s, a) => s + a[field], 0);
     unanswered += sum('unanswered');
     last = {
+      reasons: whyFailed(answers),
       open: sum('open'),
       offersReceived: sum('offersReceived'),
       answersReceived: sum('answersReceived'),
@@ -199,7 +212,7 @@ try {
   socketsHeld = stillOpen;
   log(
     `steady: ${steadyLatencies.length} announces at ${round(targetRate)}/s, ${unanswered} unanswered, ` +
-      `${last.failures} failures; offers relayed ${last.offersReceived}, answers relayed ${last.answersReceived}; ` +
+      `${last.failures} failures${last.reasons}; offers relayed ${last.offersReceived}, answers relayed ${last.answersReceived}; ` +
       `server RSS ${Math.round(rss / 2 ** 20)} MB`,
   );
   const missing = TARGET_PEERS - stillOpen;
@@ -273,7 +286,25 @@ try {
         }),
     ),
   );
-  await server.stop();
+  // A server that does not stop would keep the result from being printed: it is said, and killed.
+  let timer;
+  const stopped = await Promise.race([
+    server.stop().then(() => true),
+    new Promise((r) => {
+      timer = setTimeout(r, STOP_GRACE_MS, false);
+    }),
+  ]);
+  clearTimeout(timer);
+  if (!stopped) {
+    log(`the server did not stop within ${STOP_GRACE_MS / 1000} s: killed, its child processes too`);
+    for (const pid of processTree(server.pid).reverse()) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone already
+      }
+    }
+  }
 }
 
 await printResult(

@@ -4,8 +4,10 @@
 // does, without WebRTC (offers and answers are opaque SDP-sized strings), and does what its parent asks
 // over IPC, one request at a time, each answered with one message:
 //   {type: 'setup', port, origin, key, swarms: [{infoHash, shard}], from, to} → {type: 'ready'}
-//   {type: 'join', wave}     → {joined, failures, joinLatencies, interval}
-//   {type: 'phase', perSecond, seconds} → {latencies, unanswered, open, offersReceived, answersReceived, failures, interval}
+//   {type: 'join', wave} → {joined, failures, reasons, joinLatencies, interval}
+//   {type: 'phase', perSecond, seconds} →
+//     {latencies, unanswered, open, offersReceived, answersReceived, failures, reasons, interval}
+// (the counts are since the process started; reasons: how many failures of each kind).
 //   {type: 'stop'}           → exits.
 // Peer i (a global index over every process) is in swarm i mod swarms.length, so a process's peers are
 // spread over all swarms and their offers cross processes through the server.
@@ -29,6 +31,12 @@ const addressOf = (i) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
 let setup = null;
 const peers = [];
 let failures = 0;
+/** Why peers failed, and how many: the bench prints it. */
+const reasons = {};
+const fail = (reason) => {
+  failures++;
+  reasons[reason] = (reasons[reason] ?? 0) + 1;
+};
 let offersReceived = 0;
 let answersReceived = 0;
 let interval = 120;
@@ -60,18 +68,19 @@ function connect(i, joinLatencies) {
   const swarm = swarms[i % swarms.length];
   return new Promise((resolve) => {
     const p = { peerId: binaryId(), infoHash: swarm.infoHash, downloaded: 0, sentAt: 0, held: false };
-    const settle = (ok) => {
+    /** `reason` is why the peer did not join, if it did not. */
+    const settle = (reason) => {
       if (!p.joined) return;
       clearTimeout(p.joined.timer);
       p.joined = null;
-      p.held = ok;
-      if (!ok) {
-        failures++;
+      p.held = reason === undefined;
+      if (reason !== undefined) {
+        fail(`join: ${reason}`);
         p.ws.terminate();
       }
-      resolve(ok);
+      resolve(p.held);
     };
-    p.joined = { timer: setTimeout(() => settle(false), JOIN_TIMEOUT_MS) };
+    p.joined = { timer: setTimeout(() => settle(`no answer in ${JOIN_TIMEOUT_MS} ms`), JOIN_TIMEOUT_MS) };
     // The shard lets a server whose tracker runs in several processes hand the socket to the one owning
     // the swarm without reading a message first.
     p.ws = new WebSocket(`ws://127.0.0.1:${port}/tracker?key=${key}&shard=${swarm.shard}`, {
@@ -87,8 +96,8 @@ function connect(i, joinLatencies) {
       const m = JSON.parse(data);
       if (m['failure reason']) {
         // Left pending after the join: a refused announce counts as unanswered.
-        if (p.joined) settle(false);
-        else failures++;
+        if (p.joined) settle(m['failure reason']);
+        else fail(m['failure reason']);
         return;
       }
       if (m.offer) {
@@ -116,12 +125,12 @@ function connect(i, joinLatencies) {
         if (m.interval) interval = m.interval;
         if (p.joined) {
           joinLatencies.push(ms);
-          settle(true);
+          settle(undefined);
         } else measured?.push(ms);
       }
     });
-    p.ws.on('error', () => settle(false));
-    p.ws.on('close', () => settle(false));
+    p.ws.on('error', (err) => settle(err.message));
+    p.ws.on('close', (code) => settle(`closed (${code})`));
     peers.push(p);
   });
 }
@@ -137,7 +146,7 @@ async function join(wave) {
     for (let j = i; j < Math.min(setup.to, i + wave); j++) batch.push(connect(j, joinLatencies));
     joined += (await Promise.all(batch)).filter(Boolean).length;
   }
-  return { joined, failures, joinLatencies, interval };
+  return { joined, failures, reasons, joinLatencies, interval };
 }
 
 /**
@@ -170,6 +179,7 @@ async function phase(perSecond, seconds) {
     offersReceived,
     answersReceived,
     failures,
+    reasons,
     interval,
   };
 }
