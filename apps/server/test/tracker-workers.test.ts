@@ -257,3 +257,16 @@ describe('TRACKER_WORKERS: shutting down after every worker died', () => {
     expect(workerPids().filter((p) => !earlier.includes(p))).toEqual([]);
   });
 });
+
+describe('TRACKER_WORKERS: a worker that cannot start', () => {
+  it('fails the server start with the reason and leaves no worker behind', async () => {
+    const earlier = workerPids();
+    await expect(
+      startServer({
+        env: { TRACKER_WORKERS: '2' },
+        deps: { trackerWorkerScript: fileURLToPath(new URL('./no-such-worker.js', import.meta.url)) },
+      }),
+    ).rejects.toThrow(/tracker worker exited \(1\) before it was ready/);
+    expect(workerPids().filter((p) => !earlier.includes(p))).toEqual([]);
+  });
+});

@@ -63,9 +63,12 @@ interface Slot {
  */
 export class TrackerWorkers {
   private nextId = 0;
-  private closing = false;
 
-  private constructor(private readonly slots: Slot[]) {}
+  private constructor(
+    private readonly slots: Slot[],
+    /** Set at shutdown: a worker exiting then is not started again. */
+    private readonly state: { closing: boolean },
+  ) {}
 
   static async start(
     limits: TrackerLimits,
@@ -81,7 +84,7 @@ export class TrackerWorkers {
       swarms: 0,
       peers: 0,
     }));
-    let pool: TrackerWorkers | undefined;
+    const state = { closing: false };
     const spawn = (slot: Slot) =>
       new Promise<void>((resolve, reject) => {
         // No inherited flags (a debugger's port, a profiler's output): a worker is a plain process.
@@ -91,9 +94,11 @@ export class TrackerWorkers {
         });
         slot.child = child;
         slot.ready = false;
+        let wasReady = false;
         child.on('error', (err) => log.error({ err }, 'tracker worker: IPC failed'));
         child.on('message', (m: FromWorker) => {
           if (m.t === 'ready') {
+            wasReady = true;
             slot.ready = true;
             resolve();
           } else if (m.t === 'closed') {
@@ -115,18 +120,24 @@ export class TrackerWorkers {
           slot.handed.clear();
           slot.swarms = 0;
           slot.peers = 0;
-          if (pool === undefined)
+          if (state.closing) return;
+          // Its script cannot start: the start, or the restart below, fails with it.
+          if (!wasReady)
             return reject(new Error(`tracker worker exited (${code ?? signal}) before it was ready`));
-          if (pool.closing) return;
           log.error({ code, signal }, 'tracker worker died: its connections are closed, it restarts');
           setTimeout(() => {
-            if (!pool?.closing)
+            if (!state.closing)
               spawn(slot).catch((err: unknown) => log.error({ err }, 'tracker worker: restart failed'));
           }, RESTART_MS).unref();
         });
       });
-    await Promise.all(slots.map(spawn));
-    pool = new TrackerWorkers(slots);
+    const pool = new TrackerWorkers(slots, state);
+    try {
+      await Promise.all(slots.map(spawn));
+    } catch (err) {
+      await pool.close();
+      throw err;
+    }
     return pool;
   }
 
@@ -177,7 +188,7 @@ export class TrackerWorkers {
    * comes before the server closes, the workers' exit after.
    */
   async drain(): Promise<void> {
-    this.closing = true;
+    this.state.closing = true;
     await Promise.all(
       this.slots.map(({ child, ready }) => {
         if (child === undefined || !ready || !child.connected) return undefined;
@@ -202,7 +213,7 @@ export class TrackerWorkers {
 
   /** Has every worker exit; kills one that takes too long. */
   async close(): Promise<void> {
-    this.closing = true;
+    this.state.closing = true;
     await Promise.all(
       this.slots.map(({ child, ready }) => {
         if (child === undefined || child.exitCode !== null) return undefined;
