@@ -62,7 +62,7 @@ function announce(p, event) {
   p.ws.send(JSON.stringify(msg));
 }
 
-/** Peer i's first announce: resolves with its latency in ms, or null if it never joined. */
+/** Connects peer i and sends its first announce: resolves with whether it joined (latency to joinLatencies). */
 function connect(i, joinLatencies) {
   const { port, origin, key, swarms } = setup;
   const swarm = swarms[i % swarms.length];
@@ -80,7 +80,13 @@ function connect(i, joinLatencies) {
       }
       resolve(p.held);
     };
-    p.joined = { timer: setTimeout(() => settle(`no answer in ${JOIN_TIMEOUT_MS} ms`), JOIN_TIMEOUT_MS) };
+    const timeout = () =>
+      settle(
+        p.ws.readyState === WebSocket.OPEN
+          ? `first announce unanswered in ${JOIN_TIMEOUT_MS} ms`
+          : `no handshake in ${JOIN_TIMEOUT_MS} ms`,
+      );
+    p.joined = { timer: setTimeout(timeout, JOIN_TIMEOUT_MS) };
     // The shard lets a server whose tracker runs in several processes hand the socket to the one owning
     // the swarm without reading a message first.
     p.ws = new WebSocket(`ws://127.0.0.1:${port}/tracker?key=${key}&shard=${swarm.shard}`, {
