@@ -42,7 +42,8 @@ process.on('message', (m: ToWorker, handle: unknown) => {
     process.disconnect();
     return;
   }
-  if (!(handle instanceof Socket)) return;
+  // A connection that closed before it could be sent arrives without its handle: nothing to hold.
+  if (!(handle instanceof Socket)) return tell({ t: 'closed', id: m.id });
   held += 1;
   handle.once('close', () => {
     held -= 1;
