@@ -63,5 +63,8 @@ process.on('message', (m: ToWorker, handle: unknown) => {
 });
 // The server's process is gone: so is the budget these connections were counted in.
 process.on('disconnect', () => process.exit(0));
+// A terminal's Ctrl-C or a service manager's stop reaches the whole process group: the server's
+// process drives the shutdown (drain, then exit), so a worker does not die ahead of it.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => {});
 setInterval(() => tell({ t: 'counts', swarms: host.swarmCount, peers: host.peerCount }), COUNTS_MS).unref();
 tell({ t: 'ready' });
