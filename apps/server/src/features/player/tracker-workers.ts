@@ -108,11 +108,9 @@ export class TrackerWorkers {
         });
         slot.child = child;
         slot.ready = false;
-        let wasReady = false;
         child.on('error', (err) => log.error({ err }, 'tracker worker: IPC failed'));
         child.on('message', (m: FromWorker) => {
           if (m.t === 'ready') {
-            wasReady = true;
             slot.ready = true;
             resolve();
           } else if (m.t === 'closed') {
@@ -126,6 +124,7 @@ export class TrackerWorkers {
           }
         });
         child.once('exit', (code, signal) => {
+          const wasReady = slot.child === child && slot.ready;
           if (slot.child === child) {
             slot.child = undefined;
             slot.ready = false;
@@ -240,9 +239,10 @@ export class TrackerWorkers {
             clearTimeout(kill);
             resolve();
           });
-          // One still starting may not listen yet, and holds no connection.
+          // One still starting may not listen yet, and holds no connection; a worker ignores SIGTERM
+          // (the process group's, tracker-worker.ts).
           if (ready && child.connected) child.send({ t: 'close' } satisfies ToWorker);
-          else child.kill();
+          else child.kill('SIGKILL');
         });
       }),
     );
