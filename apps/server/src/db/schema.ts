@@ -212,6 +212,17 @@ export interface TeamTokensTable {
   revoked_at: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
+/** A segment's reference hash, per team (migration 0018, issue 36). */
+export interface SegmentHashesTable {
+  team_id: number;
+  /** The integrity service's segment id: a digest of the URL and range. */
+  segment: string;
+  sha256: string;
+  /** SegmentHashSource: 1 pushed, 2 stated by the origin, 3 fetched. */
+  source: number;
+  expires_at: number;
+}
+
 /** Failed sign-ins per hashed login or address in the current window (migration 0007). */
 export interface LoginFailuresTable {
   /** login (delay only), address, login-address (a login from one address), confirm (an account's confirmations). */
@@ -238,6 +249,7 @@ export interface Database {
   login_failures: LoginFailuresTable;
   supervisor_audit: SupervisorAuditTable;
   team_tokens: TeamTokensTable;
+  segment_hashes: SegmentHashesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -16,6 +16,9 @@ import * as m0014 from './0014_team_tokens.js';
 import * as m0015 from './0015_stats_experience.js';
 import * as m0016 from './0016_stats_breakdowns.js';
 import * as m0017 from './0017_stats_drawn_blocks.js';
+import * as m0018 from './0018_segment_hashes.js';
+import * as m0019 from './0019_stats_verify_bytes.js';
+import * as m0020 from './0020_origin_verification.js';
 
 /** Every migration in order. Listed by hand (not read from the folder) so the same list works from
  *  src/ under the test runner and from dist/ when built. Names sort in the order they must run. */
@@ -37,4 +40,7 @@ export const migrations: Record<string, Migration> = {
   '0015_stats_experience': m0015,
   '0016_stats_breakdowns': m0016,
   '0017_stats_drawn_blocks': m0017,
+  '0018_segment_hashes': m0018,
+  '0019_stats_verify_bytes': m0019,
+  '0020_origin_verification': m0020,
 };

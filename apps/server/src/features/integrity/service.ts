@@ -7,20 +7,17 @@ import type { AppContext } from '../../context.js';
 import { HttpError } from '../../http/errors.js';
 import { createDnsClient } from '../../net/dns.js';
 import { reasonOf } from '../../net/failure.js';
-import { hostAndParents, normalizeHost } from '../../net/host.js';
 import type { SafeFetchOptions } from '../../net/safe-fetch.js';
 import { HashCache, type Outcome } from './cache.js';
 import { type ByteRange, demoFilePath, fetchSegment, readDemoFile } from './origin.js';
-import { teamHostRows } from './queries.js';
+import { segmentId } from './store.js';
+import { TeamHosts } from './team-hosts.js';
 
 /** A hash is believed this long (segment URLs are meant to be immutable; this bounds the damage when
  *  an origin replaces a file under the same name). */
 const HASH_TTL_MS = 10 * 60_000;
 /** A failed fetch is remembered this long: every viewer of a failing segment must not re-ask it. */
 const FAILURE_TTL_MS = 3000;
-/** A team's hosts are read again after this long, like the key and Origin verdicts. */
-const HOSTS_TTL_MS = 5000;
-const HOSTS_CACHE_MAX = 10_000;
 /** CDNs redirect to edges; a few hops, each checked by the SSRF guard. */
 const MAX_REDIRECTS = 5;
 const USER_AGENT = 'tlprt-integrity/1.0 (P2P segment check)';
@@ -33,18 +30,6 @@ export interface IntegrityService {
   sha256Of(key: UsableKey, url: URL, range: ByteRange | undefined): Promise<string>;
   /** Outcomes held in memory (tests and the bench check the bound). */
   readonly cachedEntries: number;
-}
-
-/** An Origin's name as a host: a bare host name, or the host of an http(s) URL typed as its name. */
-function originNameHost(name: string): string | null {
-  const bare = normalizeHost(name);
-  if (bare !== null) return bare;
-  try {
-    const u = new URL(name.trim());
-    return u.protocol === 'http:' || u.protocol === 'https:' ? normalizeHost(u.hostname) : null;
-  } catch {
-    return null;
-  }
 }
 
 export interface IntegrityServiceOptions {
@@ -88,22 +73,7 @@ export function createIntegrityService(
   );
   const publicOrigin = new URL(config.publicUrl).origin;
   const demoRoot = join(DEMO_ASSETS, 'demo-stream');
-  const teamHosts = new Map<number, { hosts: Set<string>; until: number }>();
-
-  async function hostsOf(teamId: number): Promise<Set<string>> {
-    const now = ctx.now();
-    const hit = teamHosts.get(teamId);
-    if (hit && hit.until > now) return hit.hosts;
-    const rows = await teamHostRows(ctx.db, teamId);
-    const hosts = new Set(rows.domainHosts);
-    for (const name of rows.originNames) {
-      const host = originNameHost(name);
-      if (host !== null) hosts.add(host);
-    }
-    if (teamHosts.size >= HOSTS_CACHE_MAX) teamHosts.clear();
-    teamHosts.set(teamId, { hosts, until: now + HOSTS_TTL_MS });
-    return hosts;
-  }
+  const teamHosts = new TeamHosts(ctx.db, ctx.now);
 
   /** A hash or a failure reason: errors never escape into the shared in-flight promise. */
   async function outcomeOf(read: () => Promise<Buffer>, url: URL): Promise<Outcome> {
@@ -121,12 +91,6 @@ export function createIntegrityService(
     }
   }
 
-  /** The cache's key: a digest, so 100 000 entries of 2 kB URLs do not take 200 MB. */
-  const segmentId = (url: URL, range: ByteRange | undefined) =>
-    createHash('sha256')
-      .update(`${url.href}\n${range ? `${range.start}-${range.end}` : ''}`)
-      .digest('base64url');
-
   async function sha256Of(key: UsableKey, given: URL, range: ByteRange | undefined): Promise<string> {
     const url = new URL(given.href);
     // The fragment never reaches the origin, so two URLs that differ only in it are the same segment.
@@ -137,10 +101,7 @@ export function createIntegrityService(
       if (file === undefined) throw new HttpError(403, MSG_INTEGRITY.notDemoFile);
       read = () => readDemoFile(file, range, limits.maxBytes);
     } else {
-      // Address literals and single labels are never a team's host (domains are names).
-      const host = normalizeHost(url.hostname);
-      const hosts = host === null ? undefined : await hostsOf(key.teamId);
-      if (host === null || !hostAndParents(host).some((h) => hosts?.has(h)))
+      if (!(await teamHosts.allows(key.teamId, url.hostname)))
         throw new HttpError(403, MSG_INTEGRITY.hostNotOfKey);
       // No segment of a stream on another port can ever be read: like a foreign host, all of it is
       // unverifiable (a redirect to such a port is one segment's failure, found by the fetch).
