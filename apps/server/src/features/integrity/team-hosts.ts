@@ -1,5 +1,5 @@
-import type { Clock } from '../../lib/clock.js';
 import type { Db } from '../../db/index.js';
+import type { Clock } from '../../lib/clock.js';
 import { hostAndParents, normalizeHost } from '../../net/host.js';
 import { teamHostRows } from './queries.js';
 
