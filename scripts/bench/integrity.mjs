@@ -94,7 +94,7 @@ for (let i = 0; i < SEGMENTS_CHECKED; i++) {
   const n = i % segments.length;
   const data = bytes[n].buffer.slice(bytes[n].byteOffset, bytes[n].byteOffset + bytes[n].byteLength);
   const sink = { accepted() {}, rejected() {}, unverifiable() {}, streamRefused() {}, dropPeer() {} };
-  const guard = new SegmentGuard(new IntegrityReferences(serverBase, key), sink);
+  const guard = new SegmentGuard(new IntegrityReferences({ server: serverBase, key }), sink);
   const t0 = performance.now();
   if (await guard.validateP2P(segmentUrl(segments[n]), undefined, data)) verified++;
   delays.push(performance.now() - t0);

@@ -23,6 +23,7 @@ import {
   opensPeering,
   type PlayerSettings,
   readSettings,
+  swarmNodeFor,
   trackerUrlFor,
 } from './settings.js';
 import { fillShakaSegmentIndexes } from './shaka-index.js';
@@ -139,6 +140,14 @@ async function fetchSettings(server: string, key: string): Promise<PlayerSetting
   }
 }
 
+function absoluteUrl(src: string | undefined): string | undefined {
+  try {
+    return src ? new URL(src, location.href).href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function requireSrc(o: AttachOptions): string {
   if (!o.src) throw new TypeError(`TlprtP2P.attach: "src" (the stream's URL) is needed for ${o.player}`);
   return o.src;
@@ -205,7 +214,14 @@ export async function attach(options: AttachOptions): Promise<Handle> {
   // download only, never the one the player needs to start (opening.ts); none without peering.
   const openingMs = settings && peering ? openingWaitMs(settings) : 0;
   const opening = new OpeningWait(() => engine, openingMs);
-  const guard = new SegmentGuard(new IntegrityReferences(server, options.key), {
+  // A stream's hashes are asked of its swarm's node, with the name its reports give it.
+  const streamUrl = absoluteUrl(options.src);
+  const references = new IntegrityReferences({
+    server: settings && streamUrl ? swarmNodeFor(server, settings, options.key, streamUrl) : server,
+    key: options.key,
+    stream: streamName(options.src, location.href),
+  });
+  const guard = new SegmentGuard(references, {
     accepted(bytes) {
       counters.p2pBytes += bytes;
       reporter?.add(0, bytes, 0);

@@ -48,9 +48,12 @@ const REFERENCE_TIMEOUT_MS = 8000;
 export class IntegrityReferences {
   private readonly known = new Map<string, { ref: Promise<Reference>; until: number }>();
 
+  /**
+   * `server`: the node of the stream's swarm (swarmNodeFor); `stream`: the reports' stream name, so the
+   * bytes the server fetched to answer are counted under it.
+   */
   constructor(
-    private readonly server: string,
-    private readonly key: string,
+    private readonly where: { server: string; key: string; stream?: string | undefined },
     private readonly fetchImpl: FetchLike = (url, init) => fetch(url, init),
     private readonly max = 512,
     private readonly now: () => number = () => Date.now(),
@@ -76,10 +79,11 @@ export class IntegrityReferences {
   }
 
   private async ask(url: string, range: ByteRange | undefined): Promise<Reference> {
-    const q = new URLSearchParams({ key: this.key, url });
+    const q = new URLSearchParams({ key: this.where.key, url });
     if (range) q.set('range', `${range.start}-${range.end}`);
+    if (this.where.stream) q.set('stream', this.where.stream);
     try {
-      const res = await this.fetchImpl(`${this.server}${PLAYER_PATHS.integrity}?${q}`, {
+      const res = await this.fetchImpl(`${this.where.server}${PLAYER_PATHS.integrity}?${q}`, {
         credentials: 'omit',
         signal: AbortSignal.timeout(this.timeoutMs),
       });

@@ -74,8 +74,17 @@ export interface CoreSettings {
  */
 export function trackerUrlFor(server: string, s: PlayerSettings, key: string, streamUrl: string): string {
   const swarm = swarmIdOf(key, streamUrl);
-  const node = trackerNodeFor(swarm, s.trackerNodes) ?? server;
+  const node = swarmNodeFor(server, s, key, streamUrl);
   return `${node.replace(/^http/, 'ws')}${PLAYER_PATHS.tracker}?key=${encodeURIComponent(key)}&shard=${trackerShardOf(swarm)}`;
+}
+
+/**
+ * The server a stream's viewers meet on and ask their segments' hashes of: every viewer of a swarm
+ * asks the same node, so one node's memory serves the whole swarm and the origin is read once per
+ * segment for the cluster, not once per node.
+ */
+export function swarmNodeFor(server: string, s: PlayerSettings, key: string, streamUrl: string): string {
+  return trackerNodeFor(swarmIdOf(key, streamUrl), s.trackerNodes) ?? server;
 }
 
 /** How long the first segments of a stream wait for peers before the CDN (12, at most 2 s). */

@@ -30,7 +30,7 @@ function server(answers: Record<string, [number, unknown]>) {
 
 function guardWith(answers: Record<string, [number, unknown]>, now = () => 0) {
   const s = server(answers);
-  const refs = new IntegrityReferences(SERVER, KEY, s.fetchImpl, 4, now);
+  const refs = new IntegrityReferences({ server: SERVER, key: KEY }, s.fetchImpl, 4, now);
   const seen = { accepted: 0, rejected: 0, unverifiable: 0, refused: 0, dropped: [] as string[] };
   const sink: GuardSink = {
     accepted: (b) => {
@@ -59,7 +59,7 @@ function guardAwaitingServer() {
     () => new Promise<{ status: number; json: () => Promise<unknown> }>((resolve) => (answer = resolve)),
   );
   const seen = { accepted: 0, rejected: 0 };
-  const guard = new SegmentGuard(new IntegrityReferences(SERVER, KEY, fetchImpl), {
+  const guard = new SegmentGuard(new IntegrityReferences({ server: SERVER, key: KEY }, fetchImpl), {
     accepted: (b) => (seen.accepted += b),
     rejected: (b) => (seen.rejected += b),
     unverifiable: () => {},
@@ -224,7 +224,7 @@ describe('IntegrityReferences', () => {
     const answers: Record<string, [number, unknown]> = {};
     for (let i = 0; i < 6; i++) answers[`${SEG}${i}|`] = [200, { sha256: 'a'.repeat(64) }];
     const s = server(answers);
-    const refs = new IntegrityReferences(SERVER, KEY, s.fetchImpl, 4);
+    const refs = new IntegrityReferences({ server: SERVER, key: KEY }, s.fetchImpl, 4);
     await Promise.all([refs.get(`${SEG}0`, undefined), refs.get(`${SEG}0`, undefined)]);
     await refs.get(`${SEG}0`, undefined);
     expect(s.calls).toHaveLength(1);
@@ -237,7 +237,7 @@ describe('IntegrityReferences', () => {
   it('asks again about a segment the server could not fetch, after a few seconds', async () => {
     let t = 0;
     const s = server({ [`${SEG}|`]: [502, {}] });
-    const refs = new IntegrityReferences(SERVER, KEY, s.fetchImpl, 4, () => t);
+    const refs = new IntegrityReferences({ server: SERVER, key: KEY }, s.fetchImpl, 4, () => t);
     expect(await refs.get(SEG, undefined)).toEqual({ kind: 'unavailable' });
     await refs.get(SEG, undefined);
     expect(s.calls).toHaveLength(1);
@@ -253,12 +253,12 @@ describe('IntegrityReferences', () => {
           init.signal?.addEventListener('abort', () => reject(init.signal?.reason)),
         ),
     );
-    const refs = new IntegrityReferences(SERVER, KEY, fetchImpl, 4, () => 0, 20);
+    const refs = new IntegrityReferences({ server: SERVER, key: KEY }, fetchImpl, 4, () => 0, 20);
     expect(await refs.get(SEG, undefined)).toEqual({ kind: 'unavailable' });
   });
 
   it('a network failure is "unavailable", never a hash', async () => {
-    const refs = new IntegrityReferences(SERVER, KEY, async () => {
+    const refs = new IntegrityReferences({ server: SERVER, key: KEY }, async () => {
       throw new TypeError('offline');
     });
     expect(await refs.get(SEG, undefined)).toEqual({ kind: 'unavailable' });

@@ -11,6 +11,7 @@ import {
   opensPeering,
   type PlayerSettings,
   readSettings,
+  swarmNodeFor,
   trackerUrlFor,
 } from '../src/settings.js';
 
@@ -180,5 +181,24 @@ describe('trackerUrlFor', () => {
       seen.add(new URL(url).origin);
     }
     expect(seen.size).toBe(2);
+  });
+});
+
+describe('swarmNodeFor', () => {
+  const base: PlayerSettings = readSettings({}, []);
+  it("is the server that answered without TRACKER_NODES, else the swarm's tracker node for every viewer", () => {
+    expect(swarmNodeFor('https://p2p.example', base, 'k', 'https://cdn.example/a.m3u8')).toBe(
+      'https://p2p.example',
+    );
+    const s = { ...base, trackerNodes: ['https://t1.example', 'https://t2.example'] };
+    for (let i = 0; i < 20; i++) {
+      const stream = `https://cdn.example/s${i}.m3u8`;
+      const node = swarmNodeFor('https://p2p.example', s, 'k', `${stream}?viewer=a`);
+      // The hashes are asked of the node the viewers meet on, whichever viewer asks.
+      expect(node).toBe(swarmNodeFor('https://p2p.example', s, 'k', `${stream}?viewer=b`));
+      expect(
+        trackerUrlFor('https://p2p.example', s, 'k', stream).startsWith(node.replace(/^http/, 'ws')),
+      ).toBe(true);
+    }
   });
 });

@@ -1,7 +1,16 @@
 import type { Clock } from '../../lib/clock.js';
 
 /** What one look-up of a segment came to: its hash, or why the origin could not be read. */
-export type Outcome = { ok: true; sha256: string } | { ok: false; reason: string };
+export type Outcome =
+  | {
+      ok: true;
+      sha256: string;
+      /** Where this node found it (the metrics' label). */
+      from: 'disk' | 'stored' | 'origin';
+      /** Kept no longer than this (a stored hash that expires sooner). */
+      ttlMs?: number;
+    }
+  | { ok: false; reason: string };
 
 export interface HashCacheOptions {
   /** Most outcomes kept; past it the least recently used goes first. */
@@ -32,6 +41,17 @@ export class HashCache {
     return this.entries.size;
   }
 
+  /** The cached hash of `id` if it holds one now: the fast path answers with it, nothing awaited. */
+  peek(id: string): string | undefined {
+    const hit = this.entries.get(id);
+    return hit?.outcome.ok && hit.until > this.now() ? hit.outcome.sha256 : undefined;
+  }
+
+  /** Forgets `id` (a hash pushed on this node replaces it at once). */
+  forget(id: string): void {
+    this.entries.delete(id);
+  }
+
   /** The cached outcome of `id`, the one being computed, or a new one from `compute` (which turns its
    *  own failures into outcomes). */
   resolve(id: string, compute: () => Promise<Outcome>): Promise<Outcome> {
@@ -59,7 +79,9 @@ export class HashCache {
   }
 
   private store(id: string, outcome: Outcome): void {
-    const ttl = outcome.ok ? this.options.okTtlMs : this.options.failureTtlMs;
+    const ttl = outcome.ok
+      ? Math.min(this.options.okTtlMs, outcome.ttlMs ?? this.options.okTtlMs)
+      : this.options.failureTtlMs;
     this.entries.delete(id);
     this.entries.set(id, { outcome, until: this.now() + ttl });
     while (this.entries.size > this.options.maxEntries) {

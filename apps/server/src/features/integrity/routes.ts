@@ -5,40 +5,43 @@ import type { AppContext } from '../../context.js';
 import { allowOrigin, preflight } from '../../http/cors.js';
 import { HttpError, tooManyRequests } from '../../http/errors.js';
 import { route } from '../../http/route.js';
-import { SlidingWindowCounter } from '../../lib/sliding-window.js';
-import { createIntegrityService } from './service.js';
+import { serveAhead } from '../statistics/ingest-http.js';
+import { createGate, HASH_ANSWER_CACHE_CONTROL } from './gate.js';
+import { integrityFastPath } from './integrity-http.js';
+import { createIntegrityService, type IntegrityServiceOptions } from './service.js';
 
 /**
- * GET /player/v1/integrity (DESIGN §11): per-address limit → the key usable and the Origin one of its
- * pages (else 404; CORS from here on) → per-key limit → the query's schema → the service.
+ * GET /player/v1/integrity (DESIGN §11, issue 36). One question per P2P segment of every viewer, so it
+ * is answered ahead of Fastify's router (integrity-http.ts) by the same gate and service; the route
+ * below answers what that path leaves (a closing server) and `inject`, and documents the call.
  */
-export function integrityRoutes(ctx: AppContext): FastifyPluginAsync {
+export function integrityRoutes(
+  ctx: AppContext,
+  count?: IntegrityServiceOptions['countVerification'],
+): FastifyPluginAsync {
   return async (app) => {
-    const svc = createIntegrityService(ctx);
-    const { perAddressPerMinute, perKeyPerMinute } = ctx.config.integrity;
-    // @fastify/rate-limit runs one limit per request, so the per-key one is a counter of our own.
-    const perAddress = app.rateLimit({
-      max: perAddressPerMinute,
-      timeWindow: 60_000,
-      errorResponseBuilder: (_req: unknown, c: { ttl: number }) =>
-        tooManyRequests(c.ttl, MSG_INTEGRITY.tooManyForAddress),
-    });
-    const perKey = new SlidingWindowCounter(perKeyPerMinute, 60_000, ctx.now);
+    const svc = createIntegrityService(ctx, count ? { countVerification: count } : {});
+    const gate = createGate(ctx, svc);
     const admitted = new WeakMap<FastifyRequest, UsableKey>();
 
+    const perAddress: onRequestHookHandler = async (req) => {
+      const wait = gate.addressWait(req.ip);
+      if (wait > 0) throw tooManyRequests(wait, MSG_INTEGRITY.tooManyForAddress);
+    };
     /** Runs before the schema, so that a browser can read the 400s and 429s of a key it may use. */
     const admit: onRequestHookHandler = async (req, reply) => {
-      const hash = (req.query as Record<string, unknown>).key;
-      // Left to the schema's 400 (missing, repeated, too long).
-      if (typeof hash !== 'string' || hash === '' || hash.length > 200) return;
       const origin = req.headers.origin;
-      const key = await ctx.keys.find(hash);
-      if (key === null || (origin !== undefined && !(await ctx.origins.forKey(hash, origin))))
-        throw new HttpError(404, MSG_INTEGRITY.keyNotUsable);
-      allowOrigin(reply, origin);
-      const wait = perKey.hit(key.hash);
-      if (wait > 0) throw tooManyRequests(wait, MSG_INTEGRITY.tooManyForKey);
-      admitted.set(req, key);
+      try {
+        const key = await gate.admit((req.query as Record<string, unknown>).key, origin);
+        if (key) {
+          admitted.set(req, key);
+          allowOrigin(reply, origin);
+        }
+      } catch (err) {
+        // A key past its budget is still one of this page's: its 429 is readable.
+        if (err instanceof HttpError && err.statusCode === 429) allowOrigin(reply, origin);
+        throw err;
+      }
     };
 
     route(
@@ -48,8 +51,12 @@ export function integrityRoutes(ctx: AppContext): FastifyPluginAsync {
         const key = admitted.get(req);
         if (!key) throw new HttpError(404, MSG_INTEGRITY.keyNotUsable);
         reply.header('X-Content-Type-Options', 'nosniff');
+        const url = new URL(req.query.url);
         const range = req.query.range === undefined ? undefined : parseIntegrityRange(req.query.range);
-        return { sha256: await svc.sha256Of(key, new URL(req.query.url), range) };
+        const sha256 =
+          svc.cached(key, url, range) ?? (await svc.sha256Of({ key, url, range, stream: req.query.stream }));
+        reply.header('Cache-Control', HASH_ANSWER_CACHE_CONTROL);
+        return { sha256 };
       },
       {
         onRequest: [perAddress, admit],
@@ -60,6 +67,11 @@ export function integrityRoutes(ctx: AppContext): FastifyPluginAsync {
         helmet: false,
       },
     );
+    // Errors are never reused by a cache in front: the next question may well be answered.
+    app.addHook('onSend', async (req, reply) => {
+      if (req.routeOptions.url === E.integrity.path && reply.statusCode !== 200)
+        reply.header('Cache-Control', 'no-store');
+    });
 
     // The request is a simple GET; a page that adds headers of its own gets a preflight answered here.
     app.options(E.integrity.path, { schema: { hide: true }, onRequest: perAddress }, async (req, reply) => {
@@ -73,5 +85,14 @@ export function integrityRoutes(ctx: AppContext): FastifyPluginAsync {
       if (!ok) throw new HttpError(404, MSG_INTEGRITY.keyNotUsable);
       return preflight(reply, origin, 'GET');
     });
+
+    let closing = false;
+    app.addHook('preClose', async () => {
+      closing = true;
+    });
+    serveAhead(
+      app.server,
+      integrityFastPath(gate, () => closing),
+    );
   };
 }
