@@ -34,6 +34,8 @@ const server = await startServer('app', {
     NODE_ENV: 'development',
     INTEGRITY_PER_ADDRESS_PER_MINUTE: '10000000',
     INTEGRITY_PER_KEY_PER_MINUTE: '100000000',
+    INGEST_REPORTS_PER_ADDRESS_PER_MINUTE: '100000000',
+    INGEST_REPORTS_PER_KEY_PER_MINUTE: '1000000000',
   },
 });
 const key = server.keys[0];
@@ -70,9 +72,50 @@ await Promise.all(
 const elapsed = (performance.now() - started) / 1000;
 const { cpuUs, rss } = await server.stats();
 const perSecond = answered / elapsed;
+const cpuPerAnswer = (cpuUs - cpuBefore) / answered;
 log(
-  `${answered} cached hashes in ${elapsed.toFixed(1)} s (${refused} not 200), server CPU ${round((cpuUs - cpuBefore) / answered)} µs each`,
+  `${answered} cached hashes in ${elapsed.toFixed(1)} s (${refused} not 200), server CPU ${round(cpuPerAnswer)} µs each`,
 );
+
+// --- 1b. A browser's single report on the same server, client and connections: the yardstick -------------
+// Issue 36: a cached answer must cost the server no more CPU than one ingest report (a viewer asks ~4
+// answers per report).
+const post = (body) =>
+  new Promise((resolve) => {
+    const req = http.request(
+      {
+        agent,
+        host: '127.0.0.1',
+        port: server.port,
+        path: '/stats/v1/ingest',
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          origin: server.origin,
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode));
+      },
+    );
+    req.on('error', () => resolve(0));
+    req.end(body);
+  });
+const report = (n) =>
+  `{"reports":[{"apiKey":"${key}","sessionId":"b-${n % 5000}","ts":${Math.floor(Date.now() / 1000)},"cdnBytes":1000000,"p2pBytes":500000,"seq":${Math.floor(n / 5000)}}]}`;
+const ingestCpuBefore = (await server.stats()).cpuUs;
+let reported = 0;
+const ingestEnd = performance.now() + SECONDS * 1000;
+await Promise.all(
+  Array.from({ length: CONNECTIONS }, async (_, c) => {
+    for (let n = c; performance.now() < ingestEnd; n += CONNECTIONS)
+      if ((await post(report(n))) === 202) reported++;
+  }),
+);
+const cpuPerReport = ((await server.stats()).cpuUs - ingestCpuBefore) / reported;
+log(`${reported} single reports, server CPU ${round(cpuPerReport)} µs each`);
 
 // --- 2. Delay added to a P2P segment --------------------------------------------------------------------
 const bundleDir = join(tmpdir(), `tlprt-bench-integrity-${process.pid}`);
@@ -118,10 +161,28 @@ await printResult('integrity', { connections: CONNECTIONS }, [
   {
     case: 'server CPU per cached answer',
     n: answered,
-    p50: round((cpuUs - cpuBefore) / answered),
-    p95: round((cpuUs - cpuBefore) / answered),
-    max: round((cpuUs - cpuBefore) / answered),
+    p50: round(cpuPerAnswer),
+    p95: round(cpuPerAnswer),
+    max: round(cpuPerAnswer),
     unit: 'µs',
+  },
+  {
+    case: 'server CPU per single ingest report (same server, client and connections)',
+    n: reported,
+    p50: round(cpuPerReport),
+    p95: round(cpuPerReport),
+    max: round(cpuPerReport),
+    unit: 'µs',
+  },
+  {
+    case: 'server CPU: cached answer / single report',
+    n: answered,
+    p50: round(cpuPerAnswer / cpuPerReport),
+    p95: round(cpuPerAnswer / cpuPerReport),
+    max: round(cpuPerAnswer / cpuPerReport),
+    unit: '×',
+    target: '≤ 1',
+    ok: cpuPerAnswer <= cpuPerReport,
   },
   {
     case: `delay added to a P2P segment (${Math.round(meanSize / 1000)} kB, hash cached on the server)`,

@@ -50,7 +50,6 @@ export function integrityRoutes(
       async (req, reply) => {
         const key = admitted.get(req);
         if (!key) throw new HttpError(404, MSG_INTEGRITY.keyNotUsable);
-        reply.header('X-Content-Type-Options', 'nosniff');
         const url = new URL(req.query.url);
         const range = req.query.range === undefined ? undefined : parseIntegrityRange(req.query.range);
         const sha256 =
@@ -69,8 +68,9 @@ export function integrityRoutes(
     );
     // Errors are never reused by a cache in front: the next question may well be answered.
     app.addHook('onSend', async (req, reply) => {
-      if (req.routeOptions.url === E.integrity.path && reply.statusCode !== 200)
-        reply.header('Cache-Control', 'no-store');
+      if (req.routeOptions.url !== E.integrity.path || req.method !== 'GET') return;
+      reply.header('X-Content-Type-Options', 'nosniff');
+      if (reply.statusCode !== 200) reply.header('Cache-Control', 'no-store');
     });
 
     // The request is a simple GET; a page that adds headers of its own gets a preflight answered here.
