@@ -9,6 +9,10 @@ import { serveAhead } from '../statistics/ingest-http.js';
 import { createGate, HASH_ANSWER_CACHE_CONTROL } from './gate.js';
 import { integrityFastPath } from './integrity-http.js';
 import { createIntegrityService, type IntegrityServiceOptions } from './service.js';
+import { deleteExpiredHashes } from './store.js';
+
+/** How often expired segment hashes are deleted. */
+const EXPIRED_SWEEP_MS = 10 * 60_000;
 
 /**
  * GET /player/v1/integrity (DESIGN §11, issue 36). One question per P2P segment of every viewer, so it
@@ -86,9 +90,18 @@ export function integrityRoutes(
       return preflight(reply, origin, 'GET');
     });
 
+    // Expired hashes leave the shared table (every node sweeps; a row deleted twice is no harm).
+    const sweep = setInterval(() => {
+      deleteExpiredHashes(ctx.db, ctx.now()).catch((err: unknown) =>
+        ctx.log.warn({ err }, 'integrity: expired hashes not deleted'),
+      );
+    }, EXPIRED_SWEEP_MS);
+    sweep.unref();
+
     let closing = false;
     app.addHook('preClose', async () => {
       closing = true;
+      clearInterval(sweep);
     });
     serveAhead(
       app.server,
