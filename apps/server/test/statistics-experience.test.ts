@@ -138,6 +138,7 @@ describe('viewer experience', () => {
       p2pUsersCount: 0,
       usersCount: 1,
       rejectedDwSize: 50,
+      verifyDwSize: 0,
     });
     expect(minute(all)).toMatchObject({ ...minute(drawnDay), playMs: 9000, plays: 1 });
     expect(drawnDay.totals).toMatchObject({ playMs: 9000, plays: 1, cdnDwSize: 700 });

@@ -1,4 +1,5 @@
 import {
+  columnIndex,
   csvTime,
   INGEST_ERRORS,
   INGEST_MAX_SKEW_S,
@@ -372,6 +373,9 @@ describe('query', () => {
             rejectedBytes: v % 2 === 1 ? 9 * (ki + 1) : 0,
           });
         }
+        // What the integrity service fetched for the key: counted by the server, no viewer.
+        if (mi % 2 === 0)
+          server.app.stats.aggregator.addCount(k.id, m, columnIndex('verifyBytes'), 7 * (ki + 1) + mi);
       });
     });
     await server.app.stats.flush();
@@ -408,6 +412,7 @@ describe('query', () => {
             p2pCeilingSize: sum('p2pCeilingSize'),
             startupP50Ms: 0,
             startupP95Ms: 0,
+            verifyDwSize: sum('verifyDwSize'),
           };
         });
       // All five (team total), four (total less one), three (total less two), two and one (summed).
@@ -545,18 +550,20 @@ describe('query', () => {
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     const lines = (csv.body as unknown as string).split('\r\n');
-    expect(lines[0]).toBe('time,timestamp,cdn_bytes,p2p_bytes,viewers');
+    expect(lines[0]).toBe('time,timestamp,cdn_bytes,p2p_bytes,viewers,verify_bytes');
     expect(lines.slice(1, -1)).toEqual(
       json.body.data.map((p: Json) =>
-        [csvTime(p.datePoint, 5.5), p.datePoint, p.cdnDwSize, p.p2pDwSize, p.usersCount].join(','),
+        [csvTime(p.datePoint, 5.5), p.datePoint, p.cdnDwSize, p.p2pDwSize, p.usersCount, p.verifyDwSize].join(
+          ',',
+        ),
       ),
     );
     const t = new Date((M - 60 + 5.5 * 3600) * 1000).toISOString().slice(0, 19);
-    expect(lines).toContain(`${t}+05:30,${M - 60},700,300,1`);
+    expect(lines).toContain(`${t}+05:30,${M - 60},700,300,1,0`);
     // Live answers CSV too; JSON stays the default (and format=json).
     const l = await s.viewer.post(`${PATHS.statistics.live(s.team.id)}?format=csv`, body);
     expect((l.body as unknown as string).split('\r\n')).toContain(
-      `${new Date((M + 5.5 * 3600) * 1000).toISOString().slice(0, 19)}+05:30,${M},5,0,1`,
+      `${new Date((M + 5.5 * 3600) * 1000).toISOString().slice(0, 19)}+05:30,${M},5,0,1,0`,
     );
     expect((await s.viewer.post(`${PATHS.statistics.week}?format=json`, body)).body.step).toBe(1200);
     expect((await s.viewer.post(`${PATHS.statistics.week}?format=xml`, body)).status).toBe(400);

@@ -59,6 +59,21 @@ describe('the series table', () => {
     expect(reportSessionBits({ cdnBytes: 0, p2pBytes: 0, rejectedBytes: 9 })).toBe(-1);
   });
 
+  it('lets no report add to a series the server counts itself (the verification bytes), whatever it names', () => {
+    const v = new Float64Array(POINT_VALUES);
+    const forged = { cdnBytes: 5, p2pBytes: 0, verifyBytes: 999, verifyDwSize: 999, verify_bytes: 999 };
+    addReportValues(v, forged);
+    expect(v[columnIndex('verifyBytes')]).toBe(0);
+    expect(v[columnIndex('cdnBytes')]).toBe(5);
+    // Nor does it make a viewer of anything.
+    expect(SERIES.verifyBytes.report).toBeNull();
+    expect(POINT_FIELDS.find((f) => f.series === 'verifyBytes')).toMatchObject({
+      field: 'verifyDwSize',
+      unit: 'bytes',
+      drawn: true,
+    });
+  });
+
   it('reads quantiles from bucket counts, linear inside a bucket, the open bucket at its lower bound', () => {
     const bounds = [100, 200];
     expect(histogramQuantile([0, 0, 0], bounds, 0.5)).toBe(0);

@@ -38,8 +38,9 @@ interface SeriesBase {
 }
 interface SumSeries extends SeriesBase {
   merge: 'sum';
-  /** The report's field it adds up, or how it is derived from a report. */
-  report: TReportCountField | ((r: TReportValues) => number);
+  /** The report's field it adds up, or how it is derived from a report; `null` for a series the
+   *  server counts itself (verifyBytes), which no report can add to, whatever fields it carries. */
+  report: TReportCountField | ((r: TReportValues) => number) | null;
   /** The field of the answer's points. */
   point: string;
 }
@@ -235,6 +236,20 @@ export const SERIES = {
     label: 'Startup time',
     description: 'From play requested to the first frame, per play (p50: half the plays started faster).',
   },
+  verifyBytes: {
+    column: 'verify_bytes',
+    unit: 'bytes',
+    merge: 'sum',
+    width: 8,
+    // Counted by the integrity service as it fetches (statistics' countVerification), never reported.
+    report: null,
+    point: 'verifyDwSize',
+    // Not drawn as an area (it is no traffic viewers received), but a point of the chart carries it:
+    // the origin's real saving follows the chart's zoom, and the screen's CSV has it.
+    drawn: true,
+    label: 'Verification',
+    description: 'Bytes the integrity service fetched from the key’s origins to verify peers’ segments.',
+  },
 } as const satisfies Record<string, SeriesDef>;
 export type TSeriesName = keyof typeof SERIES;
 export const SERIES_NAMES = Object.keys(SERIES) as TSeriesName[];
@@ -404,6 +419,7 @@ const SUM_READERS: ReadonlyArray<readonly [index: number, read: Reader]> = SERIE
   const s: SeriesDef = SERIES[name];
   if (s.merge !== 'sum') return [];
   const from = s.report;
+  if (from === null) return [];
   const read: Reader = typeof from === 'function' ? from : (r) => r[from] ?? 0;
   return [[columnIndex(name), read] as const];
 });

@@ -24,12 +24,22 @@ export function csvTime(datePoint: number, utcOffsetHours: number): string {
   return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}${zone}`;
 }
 
-/** The header and one line per point: time in the team's offset, Unix seconds, bytes per series, viewers. */
+/** The header and one line per point: time in the team's offset, Unix seconds, bytes per series, viewers,
+ *  then the bytes the integrity service fetched to verify peers' segments (last: files read by column
+ *  position before it existed keep their columns). */
 export function statsCsv(
   points: readonly TStatsPoint[],
   { utcOffset, nodr }: { utcOffset: number; nodr: boolean },
 ): string {
-  const head = ['time', 'timestamp', 'cdn_bytes', 'p2p_bytes', ...(nodr ? ['nodr_bytes'] : []), 'viewers'];
+  const head = [
+    'time',
+    'timestamp',
+    'cdn_bytes',
+    'p2p_bytes',
+    ...(nodr ? ['nodr_bytes'] : []),
+    'viewers',
+    'verify_bytes',
+  ];
   const lines = [head.join(',')];
   for (const p of points) {
     lines.push(
@@ -40,6 +50,7 @@ export function statsCsv(
         p.p2pDwSize,
         ...(nodr ? [p.nodrDwSize ?? 0] : []),
         p.usersCount,
+        p.verifyDwSize,
       ].join(','),
     );
   }

@@ -19,7 +19,7 @@ const tag = 'statistics';
 
 /** The CSV answer of the chart calls (statsCsv): `?format=csv`; JSON stays the default. */
 const csvSummary =
-  "The team's summed points of the asked keys; `?format=csv` answers them as text/csv (columns time in the team's time zone, timestamp, cdn_bytes, p2p_bytes, nodr_bytes for version-1 teams, viewers)";
+  "The team's summed points of the asked keys; `?format=csv` answers them as text/csv (columns time in the team's time zone, timestamp, cdn_bytes, p2p_bytes, nodr_bytes for version-1 teams, viewers, verify_bytes: what the integrity service fetched from the key's origins to verify peers' segments)";
 
 /** A chart over a range of the team's keys (the team in the body). */
 const rangeQuery = {

@@ -1,6 +1,35 @@
 import type { MigrationDb } from './helpers.js';
 
-/** Placeholder, filled by its feature's work (issue 36). */
-export async function up(_db: MigrationDb): Promise<void> {}
+/** Every table of points: the per-key ones, the team totals of them and the breakdowns (0016). */
+const TABLES = [
+  'stats_minute',
+  'stats_20m',
+  'stats_hour',
+  'stats_team_minute',
+  'stats_team_20m',
+  'stats_team_hour',
+  'stats_breakdown_hour',
+  'stats_breakdown_day',
+  'stats_team_breakdown_hour',
+  'stats_team_breakdown_day',
+] as const;
 
-export async function down(_db: MigrationDb): Promise<void> {}
+/**
+ * Verification bytes (contract series.ts verifyBytes): what the integrity service fetched from a key's
+ * origins to verify peers' segments, counted by the server itself, never reported. Stored beside the
+ * sizes in every table of points (0 for rows before) and summed like them. The packed blocks need no
+ * rewrite here: their layout follows the series table, and the server rewrites them from these rows
+ * on start (statistics/layout.ts), after this migration and after its undoing alike.
+ */
+export async function up(db: MigrationDb): Promise<void> {
+  for (const table of TABLES) {
+    await db.schema
+      .alterTable(table)
+      .addColumn('verify_bytes', 'bigint', (c) => c.notNull().defaultTo(0))
+      .execute();
+  }
+}
+
+export async function down(db: MigrationDb): Promise<void> {
+  for (const table of TABLES) await db.schema.alterTable(table).dropColumn('verify_bytes').execute();
+}

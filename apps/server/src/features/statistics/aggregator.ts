@@ -116,8 +116,8 @@ export class StatsAggregator {
     this.write = write ?? ((batch) => writeBatch(statsDb(db), batch));
   }
 
-  /** Adds one accepted report. A report that makes no viewer (refused bytes alone) marks no session. */
-  add(keyId: number, tsSec: number, sessionId: string, report: TReportValues): void {
+  /** The key-minute of `tsSec` being gathered, made when first needed. */
+  private minuteOf(keyId: number, tsSec: number): MinuteAgg {
     const minute = tsSec - (tsSec % 60);
     const k = aggKey(keyId, minute);
     let a = this.current.get(k);
@@ -125,9 +125,22 @@ export class StatsAggregator {
       a = { keyId, minute, values: new Float64Array(POINT_VALUES), sessions: new Map() };
       this.current.set(k, a);
     }
+    return a;
+  }
+
+  /** Adds one accepted report. A report that makes no viewer (refused bytes alone) marks no session. */
+  add(keyId: number, tsSec: number, sessionId: string, report: TReportValues): void {
+    const a = this.minuteOf(keyId, tsSec);
     addReportValues(a.values, report);
     const bits = reportSessionBits(report);
-    if (bits >= 0) mark(a.sessions as Map<string, number>, sessionId, bits);
+    if (bits >= 0 && a.sessions) mark(a.sessions, sessionId, bits);
+  }
+
+  /** Adds `amount` to the sum at `index` (a series the server counts itself: no report adds to it) of
+   *  a key's minute. It marks no session: what the server counts makes no viewer. */
+  addCount(keyId: number, tsSec: number, index: number, amount: number): void {
+    const values = this.minuteOf(keyId, tsSec).values;
+    values[index] = (values[index] ?? 0) + amount;
   }
 
   /** Adds a pre-aggregated minute (backfill: POINT_VALUES values, the peak series' counts included). */

@@ -30,6 +30,9 @@ interface Gathered {
   written: boolean;
 }
 
+/** The breakdown by stream's index among the dimensions. */
+const STREAM_DIM = BREAKDOWN_DIMENSIONS.indexOf('stream');
+
 /** The longest a stream's name is kept (host and path). */
 const STREAM_NAME_MAX = 300;
 
@@ -110,6 +113,20 @@ function evictLeast(byName: Map<string, Gathered>): number {
   return least.traffic;
 }
 
+/** A name's row of a key's hour and dimension; a new name beyond TRACKED_NAMES takes the place of the
+ *  one with the least traffic, and its rank starts from that one's. */
+function rowOf(hour: KeyHour, keyId: number, bucket: number, dim: number, name: string): Gathered {
+  const byName = hour.rows[dim] as Map<string, Gathered>;
+  let row = byName.get(name);
+  if (!row) {
+    row = newRow(keyId, bucket, dim, name);
+    if (byName.size - (byName.has(BREAKDOWN_OTHER) ? 1 : 0) >= TRACKED_NAMES)
+      row.traffic = evictLeast(byName);
+    byName.set(name, row);
+  }
+  return row;
+}
+
 const newRow = (keyId: number, bucket: number, dim: number, name: string): Gathered => ({
   keyId,
   bucket,
@@ -149,16 +166,7 @@ export class BreakdownAggregator {
     facts: ViewerFacts | null,
   ): void {
     const bucket = tsSec - (tsSec % BREAKDOWN_HOUR);
-    let hours = this.keys.get(keyId);
-    if (!hours) {
-      hours = new Map();
-      this.keys.set(keyId, hours);
-    }
-    let hour = hours.get(bucket);
-    if (!hour) {
-      hour = { rows: BREAKDOWN_DIMENSIONS.map(() => new Map<string, Gathered>()), sessions: new Map() };
-      hours.set(bucket, hour);
-    }
+    const hour = this.hourOf(keyId, bucket);
     // The report's values once: the indexes it touches and their amounts.
     const scratch = this.scratch;
     scratch.fill(0);
@@ -185,15 +193,7 @@ export class BreakdownAggregator {
     ];
     const traffic = report.cdnBytes + report.p2pBytes + (report.nodrBytes ?? 0);
     for (let dim = 0; dim < names.length; dim++) {
-      const byName = hour.rows[dim] as Map<string, Gathered>;
-      const name = names[dim] as string;
-      let row = byName.get(name);
-      if (!row) {
-        row = newRow(keyId, bucket, dim, name);
-        if (byName.size - (byName.has(BREAKDOWN_OTHER) ? 1 : 0) >= TRACKED_NAMES)
-          row.traffic = evictLeast(byName);
-        byName.set(name, row);
-      }
+      const row = rowOf(hour, keyId, bucket, dim, names[dim] as string);
       row.traffic += traffic;
       const values = row.values;
       for (const i of touched) values[i] = (values[i] ?? 0) + (scratch[i] ?? 0);
@@ -211,6 +211,35 @@ export class BreakdownAggregator {
         }
       }
     }
+  }
+
+  /**
+   * Adds `amount` to the sum at `index` (a series the server counts itself, the verification bytes) of
+   * a key's hour in the breakdown by stream, under `stream`'s name (Unknown without one). The other
+   * dimensions tell of a viewer, which the server's own fetches have none of. The bytes rank the name
+   * as a viewer's do: a stream known to this node by its verification alone keeps its own row.
+   */
+  addCount(keyId: number, tsSec: number, stream: string | undefined, index: number, amount: number): void {
+    const bucket = tsSec - (tsSec % BREAKDOWN_HOUR);
+    const row = rowOf(this.hourOf(keyId, bucket), keyId, bucket, STREAM_DIM, cachedStreamName(stream));
+    row.traffic += amount;
+    row.values[index] = (row.values[index] ?? 0) + amount;
+    row.dirty = true;
+  }
+
+  /** A key's hour being gathered, made when first needed. */
+  private hourOf(keyId: number, bucket: number): KeyHour {
+    let hours = this.keys.get(keyId);
+    if (!hours) {
+      hours = new Map();
+      this.keys.set(keyId, hours);
+    }
+    let hour = hours.get(bucket);
+    if (!hour) {
+      hour = { rows: BREAKDOWN_DIMENSIONS.map(() => new Map<string, Gathered>()), sessions: new Map() };
+      hours.set(bucket, hour);
+    }
+    return hour;
   }
 
   /** The rows with something new, to write: their sums since the last write and their viewers so far,

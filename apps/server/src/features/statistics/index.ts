@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.js';
 import type { BatchWriter } from './aggregator.js';
 import { StatsService } from './service.js';
 
-export { ingestFastPath, serveAhead } from './ingest-http.js';
+export { ingestFastPath } from './ingest-http.js';
 export { ensureBlockLayout } from './layout.js';
 export { ingestRoutes, statsRoutes } from './routes.js';
 

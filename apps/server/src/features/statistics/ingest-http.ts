@@ -1,4 +1,4 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   STATISTICS_ENDPOINTS as E,
   INGEST_ANONYMOUS_MAX_REPORTS,
@@ -168,15 +168,4 @@ export function ingestFastPath(
     });
     return true;
   };
-}
-
-/** Puts `first` ahead of the server's request listener (Fastify's): a request it takes (true) is its own. */
-export function serveAhead(server: Server, first: (req: IncomingMessage, res: ServerResponse) => boolean) {
-  const listeners = server.listeners('request') as Array<(req: IncomingMessage, res: ServerResponse) => void>;
-  const [rest] = listeners;
-  if (listeners.length !== 1 || !rest) throw new Error('expected exactly one request listener (Fastify)');
-  server.removeListener('request', rest);
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    if (!first(req, res)) rest(req, res);
-  });
 }

@@ -1,4 +1,5 @@
-import { STATS_EXPORTS_PER_MINUTE, type TIngestReport } from '@tlprt/contract';
+import { columnIndex, STATS_EXPORTS_PER_MINUTE, type TIngestReport } from '@tlprt/contract';
+import type { UsableKey } from '../../access/usable-keys.js';
 import type { AppContext } from '../../context.js';
 import { SlidingWindowCounter } from '../../lib/sliding-window.js';
 import { type BatchWriter, StatsAggregator } from './aggregator.js';
@@ -24,6 +25,9 @@ export interface IngestFrom {
   /** This node's own simulated viewers (the demo): what the breakdowns tell of each. */
   simulated?: (sessionId: string) => ViewerFacts | undefined;
 }
+
+/** Where the verification bytes are among a point's values. */
+const VERIFY_INDEX = columnIndex('verifyBytes');
 
 /** The statistics feature's state of one server node: aggregator, flush and retention timers. */
 export class StatsService {
@@ -71,6 +75,21 @@ export class StatsService {
       metrics: this.ctx.metrics,
     });
   }
+
+  /**
+   * Counts bytes the integrity service fetched from `key`'s origins to verify peers' segments: added to
+   * the key's current minute in memory and written with the next flush, as reports are (this runs on
+   * the integrity service's path: no database here), and to the hour of the breakdown by stream under
+   * `stream` (the stream's URL as the plugin names it; Unknown without one). No session: the server's
+   * own fetches make no viewer. Anything but a positive finite number of bytes is ignored. Bound: the
+   * integrity service is handed the function itself.
+   */
+  readonly countVerification = (key: UsableKey, bytes: number, stream: string | undefined): void => {
+    if (!(bytes > 0 && Number.isFinite(bytes))) return;
+    const tsSec = Math.floor(this.ctx.now() / 1000);
+    this.aggregator.addCount(key.id, tsSec, VERIFY_INDEX, bytes);
+    this.breakdowns.addCount(key.id, tsSec, stream, VERIFY_INDEX, bytes);
+  };
 
   /** One session per anonymous request: the sender is the viewer. A token's batch comes from a server,
    *  whose address says nothing of its viewers. */

@@ -8,6 +8,7 @@ import {
   KEY_SETTING_LOADER,
   KeySettingId,
   MORE_PLAYERS,
+  MSG_STATS,
   PAGE_ORIGIN_RULE,
   PLAYER_KIND_HELP,
   PLAYER_PATHS,
@@ -148,6 +149,28 @@ describe('integration guide', { timeout: 30_000 }, () => {
     expect(section).toHaveTextContent('rejectedBytes');
     expect(section).toHaveTextContent('add an Origin named with that host');
     expect(section).toHaveTextContent('Not verified: what your CDN sends');
+  });
+
+  it('says what each source of a hash costs the origin: pushed nothing, a digest a HEAD, a fetched body one copy per cluster', () => {
+    open();
+    const costs = document.querySelector(
+      'table[aria-label="What a segment’s hash costs your origin"]',
+    ) as HTMLElement;
+    expect(costs.closest('section')).toBe(document.getElementById('verification')?.closest('section'));
+    const rows = within(costs).getAllByRole('row').slice(1);
+    expect(rows).toHaveLength(3);
+    expect(rows[0]).toHaveTextContent(`POST ${PLAYER_PATHS.hashes}`);
+    expect(rows[0]).toHaveTextContent('“hashes”');
+    expect(rows[0]).toHaveTextContent(/Nothing\.$/);
+    expect(rows[1]).toHaveTextContent('Repr-Digest: sha-256=:…:');
+    expect(rows[1]).toHaveTextContent('x-amz-checksum-sha256');
+    expect(rows[1]).toHaveTextContent('A HEAD: headers, no body.');
+    expect(rows[2]).toHaveTextContent('One copy of each segment peers share, per cluster');
+    expect(rows[2]).toHaveTextContent(SERIES.verifyBytes.label);
+    // The statistics screen's saving is explained beside the share.
+    const numbers = document.querySelector('table[aria-label="Statistics numbers"]') as HTMLElement;
+    expect(within(numbers).getByText(MSG_STATS.originSaving)).toBeInTheDocument();
+    expect(numbers).toHaveTextContent(MSG_STATS.originSavingGuide);
   });
 
   it('documents the report format: path, body, answer, seq, Origin and the per-report ceiling', () => {

@@ -10,6 +10,7 @@ import {
   KEY_SETTING_RANGES,
   KeySettingId,
   LIMITS,
+  MSG_HASHES,
   MSG_STATS,
   MSG_STATS_EXPORT,
   PAGE_ORIGIN_RULE,
@@ -80,6 +81,9 @@ export const ORDERED_SETTINGS = [
   KeySettingId.MinBufferSize,
   KeySettingId.PeeringOpeningQuota,
 ] as const;
+
+/** The verification bytes' name, as the glossary and the statistics name them. */
+const VERIFICATION_LABEL = SERIES.verifyBytes.label;
 
 /** The glossary's words for the series table's units and merges (a new unit or merge fails to compile
  *  here until it has its words). */
@@ -289,9 +293,35 @@ export function guideBlocks(origin: string, plugin: string): Record<GuideSection
           'A segment that does not match is thrown away, counted as refused peer bytes (the `rejectedBytes` of `counters()` and of the reports, and a red figure on the statistics screen), and loaded again from your CDN or another peer. The peer that sent it is disconnected and never used again by that viewer for that stream.',
           'The server fetches a segment only from your team’s hosts: its verified domains (and their subdomains) and the hosts named by its active Origins. When your streams come from a CDN host that is not one of your domains, add an Origin named with that host (for example `cdn.example.com`) on the Origins screen.',
           'A segment the server cannot vouch for is taken from your CDN only and counted in `unverifiableSegments`: on a host that is not yours, peers are switched off for the whole stream; when your origin fails or is slow, for that segment.',
-          'Cost: each server node fetches a segment (and each byte range) from your origin once while it keeps its hash, whatever the number of viewers; your viewers each ask the server for the hash of a segment a peer sends them, as the download begins, so verification adds a few milliseconds when the segment is complete.',
+          'Your viewers each ask the server for the hash of a segment a peer sends them, as the download begins, so verification adds a few milliseconds when the segment is complete.',
           'Not verified: what your CDN sends (it is your origin’s) and the playlists, which always come from your CDN.',
         ],
+      },
+      {
+        p: `What verification costs your origin depends on where the server finds a segment’s SHA-256. It takes the cheapest source there is, in the order of the table, and remembers the hash once for all its nodes and every viewer of the stream. The bytes it had to fetch are counted per key and minute as ${VERIFICATION_LABEL} (\`verifyDwSize\`), and the statistics screen shows, beside the P2P share, the ${MSG_STATS.originSaving.toLowerCase()} they leave: push your hashes or send digests, and the two are equal.`,
+      },
+      {
+        table: {
+          label: 'What a segment’s hash costs your origin',
+          head: ['Source', 'How', 'Your origin serves'],
+          rows: [
+            [
+              'Pushed by your packager',
+              `${code(`POST ${PLAYER_PATHS.hashes}`)} with an API token of scope “hashes” (Team settings, API tokens: “${MSG_HASHES.scopeLabel}”): \`{"hashes": [{"url", "sha256", "range"?}]}\`, at most ${LIMITS.hashesPerPush.toLocaleString('en-US')} a request, for URLs on your domains and Origins. A pushed hash wins over any other.`,
+              'Nothing.',
+            ],
+            [
+              'Stated by your origin',
+              'A `HEAD` of the segment answered with `Repr-Digest: sha-256=:…:` (RFC 9530); or `Content-Digest` on a `GET`; or, from S3, `x-amz-checksum-sha256` of a single-part object (asked with `x-amz-checksum-mode: ENABLED`). A digest covers the whole file: a byte range inside a file is fetched.',
+              'A `HEAD`: headers, no body.',
+            ],
+            [
+              'Fetched',
+              'When neither of the above: the segment (or its byte range) is read from your origin and hashed as it streams in.',
+              `One copy of each segment peers share, per cluster (not per node or viewer), counted as ${VERIFICATION_LABEL}.`,
+            ],
+          ],
+        },
       },
     ],
     reports: [
@@ -394,6 +424,7 @@ export function guideBlocks(origin: string, plugin: string): Record<GuideSection
               'Peak viewers',
               'The most distinct viewers at one point of the visible range: the audience at its peak, each session counted once.',
             ],
+            [MSG_STATS.originSaving, MSG_STATS.originSavingGuide],
             [MSG_STATS.refusedBytes, MSG_STATS.refusedGuide],
           ],
         },

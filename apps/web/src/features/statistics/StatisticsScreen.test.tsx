@@ -270,6 +270,75 @@ describe('statistics screen', () => {
     expect(await screen.findByTestId('figure-refused-peer-bytes')).toHaveTextContent('2.05 kB');
   });
 
+  it("shows the origin's real saving beside the P2P share: less the verification bytes, why, and how to close the gap", async () => {
+    // Five points of 3 kB CDN and 1 kB P2P; the service fetched 500 B of each from the origin.
+    const verified = (r: Recorded) => {
+      const reply = statsReply(r, 5);
+      reply.body.data = reply.body.data.map((p) => ({ ...p, verifyDwSize: 500 }));
+      return reply;
+    };
+    await open({ routes: { [on(ENDPOINTS.statistics.day)]: verified } });
+    await screen.findByLabelText('P2P share');
+    expect(screen.getByLabelText('P2P share')).toHaveTextContent('25.0%');
+    // 1 − (15 kB + 2.5 kB) ÷ (15 kB + 5 kB).
+    const saving = screen.getByLabelText(MSG_STATS.originSaving);
+    expect(saving).toHaveTextContent('12.5%');
+    const note = screen.getByTestId('saving-note');
+    expect(saving).toHaveAttribute('aria-describedby', note.id);
+    expect(note).toHaveTextContent(MSG_STATS.originSavingNote('2.5 kB'));
+    expect(note).toHaveTextContent(MSG_STATS.originSavingHow);
+    expect(within(note).getByRole('link', { name: MSG_STATS.originSavingLink })).toHaveAttribute(
+      'href',
+      '/docs#verification',
+    );
+    // Not traffic: the total is the viewers' bytes.
+    expect(screen.getByTestId('figure-total-traffic')).toHaveTextContent('20 kB');
+    // Nor drawn: no series of its own.
+    const series = charts.options.at(-1)?.series as Array<{ name: string }>;
+    expect(series.map((x) => x.name)).not.toContain(SERIES.verifyBytes.label);
+    // The visible range's: zoomed to the first two points, 1 − (6 + 1) ÷ (6 + 2) kB.
+    act(() => charts.zoom(0, 25));
+    await waitFor(() => expect(screen.getByLabelText(MSG_STATS.originSaving)).toHaveTextContent('12.5%'));
+    expect(screen.getByTestId('saving-note')).toHaveTextContent(MSG_STATS.originSavingNote('1 kB'));
+  });
+
+  it('shows the saving equal to the share when nothing was fetched, below 0 when verifying cost more, a dash without traffic', async () => {
+    await open();
+    await screen.findByLabelText('P2P share');
+    expect(screen.getByLabelText(MSG_STATS.originSaving)).toHaveTextContent('25.0%');
+    expect(screen.queryByTestId('saving-note')).toBeNull();
+    cleanup();
+    await api?.close();
+    // Peers delivered 1 kB a point, the service fetched 1.4 kB of the origin: 1 − (3 + 1.4) ÷ 4.
+    const costly = (r: Recorded) => {
+      const reply = statsReply(r, 5);
+      reply.body.data = reply.body.data.map((p) => ({ ...p, verifyDwSize: 1400 }));
+      return reply;
+    };
+    await open({ routes: { [on(ENDPOINTS.statistics.day)]: costly } });
+    await screen.findByLabelText('P2P share');
+    expect(screen.getByLabelText(MSG_STATS.originSaving)).toHaveTextContent('−10.0%');
+    cleanup();
+    await api?.close();
+    const quiet = (r: Recorded) => {
+      const reply = statsReply(r, 5);
+      reply.body.data = reply.body.data.map((p) => ({
+        ...p,
+        cdnDwSize: 0,
+        p2pDwSize: 0,
+        cdnUsersCount: 0,
+        p2pUsersCount: 0,
+        usersCount: 0,
+      }));
+      return reply;
+    };
+    await open({ routes: { [on(ENDPOINTS.statistics.day)]: quiet } });
+    await screen.findByLabelText('P2P share');
+    expect(screen.getByLabelText('P2P share')).toHaveTextContent('—');
+    expect(screen.getByLabelText(MSG_STATS.originSaving)).toHaveTextContent(/^—$/);
+    expect(screen.getByLabelText(MSG_STATS.originSaving)).not.toHaveTextContent('NaN');
+  });
+
   it('ends every window at server time, not at the browser clock (offset asked once)', async () => {
     const ahead = 3 * 3600;
     await open({
@@ -534,6 +603,7 @@ describe('statistics screen', () => {
         cdnDwSize: 1000 * (i + 1),
         p2pDwSize: 300 * i,
         usersCount: i + 2,
+        verifyDwSize: 10 * i,
       }));
       return reply;
     };
@@ -557,7 +627,7 @@ describe('statistics screen', () => {
       reader.readAsText(blob as unknown as Blob);
     });
     const [head, ...rows] = text.trimEnd().split('\r\n');
-    expect(head).toBe('time,timestamp,cdn_bytes,p2p_bytes,viewers');
+    expect(head).toBe('time,timestamp,cdn_bytes,p2p_bytes,viewers,verify_bytes');
     const series = charts.options.at(-1)?.series as Array<{ name: string; type: string; data: number[][] }>;
     const line = (name: string, type: string) =>
       series.find((x) => x.name === name && x.type === type)?.data ?? [];
@@ -568,10 +638,12 @@ describe('statistics screen', () => {
         const local = new Date(axisMs as number).toISOString().slice(0, 19);
         const p2pBits = line('P2P', 'line')[i + 4]?.[1] as number;
         const viewers = line('Viewers', 'line')[i + 4]?.[1];
-        return `${local}+02:00,${unix},${Math.round(((cdnBits as number) * 60) / 8)},${Math.round((p2pBits * 60) / 8)},${viewers}`;
+        // Not drawn: the answer's points carry it.
+        const verified = 10 * (i + 4);
+        return `${local}+02:00,${unix},${Math.round(((cdnBits as number) * 60) / 8)},${Math.round((p2pBits * 60) / 8)},${viewers},${verified}`;
       });
     expect(rows).toEqual(chartRows);
-    expect(rows[0]).toBe(`2023-11-15T00:17:20+02:00,${1_700_000_000 + 240},5000,1200,6`);
+    expect(rows[0]).toBe(`2023-11-15T00:17:20+02:00,${1_700_000_000 + 240},5000,1200,6,40`);
     create.mockRestore();
     revoke.mockRestore();
     click.mockRestore();

@@ -1,5 +1,6 @@
 import {
   Alert,
+  Anchor,
   Box,
   Button,
   Card,
@@ -17,6 +18,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import {
   EventCode,
   MSG_STATS,
+  PLAYER_PATHS,
   STATS_RANGES,
   TeamVersion,
   type TStatsRange,
@@ -38,7 +40,7 @@ import { zoomIndexes } from './chartOption';
 import { RANGE_LABEL, RANGE_ORDER, SAMPLE_STEP, sampleStats, summarize, useStoredRange } from './data';
 import { ExperiencePanel, type ExperienceState } from './ExperiencePanel';
 import { downloadText, visibleCsv } from './exportCsv';
-import { formatBytes, formatCount, formatPercent } from './format';
+import { formatBytes, formatCount, formatPercent, formatSignedPercent } from './format';
 import { ListPanel } from './ListPanel';
 import { activeTrafficKeys, groupDomains, hasVerifiedDomain } from './lists';
 import { useStats, useStatsLists } from './queries';
@@ -70,6 +72,7 @@ function Figure({
   label,
   value,
   big,
+  plain,
   aria,
   warning,
   describedBy,
@@ -77,6 +80,8 @@ function Figure({
   label: string;
   value: string;
   big?: boolean;
+  /** A big figure in the text's colour, not the share's teal (the origin's saving beside it). */
+  plain?: boolean;
   aria?: string;
   /** A figure that asks for attention (refused peer bytes): red.9, 5.5:1 on white. */
   warning?: boolean;
@@ -92,7 +97,7 @@ function Figure({
         fz={big ? { base: 28, sm: 34 } : { base: 18, sm: 22 }}
         fw={700}
         lh={1.1}
-        c={big ? 'teal.7' : warning ? 'red' : undefined}
+        c={big && !plain ? 'teal.7' : warning ? 'red' : undefined}
         aria-label={aria}
         aria-describedby={describedBy}
         role={aria ? 'status' : undefined}
@@ -106,6 +111,23 @@ function Figure({
 
 /** The id of the explanation of the refused peer bytes, which their figure refers to. */
 const REFUSED_NOTE_ID = 'stats-refused-note';
+/** The id of the explanation of the origin's saving, when verification took some of it. */
+const SAVING_NOTE_ID = 'stats-saving-note';
+/** The guide's section on what each source of a segment's hash costs. */
+const VERIFICATION_GUIDE = `${PLAYER_PATHS.guide}#verification`;
+
+/** Why the origin saved less than the P2P share and how to close the gap: shown when verifying
+ *  peers' segments fetched bytes from the origin over the visible range. */
+function SavingNote({ verifyBytes }: { verifyBytes: number }) {
+  return (
+    <Text id={SAVING_NOTE_ID} size="xs" c="dimmed" mt={-8} data-testid="saving-note">
+      {MSG_STATS.originSavingNote(formatBytes(verifyBytes))} {MSG_STATS.originSavingHow}{' '}
+      <Anchor component={Link} to={VERIFICATION_GUIDE} size="xs" inherit>
+        {MSG_STATS.originSavingLink}
+      </Anchor>
+    </Text>
+  );
+}
 
 function ChartSkeleton() {
   return (
@@ -283,6 +305,14 @@ export function StatisticsScreen() {
                     big
                     aria="P2P share"
                   />
+                  <Figure
+                    label={failed ? MSG_STATS.originSavingSample : MSG_STATS.originSaving}
+                    value={summary.originSaving === null ? '—' : formatSignedPercent(summary.originSaving)}
+                    big
+                    plain
+                    aria={MSG_STATS.originSaving}
+                    describedBy={summary.verifyBytes > 0 ? SAVING_NOTE_ID : undefined}
+                  />
                   <Figure label="Total traffic" value={formatBytes(summary.totalBytes)} />
                   <Figure label="Peak viewers" value={formatCount(summary.peakViewers)} />
                   {summary.rejectedBytes > 0 && (
@@ -336,6 +366,7 @@ export function StatisticsScreen() {
                     Export CSV
                   </Button>
                 </Group>
+                {summary.verifyBytes > 0 && <SavingNote verifyBytes={summary.verifyBytes} />}
                 {summary.rejectedBytes > 0 && (
                   <Text id={REFUSED_NOTE_ID} size="xs" c="red" mt={-8}>
                     {MSG_STATS.refusedNote}

@@ -1,5 +1,5 @@
 import type { TStatsPoint } from '@tlprt/contract';
-import { MIN_ZOOM_SPAN_S, MSG_STATS } from '@tlprt/contract';
+import { MIN_ZOOM_SPAN_S, MSG_STATS, SERIES } from '@tlprt/contract';
 import { formatDateTime, utcLabel } from '../../platform/dates';
 import { DIMMED_TEXT } from '../../platform/ui/colors';
 import { formatBits, formatCount, formatPercent } from './format';
@@ -8,6 +8,9 @@ const SERIES_COLORS = { cdn: '#4c6ef5', p2p: '#12b886', nodr: '#fab005' } as con
 /** Refused peer bytes: an alarm, red apart from the traffic's colours. */
 const REFUSED_COLOR = '#e03131';
 const REFUSED = MSG_STATS.refusedSeries;
+/** Bytes fetched from the origin to verify peers' segments: not traffic, so neutral and not drawn. */
+const VERIFICATION_COLOR = '#868e96';
+const VERIFICATION = SERIES.verifyBytes.label;
 /** The audience line (usersCount), dark over the series' bars. */
 const VIEWERS_COLOR = '#343a40';
 export const VIEWERS = 'Viewers';
@@ -74,7 +77,8 @@ function rows(p: TStatsPoint, nodr: boolean, kind: 'size' | 'users'): Row[] {
  * The lines of the tooltip of one point, as plain data (tested; rendered to HTML below). Bandwidth
  * shares split the bytes; a session fed by both the CDN and peers is in both viewer series, so their
  * shares are of the audience (usersCount, the first line) and may add up to more than 100 %. Refused
- * peer bytes were not delivered: a line of their own, without a share, when the point has some.
+ * peer bytes were not delivered: a line of their own, without a share, when the point has some; so are
+ * the bytes fetched from the origin to verify peers' segments (not drawn: no viewer received them).
  */
 export function tooltipLines(input: ChartInput, index: number) {
   const p = input.points[index];
@@ -99,6 +103,16 @@ export function tooltipLines(input: ChartInput, index: number) {
               name: REFUSED,
               color: REFUSED_COLOR,
               value: formatBits(bitsPerSecond(p.rejectedDwSize, input.step)),
+              share: '',
+            },
+          ]
+        : []),
+      ...(p.verifyDwSize > 0
+        ? [
+            {
+              name: VERIFICATION,
+              color: VERIFICATION_COLOR,
+              value: formatBits(bitsPerSecond(p.verifyDwSize, input.step)),
               share: '',
             },
           ]

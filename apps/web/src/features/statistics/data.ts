@@ -63,6 +63,12 @@ interface StatsSummary {
   peakViewers: number;
   /** Peer bytes refused by verification: not traffic (not in the total nor the share), a warning. */
   rejectedBytes: number;
+  /** Bytes the integrity service fetched from the origin to verify peers' segments (not traffic). */
+  verifyBytes: number;
+  /** What the origin really saved: the P2P share less the verification bytes over all bytes, that is
+   *  1 − (CDN + verification) / (CDN + P2P) without NODR; below 0 when verifying cost more than peers
+   *  saved; null when nothing was served. */
+  originSaving: number | null;
 }
 
 /** Totals over points [from, to] (inclusive indexes; clamped). */
@@ -71,6 +77,7 @@ export function summarize(points: readonly TStatsPoint[], from = 0, to = points.
   let p2p = 0;
   let nodr = 0;
   let rejected = 0;
+  let verify = 0;
   let peak = 0;
   const lo = Math.max(0, Math.floor(from));
   const hi = Math.min(points.length - 1, Math.ceil(to));
@@ -81,6 +88,7 @@ export function summarize(points: readonly TStatsPoint[], from = 0, to = points.
     p2p += p.p2pDwSize;
     nodr += p.nodrDwSize ?? 0;
     rejected += p.rejectedDwSize;
+    verify += p.verifyDwSize;
     peak = Math.max(peak, p.usersCount);
   }
   const total = cdn + p2p + nodr;
@@ -92,6 +100,8 @@ export function summarize(points: readonly TStatsPoint[], from = 0, to = points.
     nodrBytes: nodr,
     peakViewers: peak,
     rejectedBytes: rejected,
+    verifyBytes: verify,
+    originSaving: total > 0 ? (p2p - verify) / total : null,
   };
 }
 

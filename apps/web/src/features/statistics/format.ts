@@ -58,3 +58,12 @@ export function formatPercent(share: number): string {
   if (share >= 1) return '100%';
   return `${(share * 100).toFixed(1)}%`;
 }
+
+/** A share that may fall below 0 (a saving that cost more than it saved) → "42.3%", "−4.1%"; at most
+ *  "100%". */
+export function formatSignedPercent(share: number): string {
+  if (!Number.isFinite(share)) return '0%';
+  if (share >= 0) return formatPercent(share);
+  const shown = (-share * 100).toFixed(1);
+  return shown === '0.0' ? '0%' : `−${shown}%`;
+}

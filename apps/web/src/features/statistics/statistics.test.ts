@@ -1,4 +1,4 @@
-import { MIN_ZOOM_SPAN_S, MSG_STATS, STATS_RANGES, type TStatsPoint } from '@tlprt/contract';
+import { MIN_ZOOM_SPAN_S, MSG_STATS, SERIES, STATS_RANGES, type TStatsPoint } from '@tlprt/contract';
 import { describe, expect, it } from 'vitest';
 import { utcLabel } from '../../platform/dates';
 import {
@@ -11,7 +11,7 @@ import {
 } from './chartOption';
 import { DARK_CHART, withColorScheme } from './chartScheme';
 import { buildStatsQuery, SAMPLE_POINTS, sampleStats, summarize } from './data';
-import { formatBits, formatBytes, formatCount, formatPercent } from './format';
+import { formatBits, formatBytes, formatCount, formatPercent, formatSignedPercent } from './format';
 
 /** A point; its audience (usersCount) is `u`, by default everyone in one series (the largest). */
 const pt = (
@@ -32,6 +32,7 @@ const pt = (
     ...(nodr ? { nodrDwSize: nodr[0], nodrUsersCount: nodr[1] } : {}),
     usersCount: u,
     rejectedDwSize: 0,
+    verifyDwSize: 0,
   }) as TStatsPoint;
 /** A point with `rejected` peer bytes refused. */
 const refused = (p: TStatsPoint, rejected: number): TStatsPoint => ({ ...p, rejectedDwSize: rejected });
@@ -65,6 +66,11 @@ describe('units (spec §9)', () => {
     expect(formatPercent(0.4231)).toBe('42.3%');
     expect(formatPercent(0)).toBe('0%');
     expect(formatPercent(1)).toBe('100%');
+    // A saving can fall below 0: shown with its sign, never as 0.
+    expect(formatSignedPercent(0.125)).toBe('12.5%');
+    expect(formatSignedPercent(-0.1)).toBe('−10.0%');
+    expect(formatSignedPercent(-0.00001)).toBe('0%');
+    expect(formatSignedPercent(Number.NaN)).toBe('0%');
     expect(utcLabel(2)).toBe('UTC+2');
     expect(utcLabel(-7)).toBe('UTC-7');
     expect(utcLabel(5.5)).toBe('UTC+5:30');
@@ -108,6 +114,49 @@ describe('offload (P2P share)', () => {
     expect(summarize(points).rejectedBytes).toBe(0);
     // Only the zoomed points count.
     expect(summarize([refused(a, 70), b], 1, 1).rejectedBytes).toBe(0);
+  });
+});
+
+/** A point with `bytes` fetched from the origin to verify peers' segments. */
+const verified = (p: TStatsPoint, bytes: number): TStatsPoint => ({ ...p, verifyDwSize: bytes });
+
+describe("the origin's real saving", () => {
+  it('is 1 − (CDN + verification) ÷ (CDN + P2P): the P2P share less what verifying fetched', () => {
+    const s = summarize([verified(pt(0, 300, 100, 3, 1), 50), verified(pt(60, 100, 500, 2, 8), 150)]);
+    expect(s.verifyBytes).toBe(200);
+    expect(s.p2pShare).toBeCloseTo(0.6);
+    expect(s.originSaving).toBeCloseTo(1 - (400 + 200) / 1000);
+    // Verification is no traffic: the total stays the viewers'.
+    expect(s.totalBytes).toBe(1000);
+  });
+  it('equals the share when nothing was fetched, falls below 0 when verifying cost more than peers saved', () => {
+    const points = [pt(0, 300, 100, 3, 1), pt(60, 100, 500, 2, 8)];
+    expect(summarize(points).originSaving).toBe(summarize(points).p2pShare);
+    expect(summarize([verified(pt(0, 300, 100, 3, 1), 200)]).originSaving).toBeCloseTo(-0.25);
+  });
+  it('is null without traffic (a dash, not NaN), even with bytes fetched, and follows the zoom', () => {
+    expect(summarize([pt(0, 0, 0, 0, 0)]).originSaving).toBeNull();
+    expect(summarize([verified(pt(0, 0, 0, 0, 0), 500)]).originSaving).toBeNull();
+    expect(summarize([]).originSaving).toBeNull();
+    const points = [verified(pt(0, 300, 100, 3, 1), 100), pt(60, 100, 500, 2, 8)];
+    expect(summarize(points, 1, 1).originSaving).toBeCloseTo(5 / 6);
+    expect(summarize(points, 0, 0).originSaving).toBe(0);
+  });
+  it('the tooltip lists the verification bytes without a share, only at points that have some', () => {
+    const input = {
+      points: [verified(pt(0, 750, 250, 1, 1), 1500), pt(60, 750, 250, 1, 1)],
+      step: 60,
+      nodr: false,
+      utcOffset: 0,
+    };
+    expect(tooltipLines(input, 0)?.bandwidth).toEqual([
+      { name: 'CDN', color: expect.any(String), value: '100 bps', share: '75.0%' },
+      { name: 'P2P', color: expect.any(String), value: '33.3 bps', share: '25.0%' },
+      { name: SERIES.verifyBytes.label, color: expect.any(String), value: '200 bps', share: '' },
+    ]);
+    expect(tooltipLines(input, 1)?.bandwidth.map((r) => r.name)).toEqual(['CDN', 'P2P']);
+    // Not drawn: the chart's series are the traffic's.
+    expect(buildChartOption(input).series.map((x) => x.name)).not.toContain(SERIES.verifyBytes.label);
   });
 });
 
