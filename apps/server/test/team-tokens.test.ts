@@ -6,6 +6,7 @@ import {
   PATHS,
   TEAM_TOKEN_PATTERN,
   TEAM_TOKEN_PREFIX,
+  TEAM_TOKEN_SCOPES,
   TeamStatus,
   ZCreateTeamTokenResponse,
   ZTeamTokenListResponse,
@@ -134,6 +135,21 @@ describe('API tokens: create, list, revoke', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.errors.id).toBeDefined();
     expect((await list(t.admin, t.id)).body.data).toEqual([]);
+  });
+
+  it('creates a token of each scope; another scope is a 400 naming the scope and every choice', async () => {
+    const t = await team();
+    for (const scope of TEAM_TOKEN_SCOPES) {
+      const made = await t.admin.post(PATHS.teamTokens.list(t.id), { name: scope, scope });
+      expect(made.status, scope).toBe(201);
+      expect(made.body.data.scope).toBe(scope);
+    }
+    expect((await list(t.admin, t.id)).body.data.map((x: { scope: string }) => x.scope)).toEqual([
+      ...TEAM_TOKEN_SCOPES,
+    ]);
+    const bad = await t.admin.post(PATHS.teamTokens.list(t.id), { name: 'Other', scope: 'admin' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toEqual({ scope: 'Must be ingest, statistics or hashes' });
   });
 
   it(`keeps at most ${LIMITS.teamTokensPerTeam} live tokens per team (409), also when asked at once`, async () => {

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ZPublicKeySettingsResponse } from './domains.js';
-import { parseIntegrityRange, ZIntegrityQuery, ZIntegrityResponse } from './endpoints/player.js';
+import { ZIntegrityQuery, ZIntegrityResponse } from './endpoints/player.js';
 import { issuesToFieldErrors } from './forms.js';
 import { MSG, MSG_INTEGRITY } from './messages.js';
 import { isIntegrityBody, isPlayerSettingsBody, PLAYER_PATHS, trackerNodeFor } from './player.js';
+import { parseIntegrityRange } from './segment-fields.js';
 
 const hex = 'a'.repeat(64);
 

@@ -7,10 +7,19 @@ import { LIMITS } from './constants.js';
  * `Authorization: Bearer <token>`. Each token carries one scope, so a token made for one use never
  * gains another when a new scope arrives:
  * - `ingest`: batches of many sessions on POST /stats/v1/ingest;
- * - `statistics`: reading the team's statistics on GET /stats/v1/export.
+ * - `statistics`: reading the team's statistics on GET /stats/v1/export;
+ * - `hashes`: publishing the SHA-256 of the team's segments on POST /player/v1/hashes (a packager).
  */
-export const TEAM_TOKEN_SCOPES = ['ingest', 'statistics'] as const;
+export const TEAM_TOKEN_SCOPES = ['ingest', 'statistics', 'hashes'] as const;
 export type TTeamTokenScope = (typeof TEAM_TOKEN_SCOPES)[number];
+/** What a token of each scope may do, in a few words (the API document, the scope's refusal). */
+export const TEAM_TOKEN_SCOPE_DESCRIPTIONS: Record<TTeamTokenScope, string> = {
+  ingest: 'report traffic (batches of sessions)',
+  statistics: 'read statistics (export)',
+  hashes: 'publish segment hashes',
+};
+/** "ingest, statistics or hashes": the scopes as a sentence reads them. */
+const SCOPE_LIST = `${TEAM_TOKEN_SCOPES.slice(0, -1).join(', ')} or ${TEAM_TOKEN_SCOPES[TEAM_TOKEN_SCOPES.length - 1]}`;
 
 /** What every token starts with, so a leaked one is recognised (secret scanners, logs) and a bearer
  *  value of another kind (a session token) is told apart without a database look-up. */
@@ -36,7 +45,10 @@ export const ZTeamTokenListResponse = envelope(z.array(ZTeamToken));
 export const ZCreateTeamTokenRequest = z.object({
   name: requiredText(LIMITS.teamTokenNameMax),
   /** What the token may do; `ingest` when not given (tokens made before there was a choice). */
-  scope: z.enum(TEAM_TOKEN_SCOPES, { error: 'Must be ingest or statistics' }).default('ingest'),
+  scope: z
+    .enum(TEAM_TOKEN_SCOPES, { error: `Must be ${SCOPE_LIST}` })
+    .default('ingest')
+    .describe(TEAM_TOKEN_SCOPES.map((s) => `${s}: ${TEAM_TOKEN_SCOPE_DESCRIPTIONS[s]}`).join('; ')),
 });
 export type TCreateTeamTokenRequest = z.infer<typeof ZCreateTeamTokenRequest>;
 /** The answer of a creation: the only time the secret is ever sent. */

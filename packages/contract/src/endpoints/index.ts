@@ -27,12 +27,7 @@ export { KEY_SETTING_ENDPOINTS, SUPERVISOR_SET } from './key-settings.js';
 export { KEY_ENDPOINTS } from './keys.js';
 export { LIVE_ENDPOINTS } from './live.js';
 export { ORIGIN_ENDPOINTS } from './origins.js';
-export {
-  PLAYER_ENDPOINTS,
-  parseIntegrityRange,
-  type TIntegrityQuery,
-  type TIntegrityResponse,
-} from './player.js';
+export { PLAYER_ENDPOINTS, type TIntegrityQuery, type TIntegrityResponse } from './player.js';
 export { STATISTICS_ENDPOINTS } from './statistics.js';
 export { TEAM_LIFECYCLE_ENDPOINTS } from './team-lifecycle.js';
 export { TEAM_TOKEN_ENDPOINTS } from './team-tokens.js';

@@ -1,45 +1,21 @@
 import { z } from 'zod';
 import { endpoint } from '../endpoint.js';
-import { MSG, MSG_INTEGRITY } from '../messages.js';
+import { MSG } from '../messages.js';
 import { PLAYER_PATHS } from '../player.js';
+import { REPORT_STREAM_MAX } from '../report.js';
+import { ZSegmentRange, ZSegmentUrl } from '../segment-fields.js';
+import { ZHashPushRequest, ZHashPushResponse } from '../segment-hashes.js';
 
-/** Longest segment URL the integrity service takes (the plugin then checks that segment against
- *  nothing: it comes from the CDN only). */
-export const INTEGRITY_URL_MAX = 2048;
-
-function isSegmentUrl(s: string): boolean {
-  try {
-    const u = new URL(s);
-    return (u.protocol === 'http:' || u.protocol === 'https:') && u.username === '' && u.password === '';
-  } catch {
-    return false;
-  }
-}
-
-/** `<start>-<end>`, end included; 15 digits keep both exact as numbers. */
-const RANGE = /^(\d{1,15})-(\d{1,15})$/;
-
-/** A byte range of the query as numbers (the schema has already refused anything else). */
-export function parseIntegrityRange(range: string): { start: number; end: number } | undefined {
-  const m = RANGE.exec(range);
-  if (!m) return undefined;
-  const start = Number(m[1]);
-  const end = Number(m[2]);
-  return start <= end ? { start, end } : undefined;
-}
-
-/** `?key=&url=[&range=]` of GET /player/v1/integrity. The key is any text up to 200: a hash no key
- *  has is "not usable" (404) like any other. */
+/** `?key=&url=[&range=][&stream=]` of GET /player/v1/integrity. The key is any text up to 200: a hash
+ *  no key has is "not usable" (404) like any other. `stream` is the player's stream (its report's
+ *  `stream`): the bytes fetched to verify the segment are counted under it. */
 export const ZIntegrityQuery = z.object({
   key: z.string({ error: MSG.required }).min(1, MSG.required).max(200, MSG.tooLong(200)),
-  url: z
-    .string({ error: MSG.required })
-    .min(1, MSG.required)
-    .max(INTEGRITY_URL_MAX, MSG_INTEGRITY.url)
-    .refine(isSegmentUrl, MSG_INTEGRITY.url),
-  range: z
-    .string({ error: MSG_INTEGRITY.range })
-    .refine((r) => parseIntegrityRange(r) !== undefined, MSG_INTEGRITY.range)
+  url: ZSegmentUrl,
+  range: ZSegmentRange.optional(),
+  stream: z
+    .string({ error: MSG.tooLong(REPORT_STREAM_MAX) })
+    .max(REPORT_STREAM_MAX, MSG.tooLong(REPORT_STREAM_MAX))
     .optional(),
 });
 export type TIntegrityQuery = z.infer<typeof ZIntegrityQuery>;
@@ -70,5 +46,23 @@ export const PLAYER_ENDPOINTS = {
     query: ZIntegrityQuery,
     response: ZIntegrityResponse,
     errors: [400, 403, 404, 429, 502],
+  }),
+  /**
+   * A team's packager publishes its segments' SHA-256 with an API token of scope `hashes` in
+   * `Authorization: Bearer` (segment-hashes.ts). 401: no such live token of that scope; 400: the request
+   * as a whole (named in `errors`); 429: too many pushes or hashes with this token this minute. Bad items
+   * are answered in the 202's `errors`, the others stored.
+   */
+  hashes: endpoint({
+    method: 'POST',
+    path: PLAYER_PATHS.hashes,
+    access: 'player',
+    tag: 'player',
+    summary:
+      "Publish segments' SHA-256 (at most 1,000 a request) with a team API token of scope hashes; the integrity service answers them without fetching the segments",
+    body: ZHashPushRequest,
+    status: 202,
+    response: ZHashPushResponse,
+    errors: [400, 401, 429],
   }),
 } as const;

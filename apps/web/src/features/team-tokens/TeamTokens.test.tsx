@@ -1,8 +1,18 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { ENDPOINTS, MSG, MSG_TOKENS, PATHS, STORAGE_KEYS, type TTeamToken } from '@tlprt/contract';
+import {
+  ENDPOINTS,
+  MSG,
+  MSG_HASHES,
+  MSG_TOKENS,
+  PATHS,
+  PLAYER_PATHS,
+  STORAGE_KEYS,
+  type TTeamToken,
+} from '@tlprt/contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { statsExportCurl } from '../../platform/integration/export-example';
+import { hashPushCurl } from '../../platform/integration/hashes-example';
 import { exportUsage, SCOPE_BADGE, SCOPE_CHOICE, SCOPE_LABEL } from '../../platform/integration/scopes';
 import { TeamSettings } from '../../routes/settings/TeamSettings';
 import { buildDetail, buildTeam, buildUser } from '../../test/fixtures';
@@ -151,6 +161,46 @@ describe('API tokens in Team settings', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     // The form is back to its default scope.
     expect(ingest).toBeChecked();
+  });
+
+  it('creates a hashes token: the scope is sent and the secret comes with a push example', async () => {
+    const server = await open(10, {
+      tokens: [token({ id: 3, name: 'Packager', scope: 'hashes' })],
+      routes: {
+        [on(ENDPOINTS.teamTokens.create, 5)]: {
+          status: 201,
+          body: {
+            message: 'created',
+            data: { ...token({ id: 9, name: 'Packager EU', scope: 'hashes' }), token: TOKEN },
+          },
+        },
+      },
+    });
+    // Listed with its badge.
+    expect(await within(card()).findByText(SCOPE_BADGE.hashes)).toBeInTheDocument();
+    const group = within(card()).getByRole('radiogroup', { name: SCOPE_LABEL });
+    const hashes = within(group).getByRole('radio', { name: SCOPE_CHOICE.hashes.label });
+    expect(SCOPE_CHOICE.hashes.label).toBe(MSG_HASHES.scopeLabel);
+    expect(within(group).getByText(SCOPE_CHOICE.hashes.description)).toBeInTheDocument();
+    expect(SCOPE_CHOICE.hashes.description).toContain(`POST ${PLAYER_PATHS.hashes}: publish segment hashes`);
+
+    const user = userEvent.setup();
+    await user.type(within(card()).getByLabelText(MSG_TOKENS.nameLabel), 'Packager EU');
+    await user.click(hashes);
+    expect(hashes).toBeChecked();
+    await user.click(within(card()).getByRole('button', { name: MSG_TOKENS.create }));
+
+    const dialog = await screen.findByRole('dialog', { name: MSG_TOKENS.createdTitle });
+    expect(server.requests.find((r) => r.method === 'POST')?.body).toEqual({
+      name: 'Packager EU',
+      scope: 'hashes',
+    });
+    expect(within(dialog).getByText(MSG_HASHES.usage(PLAYER_PATHS.hashes))).toBeInTheDocument();
+    const example = hashPushCurl(window.location.origin, TOKEN);
+    expect(example).toContain(`-H "Authorization: Bearer ${TOKEN}"`);
+    expect(example).toContain(`"${window.location.origin}${PLAYER_PATHS.hashes}"`);
+    expect(within(dialog).getByText(example)).toBeInTheDocument();
+    expect(within(dialog).queryByText(MSG_TOKENS.usage(PATHS.statistics.ingest))).not.toBeInTheDocument();
   });
 
   it('revokes after a confirmation', async () => {

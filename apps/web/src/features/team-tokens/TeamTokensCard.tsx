@@ -17,7 +17,9 @@ import {
 import {
   BREAKDOWN_DIMENSIONS,
   LIMITS,
+  MSG_HASHES,
   MSG_TOKENS,
+  PLAYER_PATHS,
   type TCreatedTeamToken,
   TEAM_TOKEN_SCOPES,
   type TTeamDetail,
@@ -28,6 +30,7 @@ import {
 import { formatDate, formatDateTime } from '../../platform/dates';
 import { formError, showApiError, useContractForm } from '../../platform/form';
 import { STATS_EXPORT, statsExportCurl } from '../../platform/integration/export-example';
+import { hashPushCurl } from '../../platform/integration/hashes-example';
 import {
   exportUsage,
   INGEST_PATH,
@@ -80,7 +83,8 @@ export function TeamTokensCard({ team }: { team: TTeamDetail }) {
           </Group>
           <Text size="sm" c="dimmed">
             {MSG_TOKENS.intro} A token of scope “{SCOPE_CHOICE.statistics.label}” lets a program read the
-            team's statistics instead.
+            team's statistics instead; one of scope “{SCOPE_CHOICE.hashes.label}” lets your packager publish
+            its segments' hashes.
           </Text>
         </div>
         {tokens.isPending ? (
@@ -258,6 +262,16 @@ function showCreatedToken(t: TCreatedTeamToken) {
               Put one of your service keys (key hashes) in <Code>keys</Code>, several separated by commas; add{' '}
               <Code>by</Code> ({BREAKDOWN_DIMENSIONS.join(', ')}) for a breakdown, and <Code>range</Code>{' '}
               week, month or live for other windows.
+            </Text>
+          </>
+        ) : t.scope === 'hashes' ? (
+          <>
+            <Text size="sm">{MSG_HASHES.usage(PLAYER_PATHS.hashes)}</Text>
+            <CopyBlock label="Example" value={hashPushCurl(window.location.origin, t.token)} />
+            <Text size="xs" c="dimmed">
+              Put the URL viewers load the segment from in <Code>url</Code> (a host of a verified domain or an
+              active Origin of this team), and send up to {LIMITS.hashesPerPush} segments a request, as your
+              packager writes them.
             </Text>
           </>
         ) : (
