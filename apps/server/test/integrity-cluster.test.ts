@@ -53,7 +53,7 @@ afterAll(async () => {
 beforeEach(() => site.clear());
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-const fetchesOf = (path: string) => site.requests.filter((r) => r.path === path).length;
+const fetchesOf = (path: string) => site.requests.filter((r) => r.path === path && r.method === 'GET').length;
 
 async function customer() {
   const first = nodes[0] as TestServer;

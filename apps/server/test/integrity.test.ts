@@ -61,7 +61,8 @@ const bytes = (n: number, seed = 1) =>
   Buffer.from(Array.from({ length: n }, (_, i) => (i * 31 + seed) & 0xff));
 const ask = (key: string, url: string, range?: string) =>
   `${PLAYER_PATHS.integrity}?${new URLSearchParams({ key, url, ...(range ? { range } : {}) })}`;
-const fetchesOf = (path: string) => site.requests.filter((r) => r.path === path).length;
+/** Body fetches of `path` (a HEAD asking for a digest is not one). */
+const fetchesOf = (path: string) => site.requests.filter((r) => r.path === path && r.method === 'GET').length;
 const urlOn = (host: string, path: string) => `http://${host}:${site.port}${path}`;
 let n = 0;
 /** A fresh host name that the test DNS server resolves to the local site. */
@@ -108,9 +109,10 @@ describe('answers the origin hash', () => {
     const r = await api.get(ask(c.keyHash, urlOn(c.host, '/v/seg-1.ts')));
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body).toEqual({ sha256: sha(body) });
-    expect(site.requests).toHaveLength(1);
-    expect(site.requests[0]?.host).toBe(`${c.host}:${site.port}`);
-    expect(site.requests[0]?.userAgent).toMatch(/tlprt-integrity/);
+    // A HEAD for a digest the site does not send, then the body.
+    expect(site.requests.map((q) => q.method)).toEqual(['HEAD', 'GET']);
+    expect(site.requests[1]?.host).toBe(`${c.host}:${site.port}`);
+    expect(site.requests[1]?.userAgent).toMatch(/tlprt-integrity/);
     const again = await api.get(ask(c.keyHash, urlOn(c.host, '/v/seg-1.ts')));
     expect(again.body).toEqual({ sha256: sha(body) });
     expect(fetchesOf('/v/seg-1.ts')).toBe(1);
@@ -217,15 +219,23 @@ describe('answers the origin hash', () => {
     expect(wrong.body.message).toMatch(/bytes 0-99 for 100-199/);
   });
 
-  it('follows a redirect to another public host', async () => {
+  it("follows a redirect to another host of the team, never to one outside the team's", async () => {
     const c = await customer();
-    const edge = freshHost('edge');
+    const edge = `edge.${c.host}`;
+    dns.set(edge, { A: ['127.0.0.1'] });
+    const foreign = freshHost('edge');
     const body = bytes(700, 5);
     site.route('/moved.ts', { status: 302, headers: { location: urlOn(edge, '/at-edge.ts') } });
+    site.route('/away.ts', { status: 302, headers: { location: urlOn(foreign, '/at-foreign.ts') } });
     site.route('/at-edge.ts', { body });
+    site.route('/at-foreign.ts', { body });
     const r = await api.get(ask(c.keyHash, urlOn(c.host, '/moved.ts')));
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body.sha256).toBe(sha(body));
+    const away = await api.get(ask(c.keyHash, urlOn(c.host, '/away.ts')));
+    expect(away.status).toBe(502);
+    expect(away.body.message).toMatch(/redirect to a host outside the team's/);
+    expect(site.requests.filter((q) => q.path === '/at-foreign.ts')).toEqual([]);
   });
 });
 
@@ -424,7 +434,9 @@ describe('SSRF guard', () => {
     const c = await customer();
     const key = await ctx.keys.find(c.keyHash);
     if (!key) throw new Error('key not usable');
-    const inner = `inner${++n}.example.test`;
+    // A host of the team that resolves to a private address: the redirect passes the team's hosts and
+    // the SSRF guard must still refuse it.
+    const inner = `inner${++n}.${c.host}`;
     dns.set(inner, { A: ['127.0.0.2'] });
     const body = bytes(10, 9);
     site.route('/direct.ts', { body });
@@ -441,13 +453,20 @@ describe('SSRF guard', () => {
       stream: undefined,
     });
     expect(await svc.sha256Of(question('/direct.ts'))).toBe(sha(body));
-    for (const path of ['/to-inner.ts', '/to-literal.ts']) {
-      await expect(svc.sha256Of(question(path))).rejects.toMatchObject({
-        statusCode: 502,
-        message: expect.stringMatching(/refused loopback address 127\.0\.0\.2/),
-      });
-    }
-    expect(site.requests.map((r) => r.path)).toEqual(['/direct.ts', '/to-inner.ts', '/to-literal.ts']);
+    await expect(svc.sha256Of(question('/to-inner.ts'))).rejects.toMatchObject({
+      statusCode: 502,
+      message: expect.stringMatching(/refused loopback address 127\.0\.0\.2/),
+    });
+    // An address literal is never a host of the team: refused before any connection.
+    await expect(svc.sha256Of(question('/to-literal.ts'))).rejects.toMatchObject({
+      statusCode: 502,
+      message: expect.stringMatching(/redirect to a host outside the team's/),
+    });
+    expect(site.requests.filter((r) => r.method === 'GET').map((r) => r.path)).toEqual([
+      '/direct.ts',
+      '/to-inner.ts',
+      '/to-literal.ts',
+    ]);
   });
 });
 

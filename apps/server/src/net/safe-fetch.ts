@@ -22,6 +22,35 @@ export interface SafeFetchOptions {
   /** Request headers added to (or replacing) the defaults: a Range, another Accept. The encoding and
    *  connection headers stay ours whatever is given. */
   headers?: Readonly<Record<string, string>>;
+  /** GET unless told: HEAD asks for the headers alone (the integrity service reads a digest there). */
+  method?: 'GET' | 'HEAD';
+  /** Besides the address checks, every hop's host (the first and each redirect's) must pass this, looked
+   *  at before its name is even resolved: the integrity service keeps its fetches on the team's hosts.
+   *  Domain verification sets none (a verified site may redirect anywhere public). */
+  allowHost?(hostname: string): boolean | Promise<boolean>;
+  /** A budget several fetches share (a HEAD, then a GET): its abort ends this one too, its reason
+   *  (a CheckFailed) the failure. timeoutMs still bounds this fetch alone. */
+  signal?: AbortSignal;
+}
+
+/** The last response's status line and headers (after redirects). */
+export interface ResponseHead {
+  url: string;
+  status: number;
+  headers: IncomingHttpHeaders;
+}
+
+/** Takes one chunk of the body as it arrives; false stops the reading (the connection is dropped). */
+export type ChunkSink = (chunk: Buffer) => boolean;
+
+export interface StreamedPage extends ResponseHead {
+  /** Body bytes received from the server, every chunk counted whole (the one that passed maxBytes
+   *  too): what the fetch cost the server that answered. */
+  received: number;
+  /** The body was read to its end. */
+  complete: boolean;
+  /** The server had more than maxBytes to send: reading stopped there. */
+  truncated: boolean;
 }
 
 export interface FetchedPage {
@@ -43,13 +72,56 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
  * DNS server could answer differently). Throws CheckFailed with a short reason.
  */
 export async function safeFetch(start: URL, options: SafeFetchOptions): Promise<FetchedPage> {
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  const page = await safeStream(start, options, () => (chunk) => {
+    // Only what fits is kept: a page is never held past maxBytes.
+    const room = options.maxBytes - kept;
+    const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
+    chunks.push(part);
+    kept += part.length;
+    return true;
+  });
+  return {
+    url: page.url,
+    status: page.status,
+    headers: page.headers,
+    body: Buffer.concat(chunks, kept),
+    truncated: page.truncated,
+  };
+}
+
+/**
+ * The guarded fetch of safeFetch, with the body handed over as it arrives instead of gathered:
+ * `onHead` sees the last response's head and answers the sink for its body, or null to read none of it.
+ * Memory per fetch stays at a chunk or so whatever the size; the sink sees at most maxBytes bytes (past
+ * them the page is truncated), all within the one time budget of the fetch.
+ */
+export async function safeStream(
+  start: URL,
+  options: SafeFetchOptions,
+  onHead: (head: ResponseHead) => ChunkSink | null,
+): Promise<StreamedPage> {
   const controller = new AbortController();
   const timer = setTimeout(
     () => controller.abort(new CheckFailed(`timed out after ${options.timeoutMs} ms`)),
     options.timeoutMs,
   );
+  const signal = options.signal ? AbortSignal.any([controller.signal, options.signal]) : controller.signal;
   try {
-    return await followRedirects(start, options, controller.signal);
+    const { head, response } = await followRedirects(start, options, signal);
+    let sink: ChunkSink | null;
+    try {
+      sink = onHead(head);
+    } catch (error) {
+      response.destroy();
+      throw error;
+    }
+    if (sink === null) {
+      response.destroy();
+      return { ...head, received: 0, complete: options.method === 'HEAD', truncated: false };
+    }
+    return { ...head, ...(await readBody(response, sink, options.maxBytes, signal)) };
   } finally {
     clearTimeout(timer);
   }
@@ -59,17 +131,23 @@ async function followRedirects(
   start: URL,
   options: SafeFetchOptions,
   signal: AbortSignal,
-): Promise<FetchedPage> {
+): Promise<{ head: ResponseHead; response: IncomingMessage }> {
   const visited = new Set<string>();
   let url = start;
   for (let hop = 0; ; hop++) {
     visited.add(url.href);
+    if (options.allowHost && !(await abortable(Promise.resolve(options.allowHost(url.hostname)), signal)))
+      throw new CheckFailed(
+        hop === 0 ? "a host outside the team's" : "redirect to a host outside the team's",
+      );
     const target = await checkedTarget(url, options, signal);
     const response = await requestOnce(target, options, signal);
     const location = response.headers.location;
     if (!REDIRECT_STATUSES.has(response.statusCode ?? 0) || location === undefined) {
-      const { body, truncated } = await readCapped(response, options.maxBytes, signal);
-      return { url: url.href, status: response.statusCode ?? 0, headers: response.headers, body, truncated };
+      return {
+        head: { url: url.href, status: response.statusCode ?? 0, headers: response.headers },
+        response,
+      };
     }
     // Redirect bodies are never needed; dropping the socket also keeps a huge one from being read.
     response.destroy();
@@ -175,7 +253,7 @@ function requestOnce(
         host: target.host,
         port: target.port,
         path: `${target.url.pathname}${target.url.search}`,
-        method: 'GET',
+        method: options.method ?? 'GET',
         lookup: pinnedLookup(target.address, target.family),
         // A private agent per request: no pooled socket from another host or another check is reused.
         agent: false,
@@ -196,38 +274,46 @@ function requestOnce(
   });
 }
 
-/** Reads at most `maxBytes`; past it the connection is dropped and the page marked truncated. */
-function readCapped(
+/**
+ * Hands the body to `sink` chunk by chunk, at most `maxBytes` bytes of it: past them, or when the sink
+ * says stop, the connection is dropped. Nothing is kept here, so a large body never sits in memory.
+ */
+function readBody(
   response: IncomingMessage,
+  sink: ChunkSink,
   maxBytes: number,
   signal: AbortSignal,
-): Promise<{ body: Buffer; truncated: boolean }> {
+): Promise<{ received: number; complete: boolean; truncated: boolean }> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
+    let received = 0;
     let settled = false;
-    const finish = (error: unknown, truncated = false): void => {
+    const finish = (error: unknown, complete = false, truncated = false): void => {
       if (settled) return;
       settled = true;
       signal.removeEventListener('abort', onAbort);
-      if (error) {
-        response.destroy();
-        reject(error);
-      } else {
-        resolve({ body: Buffer.concat(chunks, Math.min(size, maxBytes)), truncated });
-      }
+      if (!complete) response.destroy();
+      if (error) reject(error);
+      else resolve({ received, complete, truncated });
     };
     const onAbort = (): void => finish(requestFailure(signal.reason, signal));
     signal.addEventListener('abort', onAbort, { once: true });
     response.on('data', (chunk: Buffer) => {
-      chunks.push(chunk);
-      size += chunk.length;
-      if (size > maxBytes) {
-        finish(null, true);
-        response.destroy();
+      if (settled) return;
+      const room = maxBytes - received;
+      received += chunk.length;
+      try {
+        if (chunk.length > room) {
+          if (room > 0) sink(chunk.subarray(0, room));
+          finish(null, false, true);
+        } else if (!sink(chunk)) {
+          finish(null);
+        }
+      } catch (error) {
+        // A sink's own error ends this fetch, never the process (it runs in an event handler).
+        finish(error);
       }
     });
-    response.on('end', () => finish(null));
+    response.on('end', () => finish(null, true));
     response.on('error', (error) => finish(requestFailure(error, signal)));
     response.on('close', () => finish(new CheckFailed('connection closed before the end of the page')));
   });

@@ -7,6 +7,7 @@ export type Route =
   | ((req: IncomingMessage, res: ServerResponse) => void);
 
 export interface SiteRequest {
+  method: string | undefined;
   path: string;
   host: string | undefined;
   userAgent: string | undefined;
@@ -30,7 +31,7 @@ export async function startTestSite(port = 0): Promise<TestSite> {
 
   const server: Server = createServer((req, res) => {
     const path = req.url ?? '/';
-    requests.push({ path, host: req.headers.host, userAgent: req.headers['user-agent'] });
+    requests.push({ method: req.method, path, host: req.headers.host, userAgent: req.headers['user-agent'] });
     const route = routes.get(path);
     if (route === undefined) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');

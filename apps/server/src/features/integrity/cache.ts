@@ -52,8 +52,8 @@ export class HashCache {
     this.entries.delete(id);
   }
 
-  /** The cached outcome of `id`, the one being computed, or a new one from `compute` (which turns its
-   *  own failures into outcomes). */
+  /** The cached outcome of `id`, the one being computed, or a new one from `compute` (which turns the
+   *  failures worth remembering into outcomes). */
   resolve(id: string, compute: () => Promise<Outcome>): Promise<Outcome> {
     const hit = this.entries.get(id);
     if (hit) {
@@ -66,14 +66,19 @@ export class HashCache {
     }
     const running = this.inFlight.get(id);
     if (running) return running;
-    const started = compute()
-      // A compute that throws after all must not leave its id in flight for good.
-      .catch((): Outcome => ({ ok: false, reason: 'unexpected error' }))
-      .then((outcome) => {
+    // A compute that throws (a refusal of the caller's own limits) is nobody's outcome: its askers get
+    // the error, and the next asker computes again.
+    const started = compute().then(
+      (outcome) => {
         this.inFlight.delete(id);
         this.store(id, outcome);
         return outcome;
-      });
+      },
+      (err: unknown) => {
+        this.inFlight.delete(id);
+        throw err;
+      },
+    );
     this.inFlight.set(id, started);
     return started;
   }

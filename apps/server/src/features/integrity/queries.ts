@@ -1,32 +1,27 @@
-import { DomainStatus } from '@tlprt/contract';
+import { isFetchableOrigin, originVerification, usableDomainHosts } from '../../access/origin-hosts.js';
 import type { Db } from '../../db/index.js';
 
 /** origins.status of an active Origin (the origins feature's OriginStatus.Active). */
 const ORIGIN_ACTIVE = 10;
 
 /** The hosts a team's streams may come from, as stored: its usable domains (verified, promoted out of
- *  the drafts, active, not suspended) and the names of its active Origins. Always one team's. */
+ *  the drafts, active, not suspended) and the names of its active Origins that may be fetched from
+ *  (verified, or on a host under one of those domains: access/origin-hosts.ts). Always one team's. */
 export async function teamHostRows(
   db: Db,
   teamId: number,
 ): Promise<{ domainHosts: string[]; originNames: string[] }> {
-  const [domains, origins] = await Promise.all([
-    db
-      .selectFrom('domains')
-      .select('host')
-      .where('team_id', '=', teamId)
-      .where('verification', '=', 1)
-      .where('draft', '=', 1)
-      .where('status', '=', DomainStatus.Active)
-      .where('suspended', '=', 0)
-      .execute(),
+  const [domainHosts, origins] = await Promise.all([
+    usableDomainHosts(db, teamId),
     db
       .selectFrom('origins')
-      .select('name')
+      .select(['name', 'verified_at'])
       .where('team_id', '=', teamId)
       .where('status', '=', ORIGIN_ACTIVE)
       .where('suspended', '=', 0)
       .execute(),
   ]);
-  return { domainHosts: domains.map((d) => d.host), originNames: origins.map((o) => o.name) };
+  const domains = new Set(domainHosts);
+  const fetchable = origins.filter((o) => isFetchableOrigin(originVerification(o, domains)));
+  return { domainHosts, originNames: fetchable.map((o) => o.name) };
 }

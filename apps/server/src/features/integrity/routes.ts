@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.js';
 import { allowOrigin, preflight } from '../../http/cors.js';
 import { HttpError, tooManyRequests } from '../../http/errors.js';
 import { route } from '../../http/route.js';
-import { serveAhead } from '../statistics/ingest-http.js';
+import { serveAhead } from '../../http/serve-ahead.js';
 import { createGate, HASH_ANSWER_CACHE_CONTROL } from './gate.js';
 import { integrityFastPath } from './integrity-http.js';
 import { createIntegrityService, type IntegrityServiceOptions } from './service.js';

@@ -9,7 +9,15 @@ import { createDnsClient } from '../../net/dns.js';
 import { reasonOf } from '../../net/failure.js';
 import type { SafeFetchOptions } from '../../net/safe-fetch.js';
 import { HashCache, type Outcome } from './cache.js';
-import { type ByteRange, demoFilePath, fetchSegment, readDemoFile } from './origin.js';
+import { OriginFetchLimits } from './fetch-limits.js';
+import {
+  type ByteRange,
+  demoFilePath,
+  type OriginHash,
+  OriginReadFailed,
+  readDemoFile,
+  readOriginHash,
+} from './origin.js';
 import { readStoredHash, SegmentHashSource, segmentId, storeLearnedHash } from './store.js';
 import { TeamHosts } from './team-hosts.js';
 
@@ -104,6 +112,15 @@ export function createIntegrityService(
   const publicOrigin = new URL(config.publicUrl).origin;
   const demoRoot = join(DEMO_ASSETS, 'demo-stream');
   const teamHosts = new TeamHosts(ctx.db, ctx.now);
+  const fetchLimits = new OriginFetchLimits(
+    {
+      perNode: limits.concurrentPerNode,
+      perTeam: limits.concurrentPerTeam,
+      teamBytesPerMinute: limits.teamBytesPerMinute,
+    },
+    ctx.now,
+    ctx.metrics,
+  );
   const count = options.countVerification ?? (() => {});
 
   const isDemo = (url: URL) =>
@@ -111,11 +128,13 @@ export function createIntegrityService(
   /** Memory is per team: a team's pushed hash is its own claim about its own segments. */
   const memoryId = (teamId: number, segment: string) => `${teamId}:${segment}`;
 
-  /** A hash or a failure reason: errors never escape into the shared in-flight promise. */
+  /** A hash or a failure reason, remembered briefly; a refusal of our own limits (429) is thrown to
+   *  every asker waiting for this read and remembered by nobody. */
   async function outcomeOf(read: () => Promise<Outcome>, url: URL): Promise<Outcome> {
     try {
       return await read();
     } catch (error) {
+      if (error instanceof HttpError) throw error;
       const reason = reasonOf(error);
       ctx.log.info({ host: url.host, reason }, 'integrity: origin not read');
       return { ok: false, reason };
@@ -146,14 +165,23 @@ export function createIntegrityService(
         return undefined;
       });
       if (stored) return { ok: true, from: 'stored', sha256: stored.sha256, ttlMs: stored.expiresAt - now };
-      const body = await fetchSegment(url, range, fetchOptions);
-      count(key, body.length, q.stream);
-      const sha256 = createHash('sha256').update(body).digest('hex');
+      let got: OriginHash;
+      try {
+        got = await fetchLimits.run(key.teamId, () =>
+          readOriginHash(url, range, { ...fetchOptions, allowHost: (h) => teamHosts.allows(key.teamId, h) }),
+        );
+      } catch (err) {
+        // Bytes a failed read received were paid for at the origin all the same.
+        if (err instanceof OriginReadFailed && err.originBytes > 0) count(key, err.originBytes, q.stream);
+        throw err;
+      }
+      if (got.originBytes > 0) count(key, got.originBytes, q.stream);
+      const { sha256 } = got;
       await storeLearnedHash(
         ctx.db,
         key.teamId,
         segment,
-        { sha256, source: SegmentHashSource.Fetched },
+        { sha256, source: got.source === 'stated' ? SegmentHashSource.Stated : SegmentHashSource.Fetched },
         now + LEARNED_TTL_MS,
         now,
       ).catch((err: unknown) => ctx.log.warn({ err }, 'integrity: learned hash not stored'));

@@ -1,3 +1,4 @@
+import { originNameHost } from '../../access/origin-hosts.js';
 import type { Db } from '../../db/index.js';
 import type { Clock } from '../../lib/clock.js';
 import { hostAndParents, normalizeHost } from '../../net/host.js';
@@ -6,18 +7,6 @@ import { teamHostRows } from './queries.js';
 /** A team's hosts are read again after this long, like the key and Origin verdicts. */
 const HOSTS_TTL_MS = 5000;
 const HOSTS_CACHE_MAX = 10_000;
-
-/** An Origin's name as a host: a bare host name, or the host of an http(s) URL typed as its name. */
-export function originNameHost(name: string): string | null {
-  const bare = normalizeHost(name);
-  if (bare !== null) return bare;
-  try {
-    const u = new URL(name.trim());
-    return u.protocol === 'http:' || u.protocol === 'https:' ? normalizeHost(u.hostname) : null;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * The hosts a team's streams may come from (its usable domains and their subdomains, its active Origins),
