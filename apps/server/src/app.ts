@@ -30,6 +30,7 @@ import {
   verifierOptionsFromConfig,
 } from './features/domains/verification/index.js';
 import { exportRoutes } from './features/export/routes.js';
+import { hashPushRoutes } from './features/integrity/push-routes.js';
 import { integrityRoutes } from './features/integrity/routes.js';
 import { guestInvitationRoutes, invitationRoutes } from './features/invitations/routes.js';
 import { liveRoutes } from './features/live/routes.js';
@@ -41,7 +42,6 @@ import {
   ensureBlockLayout,
   ingestFastPath,
   ingestRoutes,
-  serveAhead,
   statsRoutes,
 } from './features/statistics/index.js';
 import { teamLifecycleRoutes } from './features/team-lifecycle/routes.js';
@@ -57,6 +57,7 @@ import { HttpError, registerErrorHandler } from './http/errors.js';
 import { OriginGate } from './http/origin-gate.js';
 import { DEFAULT_RATE_LIMITS, loginFailures, type RateLimitSettings } from './http/rate-limit.js';
 import type { AccessPipeline } from './http/route.js';
+import { serveAhead } from './http/serve-ahead.js';
 import { validatorCompiler } from './http/validation.js';
 import { registerWebApp } from './http/web.js';
 import { type Clock, systemClock } from './lib/clock.js';
@@ -307,7 +308,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   );
 
   await app.register(playerRoutes(ctx));
-  await app.register(integrityRoutes(ctx));
+  await app.register(integrityRoutes(ctx, stats.countVerification));
+  await app.register(hashPushRoutes(ctx));
   await startTracker(app, ctx, { workerScript: deps.trackerWorkerScript });
 
   await app.register(referenceRoutes(ctx));

@@ -80,6 +80,20 @@ const ZEnv = z.object({
   INTEGRITY_CACHE_ENTRIES: z.coerce.number().int().min(1).max(10_000_000).default(100_000),
   INTEGRITY_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(1200),
   INTEGRITY_PER_KEY_PER_MINUTE: z.coerce.number().int().min(1).max(100_000_000).default(120_000),
+  INTEGRITY_CONCURRENT_PER_NODE: z.coerce.number().int().min(1).max(10_000).default(32),
+  INTEGRITY_CONCURRENT_PER_TEAM: z.coerce.number().int().min(1).max(10_000).default(8),
+  INTEGRITY_TEAM_BYTES_PER_MINUTE: z.coerce
+    .number()
+    .int()
+    .min(1024 * 1024)
+    .max(1024 ** 4)
+    .default(1024 ** 3),
+  INTEGRITY_PUSHED_TTL_S: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(30 * 86_400)
+    .default(86_400),
   // Each an origin (scheme, host, port) of a server of this project; the plugin builds the WebSocket URL.
   TRACKER_NODES: commaList
     .pipe(
@@ -165,6 +179,13 @@ export interface Config {
     cacheEntries: number;
     perAddressPerMinute: number;
     perKeyPerMinute: number;
+    /** Origin reads (HEAD or GET) at once on this node and per team, and a team's body bytes read
+     *  from its origins per minute on this node (features/integrity/fetch-limits.ts). */
+    concurrentPerNode: number;
+    concurrentPerTeam: number;
+    teamBytesPerMinute: number;
+    /** How long a hash a team's packager pushed is kept (live segments expire). */
+    pushedTtlMs: number;
   };
   /** The WebTorrent tracker's limits (README "Configuration", features/player/tracker*.ts). maxSockets
    *  undefined: half the process's open-file limit, at most 20,000, in each process holding sockets.
@@ -305,6 +326,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       cacheEntries: e.INTEGRITY_CACHE_ENTRIES,
       perAddressPerMinute: e.INTEGRITY_PER_ADDRESS_PER_MINUTE,
       perKeyPerMinute: e.INTEGRITY_PER_KEY_PER_MINUTE,
+      concurrentPerNode: e.INTEGRITY_CONCURRENT_PER_NODE,
+      concurrentPerTeam: e.INTEGRITY_CONCURRENT_PER_TEAM,
+      teamBytesPerMinute: e.INTEGRITY_TEAM_BYTES_PER_MINUTE,
+      pushedTtlMs: e.INTEGRITY_PUSHED_TTL_S * 1000,
     },
     tracker: {
       maxSockets: e.TRACKER_MAX_SOCKETS,

@@ -202,19 +202,22 @@ export async function buildKey(
   return { id, keyHash };
 }
 
-/** An Origin of the team (active unless `status` says otherwise), inserted directly. */
+/** An Origin of the team (active unless `status` says otherwise), inserted directly; unverified
+ *  unless `verified` (then the integrity service fetches from its host, as after POST .../verify). */
 export async function buildOrigin(
   app: App,
   teamId: number,
-  opts: { name: string; status?: number },
-): Promise<{ id: number }> {
+  opts: { name: string; status?: number; verified?: boolean },
+): Promise<{ id: number; verificationHash: string }> {
+  const verificationHash = newVerificationHash();
   const id = await insertOrigin(
     app.ctx.db,
-    { teamId, name: opts.name, createdAt: app.ctx.now() },
+    { teamId, name: opts.name, createdAt: app.ctx.now(), verificationHash },
     (originId) => `o${originId}-t${teamId}.cdn.dashboard.test`,
   );
   if (opts.status !== undefined) await updateOrigin(app.ctx.db, teamId, id, { status: opts.status });
-  return { id };
+  if (opts.verified) await updateOrigin(app.ctx.db, teamId, id, { verified_at: app.ctx.now() });
+  return { id, verificationHash };
 }
 
 /** A live API token (scope `ingest`) of the team, created by its owner: for batches of many

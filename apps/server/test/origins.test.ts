@@ -34,6 +34,11 @@ describe('origins', () => {
       status: { id: 10, name: 'Active' },
       suspended: 0,
       createdAt: expect.any(String),
+      // Not a host name: nothing is fetched from it, so there is nothing to verify.
+      host: null,
+      verification: 'notHost',
+      verifiedAt: null,
+      verificationFile: null,
     });
     const b = await t.as.post(PATHS.origins.list(t.id), { name: 'Backup' });
     const list = await t.viewer.get(PATHS.origins.list(t.id));

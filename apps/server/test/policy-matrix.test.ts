@@ -542,6 +542,12 @@ ROWS.push(
     expect: KEY_MANAGERS,
   },
   {
+    call: 'origins verify',
+    prepare: anOrigin,
+    run: (c) => c.api.post(PATHS.origins.verify(c.team.id, c.extra.originId ?? 0), {}),
+    expect: KEY_MANAGERS,
+  },
+  {
     call: 'origins delete',
     prepare: anOrigin,
     run: (c) => c.api.send('DELETE', PATHS.origins.remove(c.team.id, c.extra.originId ?? 0)),

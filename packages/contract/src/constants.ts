@@ -42,6 +42,10 @@ export const LIMITS = {
   /** Largest request body any JSON or form call accepts (ingest has its own 1 MiB). */
   bodyBytes: 256 * 1024,
   ingestBodyBytes: 1024 * 1024,
+  /** Segment hashes one push may carry (POST /player/v1/hashes), and its body: 1,000 URLs of 2,048
+   *  characters with their hashes and ranges fit with room for JSON's spacing and escapes. */
+  hashesPerPush: 1000,
+  hashPushBodyBytes: 4 * 1024 * 1024,
 } as const;
 
 export const TIMINGS = {

@@ -206,6 +206,15 @@ export const ZPublicKeySettingsResponse = envelope(
   }),
 );
 
+/**
+ * Whether the integrity service reads segments from an Origin's host (issue 36): `verified` (the
+ * customer served the verification file on it), `domain` (the host is one of the team's verified,
+ * active domains in My domains or under one: nothing to verify), `unverified` (never fetched from), or
+ * `notHost` (the name is not a host name: nothing is fetched from it at all).
+ */
+export const ORIGIN_VERIFICATION = ['verified', 'domain', 'unverified', 'notHost'] as const;
+export type TOriginVerification = (typeof ORIGIN_VERIFICATION)[number];
+
 export const ZOrigin = z.object({
   id: z.number().int(),
   url: z.string(),
@@ -213,6 +222,12 @@ export const ZOrigin = z.object({
   status: ZStatusRef,
   suspended: z.number().int(),
   createdAt: z.string(),
+  /** The host the integrity service reads this Origin's segments from (the name as a host), or null. */
+  host: z.string().nullable(),
+  verification: z.enum(ORIGIN_VERIFICATION),
+  verifiedAt: z.string().nullable(),
+  /** While `unverified`: the file to serve at `url` (https, or http) before pressing Verify. */
+  verificationFile: z.object({ url: z.string(), path: z.string(), content: z.string() }).nullable(),
 });
 export type TOrigin = z.infer<typeof ZOrigin>;
 export const ZOriginListResponse = envelope(z.array(ZOrigin));
@@ -240,4 +255,10 @@ export const MSG_DOMAIN_RULES = {
   domainDeleted: 'The domain has been deleted',
   keyDeleted: 'The key has been deleted',
   originDeleted: 'The origin has been deleted',
+  originVerified: 'The origin is verified: the P2P integrity check now reads segments from it',
+  /** Verify answered 400: the reason (status, address, timeout) goes to the log only, as for domains. */
+  originVerificationFailed: (url: string) =>
+    `The file was not found at ${url} with the content shown. Serve it there (https or http, answered with 200), then press Verify again.`,
+  originNotHost:
+    'Only an origin named with a host (e.g. cdn.example.com) can be verified: nothing is fetched from this one',
 } as const;

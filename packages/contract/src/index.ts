@@ -18,6 +18,8 @@ export * from './policy.js';
 export * from './report.js';
 export * from './roles.js';
 export * from './routes.js';
+export * from './segment-fields.js';
+export * from './segment-hashes.js';
 export * from './self-service.js';
 export * from './series.js';
 export * from './statistics.js';

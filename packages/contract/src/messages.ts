@@ -168,6 +168,13 @@ export const MSG_DOMAINS = {
   /** Beside the origin name: an Origin named with a host lets the integrity service fetch from it. */
   originNameHelp:
     'Name it with the host your streams come from (e.g. cdn.example.com): segments viewers share from that host can then be verified.',
+  /** Beside an Origin that is not verified (issue 36). */
+  originUnverifiedNote:
+    'The P2P integrity check does not fetch from an unverified origin: until it is verified, viewers get the segments on its host from your CDN only, not from peers.',
+  /** Followed by the file's URL and a colon, as the domain verification's HTML file. */
+  originVerifyHelp: 'To verify it, serve a file on the origin’s host so that it opens at',
+  originDomainNote:
+    'Its host is under a verified domain of your team: the P2P integrity check reads from it.',
   suspendedLabel: 'Suspended',
   newDomain: 'New domain',
   check: 'Check',
@@ -202,6 +209,16 @@ export const MSG_STATS = {
   refusedSeries: 'Refused',
   refusedGuide:
     'Bytes peers sent over the visible range that failed verification against your origin (the SHA-256 of the segment) and were thrown away (the player got those segments again, from the CDN or another peer); they are not in P2P. Shown in red, with its own Refused line on the Bandwidth panel, only when some were refused: many of them may mean someone is attacking your swarm.',
+  /** What the origin really saved (issue 36): the P2P share less the verification bytes (verifyDwSize). */
+  originSaving: 'Origin saving',
+  originSavingSample: 'Origin saving (sample)',
+  originSavingNote: (verification: string) =>
+    `Your origin also served ${verification} to this service to verify the segments peers shared, so it saved less than the P2P share.`,
+  originSavingHow:
+    'To bring it up to the P2P share, publish your segments’ hashes with an API token of scope “hashes”, or have your origin send Repr-Digest headers: no segment is then fetched to verify it.',
+  originSavingLink: 'What verification costs',
+  originSavingGuide:
+    'What your origin really saved over the visible range: the P2P share less the bytes this service fetched from your origin to verify peers’ segments (Verification), that is 1 − (CDN + Verification) ÷ (CDN + P2P). It equals the P2P share when no segment body had to be fetched (hashes pushed, or digests sent by your origin), and falls below 0 when verification cost more than peers saved. A dash when nothing was served.',
 } as const;
 
 /** API tokens of a team (server-side reporters of the statistics ingest; not in the spec). */
@@ -242,4 +259,28 @@ export const MSG_INTEGRITY = {
   originFailed: 'The segment could not be read from its origin',
   tooManyForAddress: 'Too many integrity requests from this address, please retry later',
   tooManyForKey: 'Too many integrity requests for this key, please retry later',
+  /** The origin fetches of a team (or of this server node) at their cap. */
+  tooManyFetches: 'Too many segments of this team are being read from their origin, please retry later',
+  /** A team's origin bytes per minute spent (INTEGRITY_TEAM_BYTES_PER_MINUTE). */
+  fetchBudgetSpent: "This team's origin bytes for verification are spent for this minute, please retry later",
+} as const;
+
+/** The hash push (POST /player/v1/hashes, issue 36): a team's packager publishes its segments' SHA-256.
+ *  Item messages are prefixed by the item's field in the answer's `errors`. */
+export const MSG_HASHES = {
+  badToken: 'The API token is not valid for publishing segment hashes',
+  notArray: 'Must be an array of {url, sha256, range?} items',
+  tooMany: (max: number) => `At most ${max} hashes per request: send the rest in another`,
+  bodyTooLarge: (bytes: number) => `The request is larger than ${bytes} bytes: send fewer hashes per request`,
+  notItem: 'Must be an object {url, sha256, range?}',
+  sha256: 'Must be the SHA-256 of the bytes as 64 lowercase hexadecimal characters',
+  foreignHost:
+    "The URL's host is not a verified domain of the token's team (or a subdomain of one) nor an active Origin of it",
+  port: 'Must be on the standard port of its scheme: segments on other ports are never verified',
+  tooManyRequests: 'Too many hash pushes with this token: try again later',
+  tooManyHashes: 'Too many hashes pushed with this token this minute: try again later',
+  scopeLabel: 'Publish segment hashes',
+  scopeBadge: 'Segment hashes',
+  usage: (path: string) =>
+    `Send it as "Authorization: Bearer <token>" on POST ${path} with {"hashes": [{"url", "sha256", "range"?}]} to publish your segments' SHA-256: viewers then verify P2P segments without the server fetching them from your origin.`,
 } as const;

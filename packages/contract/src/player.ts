@@ -38,6 +38,8 @@ export const PLAYER_PATHS = {
   /** The origin's SHA-256 of a segment, the reference every peer's copy is held to (DESIGN §11
    *  Integrity): `?key=<keyHash>&url=<absolute segment URL>[&range=<start>-<end>]`, `end` included. */
   integrity: '/player/v1/integrity',
+  /** Where a team's packager publishes its segments' SHA-256 (POST, an API token of scope `hashes`). */
+  hashes: '/player/v1/hashes',
 } as const;
 
 /** How often the plugin reports (and on page hide). */

@@ -180,6 +180,11 @@ export interface OriginsTable {
   status: Defaulted<number>;
   suspended: Defaulted<number>;
   created_at: number;
+  /** The content of the file the customer serves on the Origin's host to verify it (random, not a
+   *  secret: it is published there); '' only for a row an older node inserted (0020). */
+  verification_hash: Defaulted<string>;
+  /** When the file was found; null: fetched from only while under a usable domain (access/origin-hosts). */
+  verified_at: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** One supervisor action (migration 0008, DESIGN §12). */

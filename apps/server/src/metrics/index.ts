@@ -52,8 +52,20 @@ export class Metrics {
   });
   readonly integrityFetches = new Counter({
     name: 'tlprt_integrity_requests_total',
-    help: "Segment hashes asked of this server, by where the answer came from (cache, or the origin's bytes fetched).",
+    help: "Segment hashes asked of this server, by where the answer came from: this node's memory (cache), the shared table of pushed and learned hashes (stored), the demo's files (disk), or the origin (a digest header or the body).",
     labelNames: ['source'] as const,
+    registers: [this.registry],
+  });
+  readonly hashesPushed = new Counter({
+    name: 'tlprt_integrity_pushed_hashes_total',
+    help: "Segment hashes teams' packagers pushed (POST /player/v1/hashes), by result (accepted, rejected).",
+    labelNames: ['result'] as const,
+    registers: [this.registry],
+  });
+  readonly integrityRefused = new Counter({
+    name: 'tlprt_integrity_refused_total',
+    help: "Origin reads of the integrity service refused with 429: the node's or the team's concurrent reads at their cap (concurrency), or the team's bytes per minute spent (budget).",
+    labelNames: ['reason'] as const,
     registers: [this.registry],
   });
   readonly rateLimited = new Counter({

@@ -181,6 +181,10 @@ export function buildOrigin(over: Partial<TOrigin> = {}): TOrigin {
     status: { id: 10, name: 'Active' },
     suspended: 0,
     createdAt: '2024-03-03T12:00:00.000Z',
+    host: null,
+    verification: 'notHost',
+    verifiedAt: null,
+    verificationFile: null,
     ...over,
   };
 }

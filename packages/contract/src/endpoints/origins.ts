@@ -38,6 +38,18 @@ export const ORIGIN_ENDPOINTS = {
     response: ZOriginResponse,
     errors: [400, 403, 404],
   }),
+  /** Fetches the Origin's verification file from its host (https, then http) and marks it verified
+   *  when the file holds its content; 400 with the URL otherwise. */
+  verify: endpoint({
+    method: 'POST',
+    path: '/api/v1/origins/:teamId/:id/verify',
+    access: 'user',
+    action: 'domains.manage',
+    tag,
+    params: ZTeamItemParams,
+    response: ZOriginResponse,
+    errors: [400, 403, 404],
+  }),
   remove: endpoint({
     method: 'DELETE',
     path: '/api/v1/origins/:teamId/:id',

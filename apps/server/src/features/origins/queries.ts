@@ -22,15 +22,21 @@ export function findOrigin(db: Db, teamId: number, id: number): Promise<OriginRo
     .executeTakeFirst();
 }
 
-/** Inserts an active origin and sets its URL, which is made from its id. */
+/** Inserts an active, unverified origin and sets its URL, which is made from its id. */
 export async function insertOrigin(
   db: Db,
-  o: { teamId: number; name: string; createdAt: number },
+  o: { teamId: number; name: string; createdAt: number; verificationHash: string },
   urlOf: (id: number) => string,
 ): Promise<number> {
   const { id } = await db
     .insertInto('origins')
-    .values({ team_id: o.teamId, name: o.name, status: 10, created_at: o.createdAt })
+    .values({
+      team_id: o.teamId,
+      name: o.name,
+      status: 10,
+      created_at: o.createdAt,
+      verification_hash: o.verificationHash,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   await db
@@ -43,6 +49,29 @@ export async function insertOrigin(
 
 export async function updateOrigin(db: Db, teamId: number, id: number, patch: Updateable<OriginsTable>) {
   await db.updateTable('origins').set(patch).where('team_id', '=', teamId).where('id', '=', id).execute();
+}
+
+/** Gives a row inserted without a verification file (by a node older than 0020) its own. */
+export async function fillVerificationHash(db: Db, teamId: number, id: number, hash: string): Promise<void> {
+  await db
+    .updateTable('origins')
+    .set({ verification_hash: hash })
+    .where('team_id', '=', teamId)
+    .where('id', '=', id)
+    .where('verification_hash', '=', '')
+    .execute();
+}
+
+/** Marks the origin verified unless it already is; false when it is gone. */
+export async function markOriginVerified(db: Db, teamId: number, id: number, at: number): Promise<boolean> {
+  await db
+    .updateTable('origins')
+    .set({ verified_at: at })
+    .where('team_id', '=', teamId)
+    .where('id', '=', id)
+    .where('verified_at', 'is', null)
+    .execute();
+  return (await findOrigin(db, teamId, id)) !== undefined;
 }
 
 export async function deleteOrigin(db: Db, teamId: number, id: number): Promise<boolean> {

@@ -21,6 +21,11 @@ export function originRoutes(ctx: AppContext): FastifyPluginAsync {
       data: await origins.toggleOrigin(ctx, teamAccess(req), req.params.id),
     }));
 
+    route(app, E.verify, async (req) => ({
+      message: MSG_DOMAIN_RULES.originVerified,
+      data: await origins.verifyOrigin(ctx, teamAccess(req), req.params.id),
+    }));
+
     route(app, E.remove, async (req) => {
       await origins.removeOrigin(ctx, teamAccess(req), req.params.id);
       return { message: MSG_DOMAIN_RULES.originDeleted };

@@ -1,15 +1,30 @@
-import { MSG_DOMAIN_RULES, type TOrigin } from '@tlprt/contract';
+import { randomBytes } from 'node:crypto';
+import { MSG_DOMAIN_RULES, type TOrigin, VerificationMethod } from '@tlprt/contract';
+import { originNameHost, usableDomainHosts } from '../../access/origin-hosts.js';
 import type { TeamAccess } from '../../access/team-access.js';
 import { publicHostOf } from '../../config.js';
 import type { AppContext } from '../../context.js';
-import { HttpError, notFound } from '../../http/errors.js';
+import type { OriginRow } from '../../db/schema.js';
+import { badRequest, HttpError, notFound } from '../../http/errors.js';
 import { mayToggleOrigin, OriginStatus } from './policy.js';
-import { presentOrigin } from './presenter.js';
-import { deleteOrigin, findOrigin, insertOrigin, listOrigins, updateOrigin } from './queries.js';
+import { type OriginView, presentOrigin } from './presenter.js';
+import {
+  deleteOrigin,
+  fillVerificationHash,
+  findOrigin,
+  insertOrigin,
+  listOrigins,
+  markOriginVerified,
+  updateOrigin,
+} from './queries.js';
 
 /** The CDN host a team pulls an origin through: o<id>-t<teamId>.cdn.<host of PUBLIC_URL>. */
 const originUrl = (publicUrl: string, teamId: number, id: number) =>
   `o${id}-t${teamId}.cdn.${publicHostOf(publicUrl)}`;
+
+/** The content of an origin's verification file: 128 random bits in lower-case hex, the form the
+ *  verifier's HTML-file method accepts (as a domain's verification hash). */
+const newVerificationHash = () => randomBytes(16).toString('hex');
 
 async function originOf(ctx: AppContext, teamId: number, id: number) {
   const o = await findOrigin(ctx.db, teamId, id);
@@ -17,15 +32,34 @@ async function originOf(ctx: AppContext, teamId: number, id: number) {
   return o;
 }
 
+async function viewOf(ctx: AppContext, teamId: number): Promise<OriginView> {
+  const domainHosts = new Set(await usableDomainHosts(ctx.db, teamId));
+  return { domainHosts, fileOf: (host, hash) => ctx.verifier.instructions(host, hash).html };
+}
+
+async function present(ctx: AppContext, teamId: number, o: OriginRow): Promise<TOrigin> {
+  return presentOrigin(o, await viewOf(ctx, teamId));
+}
+
 /** Every member. */
 export async function listTeamOrigins(ctx: AppContext, access: TeamAccess): Promise<TOrigin[]> {
   const teamId = access.team.id;
-  return (await listOrigins(ctx.db, teamId)).map(presentOrigin);
+  const [rows, view] = await Promise.all([listOrigins(ctx.db, teamId), viewOf(ctx, teamId)]);
+  const filled = await Promise.all(rows.map((o) => withVerificationHash(ctx, teamId, o)));
+  return filled.map((o) => presentOrigin(o, view));
+}
+
+/** A row without a file gets one (see migration 0020); another node filling it first wins. */
+async function withVerificationHash(ctx: AppContext, teamId: number, o: OriginRow): Promise<OriginRow> {
+  if (o.verification_hash !== '') return o;
+  await fillVerificationHash(ctx.db, teamId, o.id, newVerificationHash());
+  return (await findOrigin(ctx.db, teamId, o.id)) ?? o;
 }
 
 export async function createOrigin(ctx: AppContext, access: TeamAccess, name: string): Promise<TOrigin> {
   const teamId = access.team.id;
-  return presentOrigin(await originOf(ctx, teamId, await createOriginRow(ctx, teamId, name)));
+  const o = await originOf(ctx, teamId, await createOriginRow(ctx, teamId, name));
+  return present(ctx, teamId, o);
 }
 
 /** Inserts an origin with its CDN url (also used by the demo seed). */
@@ -33,8 +67,10 @@ export function createOriginRow(ctx: AppContext, teamId: number, name: string): 
   return ctx.db
     .transaction()
     .execute((trx) =>
-      insertOrigin(trx, { teamId, name, createdAt: ctx.now() }, (id) =>
-        originUrl(ctx.config.publicUrl, teamId, id),
+      insertOrigin(
+        trx,
+        { teamId, name, createdAt: ctx.now(), verificationHash: newVerificationHash() },
+        (id) => originUrl(ctx.config.publicUrl, teamId, id),
       ),
     );
 }
@@ -46,7 +82,31 @@ export async function toggleOrigin(ctx: AppContext, access: TeamAccess, id: numb
   if (!mayToggleOrigin(o)) throw new HttpError(403, MSG_DOMAIN_RULES.originSuspended);
   const status = o.status === OriginStatus.Active ? OriginStatus.Inactive : OriginStatus.Active;
   await updateOrigin(ctx.db, teamId, id, { status });
-  return presentOrigin({ ...o, status });
+  return present(ctx, teamId, { ...o, status });
+}
+
+/**
+ * The verification file is fetched from the origin's host by the domain verifier's HTML-file method
+ * (https, then http on VERIFY_HTTP_PORT; DNS_SERVERS; public addresses only; size and time limits),
+ * outside any transaction since it may take seconds. Like a domain's, the reason of a failure goes to
+ * the log only: the answer must not tell a caller how some host answers. Verifying again is a no-op.
+ */
+export async function verifyOrigin(ctx: AppContext, access: TeamAccess, id: number): Promise<TOrigin> {
+  const teamId = access.team.id;
+  const o = await withVerificationHash(ctx, teamId, await originOf(ctx, teamId, id));
+  if (!mayToggleOrigin(o)) throw new HttpError(403, MSG_DOMAIN_RULES.originSuspended);
+  const host = originNameHost(o.name);
+  if (host === null) throw badRequest(MSG_DOMAIN_RULES.originNotHost);
+  if (o.verified_at !== null) return present(ctx, teamId, o);
+  const result = await ctx.verifier.verify(host, o.verification_hash, VerificationMethod.HTML);
+  if (!result.ok) {
+    ctx.log.info({ teamId, originId: id, host, reason: result.reason }, 'origin verification failed');
+    const { url } = ctx.verifier.instructions(host, o.verification_hash).html;
+    throw badRequest(MSG_DOMAIN_RULES.originVerificationFailed(url));
+  }
+  if (!(await markOriginVerified(ctx.db, teamId, id, ctx.now()))) throw notFound();
+  ctx.log.info({ teamId, originId: id, host }, 'origin verified');
+  return present(ctx, teamId, await originOf(ctx, teamId, id));
 }
 
 export async function removeOrigin(ctx: AppContext, access: TeamAccess, id: number): Promise<void> {

@@ -1,6 +1,14 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { ENDPOINTS, MSG, MSG_DOMAINS, PATHS, STORAGE_KEYS, type TOrigin } from '@tlprt/contract';
+import {
+  ENDPOINTS,
+  MSG,
+  MSG_DOMAIN_RULES,
+  MSG_DOMAINS,
+  PATHS,
+  STORAGE_KEYS,
+  type TOrigin,
+} from '@tlprt/contract';
 import { afterEach, describe, expect, it } from 'vitest';
 import OriginsRoute from '../../routes/origins';
 import { buildOrigin, buildTeam, buildUser } from '../../test/fixtures';
@@ -17,7 +25,10 @@ const calls = (method: string, url: string) =>
   api?.requests.filter((r) => r.method === method && r.url === url) ?? [];
 const settle = () => act(() => new Promise<void>((r) => setTimeout(r, 50)));
 
-async function open(state: { origins: TOrigin[] }, role = 10) {
+/** How POST .../1/verify answers: the origin verified, or a 400 with the server's message. */
+type VerifyAnswer = 'ok' | 'refused';
+
+async function open(state: { origins: TOrigin[]; verify?: VerifyAnswer }, role = 10) {
   const team = buildTeam({ role });
   api = await startApi({
     user: buildUser({ TeamsRender: [team] }),
@@ -36,6 +47,13 @@ async function open(state: { origins: TOrigin[] }, role = 10) {
         status: 200,
         body: { message: 'ok', data: state.origins.find((o) => o.id === 1) },
       }),
+      [on(ENDPOINTS.origins.verify, 5, 1)]: () => {
+        if (state.verify === 'refused')
+          return { status: 400, body: { message: MSG_DOMAIN_RULES.originVerificationFailed(FILE.url) } };
+        const o = buildOrigin({ ...state.origins[0], ...VERIFIED });
+        state.origins = [o, ...state.origins.slice(1)];
+        return { status: 200, body: { message: MSG_DOMAIN_RULES.originVerified, data: o } };
+      },
       [on(ENDPOINTS.origins.remove, 5, 1)]: () => {
         state.origins = state.origins.filter((o) => o.id !== 1);
         return ok;
@@ -44,6 +62,24 @@ async function open(state: { origins: TOrigin[] }, role = 10) {
   });
   renderSignedIn(<OriginsRoute />, '/origins', 5);
 }
+
+const HASH = '0123456789abcdef0123456789abcdef';
+const FILE = {
+  url: `https://cdn.example.com/tlprt-${HASH}.html`,
+  path: `/tlprt-${HASH}.html`,
+  content: HASH,
+};
+const UNVERIFIED = {
+  name: 'cdn.example.com',
+  host: 'cdn.example.com',
+  verification: 'unverified',
+  verificationFile: FILE,
+} as const;
+const VERIFIED = {
+  verification: 'verified',
+  verifiedAt: '2024-03-04T12:00:00.000Z',
+  verificationFile: null,
+} as const;
 
 describe('Origins', () => {
   it('"Add origin" opens a name input: required, max 30, Add creates it, Cancel closes', async () => {
@@ -108,5 +144,60 @@ describe('Origins', () => {
     expect(screen.queryByRole('button', { name: MSG_DOMAINS.addOrigin })).not.toBeInTheDocument();
     expect(screen.getByRole('switch', { name: 'Active o1-t5.cdn.localhost' })).toBeDisabled();
     expect(screen.queryByRole('button', { name: /^Delete origin/ })).not.toBeInTheDocument();
+  });
+
+  it('an unverified origin: open, badge, the note, the file to serve with copy buttons; Verify verifies it', async () => {
+    const state = { origins: [buildOrigin({ id: 1, ...UNVERIFIED })] };
+    await open(state);
+    expect(await screen.findByText('Not verified', { selector: '.mantine-Badge-label' })).toBeInTheDocument();
+    // Open from the start: there is something to do.
+    expect(screen.getByText(MSG_DOMAINS.originUnverifiedNote)).toBeVisible();
+    expect(screen.getByText(FILE.url)).toBeInTheDocument();
+    expect(screen.getByText(FILE.path)).toBeInTheDocument();
+    expect(screen.getByText(FILE.content)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Copy File path' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Copy File content' })).toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Verify o1-t5.cdn.localhost' }));
+    await waitFor(() => expect(calls('POST', PATHS.origins.verify(5, 1))).toHaveLength(1));
+    expect(await screen.findByText(MSG_DOMAIN_RULES.originVerified)).toBeInTheDocument();
+    expect(await screen.findByText('Verified', { selector: '.mantine-Badge-label' })).toBeInTheDocument();
+    expect(screen.queryByText(MSG_DOMAINS.originUnverifiedNote)).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Verify / })).not.toBeInTheDocument();
+    expect(screen.getByText(/reads segments from cdn\.example\.com/)).toBeInTheDocument();
+  });
+
+  it("a refused Verify shows the server's message and Try again brings the button back", async () => {
+    const state = { origins: [buildOrigin({ id: 1, ...UNVERIFIED })], verify: 'refused' as const };
+    await open(state);
+    await userEvent.click(await screen.findByRole('button', { name: 'Verify o1-t5.cdn.localhost' }));
+    expect(await screen.findByText(MSG_DOMAIN_RULES.originVerificationFailed(FILE.url))).toBeInTheDocument();
+    expect(screen.getByText('Not verified', { selector: '.mantine-Badge-label' })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: MSG_DOMAINS.tryAgain }));
+    expect(screen.getByRole('button', { name: 'Verify o1-t5.cdn.localhost' })).toBeEnabled();
+  });
+
+  it('verified, under a domain, not a host: each says so; a Viewer sees the note but no file or button', async () => {
+    await open(
+      {
+        origins: [
+          buildOrigin({ id: 1, ...UNVERIFIED }),
+          buildOrigin({ id: 2, name: 'a.example.com', host: 'a.example.com', ...VERIFIED }),
+          buildOrigin({ id: 3, name: 'cdn.site.com', host: 'cdn.site.com', verification: 'domain' }),
+        ],
+      },
+      40,
+    );
+    expect(await screen.findByText('Not verified', { selector: '.mantine-Badge-label' })).toBeInTheDocument();
+    expect(screen.getByText('Verified', { selector: '.mantine-Badge-label' })).toBeInTheDocument();
+    expect(screen.getByText('Verified domain', { selector: '.mantine-Badge-label' })).toBeInTheDocument();
+    for (const id of [1, 2, 3])
+      await userEvent.click(screen.getByRole('button', { name: `Origin o${id}-t5.cdn.localhost` }));
+    await settle();
+    expect(screen.getByText(MSG_DOMAINS.originUnverifiedNote)).toBeInTheDocument();
+    expect(screen.queryByText(FILE.content)).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Verify / })).not.toBeInTheDocument();
+    expect(screen.getByText(/Verified on 4 March 2024/)).toBeInTheDocument();
+    expect(screen.getByText(MSG_DOMAINS.originDomainNote)).toBeInTheDocument();
   });
 });

@@ -1,10 +1,12 @@
 import {
   Accordion,
   ActionIcon,
+  Alert,
   Badge,
   Button,
   Card,
   Group,
+  Loader,
   SimpleGrid,
   Skeleton,
   Stack,
@@ -13,7 +15,14 @@ import {
   TextInput,
   Tooltip,
 } from '@mantine/core';
-import { LIMITS, MSG_DOMAINS, type TOrigin, ZCreateOriginRequest } from '@tlprt/contract';
+import {
+  LIMITS,
+  MSG_DOMAIN_RULES,
+  MSG_DOMAINS,
+  type TOrigin,
+  type TOriginVerification,
+  ZCreateOriginRequest,
+} from '@tlprt/contract';
 import { useState } from 'react';
 import { refusalToShow } from '../../platform/api/popups';
 import { formatDate } from '../../platform/dates';
@@ -21,10 +30,23 @@ import { useContractForm } from '../../platform/form';
 import { usePolicy } from '../../platform/session/policy';
 import { useSession } from '../../platform/session/SessionProvider';
 import { openConfirm } from '../../platform/ui/AppModals';
-import { IconPlus, IconServer, IconTrash } from '../../platform/ui/icons';
+import { CopyBlock } from '../../platform/ui/CopyBlock';
+import { IconAlert, IconCircleCheck, IconPlus, IconServer, IconTrash } from '../../platform/ui/icons';
 import { EmptyState, LoadFailedAlert, SuspendedBanner } from '../../platform/ui/Page';
-import { useCreateOrigin, useDeleteOrigin, useToggleOrigin } from './mutations';
+import { useCreateOrigin, useDeleteOrigin, useToggleOrigin, useVerifyOrigin } from './mutations';
 import { useOrigins } from './queries';
+
+/** The last Verify of an origin on this screen: kept per origin, so the answer outlives the list's
+ *  refetch (a verified origin's panel shows the success, a refused one the server's message). */
+type VerifyState = { status: 'verifying' } | { status: 'success' } | { status: 'error'; message: string };
+
+/** The header badge of each state; an origin whose name is not a host gets none. */
+const VERIFICATION_BADGE: Record<TOriginVerification, { label: string; color: string } | null> = {
+  verified: { label: 'Verified', color: 'teal' },
+  domain: { label: 'Verified domain', color: 'teal' },
+  unverified: { label: 'Not verified', color: 'orange' },
+  notHost: null,
+};
 
 /** Origins (spec §2 "Origins (/origins)"): managed with `domains.manage`, listed for every member. */
 export function Origins() {
@@ -35,6 +57,9 @@ export function Origins() {
   const toggle = useToggleOrigin(team.id);
   const remove = useDeleteOrigin(team.id);
   const [adding, setAdding] = useState(false);
+  const [verifyStates, setVerifyStates] = useState<Record<number, VerifyState>>({});
+  const setVerify = (id: number, state: VerifyState | null) =>
+    setVerifyStates(({ [id]: _, ...rest }) => (state ? { ...rest, [id]: state } : rest));
   const editable = policy.can('domains.manage');
   const askDelete = (o: TOrigin) =>
     openConfirm({
@@ -85,6 +110,12 @@ export function Origins() {
       ) : (
         <Accordion
           multiple
+          // What still needs doing is open from the start for whoever may do it.
+          defaultValue={
+            editable
+              ? origins.data.filter((o) => o.verification === 'unverified').map((o) => String(o.id))
+              : []
+          }
           variant="separated"
           radius="lg"
           chevronPosition="left"
@@ -97,6 +128,7 @@ export function Origins() {
         >
           {origins.data.map((o) => {
             const active = o.status.id === 10;
+            const badge = VERIFICATION_BADGE[o.verification];
             return (
               <Accordion.Item key={o.id} value={String(o.id)}>
                 <Group gap={4} wrap="nowrap" pr="sm">
@@ -105,6 +137,11 @@ export function Origins() {
                       <Text fw={600} ff="monospace" size="sm" style={{ wordBreak: 'break-all' }}>
                         {o.url}
                       </Text>
+                      {badge && (
+                        <Badge color={badge.color} variant="light" radius="sm">
+                          {badge.label}
+                        </Badge>
+                      )}
                       {o.suspended === 1 && (
                         <Badge color="red" variant="filled" radius="sm">
                           {MSG_DOMAINS.suspendedLabel}
@@ -140,12 +177,147 @@ export function Origins() {
                     <Field label="Name" value={o.name} />
                     <Field label="Created date" value={formatDate(o.createdAt)} />
                   </SimpleGrid>
+                  <OriginVerification
+                    origin={o}
+                    teamId={team.id}
+                    editable={editable}
+                    state={verifyStates[o.id] ?? null}
+                    setState={(state) => setVerify(o.id, state)}
+                  />
                 </Accordion.Panel>
               </Accordion.Item>
             );
           })}
         </Accordion>
       )}
+    </Stack>
+  );
+}
+
+/** The verification part of an origin's panel (issue 36): what the integrity service makes of its host
+ *  and, while it is not verified, the file to serve and the Verify button. */
+function OriginVerification({
+  origin: o,
+  teamId,
+  editable,
+  state,
+  setState,
+}: {
+  origin: TOrigin;
+  teamId: number;
+  editable: boolean;
+  state: VerifyState | null;
+  setState: (state: VerifyState | null) => void;
+}) {
+  const verify = useVerifyOrigin(teamId);
+  const run = () => {
+    setState({ status: 'verifying' });
+    // mutateAsync: the answer lands even when the panel was closed meanwhile.
+    verify
+      .mutateAsync(o.id)
+      .then(() => setState({ status: 'success' }))
+      .catch((err: unknown) =>
+        setState(refusalToShow(err) ? { status: 'error', message: err.body.message } : null),
+      );
+  };
+  const verifying = state?.status === 'verifying';
+  const success = state?.status === 'success' && (
+    <Alert color="teal" variant="light" icon={<IconCircleCheck />}>
+      {MSG_DOMAIN_RULES.originVerified}
+    </Alert>
+  );
+
+  if (o.verification === 'notHost')
+    return (
+      <Text size="sm" c="dimmed" mt="md">
+        Its name is not a host name: the P2P integrity check fetches nothing from this origin.
+      </Text>
+    );
+  if (o.verification === 'domain')
+    return (
+      <Group gap="xs" mt="md" wrap="nowrap" align="flex-start">
+        <IconCircleCheck
+          size={18}
+          color="var(--mantine-color-teal-6)"
+          style={{ flexShrink: 0 }}
+          aria-hidden
+        />
+        <Text size="sm">{MSG_DOMAINS.originDomainNote}</Text>
+      </Group>
+    );
+  if (o.verification === 'verified')
+    return (
+      <Stack gap="sm" mt="md">
+        {success}
+        <Group gap="xs" wrap="nowrap" align="flex-start">
+          <IconCircleCheck
+            size={18}
+            color="var(--mantine-color-teal-6)"
+            style={{ flexShrink: 0 }}
+            aria-hidden
+          />
+          <Text size="sm">
+            Verified{o.verifiedAt ? ` on ${formatDate(o.verifiedAt)}` : ''}: the P2P integrity check reads
+            segments from {o.host}.
+          </Text>
+        </Group>
+      </Stack>
+    );
+
+  const file = o.verificationFile;
+  return (
+    <Stack gap="sm" mt="md" component="section" aria-label={`Verification of ${o.url}`}>
+      <Alert color="orange" variant="light" icon={<IconAlert />}>
+        {MSG_DOMAINS.originUnverifiedNote}
+      </Alert>
+      {!editable ? (
+        <Text size="sm" c="dimmed">
+          A member who manages domains can verify it.
+        </Text>
+      ) : file ? (
+        <>
+          <Text size="sm">
+            {MSG_DOMAINS.originVerifyHelp}{' '}
+            <Text span ff="monospace" size="sm" style={{ wordBreak: 'break-all' }}>
+              {file.url}
+            </Text>
+            , then press Verify:
+          </Text>
+          <CopyBlock label="File path" value={file.path} />
+          <CopyBlock label="File content" value={file.content} />
+          {state?.status === 'error' ? (
+            <Alert color="red" variant="light" icon={<IconAlert />}>
+              <Stack gap="xs" align="flex-start">
+                <Text size="sm" style={{ wordBreak: 'break-word' }}>
+                  {state.message}
+                </Text>
+                <Button size="xs" variant="light" color="red" onClick={() => setState(null)}>
+                  {MSG_DOMAINS.tryAgain}
+                </Button>
+              </Stack>
+            </Alert>
+          ) : (
+            <Group gap="sm">
+              <Button
+                onClick={run}
+                loading={verifying}
+                disabled={verifying || o.suspended === 1}
+                aria-label={`Verify ${o.url}`}
+              >
+                Verify
+              </Button>
+              {verifying && (
+                <Group gap={6}>
+                  <Loader size="xs" />
+                  <Text size="sm" c="dimmed">
+                    Checking {o.host}…
+                  </Text>
+                </Group>
+              )}
+            </Group>
+          )}
+        </>
+      ) : null}
     </Stack>
   );
 }

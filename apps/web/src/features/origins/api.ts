@@ -9,4 +9,5 @@ export const originsApi = {
   create: (teamId: number, name: string) => request(E.create, { params: { teamId }, body: { name } }),
   toggle: (teamId: number, id: number) => request(E.toggle, { params: { teamId, id } }),
   remove: (teamId: number, id: number) => request(E.remove, { params: { teamId, id } }),
+  verify: (teamId: number, id: number) => request(E.verify, { params: { teamId, id } }),
 };

@@ -16,3 +16,5 @@ export const useToggleOrigin = (teamId: number) =>
   useOriginMutation((id: number) => originsApi.toggle(teamId, id));
 export const useDeleteOrigin = (teamId: number) =>
   useOriginMutation((id: number) => originsApi.remove(teamId, id));
+export const useVerifyOrigin = (teamId: number) =>
+  useOriginMutation((id: number) => originsApi.verify(teamId, id));
