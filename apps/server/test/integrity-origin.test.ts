@@ -121,6 +121,7 @@ function options(overrides: Partial<OriginReadOptions> = {}): OriginReadOptions 
     userAgent: 'tlprt-integrity-test',
     resolveAddresses: async () => ['127.0.0.1'],
     allowHost: (host) => host === 'team.test' || host.endsWith('.team.test'),
+    allowedHosts: "the team's",
     ...overrides,
   };
 }

@@ -135,10 +135,22 @@ describe('META method', () => {
 describe('HTML method', () => {
   const file = `/tlprt-${HASH}.html`;
 
-  it('passes for a 200 file containing the hash', async () => {
-    site.route(file, { body: `verification: ${HASH}\n` });
+  it('passes for a 200 file holding the hash (whitespace around it allowed)', async () => {
+    site.route(file, { body: `${HASH}\n` });
     expect(await verifier.verify(HOST, HASH, META.HTML)).toEqual({ ok: true });
     expect(site.requests.map((r) => r.path)).toEqual([file]);
+  });
+
+  it('fails for a page that only contains the hash (a "not found" page answered 200 echoing the path)', async () => {
+    site.route(file, { body: `<html><body>No page at /tlprt-${HASH}.html</body></html>` });
+    expect(reasonOf(await verifier.verify(HOST, HASH, META.HTML))).toMatch(/does not hold the hash alone/);
+  });
+
+  it("never follows a redirect to another site: that site's file proves nothing about this host", async () => {
+    dns.set('elsewhere.test', { A: ['127.0.0.1'] });
+    site.route(file, redirect(`http://elsewhere.test/tlprt-${HASH}.html`));
+    expect(reasonOf(await verifier.verify(HOST, HASH, META.HTML))).toMatch(/outside/);
+    expect(site.requests.map((r) => r.host)).not.toContain(`elsewhere.test:${site.port}`);
   });
 
   it('fails for a 404', async () => {
@@ -147,7 +159,7 @@ describe('HTML method', () => {
 
   it('fails when the file holds something else', async () => {
     site.route(file, { body: OTHER });
-    expect(reasonOf(await verifier.verify(HOST, HASH, META.HTML))).toMatch(/does not contain the hash/);
+    expect(reasonOf(await verifier.verify(HOST, HASH, META.HTML))).toMatch(/does not hold the hash alone/);
   });
 
   it('fails for a file larger than 256 KiB, even with the hash at the start', async () => {

@@ -25,9 +25,12 @@ export interface SafeFetchOptions {
   /** GET unless told: HEAD asks for the headers alone (the integrity service reads a digest there). */
   method?: 'GET' | 'HEAD';
   /** Besides the address checks, every hop's host (the first and each redirect's) must pass this, looked
-   *  at before its name is even resolved: the integrity service keeps its fetches on the team's hosts.
-   *  Domain verification sets none (a verified site may redirect anywhere public). */
+   *  at before its name is even resolved: the integrity service keeps its fetches on the team's hosts,
+   *  domain verification on the site checked. */
   allowHost?(hostname: string): boolean | Promise<boolean>;
+  /** What the hosts allowHost passes are, for the failure's reason ("the team's"); "the allowed ones"
+   *  unless told. */
+  allowedHosts?: string;
   /** A budget several fetches share (a HEAD, then a GET): its abort ends this one too, its reason
    *  (a CheckFailed) the failure. timeoutMs still bounds this fetch alone. */
   signal?: AbortSignal;
@@ -138,7 +141,7 @@ async function followRedirects(
     visited.add(url.href);
     if (options.allowHost && !(await abortable(Promise.resolve(options.allowHost(url.hostname)), signal)))
       throw new CheckFailed(
-        hop === 0 ? "a host outside the team's" : "redirect to a host outside the team's",
+        `${hop === 0 ? 'a host' : 'redirect to a host'} outside ${options.allowedHosts ?? 'the allowed ones'}`,
       );
     const target = await checkedTarget(url, options, signal);
     const response = await requestOnce(target, options, signal);

@@ -168,7 +168,11 @@ export function createIntegrityService(
       let got: OriginHash;
       try {
         got = await fetchLimits.run(key.teamId, () =>
-          readOriginHash(url, range, { ...fetchOptions, allowHost: (h) => teamHosts.allows(key.teamId, h) }),
+          readOriginHash(url, range, {
+            ...fetchOptions,
+            allowHost: (h) => teamHosts.allows(key.teamId, h),
+            allowedHosts: "the team's",
+          }),
         );
       } catch (err) {
         // Bytes a failed read received were paid for at the origin all the same.

@@ -96,10 +96,14 @@ export function createVerifier(options: VerifierOptions): Verifier {
           await checkTxt(dns, bareHost, hash);
           break;
         case CheckMethod.HTML:
-          await httpsThenHttp(bareHost, (scheme) => checkHtmlFile(scheme, bareHost, hash, fetchOptions));
+          await httpsThenHttp(bareHost, (scheme) =>
+            checkHtmlFile(scheme, bareHost, hash, withinSite(fetchOptions, bareHost)),
+          );
           break;
         case CheckMethod.META:
-          await httpsThenHttp(bareHost, (scheme) => checkMetaPage(scheme, bareHost, hash, fetchOptions));
+          await httpsThenHttp(bareHost, (scheme) =>
+            checkMetaPage(scheme, bareHost, hash, withinSite(fetchOptions, bareHost)),
+          );
           break;
         default:
           return { ok: false, reason: `method ${String(method)} cannot be checked` };
@@ -169,7 +173,28 @@ async function httpsThenHttp(host: string, check: (scheme: Scheme) => Promise<vo
   throw new CheckFailed(reasons.join('; '));
 }
 
-/** HTML: `/tlprt-<hash>.html` answers 200, fits the byte limit, and contains the hash. */
+/**
+ * The fetch options of a check of `host`'s own pages: redirects stay on the host, its subdomains or its
+ * parents (`example.com` → `www.example.com` and back), never another site, whose page would otherwise
+ * prove ownership of a host that merely redirects to it.
+ */
+function withinSite(options: SafeFetchOptions, host: string): SafeFetchOptions {
+  const site = host.toLowerCase();
+  return {
+    ...options,
+    allowedHosts: "the site's",
+    allowHost: (hostname) => {
+      const h = hostname.toLowerCase().replace(/\.$/, '');
+      return h === site || h.endsWith(`.${site}`) || (h.includes('.') && site.endsWith(`.${h}`));
+    },
+  };
+}
+
+/**
+ * HTML: `/tlprt-<hash>.html` answers 200, fits the byte limit, and holds the hash alone (whitespace
+ * around it allowed): a page that merely contains it — a "not found" page answered 200 that echoes the
+ * path asked for — proves nothing.
+ */
 async function checkHtmlFile(
   scheme: Scheme,
   host: string,
@@ -178,7 +203,8 @@ async function checkHtmlFile(
 ): Promise<void> {
   const page = await fetchOk(new URL(`${scheme}://${host}/${htmlFileName(hash)}`), options);
   if (page.truncated) throw new CheckFailed(`the file is larger than ${options.maxBytes} bytes`);
-  if (!page.body.toString('utf8').includes(hash)) throw new CheckFailed('the file does not contain the hash');
+  if (page.body.toString('utf8').trim() !== hash)
+    throw new CheckFailed('the file does not hold the hash alone');
 }
 
 /** META: the home page answers 200 and its head holds the tag (only the first maxBytes are read). */
