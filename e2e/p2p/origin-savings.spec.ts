@@ -1,4 +1,11 @@
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import {
+  type APIRequestContext,
+  type BrowserType,
+  expect,
+  type LaunchOptions,
+  type Page,
+  test,
+} from '@playwright/test';
 import { PATHS, PLAYER_PATHS, ZDomainListResponse } from '@tlprt/contract';
 import { startTestDns, type TestDns } from '../../apps/server/test/helpers/dns-server';
 import { E2E } from '../playwright.config';
@@ -78,7 +85,29 @@ async function customer(request: APIRequestContext, baseURL: string, name: strin
 
 /** Opens viewers of `address` one after another: each joins once the one before has played 2 s, as
  *  viewers of a stream come and go (two started in the same second both fetch their start). */
-async function viewersOf(viewers: SiteViewers, address: string, count: number): Promise<Page[]> {
+/** `count` viewers of the site's `stream` with the `player`'s snippet, each playing with peering on
+ *  before the next one opens. */
+async function viewersOf(
+  fixtures: {
+    playwright: { chromium: BrowserType };
+    launchOptions: LaunchOptions;
+    baseURL: string | undefined;
+  },
+  team: Customer,
+  player: 'HLS.js' | 'Shaka',
+  stream: string,
+  count: number,
+): Promise<{ viewers: SiteViewers; pages: Page[] }> {
+  const viewers = new SiteViewers(fixtures.playwright.chromium, fixtures.launchOptions, team.host);
+  const name = stream.split('/')[1] ?? 'stream';
+  const address = site.addPage(
+    team.host,
+    `${name}-${team.keyHash}.html`,
+    player,
+    team.keyHash,
+    fixtures.baseURL as string,
+    stream,
+  );
   const pages: Page[] = [];
   for (let i = 0; i < count; i++) {
     const page = await viewers.open(address);
@@ -86,7 +115,7 @@ async function viewersOf(viewers: SiteViewers, address: string, count: number): 
     await untilPlayed([page], 2);
     pages.push(page);
   }
-  return pages;
+  return { viewers, pages };
 }
 
 /**
@@ -129,16 +158,13 @@ test('live HLS from an origin that states Repr-Digest: three viewers share 60% o
 }) => {
   test.setTimeout(120_000);
   const team = await customer(request, baseURL as string, 'live', 'supervisor3@e2e.test');
-  const viewers = new SiteViewers(playwright.chromium, launchOptions, team.host);
-  const address = site.addPage(
-    team.host,
-    `live-${team.keyHash}.html`,
+  const { viewers, pages } = await viewersOf(
+    { playwright, launchOptions, baseURL },
+    team,
     'HLS.js',
-    team.keyHash,
-    baseURL as string,
     '/live/index.m3u8',
+    3,
   );
-  const pages = await viewersOf(viewers, address, 3);
   // Once all three play, each new segment needs to come from the origin once (live.spec.ts).
   await untilPlayed(pages, 4);
   const joined = await Promise.all(pages.map(watched));
@@ -184,16 +210,13 @@ test('VOD whose hashes the packager pushed with a hashes token: two viewers shar
   expect(pushed.status()).toBe(202);
   expect(await pushed.json()).toMatchObject({ accepted: segments.length, rejected: 0 });
 
-  const viewers = new SiteViewers(playwright.chromium, launchOptions, team.host);
-  const address = site.addPage(
-    team.host,
-    `vod-${team.keyHash}.html`,
+  const { viewers, pages } = await viewersOf(
+    { playwright, launchOptions, baseURL },
+    team,
     'HLS.js',
-    team.keyHash,
-    baseURL as string,
     '/vod/index.m3u8',
+    2,
   );
-  const pages = await viewersOf(viewers, address, 2);
   // Both hold the whole title once (hls.js buffers 30 s ahead; the rest comes as they play).
   const streamBytes = segments.reduce((n, [, body]) => n + body.length, 0);
   await expect
@@ -228,16 +251,13 @@ test('DASH (Shaka) with neither digests nor pushed hashes: the statistics count 
 }) => {
   test.setTimeout(90_000);
   const team = await customer(request, baseURL as string, 'dash', 'supervisor6@e2e.test');
-  const viewers = new SiteViewers(playwright.chromium, launchOptions, team.host);
-  const address = site.addPage(
-    team.host,
-    `dash-${team.keyHash}.html`,
+  const { viewers, pages } = await viewersOf(
+    { playwright, launchOptions, baseURL },
+    team,
     'Shaka',
-    team.keyHash,
-    baseURL as string,
     '/dash/manifest.mpd',
+    2,
   );
-  const pages = await viewersOf(viewers, address, 2);
   await untilPlayed(pages, 8);
   await measuredShare(pages, 'DASH, no digests');
   // The viewers leave: the service has no more segment to verify.

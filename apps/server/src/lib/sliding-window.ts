@@ -52,6 +52,20 @@ export class SlidingWindowCounter {
     return wait;
   }
 
+  /** What `id` has counted over the window now. */
+  count(id: string): number {
+    return this.current(id, Math.floor(this.now() / this.slotMs), false)?.total ?? 0;
+  }
+
+  /** Counts `n` of `id` whether or not they fit (what was already spent: the bytes a read received). */
+  add(id: string, n: number): void {
+    if (n <= 0) return;
+    const slot = Math.floor(this.now() / this.slotMs);
+    const c = this.current(id, slot, true);
+    c.slots[slot % RING] = (c.slots[slot % RING] ?? 0) + n;
+    c.total += n;
+  }
+
   /** Like hit(id, 1) without counting: the milliseconds until one more would fit (0: it would now). */
   spent(id: string): number {
     const now = this.now();

@@ -1,6 +1,7 @@
 import { MSG_INTEGRITY } from '@tlprt/contract';
 import { type HttpError, tooManyRequests } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
+import { SlidingWindowCounter } from '../../lib/sliding-window.js';
 import type { Metrics } from '../../metrics/index.js';
 import { OriginReadFailed } from './origin.js';
 
@@ -20,11 +21,6 @@ export interface OriginFetchLimitsOptions {
 const DEFAULT_MAX_WAIT_MS = 1000;
 /** Retry-After of a read refused for concurrency: a slot frees within a fetch's time. */
 const CONCURRENCY_RETRY_MS = 1000;
-const WINDOW_MS = 60_000;
-const SLOTS = 12;
-const RING = SLOTS + 1;
-/** Teams whose byte counts are held at most (a flood of teams resets counts, never grows memory). */
-const MAX_TEAMS = 100_000;
 
 export type RefusalReason = 'concurrency' | 'budget';
 
@@ -34,18 +30,12 @@ interface Waiter {
   timer: NodeJS.Timeout;
 }
 
-interface ByteCounts {
-  slot: number;
-  total: number;
-  slots: number[];
-}
-
 /**
  * Caps on the integrity service's origin reads (issue 36, item 5), so that a team cannot borrow this
  * node's bandwidth and memory: at most `perNode` reads at once on the node and `perTeam` per team; a
  * read past a cap waits in a short FIFO queue (at most as many waiting as the cap allows running, for
- * at most maxWaitMs), else it is refused. A team's body bytes are counted over a sliding minute (twelve
- * slots, as SlidingWindowCounter); once they reach the budget, reads are refused until the oldest slots
+ * at most maxWaitMs), else it is refused. A team's body bytes are counted over a sliding minute
+ * (SlidingWindowCounter); once they reach the budget, reads are refused until the oldest slots
  * leave the count. Bytes are charged when a read ends (failed reads too: they were received), so the
  * reads already running when the budget is reached may pass it, by at most perTeam reads of
  * INTEGRITY_MAX_BYTES. Refusals are 429 with Retry-After, counted in `tlprt_integrity_refused_total`.
@@ -55,8 +45,8 @@ export class OriginFetchLimits {
   private readonly runningPerTeam = new Map<number, number>();
   private readonly queue: Waiter[] = [];
   private readonly queuedPerTeam = new Map<number, number>();
-  private readonly bytes = new Map<number, ByteCounts>();
-  private readonly slotMs = WINDOW_MS / SLOTS;
+  /** Body bytes per team over a sliding minute. */
+  private readonly bytes: SlidingWindowCounter;
   private readonly maxWaitMs: number;
 
   constructor(
@@ -65,6 +55,7 @@ export class OriginFetchLimits {
     private readonly metrics?: Pick<Metrics, 'integrityRefused'>,
   ) {
     this.maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
+    this.bytes = new SlidingWindowCounter(options.teamBytesPerMinute, 60_000, now);
   }
 
   /** Reads running on this node now. */
@@ -79,7 +70,7 @@ export class OriginFetchLimits {
 
   /** The team's body bytes counted in the current minute. */
   bytesOf(teamId: number): number {
-    return this.current(teamId, this.slotOf(this.now()), false)?.total ?? 0;
+    return this.bytes.count(String(teamId));
   }
 
   /**
@@ -107,7 +98,7 @@ export class OriginFetchLimits {
       throw error;
     } finally {
       this.release(teamId);
-      this.charge(teamId, received);
+      this.bytes.add(String(teamId), received);
     }
   }
 
@@ -181,60 +172,7 @@ export class OriginFetchLimits {
   }
 
   private checkBudget(teamId: number): void {
-    const now = this.now();
-    const slot = this.slotOf(now);
-    const c = this.current(teamId, slot, false);
-    if (!c || c.total < this.options.teamBytesPerMinute) return;
-    // The count drops under the budget when enough of its oldest slots have left it (slot s leaves
-    // when slot s + RING begins).
-    let total = c.total;
-    let retryMs = WINDOW_MS;
-    for (let s = slot - RING + 1; s <= slot; s++) {
-      total -= c.slots[s % RING] ?? 0;
-      if (total < this.options.teamBytesPerMinute) {
-        retryMs = Math.max(1, Math.ceil((s + RING) * this.slotMs - now));
-        break;
-      }
-    }
-    throw this.refuse('budget', retryMs);
-  }
-
-  private charge(teamId: number, n: number): void {
-    if (n <= 0) return;
-    const slot = this.slotOf(this.now());
-    const c = this.current(teamId, slot, true);
-    c.slots[slot % RING] = (c.slots[slot % RING] ?? 0) + n;
-    c.total += n;
-  }
-
-  private slotOf(now: number): number {
-    return Math.floor(now / this.slotMs);
-  }
-
-  private current(teamId: number, slot: number, create: true): ByteCounts;
-  private current(teamId: number, slot: number, create: false): ByteCounts | undefined;
-  private current(teamId: number, slot: number, create: boolean): ByteCounts | undefined {
-    let c = this.bytes.get(teamId);
-    if (c && c.slot !== slot) {
-      if (slot - c.slot >= RING) {
-        c.slots.fill(0);
-        c.total = 0;
-      } else {
-        for (let s = c.slot + 1; s <= slot; s++) {
-          c.total -= c.slots[s % RING] ?? 0;
-          c.slots[s % RING] = 0;
-        }
-      }
-      c.slot = slot;
-    }
-    if (!c && create) {
-      if (this.bytes.size >= MAX_TEAMS) {
-        for (const [id, old] of this.bytes) if (old.slot <= slot - RING) this.bytes.delete(id);
-        if (this.bytes.size >= MAX_TEAMS) this.bytes.clear();
-      }
-      c = { slot, total: 0, slots: new Array<number>(RING).fill(0) };
-      this.bytes.set(teamId, c);
-    }
-    return c;
+    const wait = this.bytes.spent(String(teamId));
+    if (wait > 0) throw this.refuse('budget', wait);
   }
 }
