@@ -7,7 +7,6 @@ import {
   Button,
   Card,
   Group,
-  Loader,
   Skeleton,
   Stack,
   Tabs,
@@ -51,6 +50,7 @@ import {
   IconX,
 } from '../../platform/ui/icons';
 import { cardPadding, EmptyState, LoadFailedAlert, SuspendedBanner } from '../../platform/ui/Page';
+import { VerifyButton } from '../../platform/ui/VerifyButton';
 import { DraftNav } from './DraftNav';
 import { currentDraft, isVerifiedDraft, useDraftSelection } from './drafts';
 import { useCreateKey } from './keys/mutations';
@@ -367,23 +367,12 @@ function DraftSteps({
                         </Stack>
                       </Alert>
                     ) : (
-                      <Group gap="sm">
-                        <Button
-                          onClick={() => run(t.method)}
-                          loading={verifying}
-                          disabled={!allowed || verifying}
-                        >
-                          Verify
-                        </Button>
-                        {verifying && (
-                          <Group gap={6}>
-                            <Loader size="xs" />
-                            <Text size="sm" c="dimmed">
-                              Checking {draft.url}…
-                            </Text>
-                          </Group>
-                        )}
-                      </Group>
+                      <VerifyButton
+                        onClick={() => run(t.method)}
+                        verifying={verifying}
+                        disabled={!allowed}
+                        host={draft.url}
+                      />
                     )}
                   </Stack>
                 </Tabs.Panel>

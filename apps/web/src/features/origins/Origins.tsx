@@ -6,7 +6,6 @@ import {
   Button,
   Card,
   Group,
-  Loader,
   SimpleGrid,
   Skeleton,
   Stack,
@@ -33,6 +32,7 @@ import { openConfirm } from '../../platform/ui/AppModals';
 import { CopyBlock } from '../../platform/ui/CopyBlock';
 import { IconAlert, IconCircleCheck, IconPlus, IconServer, IconTrash } from '../../platform/ui/icons';
 import { EmptyState, LoadFailedAlert, SuspendedBanner } from '../../platform/ui/Page';
+import { VerifyButton } from '../../platform/ui/VerifyButton';
 import { useCreateOrigin, useDeleteOrigin, useToggleOrigin, useVerifyOrigin } from './mutations';
 import { useOrigins } from './queries';
 
@@ -297,24 +297,13 @@ function OriginVerification({
               </Stack>
             </Alert>
           ) : (
-            <Group gap="sm">
-              <Button
-                onClick={run}
-                loading={verifying}
-                disabled={verifying || o.suspended === 1}
-                aria-label={`Verify ${o.url}`}
-              >
-                Verify
-              </Button>
-              {verifying && (
-                <Group gap={6}>
-                  <Loader size="xs" />
-                  <Text size="sm" c="dimmed">
-                    Checking {o.host}…
-                  </Text>
-                </Group>
-              )}
-            </Group>
+            <VerifyButton
+              onClick={run}
+              verifying={verifying}
+              disabled={o.suspended === 1}
+              host={o.host ?? o.name}
+              aria-label={`Verify ${o.url}`}
+            />
           )}
         </>
       ) : null}
