@@ -1,10 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import { createServer } from 'node:net';
 import { PLAYER_PATHS, swarmIdOf, trackerNodeFor } from '@tlprt/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildDomain, buildKey, buildTeam } from './factories.js';
 import { startTestDns, type TestDns } from './helpers/dns-server.js';
+import { freePort } from './helpers/free-port.js';
 import { startTestSite, type TestSite } from './helpers/http-site.js';
 import { PUBLIC_URL, startServer, type TestServer } from './helpers/server.js';
 
@@ -16,14 +15,6 @@ import { PUBLIC_URL, startServer, type TestServer } from './helpers/server.js';
  */
 
 const ORIGIN = new URL(PUBLIC_URL).origin;
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 
 let dns: TestDns;
 let site: TestSite;

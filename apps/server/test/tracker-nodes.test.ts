@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import { createServer } from 'node:net';
 import { PLAYER_PATHS, swarmIdOf, trackerNodeFor, ZPublicKeySettingsResponse } from '@tlprt/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDomain, buildKey, buildTeam } from './factories.js';
+import { freePort } from './helpers/free-port.js';
 import { PUBLIC_URL, startServer, type TestServer } from './helpers/server.js';
 import { connectWs, nextMessage, type WsClient } from './helpers/ws.js';
 
@@ -15,15 +14,6 @@ import { connectWs, nextMessage, type WsClient } from './helpers/ws.js';
  */
 
 const ORIGIN = new URL(PUBLIC_URL).origin;
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 
 let nodes: TestServer[] = [];
 let urls: string[] = [];
