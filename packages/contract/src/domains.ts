@@ -201,8 +201,12 @@ export const ZPublicKeySettingsResponse = envelope(
     /** The server's ICE_SERVERS (DESIGN §11): the only STUN/TURN servers the plugin uses. */
     iceServers: z.array(ZIceServer),
     /** TRACKER_NODES, when the swarms are spread over several servers: the plugin takes the tracker of
-     *  each stream's swarm from it (trackerNodeFor). Absent: the answering server's own tracker. */
+     *  each stream's swarm from it (trackerNodeFor). Only the nodes that answer the others' liveness
+     *  polls (never empty). Absent: the answering server's own tracker. */
     trackerNodes: z.array(z.string()).optional(),
+    /** Every TRACKER_NODES node, live or not: the plugin's failover order (trackerNodeOrder) and the
+     *  first node it moves back to when it answers again. */
+    trackerNodesAll: z.array(z.string()).optional(),
   }),
 );
 

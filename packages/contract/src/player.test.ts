@@ -3,7 +3,13 @@ import { ZPublicKeySettingsResponse } from './domains.js';
 import { ZIntegrityQuery, ZIntegrityResponse } from './endpoints/player.js';
 import { issuesToFieldErrors } from './forms.js';
 import { MSG, MSG_INTEGRITY } from './messages.js';
-import { isIntegrityBody, isPlayerSettingsBody, PLAYER_PATHS, trackerNodeFor } from './player.js';
+import {
+  isIntegrityBody,
+  isPlayerSettingsBody,
+  PLAYER_PATHS,
+  trackerNodeFor,
+  trackerNodeOrder,
+} from './player.js';
 import { parseIntegrityRange } from './segment-fields.js';
 
 const hex = 'a'.repeat(64);
@@ -86,6 +92,18 @@ describe('key settings answer: the plugin guard and the schema agree', () => {
     ],
     ['tracker nodes not a list', { data: { ...data, trackerNodes: 'https://a.example' } }, false],
     ['a tracker node not text', { data: { ...data, trackerNodes: [1] } }, false],
+    [
+      'with every tracker node besides the live ones',
+      {
+        data: {
+          ...data,
+          trackerNodes: ['https://a.example'],
+          trackerNodesAll: ['https://a.example', 'https://b.example'],
+        },
+      },
+      true,
+    ],
+    ['every tracker node not a list', { data: { ...data, trackerNodesAll: 'https://a.example' } }, false],
     ['a setting not a number', { data: { ...data, settings: { '12': 'x' } } }, false],
   ])('%s', (_, body, ok) => {
     expect(isPlayerSettingsBody(body)).toBe(ok);
@@ -120,5 +138,39 @@ describe('trackerNodeFor: the node of a swarm among TRACKER_NODES', () => {
     swarms.forEach((_, i) => {
       if (removed[i] !== before[i]) expect(before[i]).toBe('https://t3.example');
     });
+  });
+});
+
+describe('trackerNodeOrder: where a swarm goes when its node dies', () => {
+  const nodes = ['https://t1.example', 'https://t2.example', 'https://t3.example', 'https://t4.example'];
+  const swarms = Array.from({ length: 2000 }, (_, i) => `key${i % 5}:https://cdn.example/s-${i}.m3u8`);
+
+  it('starts with trackerNodeFor, holds every node once, and is the same whatever the order of the list', () => {
+    for (const s of swarms.slice(0, 200)) {
+      const order = trackerNodeOrder(s, nodes);
+      expect(order[0]).toBe(trackerNodeFor(s, nodes));
+      expect([...order].sort()).toEqual(nodes);
+      expect(trackerNodeOrder(s, [...nodes].reverse())).toEqual(order);
+    }
+    expect(trackerNodeOrder('any', [])).toEqual([]);
+  });
+
+  it('without a node, each swarm goes to the next node of its own order: the live ones keep their order', () => {
+    for (const s of swarms.slice(0, 200)) {
+      const order = trackerNodeOrder(s, nodes);
+      const dead = order[0] as string;
+      const live = nodes.filter((n) => n !== dead);
+      expect(trackerNodeFor(s, live)).toBe(order[1]);
+      expect(trackerNodeOrder(s, live)).toEqual(order.slice(1));
+    }
+  });
+
+  it("a dead node's swarms spread over the others, not all onto one", () => {
+    const dead = 'https://t1.example';
+    const moved = swarms
+      .filter((s) => trackerNodeFor(s, nodes) === dead)
+      .map((s) => trackerNodeOrder(s, nodes)[1]);
+    for (const n of nodes.slice(1))
+      expect(moved.filter((m) => m === n).length).toBeGreaterThan(moved.length / 5);
   });
 });

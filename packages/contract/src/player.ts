@@ -19,6 +19,10 @@ export const PLAYER_PATHS = {
   bundle: '/player/v1/tlprt-p2p.min.js',
   /** WebTorrent tracker (WebSocket upgrade on the server's own port). */
   tracker: '/tracker',
+  /** A tracker node's liveness (TRACKER_NODES): 204 while it takes connections; `?shard=<n>`: 503 while
+   *  that shard's worker process restarts. Polled by the other nodes and by a plugin waiting to move
+   *  back to its swarm's first node. */
+  alive: '/player/v1/alive',
   /** Demo page (not in production): `?key=<keyHash>`. */
   demo: '/demo/player',
   /** The demo HLS stream. */
@@ -62,6 +66,8 @@ export interface TPlayerSettingsBody {
     iceServers: TIceServer[];
     /** TRACKER_NODES: the servers whose trackers share the swarms (absent: the answering server's). */
     trackerNodes?: string[];
+    /** Every TRACKER_NODES node, answering or not (trackerNodes holds the live ones). */
+    trackerNodesAll?: string[];
   };
 }
 
@@ -85,22 +91,22 @@ function hash53(text: string): number {
 export const swarmIdOf = (key: string, streamUrl: string): string => `${key}:${streamUrl.split('?')[0]}`;
 
 /**
- * The tracker node of a swarm: of TRACKER_NODES, the one whose hash with the swarm id is the
- * highest (rendezvous hashing). Every viewer of a stream computes the same node whichever server
- * answered its settings, and a node added or removed moves only the swarms it wins or held.
+ * TRACKER_NODES in a swarm's rendezvous order: by the hash of each node with the swarm id, highest
+ * first (ties by name). Every viewer of a stream computes the same order whichever server answered its
+ * settings, so when a node dies they all move to the same next one (the plugin's tracker failover), and
+ * a node added or removed moves only the swarms it wins or held. Of a subset of the nodes (the live
+ * ones), the order is the full order with the others left out.
  */
-export function trackerNodeFor(swarmId: string, nodes: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestHash = -1;
-  for (const node of nodes) {
-    const h = hash53(`${node}\n${swarmId}`);
-    if (h > bestHash || (h === bestHash && best !== undefined && node < best)) {
-      best = node;
-      bestHash = h;
-    }
-  }
-  return best;
+export function trackerNodeOrder(swarmId: string, nodes: readonly string[]): string[] {
+  return [...new Set(nodes)]
+    .map((node) => ({ node, h: hash53(`${node}\n${swarmId}`) }))
+    .sort((a, b) => b.h - a.h || (a.node < b.node ? -1 : a.node > b.node ? 1 : 0))
+    .map((x) => x.node);
 }
+
+/** The tracker node of a swarm: the first of `nodes` in its rendezvous order (trackerNodeOrder). */
+export const trackerNodeFor = (swarmId: string, nodes: readonly string[]): string | undefined =>
+  trackerNodeOrder(swarmId, nodes)[0];
 
 /**
  * The shards a tracker node may spread its swarms over. The plugin names its swarm's shard in the
@@ -135,9 +141,9 @@ export function isPlayerSettingsBody(v: unknown): v is TPlayerSettingsBody {
   const o = d as Record<string, unknown>;
   if (typeof o.keyHash !== 'string' || !Array.isArray(o.iceServers) || !o.iceServers.every(isIceServer))
     return false;
-  const nodes = o.trackerNodes;
-  if (nodes !== undefined && !(Array.isArray(nodes) && nodes.every((n) => typeof n === 'string')))
-    return false;
+  for (const nodes of [o.trackerNodes, o.trackerNodesAll])
+    if (nodes !== undefined && !(Array.isArray(nodes) && nodes.every((n) => typeof n === 'string')))
+      return false;
   const s = o.settings;
   return (
     typeof s === 'object' &&

@@ -19,6 +19,7 @@ import { dropPeer } from './peer-drop.js';
 import { NO_VERDICT, newSessionId, Reporter, streamName } from './reporter.js';
 import {
   coreSettings,
+  failoverPlanFor,
   openingWaitMs,
   opensPeering,
   type PlayerSettings,
@@ -28,6 +29,7 @@ import {
 } from './settings.js';
 import { fillShakaSegmentIndexes } from './shaka-index.js';
 import { countOutsideEngine } from './shaka-outside.js';
+import { followTrackers, TrackerFailover } from './tracker-failover.js';
 
 export interface AttachOptions {
   /** The key hash of the Add domain / My domains screens. */
@@ -133,7 +135,8 @@ async function fetchSettings(server: string, key: string): Promise<PlayerSetting
     if (!res.ok) return null;
     const body: unknown = await res.json();
     if (!isPlayerSettingsBody(body)) return null;
-    return readSettings(body.data.settings, body.data.iceServers, body.data.trackerNodes);
+    const d = body.data;
+    return readSettings(d.settings, d.iceServers, d.trackerNodes, d.trackerNodesAll);
   } catch {
     // Our server unreachable or answering nonsense: play from the CDN, like a key that is not usable.
     return null;
@@ -216,8 +219,17 @@ export async function attach(options: AttachOptions): Promise<Handle> {
   const opening = new OpeningWait(() => engine, openingMs);
   // A stream's hashes are asked of its swarm's node, with the name its reports give it.
   const streamUrl = absoluteUrl(options.src);
+  // The swarm's tracker moves to the next node when its node dies, and back (tracker-failover.ts); its
+  // hashes are asked where it is.
+  const failover =
+    settings && streamUrl && peering
+      ? new TrackerFailover(failoverPlanFor(server, settings, options.key, streamUrl))
+      : undefined;
+  const firstNode = settings && streamUrl ? swarmNodeFor(server, settings, options.key, streamUrl) : server;
   const references = new IntegrityReferences({
-    server: settings && streamUrl ? swarmNodeFor(server, settings, options.key, streamUrl) : server,
+    get server() {
+      return failover?.node() ?? firstNode;
+    },
     key: options.key,
     stream: streamName(options.src, location.href),
   });
@@ -286,6 +298,7 @@ export async function attach(options: AttachOptions): Promise<Handle> {
 
   const listen = (e: P2PEngine) => {
     engine = e;
+    if (failover) cleanups.push(followTrackers(e, failover));
     e.addEventListener('onChunkDownloaded', (bytes, source, peerId) => {
       if (source === 'http') cdnDownloaded(bytes);
       else guard.chunk(bytes, source, peerId);

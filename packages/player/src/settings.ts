@@ -5,8 +5,10 @@ import {
   swarmIdOf,
   type TIceServer,
   trackerNodeFor,
+  trackerNodeOrder,
   trackerShardOf,
 } from '@tlprt/contract';
+import type { FailoverPlan } from './tracker-failover.js';
 
 /** A key's effective settings as the plugin uses them (the guide's "Key settings" table). */
 export interface PlayerSettings {
@@ -19,8 +21,10 @@ export interface PlayerSettings {
   /** 101, percent of viewers that open peering (0: none). */
   peeringQuota: number;
   iceServers: TIceServer[];
-  /** TRACKER_NODES (empty: the tracker of the server that answered). */
+  /** The TRACKER_NODES that answer (empty: the tracker of the server that answered). */
   trackerNodes: string[];
+  /** Every TRACKER_NODES node, answering or not (an older server: the same as trackerNodes). */
+  trackerNodesAll: string[];
 }
 
 function setting(values: Record<string, number>, id: number): number {
@@ -35,6 +39,7 @@ export function readSettings(
   values: Record<string, number>,
   iceServers: TIceServer[],
   trackerNodes: string[] = [],
+  trackerNodesAll: string[] = trackerNodes,
 ): PlayerSettings {
   const minBufferS = setting(values, KeySettingId.MinBufferSize);
   return {
@@ -44,6 +49,7 @@ export function readSettings(
     peeringQuota: setting(values, KeySettingId.PeeringOpeningQuota),
     iceServers,
     trackerNodes,
+    trackerNodesAll: trackerNodesAll.length > 0 ? trackerNodesAll : trackerNodes,
   };
 }
 
@@ -67,15 +73,20 @@ export interface CoreSettings {
   simultaneousP2PDownloads: number;
 }
 
+/** A stream's tracker URL on `node`: the key (the tracker keeps each key's swarms apart) and the swarm's
+ *  shard, for a node whose tracker runs in several processes. */
+export function trackerUrlOn(node: string, key: string, streamUrl: string): string {
+  const shard = trackerShardOf(swarmIdOf(key, streamUrl));
+  return `${node.replace(/^http/, 'ws')}${PLAYER_PATHS.tracker}?key=${encodeURIComponent(key)}&shard=${shard}`;
+}
+
 /**
- * The tracker a stream's viewers meet on: with TRACKER_NODES, the node the swarm hashes to, the same
- * for every viewer whichever server answered its settings; else the server's own. The swarm's shard
- * goes with it, for a node whose tracker runs in several processes.
+ * The tracker a stream's viewers meet on: with TRACKER_NODES, the first live node of the swarm's
+ * rendezvous order, the same for every viewer whichever server answered its settings; else the
+ * server's own.
  */
 export function trackerUrlFor(server: string, s: PlayerSettings, key: string, streamUrl: string): string {
-  const swarm = swarmIdOf(key, streamUrl);
-  const node = swarmNodeFor(server, s, key, streamUrl);
-  return `${node.replace(/^http/, 'ws')}${PLAYER_PATHS.tracker}?key=${encodeURIComponent(key)}&shard=${trackerShardOf(swarm)}`;
+  return trackerUrlOn(swarmNodeFor(server, s, key, streamUrl), key, streamUrl);
 }
 
 /**
@@ -85,6 +96,29 @@ export function trackerUrlFor(server: string, s: PlayerSettings, key: string, st
  */
 export function swarmNodeFor(server: string, s: PlayerSettings, key: string, streamUrl: string): string {
   return trackerNodeFor(swarmIdOf(key, streamUrl), s.trackerNodes) ?? server;
+}
+
+/**
+ * Where a stream's tracker goes when its node dies (tracker-failover.ts): every node in the swarm's
+ * rendezvous order, starting at the first live one (swarmNodeFor). A node the settings left out as dead
+ * stays in the order, so viewers move back to it once it answers again.
+ */
+export function failoverPlanFor(
+  server: string,
+  s: PlayerSettings,
+  key: string,
+  streamUrl: string,
+): FailoverPlan {
+  const swarm = swarmIdOf(key, streamUrl);
+  const first = swarmNodeFor(server, s, key, streamUrl);
+  const all = trackerNodeOrder(swarm, s.trackerNodesAll);
+  const order = all.includes(first) ? all : [first, ...all];
+  return {
+    order,
+    start: order.indexOf(first),
+    shard: trackerShardOf(swarm),
+    urlOn: (node) => trackerUrlOn(node, key, streamUrl),
+  };
 }
 
 /** How long the first segments of a stream wait for peers before the CDN (12, at most 2 s). */

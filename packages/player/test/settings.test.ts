@@ -3,11 +3,13 @@ import {
   swarmIdOf,
   TRACKER_SHARDS,
   trackerNodeFor,
+  trackerNodeOrder,
   trackerShardOf,
 } from '@tlprt/contract';
 import { describe, expect, it } from 'vitest';
 import {
   coreSettings,
+  failoverPlanFor,
   opensPeering,
   type PlayerSettings,
   readSettings,
@@ -34,6 +36,7 @@ describe('readSettings', () => {
       minBufferSet: false,
       iceServers: ice,
       trackerNodes: [],
+      trackerNodesAll: [],
     });
     expect(readSettings({}, ice, ['https://t1.example']).trackerNodes).toEqual(['https://t1.example']);
     expect(defaults).toEqual({ downloadTimeoutS: 5, minBufferS: 10, peeringQuota: 100 });
@@ -89,6 +92,7 @@ describe('coreSettings', () => {
     peeringQuota: 100,
     iceServers: ice,
     trackerNodes: [],
+    trackerNodesAll: [],
   };
 
   it('maps 13 min buffer size to the high-demand window and 12 download timeout to the peer timeout', () => {
@@ -200,5 +204,44 @@ describe('swarmNodeFor', () => {
         trackerUrlFor('https://p2p.example', s, 'k', stream).startsWith(node.replace(/^http/, 'ws')),
       ).toBe(true);
     }
+  });
+});
+
+describe('failoverPlanFor', () => {
+  const nodes = ['https://t1.example', 'https://t2.example', 'https://t3.example'];
+  it("orders every node by the swarm's rendezvous order and starts on its first live one", () => {
+    for (let i = 0; i < 20; i++) {
+      const stream = `https://cdn.example/s${i}.m3u8`;
+      const order = trackerNodeOrder(swarmIdOf('k', stream), nodes);
+      const dead = order[0] as string;
+      const s = readSettings(
+        {},
+        [],
+        nodes.filter((n) => n !== dead),
+        nodes,
+      );
+      const plan = failoverPlanFor('https://p2p.example', s, 'k', `${stream}?t=${i}`);
+      expect(plan.order).toEqual(order);
+      expect(plan.order[plan.start]).toBe(order[1]);
+      expect(plan.order[plan.start]).toBe(swarmNodeFor('https://p2p.example', s, 'k', stream));
+      expect(plan.urlOn(order[1] as string)).toBe(trackerUrlFor('https://p2p.example', s, 'k', stream));
+    }
+  });
+  it("is the answering server alone without TRACKER_NODES; an older server's single list is the order", () => {
+    const plan = failoverPlanFor(
+      'https://p2p.example',
+      readSettings({}, []),
+      'k',
+      'https://cdn.example/a.m3u8',
+    );
+    expect(plan).toMatchObject({ order: ['https://p2p.example'], start: 0 });
+    const old = failoverPlanFor(
+      'https://p2p.example',
+      readSettings({}, [], nodes),
+      'k',
+      'https://cdn.example/a.m3u8',
+    );
+    expect([...old.order].sort()).toEqual(nodes);
+    expect(old.start).toBe(0);
   });
 });

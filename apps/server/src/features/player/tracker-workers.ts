@@ -162,6 +162,12 @@ export class TrackerWorkers {
     return this.slots.reduce((n, s) => n + s.peers, 0);
   }
 
+  /** Whether the worker of `shard` takes connections now (not dead nor restarting). */
+  takes(shard: number): boolean {
+    const slot = this.slots[shard % this.slots.length] as Slot;
+    return slot.child !== undefined && slot.ready && slot.child.connected;
+  }
+
   /** Passes a checked upgrade to the worker of `shard`; `release` frees its budget once it closes. */
   hand(
     shard: number,

@@ -7,6 +7,7 @@ import type { AppContext } from '../../context.js';
 import { addressGroup } from '../../http/client-address.js';
 import { type LimitedTracker, refuse, SwarmHost } from './tracker-host.js';
 import { defaultMaxSockets, SocketBudget } from './tracker-limits.js';
+import { TrackerLiveness } from './tracker-liveness.js';
 import { TrackerWorkers } from './tracker-workers.js';
 
 /** What the rest of the server reads of this node's tracker (the metrics, the tests). */
@@ -17,6 +18,9 @@ export interface TrackerNode {
   peerCount(): number;
   /** The swarms, when this process holds them (no TRACKER_WORKERS). */
   readonly local: LimitedTracker | undefined;
+  /** The TRACKER_NODES that answer the liveness polls (all of them when none does; empty without
+   *  TRACKER_NODES): the settings answer's node list. */
+  liveNodes(): string[];
 }
 
 declare module 'fastify' {
@@ -68,13 +72,27 @@ export async function startTracker(
     limits.maxSockets ?? defaultMaxSockets() * Math.max(1, limits.workers),
     limits.socketsPerAddress,
   );
+  const liveness = new TrackerLiveness(ctx.config.trackerNodes, ctx.log);
   const node: TrackerNode = {
     sockets: budget,
     swarmCount: () => host?.swarmCount ?? workers?.swarmCount ?? 0,
     peerCount: () => host?.peerCount ?? workers?.peerCount ?? 0,
     local: host?.tracker,
+    liveNodes: () => liveness.live(),
   };
   app.decorate('tracker', node);
+
+  // The other nodes' liveness polls and a plugin waiting to move its swarm back here (README
+  // "Reliability"). A shard whose worker restarts is not taken yet: the plugin waits, the node stays
+  // listed. A node shutting down says so before its port closes.
+  let closing = false;
+  app.get(PLAYER_PATHS.alive, { schema: { hide: true } }, async (req, reply) => {
+    reply.header('Access-Control-Allow-Origin', '*').header('Cache-Control', 'no-store');
+    const shard = Number((req.query as { shard?: unknown }).shard);
+    const busy = workers !== undefined && Number.isInteger(shard) && shard >= 0 && !workers.takes(shard);
+    return reply.code(closing || busy ? 503 : 204).send();
+  });
+  liveness.start();
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = req.url ?? '';
@@ -109,6 +127,8 @@ export async function startTracker(
   };
   app.server.on('upgrade', onUpgrade);
   app.addHook('preClose', async () => {
+    closing = true;
+    await liveness.stop();
     app.server.off('upgrade', onUpgrade);
     await host?.close();
     if (workers === undefined) return;

@@ -66,7 +66,10 @@ export function publicKeySettingRoutes(ctx: AppContext): FastifyPluginAsync {
           keyHash: req.params.keyHash,
           settings: await settings.publicKeySettings(ctx, req.params.keyHash),
           iceServers: iceServersFor(ctx.config.ice, ctx.now()),
-          ...(ctx.config.trackerNodes.length > 0 ? { trackerNodes: ctx.config.trackerNodes } : {}),
+          // The live nodes send new viewers to survivors; the whole list is the plugin's failover order.
+          ...(ctx.config.trackerNodes.length > 0
+            ? { trackerNodes: req.server.tracker.liveNodes(), trackerNodesAll: ctx.config.trackerNodes }
+            : {}),
         },
       };
     });
