@@ -12,3 +12,23 @@ export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code: unknown }).code;
   return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505';
 }
+
+/**
+ * Another process held SQLite's write lock for longer than this server waits (SQLITE_LOCK_WAIT_MS):
+ * the change was not made and can be asked again. Answered 503 with Retry-After (http/errors.ts); the
+ * statistics flush keeps its data and retries.
+ */
+export class DatabaseBusyError extends Error {
+  readonly code = 'DATABASE_BUSY';
+  constructor(
+    /** How long this call waited for the lock, in milliseconds. */
+    readonly waitedMs: number,
+    options?: { cause?: unknown },
+  ) {
+    super(`The database is locked by another process (waited ${Math.round(waitedMs)} ms)`, options);
+  }
+}
+
+export function isDatabaseBusy(error: unknown): error is DatabaseBusyError {
+  return error instanceof DatabaseBusyError;
+}

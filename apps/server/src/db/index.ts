@@ -1,13 +1,15 @@
-import SQLite from 'better-sqlite3';
-import { Kysely, type Migration, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, type Migration, Migrator, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { DatabaseTarget } from '../config.js';
 import { migrations } from './migrations/index.js';
 import type { Database } from './schema.js';
+import { LockAwareSqliteDialect, type LockLog } from './sqlite-driver.js';
 
 export type Db = Kysely<Database>;
 
 const PG_INT8_OID = 20;
+/** SQLITE_LOCK_WAIT_MS's default, for targets made without the configuration. */
+const DEFAULT_LOCK_WAIT_MS = 5000;
 
 /** bigint (epoch-ms timestamps, count(*)) arrives from pg as text; every value we store fits in a
  *  double, so read them as numbers like better-sqlite3 does. Scoped to our pool, not pg's globals. */
@@ -22,14 +24,13 @@ export function pgClientConfig(url: string): pg.ClientConfig {
   return { connectionString: url, types: pgTypes };
 }
 
-export function openDatabase(target: DatabaseTarget): Db {
+/** `log` gets one line when another process starts holding SQLite's lock long and one when it is free. */
+export function openDatabase(target: DatabaseTarget, log?: LockLog): Db {
   if (target.kind === 'sqlite') {
-    const sqlite = new SQLite(target.path);
-    sqlite.pragma('journal_mode = WAL');
-    sqlite.pragma('foreign_keys = ON');
-    // Concurrent writers (several requests) wait for the lock instead of failing with SQLITE_BUSY.
-    sqlite.pragma('busy_timeout = 5000');
-    return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    // WAL mode (readers never wait for a writer), foreign keys, and lock waits kept off Node's thread:
+    // db/sqlite-driver.ts.
+    const lockWaitMs = target.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS;
+    return new Kysely<Database>({ dialect: new LockAwareSqliteDialect(target.path, { lockWaitMs, log }) });
   }
   const pgConfig: pg.PoolConfig = { ...pgClientConfig(target.url), max: 10 };
   const pool = new pg.Pool(pgConfig);

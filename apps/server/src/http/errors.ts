@@ -1,7 +1,10 @@
 import { type FieldErrors, issuesToFieldErrors, MSG } from '@tlprt/contract';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { z } from 'zod';
-import { isDataException } from '../db/errors.js';
+import { DatabaseBusyError, isDataException } from '../db/errors.js';
+
+/** Retry-After of a call refused because another process held SQLite's lock past SQLITE_LOCK_WAIT_MS. */
+const DATABASE_BUSY_RETRY_AFTER_S = 2;
 
 /** An error a service throws on purpose: the status and body of spec §8 / DESIGN §4. */
 export class HttpError extends Error {
@@ -72,6 +75,15 @@ export function errorAnswer(err: unknown, log: ErrorLog): ErrorAnswer {
       status: err.statusCode,
       body: err.errors ? { message: err.message, errors: err.errors } : { message: err.message },
       ...(err.headers ? { headers: err.headers } : {}),
+    };
+  }
+  if (err instanceof DatabaseBusyError) {
+    // Another process holds SQLite's lock: nothing was changed, and asking again soon is right. Not
+    // logged per request: the database logs the episode once when it starts and once when it ends.
+    return {
+      status: 503,
+      body: { message: MSG.cantPerformText },
+      headers: { 'Retry-After': String(DATABASE_BUSY_RETRY_AFTER_S) },
     };
   }
   if (isDataException(err)) {

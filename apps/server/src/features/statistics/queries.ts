@@ -587,9 +587,10 @@ export async function readPoints(
 ): Promise<PointReads> {
   if (!db.isTransaction) {
     const read = (trx: StatsDb) => readPoints(trx, step, teamId, keyIds, leftOut, from, to, drawnOnly, cache);
+    // One snapshot for every table read; read only, so on SQLite it never waits for another writer.
     return isPostgres(db)
-      ? db.transaction().setIsolationLevel('repeatable read').execute(read)
-      : db.transaction().execute(read);
+      ? db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(read)
+      : db.transaction().setAccessMode('read only').execute(read);
   }
   const pg = isPostgres(db);
   const level = levelOf(step);
