@@ -10,14 +10,18 @@
 //    end);
 // 2. replay memory flood: on a fresh server with INGEST_REPLAY_MEMORY_MB=64, zero-byte reports of new
 //    sessions (200-character ids, a seq each) from 1,000 loopback addresses in turn (127.1.x.y: Linux
-//    routes all of 127/8 to loopback), ~50 in flight, for 45 s; the server's RSS sampled every second.
+//    routes all of 127/8 to loopback), ~50 in flight, for 45 s; the server's RSS sampled every second;
+// 3. failed authentication: for 10 s, 50 connections from 127.0.0.1 post 1 MiB JSON bodies (a batch of
+//    reports) each with a made-up `Authorization: Bearer tlprt_api_…` token (a new one per request),
+//    while the side client posts its single report every 100 ms (its figures are the point here).
 // Targets: the accepted reports of one address per minute ≤ its budget (INGEST_REPORTS_PER_ADDRESS_
 // PER_MINUTE); the side client's p99 latency ≤ 1000 ms and every one of its reports accepted in each
-// phase; the server's RSS growth during the replay flood ≤ 500 MB. The attacker runs in a process of
-// its own (Node http, keep-alive agent, bodies built from fixed parts).
+// phase; the server's RSS growth during the replay flood ≤ 500 MB; during the made-up token flood the
+// side client's reports at p99 ≤ 100 ms. The attacker runs in a process of its own (Node http,
+// keep-alive agent, bodies built from fixed parts).
 // Environment: BENCH_INGEST_ATTACK_FLOOD_SECONDS (60), BENCH_INGEST_ATTACK_REPLAY_SECONDS (45),
-// BENCH_INGEST_ATTACK_CONNECTIONS (50), BENCH_INGEST_ATTACK_ADDRESSES (1000),
-// BENCH_INGEST_ATTACK_REPLAY_MB (64).
+// BENCH_INGEST_ATTACK_TOKEN_SECONDS (10) — 0 skips that phase —, BENCH_INGEST_ATTACK_CONNECTIONS (50),
+// BENCH_INGEST_ATTACK_ADDRESSES (1000), BENCH_INGEST_ATTACK_REPLAY_MB (64).
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
@@ -29,6 +33,8 @@ const REPLAY_SECONDS = Number(process.env.BENCH_INGEST_ATTACK_REPLAY_SECONDS ?? 
 const CONNECTIONS = Number(process.env.BENCH_INGEST_ATTACK_CONNECTIONS ?? 50);
 const ADDRESSES = Number(process.env.BENCH_INGEST_ATTACK_ADDRESSES ?? 1000);
 const REPLAY_MB = Number(process.env.BENCH_INGEST_ATTACK_REPLAY_MB ?? 64);
+const TOKEN_SECONDS = Number(process.env.BENCH_INGEST_ATTACK_TOKEN_SECONDS ?? 10);
+const TARGET_TOKEN_FLOOD_P99_MS = 100;
 const SIDE_ADDRESS = '127.0.0.9';
 const FLOOD_ADDRESS = '127.0.0.1';
 const TARGET_P99_MS = 1000;
@@ -43,11 +49,12 @@ const nowSec = () => Math.floor(Date.now() / 1000);
 
 /** One request over `agent` from `localAddress`; resolves {status, body, ms} (status 0: no answer in
  *  time or a socket error). */
-function request(agent, port, localAddress, method, path, body) {
+function request(agent, port, localAddress, method, path, body, extraHeaders = {}) {
   return new Promise((resolve) => {
     const t0 = performance.now();
     const headers = body === undefined ? {} : { 'content-type': 'application/json' };
     if (body !== undefined) headers['content-length'] = Buffer.byteLength(body);
+    Object.assign(headers, extraHeaders);
     const req = http.request(
       { agent, host: '127.0.0.1', port, localAddress, method, path, headers, timeout: TIMEOUT_MS },
       (res) => {
@@ -70,13 +77,15 @@ const acceptedOf = (body) => Number(/"accepted":(\d+)/.exec(body)?.[1] ?? 0);
 
 /**
  * The side client: from its own address, reads the server time every 100 ms and posts one report of its
- * own session every second (seq increasing), until its parent says stop; then answers the read latencies
+ * own session every `reportEveryMs` (1 s; seq increasing), until its parent says stop; then answers the read latencies
  * (ms; no answer within 2 s counts as 2000), the report latencies, and how many failed or were refused.
  */
-async function sideClientProcess([port, key]) {
+async function sideClientProcess([port, key, reportEveryMs = '1000']) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 2 });
   const reads = [];
   const posts = [];
+  /** When each report was sent (epoch ms): a phase tells the attack's window from the calm around it. */
+  const postedAt = [];
   let readFailures = 0;
   let sent = 0;
   let accepted = 0;
@@ -97,7 +106,8 @@ async function sideClientProcess([port, key]) {
   })();
   const reporting = (async () => {
     for (let seq = 1; running; seq++) {
-      const next = sleep(1000);
+      const next = sleep(Number(reportEveryMs));
+      postedAt.push(Date.now());
       const body = `{"reports":[{"apiKey":"${key}","sessionId":"${session}","ts":${nowSec()},"cdnBytes":2000000,"p2pBytes":1000000,"seq":${seq}}]}`;
       const r = await request(agent, Number(port), SIDE_ADDRESS, 'POST', INGEST, body);
       sent++;
@@ -112,7 +122,7 @@ async function sideClientProcess([port, key]) {
   })();
   await Promise.all([reading, reporting]);
   agent.destroy();
-  process.send({ reads, posts, readFailures, sent, accepted, refusals }, () => process.exit(0));
+  process.send({ reads, posts, postedAt, readFailures, sent, accepted, refusals }, () => process.exit(0));
 }
 
 /**
@@ -201,6 +211,42 @@ async function floodProcess([json]) {
       firstKey: keys[0],
     },
     () => process.exit(0),
+  );
+}
+
+/**
+ * The made-up token attacker: `connections` requests in flight for `seconds` from `address`, each a
+ * 1 MiB JSON body (a batch of reports, what a server-side reporter sends) with a new made-up token.
+ * Answers the statuses (0: the connection ended before an answer) and the body bytes offered.
+ */
+async function tokenFloodProcess([json]) {
+  const { port, key, address, seconds, connections } = JSON.parse(json);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  const report = `{"apiKey":"${key}","sessionId":"s-000000","ts":${nowSec()},"cdnBytes":1000,"p2pBytes":0,"seq":1}`;
+  const count = Math.floor((2 ** 20 - 20) / (report.length + 1));
+  let body = `{"reports":[${Array(count).fill(report).join(',')}]}`;
+  body += ' '.repeat(2 ** 20 - Buffer.byteLength(body));
+  const payload = Buffer.from(body);
+  const statuses = {};
+  let requests = 0;
+  const t0 = performance.now();
+  const end = t0 + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (performance.now() < end) {
+        const token = `tlprt_api_${randomBytes(32).toString('base64url')}`;
+        const r = await request(agent, port, address, 'POST', INGEST, payload, {
+          authorization: `Bearer ${token}`,
+        });
+        requests++;
+        statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+      }
+    }),
+  );
+  const elapsed = (performance.now() - t0) / 1000;
+  agent.destroy();
+  process.send({ requests, statuses, seconds: round(elapsed), bytesOffered: requests * payload.length }, () =>
+    process.exit(0),
   );
 }
 
@@ -314,20 +360,23 @@ function sideRows(name, side) {
 }
 
 /** Runs `attack` against a fresh server while the side client reads and reports; stops both. */
-async function phase(name, env, attack) {
+async function phase(name, env, attack, { reportEveryMs = 1000, calmMs = 2000 } = {}) {
   log(`phase: ${name}`);
   const server = await startServer('app', { keys: 10, env });
-  const side = child('side-client', [String(server.port), server.keys[0]]);
+  const side = child('side-client', [String(server.port), server.keys[0], String(reportEveryMs)]);
   const sampling = sampler(server);
   let attacker;
   try {
-    await sleep(2000); // the side client's first figures, the idle RSS
+    await sleep(calmMs); // the side client's first figures, the idle RSS
     // The server's CPU time over the attack (a share of one core): how busy it kept the server.
     let cpu = {};
-    const out = await attack(server, sampling, async (cfg) => {
+    const window = {};
+    const out = await attack(server, sampling, async (cfg, role = 'flood') => {
       const before = sampling.samples.at(-1);
-      attacker = child('flood', [JSON.stringify({ port: server.port, ...cfg })]);
+      window.from = Date.now();
+      attacker = child(role, [JSON.stringify({ port: server.port, ...cfg })]);
       const answer = await attacker.answer;
+      window.to = Date.now();
       const after = sampling.samples.at(-1);
       const share = (after.cpuUs - before.cpuUs) / ((after.at - before.at) * 1000);
       cpu = { serverCpuPercent: Math.round(share * 100) };
@@ -339,7 +388,7 @@ async function phase(name, env, attack) {
     log(
       `side client: ${sideOut.reads.length} reads, p99 ${round(pct(sideOut.reads, 99))} ms, ${sideOut.accepted} of ${sideOut.sent} reports accepted${Object.keys(sideOut.refusals).length ? ` (refused: ${JSON.stringify(sideOut.refusals)})` : ''}`,
     );
-    return { out, side: sideOut, samples: sampling.samples, last, ...cpu };
+    return { out, side: sideOut, samples: sampling.samples, last, window, ...cpu };
   } finally {
     attacker?.kill();
     side.kill();
@@ -352,6 +401,24 @@ async function bench() {
   const phases = {};
 
   // 1. One address floods.
+  if (FLOOD_SECONDS > 0) await oneAddress(results, phases);
+  // 2. Replay memory flood from many addresses.
+  if (REPLAY_SECONDS > 0) await replayFlood(results, phases);
+  // 3. Made-up tokens with 1 MiB bodies.
+  if (TOKEN_SECONDS > 0) await tokenFlood(results, phases);
+
+  await printResult(
+    'ingest-attack',
+    {
+      client: 'node http (keep-alive agent), its own process',
+      connections: CONNECTIONS,
+      phases,
+    },
+    results,
+  );
+}
+
+async function oneAddress(results, phases) {
   const budget = (await configOf({})).ingest.perAddressPerMinute;
   const flood = await phase(`one address floods for ${FLOOD_SECONDS} s`, {}, async (server, _s, attack) => {
     const r = await attack({
@@ -397,8 +464,9 @@ async function bench() {
     serverCpuPercent: flood.serverCpuPercent,
     sideRefusals: flood.side.refusals,
   };
+}
 
-  // 2. Replay memory flood from many addresses.
+async function replayFlood(results, phases) {
   const addresses = Array.from(
     { length: ADDRESSES },
     (_, i) => `127.1.${Math.floor(i / 250)}.${(i % 250) + 1}`,
@@ -488,22 +556,83 @@ async function bench() {
     rssMBEverySecond: rssEverySecond.map(mb),
     sideRefusals: replay.side.refusals,
   };
+}
 
-  await printResult(
-    'ingest-attack',
-    {
-      client: 'node http (keep-alive agent), its own process',
-      connections: CONNECTIONS,
-      phases,
+/** 3. One address posts 1 MiB bodies with made-up tokens: refused before the body is read (the token
+ *  guard), then 429 once its budget of failed attempts is spent; another client's reports unslowed. */
+async function tokenFlood(results, phases) {
+  const name = `made-up tokens, 1 MiB bodies from one address for ${TOKEN_SECONDS} s`;
+  const flood = await phase(
+    name,
+    {},
+    async (server, _s, attack) => {
+      const r = await attack(
+        {
+          key: server.keys[1],
+          address: FLOOD_ADDRESS,
+          seconds: TOKEN_SECONDS,
+          connections: CONNECTIONS,
+        },
+        'token-flood',
+      );
+      log(
+        `attacker: ${r.requests} requests of 1 MiB in ${r.seconds} s (${Math.round(r.requests / r.seconds)}/s), answers ${JSON.stringify(r.statuses)}`,
+      );
+      return r;
     },
-    results,
+    { reportEveryMs: 100, calmMs: 5000 },
   );
+  const f = flood.out;
+  // The side client's reports sent while the attacker ran, and those of the calm before it (the
+  // machine's own noise: the same figures with no attack).
+  const { posts: all, postedAt } = flood.side;
+  const posts = all.filter((_, i) => postedAt[i] >= flood.window.from && postedAt[i] < flood.window.to);
+  const calm = all.filter((_, i) => postedAt[i] < flood.window.from);
+  results.push({
+    case: `${name}: side client's single reports before the attack (calm)`,
+    n: calm.length,
+    p50: round(pct(calm, 50)),
+    p95: round(pct(calm, 95)),
+    p99: round(pct(calm, 99)),
+    max: round(Math.max(...calm)),
+    unit: 'ms',
+  });
+  const p99 = pct(posts, 99);
+  results.push({
+    case: `${name}: side client, its single reports every 100 ms during the attack`,
+    n: posts.length,
+    p50: round(pct(posts, 50)),
+    p95: round(pct(posts, 95)),
+    p99: round(p99),
+    max: round(Math.max(...posts)),
+    unit: 'ms',
+    target: `p99 ≤ ${TARGET_TOKEN_FLOOD_P99_MS}`,
+    ok: p99 <= TARGET_TOKEN_FLOOD_P99_MS && flood.side.accepted === flood.side.sent,
+  });
+  results.push({
+    case: `${name}: requests answered (401 before the body, then 429)`,
+    n: f.requests,
+    p50: (f.statuses[401] ?? 0) + (f.statuses[429] ?? 0),
+    unit: 'answers',
+  });
+  results.push(...sideRows(name, flood.side).filter((r) => !r.case.includes('(latency)')));
+  phases.tokenFlood = {
+    seconds: f.seconds,
+    requests: f.requests,
+    requestsPerSecond: Math.round(f.requests / f.seconds),
+    answers: f.statuses,
+    bodyMiBOffered: Math.round(f.bytesOffered / 2 ** 20),
+    serverCpuPercent: flood.serverCpuPercent,
+    serverRssMB: mb(flood.last.rss),
+    sideRefusals: flood.side.refusals,
+  };
 }
 
 // The runner starts this file once; the file starts itself again as the side client and the attacker.
 const role = process.argv[2];
 if (role === 'side-client') await sideClientProcess(process.argv.slice(3));
 else if (role === 'flood') await floodProcess(process.argv.slice(3));
+else if (role === 'token-flood') await tokenFloodProcess(process.argv.slice(3));
 else {
   try {
     await bench();

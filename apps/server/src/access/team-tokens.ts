@@ -1,6 +1,7 @@
 import { isTeamTokenFormat, type TTeamTokenScope } from '@tlprt/contract';
 import type { Db } from '../db/index.js';
 import type { Clock } from '../lib/clock.js';
+import { SlidingWindowCounter } from '../lib/sliding-window.js';
 import { sha256 } from '../lib/tokens.js';
 
 /** A live (not revoked) API token as the look-up read it. */
@@ -24,12 +25,15 @@ export interface TeamTokensOptions {
   maxEntries?: number;
   /** last_used_at is written at most this often per token (it is shown to people, not billed). */
   touchEveryMs?: number;
+  /** Refused token attempts (401) one client address (addressGroup) may make per minute on this node
+   *  before its token calls are answered 429 unread (TOKEN_FAILURES_PER_ADDRESS_PER_MINUTE). */
+  failuresPerAddressPerMinute?: number;
 }
 
 /**
  * Which team an API token (`Authorization: Bearer tlprt_api_…`) belongs to, for the public calls that
- * accept one (the ingest's large batches; later the export API). Shared here because the feature that
- * manages the tokens and the ones that accept them never import each other.
+ * accept one (the ingest's batches, the export, the hash push; http/token-guard.ts). Shared here
+ * because the feature that manages the tokens and the ones that accept them never import each other.
  *
  * - A value that is not in the token format is refused without a database query (a session token, junk).
  * - The token is compared through the unique index on its SHA-256: nothing secret is compared byte by
@@ -44,6 +48,9 @@ export class TeamTokens {
   private readonly ttlMs: number;
   private readonly maxEntries: number;
   private readonly touchEveryMs: number;
+  /** Refused attempts per client address (http/token-guard.ts charges and reads it): a made-up token
+   *  costs a look-up, so an address that keeps guessing is stopped before it costs more. */
+  readonly failures: SlidingWindowCounter;
   /** Bumped by forget/clear: a read begun before is not remembered (it may predate a revocation). */
   private generation = 0;
 
@@ -55,6 +62,7 @@ export class TeamTokens {
     this.ttlMs = options.ttlMs ?? 5000;
     this.maxEntries = options.maxEntries ?? 10_000;
     this.touchEveryMs = options.touchEveryMs ?? 60_000;
+    this.failures = new SlidingWindowCounter(options.failuresPerAddressPerMinute ?? 60, 60_000, nowMs);
   }
 
   /** The team id of a live token of that scope, else null (malformed, unknown, revoked, other scope). */

@@ -16,6 +16,7 @@ import { addressGroup } from '../../http/client-address.js';
 import { preflight } from '../../http/cors.js';
 import { HttpError, tooManyRequests } from '../../http/errors.js';
 import { route } from '../../http/route.js';
+import { tokenGuard } from '../../http/token-guard.js';
 import { exportBreakdown, queryBreakdown } from './breakdown.js';
 import { ingestAnonymous, ingestAnswer, ingestHeaders } from './ingest-http.js';
 import {
@@ -28,9 +29,6 @@ import {
 import type { StatsService } from './service.js';
 import { getSettings, putSettings } from './settings.js';
 
-/** The one `Bearer` value of an Authorization header, or undefined. */
-const bearerOf = (header: string) => /^Bearer ([^\s]+)$/.exec(header)?.[1];
-
 /**
  * What players report: 1 MiB bodies. Two kinds of senders (DESIGN §7):
  * - with a team's API token (`Authorization: Bearer`): server-side reporters, batches of many
@@ -40,10 +38,13 @@ const bearerOf = (header: string) => /^Bearer ([^\s]+)$/.exec(header)?.[1];
  *   INGEST_REPORTS_PER_ADDRESS_PER_MINUTE made-up viewers a minute.
  * A browser's ordinary report is answered before it reaches this route (ingest-http.ts, ingestFastPath,
  * by the same rules); this route answers the rest and is what the API document describes.
+ * A request with an Authorization header is checked by the token guard (http/token-guard.ts) before its
+ * body is read: a malformed or unknown token is a 401 that never reads the megabyte.
  */
 export function ingestRoutes(svc: StatsService): FastifyPluginAsync {
   return async (app) => {
     const addressOf = (req: FastifyRequest) => addressGroup(req.ip);
+    const token = tokenGuard(svc.ctx, 'ingest', MSG_INGEST.badToken, { optional: true });
     route(
       app,
       E.ingest,
@@ -51,13 +52,8 @@ export function ingestRoutes(svc: StatsService): FastifyPluginAsync {
         const origin = req.headers.origin;
         reply.headers(await ingestHeaders(svc, origin));
         const reports = req.body.reports;
-        const authorization = req.headers.authorization;
-        if (authorization !== undefined) {
-          const token = bearerOf(authorization);
-          const teamId = token === undefined ? null : await svc.ctx.teamTokens.teamOf(token, 'ingest');
-          if (teamId === null) throw new HttpError(401, MSG_INGEST.badToken);
-          return svc.ingest(reports, { origin, teamId });
-        }
+        const signed = token.callerOf(req);
+        if (signed) return svc.ingest(reports, { origin, teamId: signed.teamId });
         return ingestAnonymous(svc, reports, {
           origin,
           address: req.ip,
@@ -65,12 +61,15 @@ export function ingestRoutes(svc: StatsService): FastifyPluginAsync {
         });
       },
       {
-        // An address past its budget is refused before its body is read.
-        onRequest: async (req) => {
-          if (req.headers.authorization !== undefined) return;
-          const wait = svc.perAddress.spent(addressOf(req));
-          if (wait > 0) throw tooManyRequests(wait, MSG_INGEST.addressBudget);
-        },
+        // A bad token, and an address past its budget, are refused before the body is read.
+        onRequest: [
+          token.onRequest,
+          async (req) => {
+            if (req.headers.authorization !== undefined) return;
+            const wait = svc.perAddress.spent(addressOf(req));
+            if (wait > 0) throw tooManyRequests(wait, MSG_INGEST.addressBudget);
+          },
+        ],
         bodyLimit: LIMITS.ingestBodyBytes,
         // Every viewer posts a report every 10 s: an access log line each would cost more than the report
         // itself (the service counts them). Warnings and errors are still logged.
@@ -140,13 +139,15 @@ export function statsRoutes(svc: StatsService): FastifyPluginAsync {
       ),
     );
 
+    // The token is checked in onRequest (http/token-guard.ts), before the query is.
+    const exporter = tokenGuard(svc.ctx, 'statistics', MSG_STATS_EXPORT.badToken);
     route(
       app,
       E.export,
       async (req, reply) => {
-        const token = bearerOf(req.headers.authorization ?? '');
-        const teamId = token === undefined ? null : await svc.ctx.teamTokens.teamOf(token, 'statistics');
-        if (teamId === null || token === undefined) throw new HttpError(401, MSG_STATS_EXPORT.badToken);
+        const from = exporter.callerOf(req);
+        if (!from) throw new HttpError(401, MSG_STATS_EXPORT.badToken);
+        const { teamId, token } = from;
         const wait = svc.perToken.hit(token);
         if (wait > 0) throw tooManyRequests(wait, MSG_STATS_EXPORT.tooMany);
         reply.header('Cache-Control', 'no-store');
@@ -159,7 +160,7 @@ export function statsRoutes(svc: StatsService): FastifyPluginAsync {
         return send(reply, await exportStats(svc, teamId, q), q.format);
       },
       // Read by machines, never by a page: no CORS, and no helmet headers to spend on it.
-      { helmet: false },
+      { onRequest: exporter.onRequest, helmet: false },
     );
 
     route(app, E.breakdown, async (req, reply) => {
