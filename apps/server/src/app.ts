@@ -13,6 +13,7 @@ import { UsableKeys } from './access/usable-keys.js';
 import { type Config, type DatabaseTarget, ensureDatabaseFolder } from './config.js';
 import type { AppContext } from './context.js';
 import { type Db, migrateToLatest, openDatabase, pgClientConfig } from './db/index.js';
+import { assertDatabaseWritable } from './db/writable.js';
 import { liveSessionIds, lookupSession } from './directory/sessions.js';
 import { type EventBus, InProcessBus, PgBus } from './events/bus.js';
 import { StreamHub } from './events/streams.js';
@@ -58,6 +59,7 @@ import { OriginGate } from './http/origin-gate.js';
 import { DEFAULT_RATE_LIMITS, loginFailures, type RateLimitSettings } from './http/rate-limit.js';
 import type { AccessPipeline } from './http/route.js';
 import { serveAhead } from './http/serve-ahead.js';
+import { tokenBudgetAhead, withTokenRedaction } from './http/token-guard.js';
 import { validatorCompiler } from './http/validation.js';
 import { registerWebApp } from './http/web.js';
 import { type Clock, systemClock } from './lib/clock.js';
@@ -122,13 +124,17 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   // per-address limit sees the same client.
   const trust = trustFunction(config.trustProxy);
   const app = Fastify({
-    logger: deps.logger ?? { level: config.nodeEnv === 'test' ? 'warn' : 'info' },
+    // The access log's URLs hold no API token (one put in a query string by mistake).
+    logger: withTokenRedaction(deps.logger ?? { level: config.nodeEnv === 'test' ? 'warn' : 'info' }),
     bodyLimit: LIMITS.bodyBytes,
     trustProxy: trust,
     // Fastify's default is no limit: a body sent a byte every few seconds held its socket forever.
     requestTimeout: config.requestTimeoutMs,
     http: {
       headersTimeout: config.headersTimeoutMs,
+      // Node's 16 KiB held ~390 key hashes in an export URL; the contract allows 500 of up to 200
+      // characters (~100 kB once the commas are escaped).
+      maxHeaderSize: 128 * 1024,
       // How often Node looks for requests past those limits (its default, 30 s, would let a slow
       // request live up to 30 s longer).
       connectionsCheckingInterval: Math.min(5000, Math.max(100, Math.floor(config.requestTimeoutMs / 4))),
@@ -145,9 +151,12 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   app.decorateRequest('teamAccess', null);
 
   ensureDatabaseFolder(config.database);
-  const db = openDatabase(config.database);
+  // A database that cannot take writes fails the start, naming its file (it would drop every report).
+  await assertDatabaseWritable(config.database);
+  const db = openDatabase(config.database, app.log);
   app.addHook('onClose', async () => db.destroy());
   await migrateToLatest(db);
+  await assertDatabaseWritable(config.database, db);
   await ensureBlockLayout(db);
 
   const now = deps.now ?? systemClock;
@@ -195,12 +204,14 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     verifier: buildVerifier(config, deps.verifier),
     origins: new OriginGate(db, keys, new URL(config.publicUrl).origin, now),
     keys,
-    teamTokens: new TeamTokens(db, now),
+    teamTokens: new TeamTokens(db, now, {
+      failuresPerAddressPerMinute: config.tokenFailuresPerAddressPerMinute,
+    }),
     addressOf: (req) => clientAddress(req, trust),
     metrics: new Metrics(),
   };
   app.decorate('ctx', ctx);
-  const stats = createStats(app, ctx, deps.statsWriter);
+  const stats = await createStats(app, ctx, deps.statsWriter);
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -306,6 +317,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     app.server,
     ingestFastPath(stats, () => closing),
   );
+  // An address past its budget of refused API tokens is answered 429 there too (http/token-guard.ts).
+  serveAhead(app.server, tokenBudgetAhead(ctx));
 
   await app.register(playerRoutes(ctx));
   await app.register(integrityRoutes(ctx, stats.countVerification));

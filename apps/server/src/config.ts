@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { assertProxyList, type TrustedProxies } from './http/client-address.js';
@@ -35,6 +37,8 @@ const ZEnv = z.object({
       (s) => s.startsWith('sqlite:') || /^postgres(ql)?:\/\//.test(s),
       'must be sqlite:<path> or postgres://...',
     ),
+  // The total wait of a SQLite write for a lock another process holds, on timers (db/sqlite-driver.ts).
+  SQLITE_LOCK_WAIT_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
   MAIL_FROM: z.string().min(3).default('no-reply@localhost'),
@@ -46,6 +50,11 @@ const ZEnv = z.object({
   VERIFY_ALLOW_PRIVATE: boolFlag.default(false),
   SUPERVISOR_EMAILS: commaList.default([]),
   STATS_INGEST_FLUSH_MS: z.coerce.number().int().min(100).max(600_000).default(2000),
+  // The statistics journal's folder ('off': none; features/statistics/journal.ts), its group commit
+  // window, and the memory statistics a storage outage may hold before the ingest answers 503.
+  STATS_JOURNAL_DIR: z.string().optional(),
+  STATS_JOURNAL_COMMIT_MS: z.coerce.number().int().min(0).max(1000).default(2),
+  STATS_HELD_MEMORY_MB: z.coerce.number().int().min(1).max(65_536).default(256),
   WEB_DIST: z.string().min(1).default(DEFAULT_WEB_DIST),
   DEMO_SEED: boolFlag.default(false),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -62,6 +71,7 @@ const ZEnv = z.object({
   INGEST_REPORTS_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000_000).default(1200),
   INGEST_REPORTS_PER_KEY_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000_000).default(600_000),
   INGEST_REPLAY_MEMORY_MB: z.coerce.number().int().min(1).max(65_536).default(128),
+  TOKEN_FAILURES_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(60),
   TURN_SECRET: z.string().min(16, 'at least 16 characters').optional(),
   TURN_CREDENTIAL_TTL_S: z.coerce
     .number()
@@ -118,7 +128,9 @@ const ZEnv = z.object({
   TRACKER_IDLE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(300_000),
 });
 
-export type DatabaseTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
+export type DatabaseTarget =
+  | { kind: 'sqlite'; path: string /** SQLITE_LOCK_WAIT_MS */; lockWaitMs?: number }
+  | { kind: 'postgres'; url: string };
 
 export interface Config {
   port: number;
@@ -134,6 +146,11 @@ export interface Config {
   verifyAllowPrivate: boolean;
   supervisorEmails: string[];
   statsIngestFlushMs: number;
+  /** The statistics journal (features/statistics/journal.ts): its folder (null: none, SQLite in
+   *  memory or STATS_JOURNAL_DIR=off) and group commit window; and the memory of statistics a storage
+   *  outage may hold before the ingest answers 503. */
+  statsJournal: { dir: string | null; commitMs: number };
+  statsHeldMemoryBytes: number;
   webDist: string;
   demoSeed: boolean;
   nodeEnv: 'development' | 'production' | 'test';
@@ -166,6 +183,9 @@ export interface Config {
     perKeyPerMinute: number;
     replayMemoryBytes: number;
   };
+  /** Refused API token attempts (401) per client address (IPv6: per /64) per minute on a node; past
+   *  it the address's token calls are answered 429 before any look-up (http/token-guard.ts). */
+  tokenFailuresPerAddressPerMinute: number;
   /** The folder of the built player plugin. */
   playerDist: string;
   /** The demo player page and stream (/demo/...): everywhere but production. */
@@ -271,11 +291,31 @@ function mailboxEnabled(nodeEnv: Config['nodeEnv'], host: string, flag: 'on' | '
   return flag === 'on' || isLoopbackHost(host);
 }
 
-function databaseTarget(url: string): DatabaseTarget {
+function databaseTarget(url: string, lockWaitMs: number): DatabaseTarget {
   if (!url.startsWith('sqlite:')) return { kind: 'postgres', url };
   const path = url.slice('sqlite:'.length);
-  if (path === ':memory:') return { kind: 'sqlite', path };
-  return { kind: 'sqlite', path: isAbsolute(path) ? path : resolve(process.cwd(), path) };
+  if (path === ':memory:') return { kind: 'sqlite', path, lockWaitMs };
+  return { kind: 'sqlite', path: isAbsolute(path) ? path : resolve(process.cwd(), path), lockWaitMs };
+}
+
+/** STATS_JOURNAL_DIR, or beside the SQLite file (`<file>.stats-journal`), or ./data/stats-journal with
+ *  PostgreSQL (in tests: a folder per database in the temp folder, so test databases never share one). */
+function journalDir(
+  given: string | undefined,
+  databaseUrl: string,
+  nodeEnv: Config['nodeEnv'],
+): string | null {
+  if (given === 'off') return null;
+  if (given) return resolve(given);
+  if (databaseUrl.startsWith('sqlite:')) {
+    const path = databaseUrl.slice('sqlite:'.length);
+    return path === ':memory:' ? null : `${resolve(path)}.stats-journal`;
+  }
+  if (nodeEnv === 'test') {
+    const hash = createHash('sha256').update(databaseUrl).digest('hex').slice(0, 16);
+    return join(tmpdir(), `tlprt-stats-journal-${hash}`);
+  }
+  return resolve('data/stats-journal');
 }
 
 /** Reads the environment of DESIGN §3. Unset or empty variables take their defaults. */
@@ -291,7 +331,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: e.PORT,
     host: e.HOST,
-    database: databaseTarget(e.DATABASE_URL),
+    database: databaseTarget(e.DATABASE_URL, e.SQLITE_LOCK_WAIT_MS),
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
@@ -301,6 +341,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     verifyAllowPrivate: e.VERIFY_ALLOW_PRIVATE,
     supervisorEmails: e.SUPERVISOR_EMAILS.map((s) => s.toLowerCase()),
     statsIngestFlushMs: e.STATS_INGEST_FLUSH_MS,
+    statsJournal: {
+      dir: journalDir(e.STATS_JOURNAL_DIR, e.DATABASE_URL, e.NODE_ENV),
+      commitMs: e.STATS_JOURNAL_COMMIT_MS,
+    },
+    statsHeldMemoryBytes: e.STATS_HELD_MEMORY_MB * 1024 * 1024,
     webDist: resolve(e.WEB_DIST),
     demoSeed: e.DEMO_SEED,
     nodeEnv: e.NODE_ENV,
@@ -318,6 +363,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perKeyPerMinute: e.INGEST_REPORTS_PER_KEY_PER_MINUTE,
       replayMemoryBytes: e.INGEST_REPLAY_MEMORY_MB * 1024 * 1024,
     },
+    tokenFailuresPerAddressPerMinute: e.TOKEN_FAILURES_PER_ADDRESS_PER_MINUTE,
     playerDist: resolve(e.PLAYER_DIST),
     demoPages: e.NODE_ENV !== 'production',
     integrity: {

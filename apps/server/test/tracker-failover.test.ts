@@ -2,7 +2,6 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +9,7 @@ import { PLAYER_PATHS, swarmIdOf, trackerNodeOrder, ZPublicKeySettingsResponse }
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDomain, buildKey, buildTeam } from './factories.js';
+import { freePort } from './helpers/free-port.js';
 import { PUBLIC_URL, startServer, type TestServer } from './helpers/server.js';
 
 /**
@@ -37,15 +37,6 @@ function installed(pkg: string, file: string): string {
 }
 /** The browser build of the core the plugin's bundle holds (build.mjs's condition). */
 const CORE = installed('p2p-media-loader-core', 'dist/p2p-media-loader-core.es.js');
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 
 let scratch: string;
 let playerModule: string;
@@ -203,7 +194,7 @@ describe('TRACKER_NODES: a dead node costs its swarms seconds', () => {
     // One viewer took its settings from each node: they meet on the swarm's node.
     viewers.push(await Viewer.start(urls[0] as string, keyHash, stream));
     viewers.push(await Viewer.start(urls[1] as string, keyHash, stream));
-    await expect.poll(() => metOn(viewers, first), { timeout: 20_000, interval: 200 }).toBe(true);
+    await expect.poll(() => metOn(viewers, first), { timeout: 45_000, interval: 200 }).toBe(true);
 
     // Their WebRTC link outlives the tracker: cut it, so only a tracker can bring them together again
     // (the next announce on this node would be minutes away).
@@ -267,7 +258,7 @@ describe('TRACKER_WORKERS: a killed worker costs its viewers seconds', () => {
     const stream = 'https://cdn.example/worker-killed.m3u8';
     viewers.push(await Viewer.start(server.base, keyHash, stream));
     viewers.push(await Viewer.start(server.base, keyHash, stream));
-    await expect.poll(() => metOn(viewers, server.base), { timeout: 20_000, interval: 200 }).toBe(true);
+    await expect.poll(() => metOn(viewers, server.base), { timeout: 45_000, interval: 200 }).toBe(true);
     for (const v of viewers) v.drop();
     await expect.poll(() => allApart(viewers), { timeout: 5000, interval: 100 }).toBe(true);
 
@@ -278,7 +269,7 @@ describe('TRACKER_WORKERS: a killed worker costs its viewers seconds', () => {
     if (process.env.DEBUG_FAILOVER)
       console.log(`workers killed: met again after ${Date.now() - killedAt} ms`);
     expect(Date.now() - killedAt).toBeLessThan(10_000);
-  }, 60_000);
+  }, 90_000);
 });
 
 /** The tracker workers this test process has started. */

@@ -194,6 +194,9 @@ export const MSG_INGEST = {
   anonymousBatch: `Without an API token, one request carries the reports of one session (at most ${INGEST_ANONYMOUS_MAX_REPORTS})`,
   badToken: 'The API token is not valid',
   addressBudget: 'Too many reports from this address: try again later',
+  /** 503: the statistics cannot be stored now (a storage outage past the memory it may hold, or the
+   *  journal's disk failing); the plugin keeps its reports and sends them again. */
+  unavailable: 'Statistics cannot be stored right now: try again later',
 } as const;
 /** How many rejected reports an ingest answer describes (the rest are only counted). */
 export const INGEST_MAX_ERRORS = 10;

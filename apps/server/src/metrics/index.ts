@@ -74,6 +74,12 @@ export class Metrics {
     labelNames: ['route'] as const,
     registers: [this.registry],
   });
+  readonly tokenRefused = new Counter({
+    name: 'tlprt_token_refused_total',
+    help: "Calls taking a team API token refused before their body was read: a malformed token (no look-up), an unknown, revoked or other scope's one (looked up), or an address past its budget of refused attempts (budget, 429).",
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
 
   constructor() {
     const metrics = this;

@@ -6,7 +6,9 @@ import {
   STORED_COLUMNS,
   type TReportValues,
 } from '@tlprt/contract';
+import { sql } from 'kysely';
 import type { Db } from '../../db/index.js';
+import { isStorageUnavailable } from '../../db/writable.js';
 import {
   databaseAnswers,
   insertSessions,
@@ -48,8 +50,30 @@ function mergeValues(into: Float64Array, from: ArrayLike<number>): void {
   for (const i of PEAK_INDEXES) into[i] = Math.max(into[i] ?? 0, from[i] ?? 0);
 }
 
-/** Writes key-minutes in one transaction (writeBatch; tests pass one that fails for chosen keys). */
-export type BatchWriter = (batch: MinuteAgg[]) => Promise<void>;
+/** A node's journal (journal.ts) stored up to `segment`: written in the statistics' own transaction. */
+export interface JournalMark {
+  journal: string;
+  segment: number;
+}
+/** Writes key-minutes in one transaction (writeBatch; tests pass one that fails for chosen keys), with
+ *  the journal's mark when given. */
+export type BatchWriter = (batch: MinuteAgg[], mark?: JournalMark) => Promise<void>;
+
+/**
+ * A flush that could not write because the storage itself fails (down, unreachable, full, read-only,
+ * locked, I/O): everything is kept for the next attempt, nothing dropped.
+ */
+export class StatsOutage extends Error {
+  constructor(readonly reason: unknown) {
+    super(`statistics cannot be written: ${reason instanceof Error ? reason.message : String(reason)}`);
+  }
+}
+
+/** What one flush did: whether nothing is left to write, and the journal mark it stored (if any). */
+export interface FlushResult {
+  complete: boolean;
+  mark?: JournalMark;
+}
 /** What the aggregator reports when it gives up on a key-minute. */
 interface FlushLog {
   error(obj: object, msg: string): void;
@@ -58,13 +82,27 @@ interface FlushLog {
 const MAX_FAILURES = 3;
 
 const aggKey = (keyId: number, minute: number) => `${keyId}:${minute}`;
+/** Estimated memory of a key-minute and of one session in it (Map entry, string, Float64Array). */
+const MINUTE_COST = POINT_VALUES * 8 + 200;
+const sessionCost = (id: string) => 100 + 2 * id.length;
 /** Session ids are stored hashed and short (ids may be up to 200 characters). */
 export const sessionHash = (id: string) => hash('sha256', id, 'base64url').slice(0, 22);
 
-/** Adds a session (a viewer) with `bits` to its series. */
-function mark(sessions: Map<string, number>, id: string, bits: number): void {
+/** Adds a session (a viewer) with `bits` to its series; true when the session is new to the map. */
+function mark(sessions: Map<string, number>, id: string, bits: number): boolean {
   const was = sessions.get(id);
   if (was === undefined || (was | bits) !== was) sessions.set(id, (was ?? 0) | bits);
+  return was === undefined;
+}
+
+/** The estimated memory of key-minutes. */
+function costOf(items: Iterable<MinuteAgg>): number {
+  let bytes = 0;
+  for (const a of items) {
+    bytes += MINUTE_COST;
+    if (a.sessions) for (const id of a.sessions.keys()) bytes += sessionCost(id);
+  }
+  return bytes;
 }
 
 /** Each id's span (earliest to latest time it appears with), and the ids grouped by identical span:
@@ -92,10 +130,13 @@ function groupBySpan(pairs: ReadonlyArray<readonly [id: number, time: number]>) 
  * In-memory per-(key, minute) aggregation of ingest reports, flushed into stats_minute (bytes added,
  * distinct users recounted from stats_minute_sessions), the touched 20-minute and hourly rollups, team
  * totals and blocks, all in one transaction. A failed write keeps its key-minutes and merges them
- * into the next flush: nothing of a failed transaction was written, so nothing is counted twice. When
- * the database answers but the batch fails, the failing key-minutes are isolated (halves, down to one)
- * so the rest is written; one that keeps failing is logged at error level and dropped, never retried
- * forever (DESIGN §7).
+ * into the next flush: nothing of a failed transaction was written, so nothing is counted twice. A
+ * write that fails because the storage does (down, full, read-only, locked, I/O: isStorageUnavailable,
+ * or a database that no longer answers) is an outage: everything is kept, whole, and the flush throws
+ * StatsOutage (the service retries with backoff and bounds the memory held). When the database answers
+ * but refuses the batch for its data, the failing key-minutes are isolated (halves, down to one) so the
+ * rest is written; one that keeps failing is logged at error level and dropped, never retried forever
+ * (DESIGN §7).
  */
 export class StatsAggregator {
   private current = new Map<string, MinuteAgg>();
@@ -106,6 +147,13 @@ export class StatsAggregator {
   private written = new Map<string, Map<string, number>>();
   private chain: Promise<unknown> = Promise.resolve();
   private readonly write: BatchWriter;
+  /** Estimated memory of `current` (counted as reports arrive) and of `failed` (counted per flush). */
+  private currentBytes = 0;
+  private failedBytes = 0;
+  /** Called when a flush takes the aggregates: the journal closes its segment and answers its mark, and
+   *  when what it holds is on disk (written before the mark, so a stored mark never covers lines a
+   *  crash could still lose). */
+  onTake: (() => { mark: JournalMark; durable: Promise<void> }) | undefined;
 
   constructor(
     private readonly db: Db,
@@ -113,7 +161,7 @@ export class StatsAggregator {
     private readonly log: FlushLog,
     write?: BatchWriter,
   ) {
-    this.write = write ?? ((batch) => writeBatch(statsDb(db), batch));
+    this.write = write ?? ((batch, mark) => writeBatch(statsDb(db), batch, mark));
   }
 
   /** The key-minute of `tsSec` being gathered, made when first needed. */
@@ -124,6 +172,7 @@ export class StatsAggregator {
     if (!a) {
       a = { keyId, minute, values: new Float64Array(POINT_VALUES), sessions: new Map() };
       this.current.set(k, a);
+      this.currentBytes += MINUTE_COST;
     }
     return a;
   }
@@ -133,7 +182,8 @@ export class StatsAggregator {
     const a = this.minuteOf(keyId, tsSec);
     addReportValues(a.values, report);
     const bits = reportSessionBits(report);
-    if (bits >= 0 && a.sessions) mark(a.sessions, sessionId, bits);
+    if (bits >= 0 && a.sessions && mark(a.sessions, sessionId, bits))
+      this.currentBytes += sessionCost(sessionId);
   }
 
   /** Adds `amount` to the sum at `index` (a series the server counts itself: no report adds to it) of
@@ -148,11 +198,41 @@ export class StatsAggregator {
     const k = aggKey(keyId, minute);
     const a = this.current.get(k);
     if (a) mergeValues(a.values, values);
-    else this.current.set(k, { keyId, minute, values: Float64Array.from(values), sessions: null });
+    else {
+      this.current.set(k, { keyId, minute, values: Float64Array.from(values), sessions: null });
+      this.currentBytes += MINUTE_COST;
+    }
+  }
+
+  /** Adds a key-minute kept by an earlier run (the journal's replay of what an outage held). */
+  addHeld(a: MinuteAgg): void {
+    const k = aggKey(a.keyId, a.minute);
+    const b = this.current.get(k);
+    if (!b) {
+      this.current.set(k, { keyId: a.keyId, minute: a.minute, values: a.values, sessions: a.sessions });
+      this.currentBytes += costOf([a]);
+      return;
+    }
+    mergeValues(b.values, a.values);
+    if (a.sessions) {
+      if (!b.sessions) b.sessions = new Map();
+      for (const [id, bits] of a.sessions) mark(b.sessions, id, bits);
+    }
+    this.currentBytes += costOf([a]);
   }
 
   get pendingCount(): number {
     return this.current.size + this.failed.size;
+  }
+
+  /** Estimated memory of what is not written yet (what an outage holds, and what arrived since). */
+  get heldBytes(): number {
+    return this.currentBytes + this.failedBytes;
+  }
+
+  /** The key-minutes not written yet (the journal keeps a copy of what an outage held). */
+  held(): MinuteAgg[] {
+    return [...this.failed.values(), ...this.current.values()];
   }
 
   /**
@@ -202,14 +282,19 @@ export class StatsAggregator {
     return out;
   }
 
-  /** Writes everything aggregated so far. Serialized: concurrent calls wait for each other. */
-  flush(): Promise<void> {
+  /** Writes everything aggregated so far. Serialized: concurrent calls wait for each other. Throws
+   *  StatsOutage when the storage fails (everything kept). */
+  flush(): Promise<FlushResult> {
     const run = this.chain.then(() => this.flushNow());
     this.chain = run.catch(() => undefined);
     return run;
   }
 
-  private async flushNow(): Promise<void> {
+  private async flushNow(): Promise<FlushResult> {
+    // Everything journaled so far is in `current` or `failed` now: the journal's segments up to this
+    // mark are stored once this batch is.
+    const taken = this.onTake?.();
+    const journalMark = taken?.mark;
     // Merge the new aggregates into the failed batch (or start one): one batch, written once.
     const batch = this.failed;
     for (const [k, a] of this.current) {
@@ -226,19 +311,41 @@ export class StatsAggregator {
     }
     this.current = new Map();
     this.failed = batch;
-    if (batch.size === 0) return;
+    this.failedBytes += this.currentBytes;
+    this.currentBytes = 0;
+    if (batch.size === 0) {
+      this.failedBytes = 0;
+      return { complete: true };
+    }
     const items = [...batch.values()];
+    // Lines the journal failed to write were answered 503: they are written here all the same.
+    await taken?.durable.catch(() => undefined);
     try {
-      await this.write(items.map((a) => this.withoutWrittenSessions(a)));
+      await this.write(
+        items.map((a) => this.withoutWrittenSessions(a)),
+        journalMark,
+      );
     } catch (err) {
-      // The database itself failing (down, unreachable) is no reason to split the batch: it is kept whole
-      // for the next flush. Only a batch the database refuses while it answers is taken apart.
-      if (!(await databaseAnswers(this.db))) throw err;
-      this.failed = await this.writeIsolating(items);
-      return;
+      // The storage failing (down, unreachable, full, read-only, locked) is no reason to split the batch:
+      // it is kept whole for the next flush. Only a batch the database refuses while it answers is taken
+      // apart.
+      if (isStorageUnavailable(err) || !(await databaseAnswers(this.db))) {
+        this.failedBytes = costOf(items);
+        throw new StatsOutage(err);
+      }
+      const { retry, outage } = await this.writeIsolating(items);
+      this.failed = retry;
+      this.failedBytes = costOf(retry.values());
+      if (outage !== undefined) throw new StatsOutage(outage);
+      if (retry.size > 0 || !journalMark) return { complete: false };
+      // Everything was written or dropped, in parts without the mark: store it on its own.
+      await this.write([], journalMark).catch(() => undefined);
+      return { complete: true, mark: journalMark };
     }
     this.failed = new Map();
+    this.failedBytes = 0;
     this.remember(items);
+    return { complete: true, ...(journalMark ? { mark: journalMark } : {}) };
   }
 
   /**
@@ -259,15 +366,27 @@ export class StatsAggregator {
     return { ...a, sessions: fresh };
   }
 
-  /** Writes what it can in halves down to single key-minutes; answers the ones still to retry. */
-  private async writeIsolating(items: MinuteAgg[]): Promise<Map<string, MinuteAgg>> {
+  /** Writes what it can in halves down to single key-minutes; answers the ones still to retry, and the
+   *  storage's failure if it started failing meanwhile (then nothing not yet written is dropped). */
+  private async writeIsolating(
+    items: MinuteAgg[],
+  ): Promise<{ retry: Map<string, MinuteAgg>; outage?: unknown }> {
     const retry = new Map<string, MinuteAgg>();
+    let outage: unknown;
+    const keep = (part: MinuteAgg[]) => {
+      for (const a of part) retry.set(aggKey(a.keyId, a.minute), a);
+    };
     const attempt = async (part: MinuteAgg[]): Promise<void> => {
+      if (outage !== undefined) return keep(part);
       try {
         await this.write(part);
         this.remember(part);
         return;
       } catch (err) {
+        if (isStorageUnavailable(err)) {
+          outage = err;
+          return keep(part);
+        }
         if (part.length > 1) {
           const mid = part.length >> 1;
           await attempt(part.slice(0, mid));
@@ -287,7 +406,7 @@ export class StatsAggregator {
       }
     };
     await attempt(items);
-    return retry;
+    return outage === undefined ? { retry } : { retry, outage };
   }
 
   private remember(batch: Iterable<MinuteAgg>): void {
@@ -313,11 +432,17 @@ export class StatsAggregator {
  * One transaction: minute bytes added, new sessions stored, users recounted, then what is derived from
  * the minutes recomputed for the times touched: rollups, team totals and the blocks of every level.
  */
-export async function writeBatch(db: StatsDb, batch: MinuteAgg[]): Promise<void> {
+export async function writeBatch(db: StatsDb, batch: MinuteAgg[], mark?: JournalMark): Promise<void> {
   // A fixed order of row locks: concurrent nodes never deadlock on each other's rows.
   batch.sort((a, b) => a.keyId - b.keyId || a.minute - b.minute);
   await db.transaction().execute(async (trx) => {
     await lockFlushes(trx);
+    // With the statistics or not at all: a replay after a crash starts exactly past what is stored.
+    if (mark) {
+      await sql`insert into stats_journal (journal, applied) values (${mark.journal}, ${mark.segment})
+        on conflict (journal) do update set applied = excluded.applied`.execute(trx);
+    }
+    if (batch.length === 0) return;
     await upsertMinutes(
       trx,
       batch.map((a): MinuteRow => {

@@ -14,10 +14,21 @@ declare module 'fastify' {
   }
 }
 
-/** Creates the node's statistics service, starts its timers and flushes on close. */
-export function createStats(app: FastifyInstance, ctx: AppContext, writer?: BatchWriter): StatsService {
+/** Creates the node's statistics service, counts what its journal holds from the last run, starts its
+ *  timers and flushes on close. */
+export async function createStats(
+  app: FastifyInstance,
+  ctx: AppContext,
+  writer?: BatchWriter,
+): Promise<StatsService> {
   const svc = new StatsService(ctx, writer);
   app.decorate('stats', svc);
+  try {
+    await svc.recover();
+  } catch (err) {
+    await svc.journal?.close();
+    throw err;
+  }
   svc.start();
   // Registered after the database's onClose: runs before it (hooks close in reverse order).
   app.addHook('onClose', async () => svc.stop());

@@ -21,7 +21,14 @@ export const ingestAnswer = (r: TIngestResponse): string =>
 /** The headers of every ingest answer to `origin`: CORS only for pages of a key's domains. */
 export async function ingestHeaders(svc: StatsService, origin: string | undefined) {
   const headers: Record<string, string> = {};
-  if (await svc.ctx.origins.forAnyKey(origin)) addCorsHeaders(headers, origin);
+  let allowed: boolean;
+  try {
+    allowed = await svc.ctx.origins.forAnyKey(origin);
+  } catch (err) {
+    // A database that cannot be read: the ingest's 503, not a 500 and a stack per request.
+    throw svc.unavailableFor(err);
+  }
+  if (allowed) addCorsHeaders(headers, origin);
   headers['X-Content-Type-Options'] = 'nosniff';
   return headers;
 }

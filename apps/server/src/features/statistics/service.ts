@@ -1,12 +1,25 @@
-import { columnIndex, STATS_EXPORTS_PER_MINUTE, type TIngestReport } from '@tlprt/contract';
+import {
+  columnIndex,
+  INGEST_MAX_SKEW_S,
+  MSG_INGEST,
+  REPORT_COUNT_LIMITS,
+  STATS_EXPORTS_PER_MINUTE,
+  type TIngestReport,
+  type TReportCountField,
+  type TReportValues,
+} from '@tlprt/contract';
+import { sql } from 'kysely';
 import type { UsableKey } from '../../access/usable-keys.js';
 import type { AppContext } from '../../context.js';
+import { isStorageUnavailable } from '../../db/writable.js';
+import { HttpError } from '../../http/errors.js';
 import { SlidingWindowCounter } from '../../lib/sliding-window.js';
-import { type BatchWriter, StatsAggregator } from './aggregator.js';
+import { type BatchWriter, StatsAggregator, StatsOutage } from './aggregator.js';
 import { BlockCache } from './block-cache.js';
 import { writeBreakdowns } from './breakdown-queries.js';
 import { BreakdownAggregator } from './breakdowns.js';
 import { ingestReports } from './ingest.js';
+import { StatsJournal } from './journal.js';
 import { databaseAnswers, lockFlushes } from './queries.js';
 import { pruneStats } from './retention.js';
 import { SeenReports } from './seen-reports.js';
@@ -28,12 +41,73 @@ export interface IngestFrom {
 
 /** Where the verification bytes are among a point's values. */
 const VERIFY_INDEX = columnIndex('verifyBytes');
+const COUNT_FIELDS = Object.keys(REPORT_COUNT_LIMITS) as TReportCountField[];
+/** Journaled reports are kept while a retry of them could still come (seen-reports.ts's window). */
+const JOURNAL_KEEP_MS = (INGEST_MAX_SKEW_S + 180) * 1000;
+/** The longest pause between two attempts to write during an outage. */
+const MAX_RETRY_MS = 30_000;
+
+/** A journal record: [0, key, ts, session, seq, stream, facts, ...counts, startupMs] for a report counted;
+ *  [1, key, ts, series index, amount, stream] for bytes the server counted itself. */
+type ReportRecord = [
+  0,
+  number,
+  number,
+  string,
+  number | null,
+  string | null,
+  ViewerFacts | null,
+  ...unknown[],
+];
+type CountRecord = [1, number, number, number, number, string | null];
+
+/** The breakdowns, also telling the journal of each report the ingest counted (ingest.ts adds every
+ *  counted report to the aggregator and then here, with its viewer's facts). */
+class JournaledBreakdowns extends BreakdownAggregator {
+  onAdd: ((keyId: number, report: TReportValues, facts: ViewerFacts | null) => void) | undefined;
+
+  override add(
+    keyId: number,
+    tsSec: number,
+    sessionId: string,
+    report: TReportValues,
+    facts: ViewerFacts | null,
+  ): void {
+    super.add(keyId, tsSec, sessionId, report, facts);
+    this.onAdd?.(keyId, report, facts);
+  }
+}
+
+function reportRecord(keyId: number, r: TIngestReport, facts: ViewerFacts | null): string {
+  const rec: unknown[] = [0, keyId, r.ts, r.sessionId, r.seq ?? null, r.stream ?? null, facts];
+  for (const f of COUNT_FIELDS) rec.push(r[f] ?? 0);
+  rec.push(r.startupMs ?? null);
+  return JSON.stringify(rec);
+}
+
+function reportOf(rec: ReportRecord): TIngestReport {
+  const r: Record<string, unknown> = { apiKey: '', sessionId: rec[3], ts: rec[2] };
+  if (rec[4] !== null) r.seq = rec[4];
+  if (rec[5] !== null) r.stream = rec[5];
+  COUNT_FIELDS.forEach((f, i) => {
+    const v = rec[7 + i];
+    if (typeof v === 'number' && (v !== 0 || f === 'cdnBytes' || f === 'p2pBytes')) r[f] = v;
+  });
+  const startups = rec[7 + COUNT_FIELDS.length];
+  if (Array.isArray(startups)) r.startupMs = startups;
+  return r as unknown as TIngestReport;
+}
+
+const describe = (err: unknown): string =>
+  err instanceof StatsOutage ? describe(err.reason) : err instanceof Error ? err.message : String(err);
 
 /** The statistics feature's state of one server node: aggregator, flush and retention timers. */
 export class StatsService {
   readonly aggregator: StatsAggregator;
   readonly seen: SeenReports;
-  readonly breakdowns = new BreakdownAggregator();
+  readonly breakdowns = new JournaledBreakdowns();
+  /** What the ingest accepted, on disk before its 202 (null: no journal configured). */
+  readonly journal: StatsJournal | null;
   /** The charts' decoded blocks (queries.ts readPoints). */
   readonly blockCache = new BlockCache(BLOCK_CACHE_BYTES);
   readonly viewerFacts: ViewerFactsResolver;
@@ -47,6 +121,12 @@ export class StatsService {
   private flushTimer: NodeJS.Timeout | undefined;
   private retentionTimer: NodeJS.Timeout | undefined;
   private stoppers: Array<() => void> = [];
+  /** The storage outage going on (writes failing): since when, why, and the most it held. */
+  private outage: { since: number; reason: string; heldBytes: number; keyMinutes: number } | undefined;
+  private retryDelayMs = 0;
+  private nextAttemptAt = 0;
+  /** Since when the journal's writes fail (the ingest answers 503 meanwhile). */
+  private journalFailingSince: number | undefined;
 
   constructor(
     readonly ctx: AppContext,
@@ -59,21 +139,186 @@ export class StatsService {
     this.perAddress = new SlidingWindowCounter(perAddressPerMinute, 60_000, ctx.now, 200_000);
     this.perKey = new SlidingWindowCounter(perKeyPerMinute, 60_000, ctx.now);
     this.perToken = new SlidingWindowCounter(STATS_EXPORTS_PER_MINUTE, 60_000, ctx.now);
+    const { dir, commitMs } = ctx.config.statsJournal;
+    this.journal = dir === null ? null : StatsJournal.open(dir, { commitMs, keepMs: JOURNAL_KEEP_MS });
+    const journal = this.journal;
+    if (journal) {
+      this.breakdowns.onAdd = (keyId, r, facts) =>
+        journal.append(reportRecord(keyId, r as TIngestReport, facts));
+      this.aggregator.onTake = () => ({
+        mark: { journal: journal.id, segment: journal.rotate() },
+        durable: journal.sync(),
+      });
+    }
   }
 
-  ingest(reports: unknown[], from: IngestFrom = {}) {
+  /**
+   * Counts a batch of reports (ingest.ts) and answers once what it counted is in the journal: a 202 is
+   * for what survives a crash. Refused with 503 (Retry-After) while the statistics cannot be stored:
+   * the memory an outage may hold is full, the journal cannot be written, or the database cannot even
+   * be read (the key look-ups).
+   */
+  async ingest(reports: unknown[], from: IngestFrom = {}) {
     this.reportsReceived += reports.length;
-    // Built without spreads: this runs for every report a browser sends.
-    return ingestReports(reports, this.ctx.keys, this.aggregator, this.ctx.now(), {
-      origin: from.origin,
-      gate: this.ctx.origins,
-      seen: this.seen,
-      teamId: from.teamId,
-      perKey: from.anonymous ? this.perKey : undefined,
-      breakdowns: this.breakdowns,
-      viewerOf: this.viewerOf(from),
-      metrics: this.ctx.metrics,
+    if (this.aggregator.heldBytes > this.ctx.config.statsHeldMemoryBytes) throw this.unavailable();
+    let answer: Awaited<ReturnType<typeof ingestReports>>;
+    try {
+      // Built without spreads: this runs for every report a browser sends.
+      answer = await ingestReports(reports, this.ctx.keys, this.aggregator, this.ctx.now(), {
+        origin: from.origin,
+        gate: this.ctx.origins,
+        seen: this.seen,
+        teamId: from.teamId,
+        perKey: from.anonymous ? this.perKey : undefined,
+        breakdowns: this.breakdowns,
+        viewerOf: this.viewerOf(from),
+        metrics: this.ctx.metrics,
+      });
+    } catch (err) {
+      throw this.unavailableFor(err);
+    }
+    // Even a batch that counted nothing new (a retry) waits: what it repeats may still be on its way.
+    if (this.journal) {
+      try {
+        await this.journal.sync();
+      } catch (err) {
+        this.journalFailed(err);
+        throw this.unavailable();
+      }
+      if (this.journalFailingSince !== undefined) this.journalBack();
+    }
+    return answer;
+  }
+
+  /** The 503 of a storage failure met on the ingest's path (`err` itself when it is something else). */
+  unavailableFor(err: unknown): unknown {
+    if (!isStorageUnavailable(err)) return err;
+    this.outageStarted(err);
+    return this.unavailable();
+  }
+
+  private unavailable(): HttpError {
+    const wait = Math.max(1000, Math.min(60_000, this.nextAttemptAt - Date.now()));
+    return new HttpError(503, MSG_INGEST.unavailable, undefined, {
+      'Retry-After': String(Math.ceil(wait / 1000)),
     });
+  }
+
+  private journalFailed(err: unknown): void {
+    if (this.journalFailingSince !== undefined) return;
+    this.journalFailingSince = Date.now();
+    this.ctx.log.error(
+      { err: describe(err), dir: this.journal?.dir },
+      'statistics journal cannot be written: the ingest answers 503 until it can',
+    );
+  }
+
+  private journalBack(): void {
+    const seconds = Math.round((Date.now() - (this.journalFailingSince ?? Date.now())) / 1000);
+    this.journalFailingSince = undefined;
+    this.ctx.log.warn({ seconds, dir: this.journal?.dir }, 'statistics journal written again');
+  }
+
+  /** One line when the storage starts failing, never one per request or per attempt. */
+  private outageStarted(reason: unknown): void {
+    const heldBytes = this.aggregator.heldBytes;
+    const keyMinutes = this.aggregator.pendingCount;
+    if (this.outage) {
+      this.outage.heldBytes = Math.max(this.outage.heldBytes, heldBytes);
+      this.outage.keyMinutes = Math.max(this.outage.keyMinutes, keyMinutes);
+      return;
+    }
+    this.outage = { since: Date.now(), reason: describe(reason), heldBytes, keyMinutes };
+    this.ctx.log.error(
+      {
+        reason: this.outage.reason,
+        heldKeyMinutes: keyMinutes,
+        heldBytes,
+        journal: this.journal?.dir ?? null,
+      },
+      'statistics cannot be stored: holding what is accepted (memory and journal) and retrying; past ' +
+        `${Math.round(this.ctx.config.statsHeldMemoryBytes / 1048576)} MB held the ingest answers 503`,
+    );
+  }
+
+  private outageEnded(): void {
+    const o = this.outage;
+    this.retryDelayMs = 0;
+    this.nextAttemptAt = 0;
+    if (!o) return;
+    this.outage = undefined;
+    this.ctx.log.warn(
+      {
+        seconds: Math.round((Date.now() - o.since) / 1000),
+        reason: o.reason,
+        heldKeyMinutes: o.keyMinutes,
+        heldBytes: o.heldBytes,
+      },
+      'statistics stored again: what the outage held is written',
+    );
+  }
+
+  /** The next attempt of a failing write: doubling from the flush interval up to MAX_RETRY_MS. */
+  private backOff(): void {
+    const base = this.ctx.config.statsIngestFlushMs;
+    this.retryDelayMs = Math.min(MAX_RETRY_MS, this.retryDelayMs === 0 ? base : this.retryDelayMs * 2);
+    this.nextAttemptAt = Date.now() + this.retryDelayMs;
+  }
+
+  /**
+   * Reads the journal left by the last run: segments past the database's mark are counted again (the
+   * flush or the crash never stored them), and every segment tells the replay memory which (key,
+   * session, seq) were counted, so a report sent again after a crash is not counted twice. Then writes
+   * what it counted (an outage keeps it, as always).
+   */
+  async recover(): Promise<void> {
+    const journal = this.journal;
+    if (!journal) return;
+    const segments = journal.segments();
+    if (segments.length === 0) return;
+    const { rows } = await sql<{
+      applied: number | string;
+    }>`select applied from stats_journal where journal = ${journal.id}`.execute(this.ctx.db);
+    const applied = Number(rows[0]?.applied ?? 0);
+    const now = this.ctx.now();
+    let counted = 0;
+    let remembered = 0;
+    for (const seg of segments) {
+      const counts = seg.n > applied;
+      for (const rec of StatsJournal.read(seg.path)) {
+        if (!Array.isArray(rec)) continue;
+        if (rec[0] === 0) {
+          const r = reportOf(rec as ReportRecord);
+          const keyId = rec[1] as number;
+          if (r.seq !== undefined) this.seen.check(keyId, r.sessionId, r.seq, now);
+          if (!counts) {
+            remembered++;
+            continue;
+          }
+          this.aggregator.add(keyId, r.ts, r.sessionId, r);
+          BreakdownAggregator.prototype.add.call(
+            this.breakdowns,
+            keyId,
+            r.ts,
+            r.sessionId,
+            r,
+            rec[6] as ViewerFacts | null,
+          );
+          counted++;
+        } else if (rec[0] === 1 && counts) {
+          const [, keyId, ts, index, amount, stream] = rec as CountRecord;
+          this.aggregator.addCount(keyId, ts, index, amount);
+          this.breakdowns.addCount(keyId, ts, stream ?? undefined, index, amount);
+          counted++;
+        }
+      }
+    }
+    journal.markApplied(applied);
+    this.ctx.log.info(
+      { dir: journal.dir, segments: segments.length, counted, remembered },
+      'statistics journal replayed',
+    );
+    if (counted > 0) await this.flush().catch(() => undefined);
   }
 
   /**
@@ -89,6 +334,8 @@ export class StatsService {
     const tsSec = Math.floor(this.ctx.now() / 1000);
     this.aggregator.addCount(key.id, tsSec, VERIFY_INDEX, bytes);
     this.breakdowns.addCount(key.id, tsSec, stream, VERIFY_INDEX, bytes);
+    const record: CountRecord = [1, key.id, tsSec, VERIFY_INDEX, bytes, stream ?? null];
+    this.journal?.append(JSON.stringify(record));
   };
 
   /** One session per anonymous request: the sender is the viewer. A token's batch comes from a server,
@@ -102,11 +349,24 @@ export class StatsService {
   }
 
   /** Writes the in-memory aggregates now (tests, shutdown). What the database refuses while it answers
-   *  is isolated (the rest is written); a database that does not answer keeps it all for the next flush. */
+   *  is isolated (the rest is written); a storage that fails keeps it all for the next flush, and the
+   *  flush throws StatsOutage (logged once per outage, not per attempt). */
   async flush(): Promise<void> {
     const took = this.ctx.metrics.flushSeconds.startTimer();
-    await this.aggregator.flush();
-    await this.flushBreakdowns();
+    try {
+      const r = await this.aggregator.flush();
+      if (r.complete && r.mark) this.journal?.markApplied(r.mark.segment);
+      await this.flushBreakdowns();
+      // An outage met only on the ingest's reads ends when the database answers again.
+      if (this.outage && !(await databaseAnswers(this.ctx.db))) throw new StatsOutage(this.outage.reason);
+    } catch (err) {
+      if (err instanceof StatsOutage || isStorageUnavailable(err)) {
+        this.outageStarted(err);
+        this.backOff();
+      }
+      throw err;
+    }
+    this.outageEnded();
     took();
   }
 
@@ -124,9 +384,9 @@ export class StatsService {
           await writeBreakdowns(trx, rows);
         });
     } catch (err) {
-      if (!(await databaseAnswers(this.ctx.db))) {
+      if (isStorageUnavailable(err) || !(await databaseAnswers(this.ctx.db))) {
         this.breakdowns.restore(rows);
-        throw err;
+        throw new StatsOutage(err);
       }
       this.ctx.log.error({ err, rows: rows.length }, 'breakdowns dropped: their write failed');
     }
@@ -139,7 +399,11 @@ export class StatsService {
   start(): void {
     this.flushTimer = setInterval(() => {
       this.seen.sweep(this.ctx.now());
-      this.flush().catch((err: unknown) => this.ctx.log.warn({ err }, 'statistics flush failed; retrying'));
+      // During an outage, attempts back off (the data stays held meanwhile).
+      if (Date.now() < this.nextAttemptAt) return;
+      this.flush().catch((err: unknown) => {
+        if (!(err instanceof StatsOutage)) this.ctx.log.warn({ err }, 'statistics flush failed; retrying');
+      });
     }, this.ctx.config.statsIngestFlushMs);
     this.flushTimer.unref();
     this.retentionTimer = setInterval(() => {
@@ -153,17 +417,38 @@ export class StatsService {
     this.stoppers.push(fn);
   }
 
-  /** Graceful shutdown: stop timers, write what is left (one retry). */
+  /**
+   * Graceful shutdown: stop timers, write what is left, retrying for half the shutdown deadline (the
+   * sockets had the first quarter). What still cannot be written stays in the journal, counted at the
+   * next start.
+   */
   async stop(): Promise<void> {
     for (const s of this.stoppers) s();
     clearInterval(this.flushTimer);
     clearInterval(this.retentionTimer);
-    try {
-      await this.flush();
-    } catch {
-      await this.flush().catch((err: unknown) =>
-        this.ctx.log.error({ err }, 'statistics lost at shutdown: the final flush failed'),
-      );
+    const deadline = Date.now() + this.ctx.config.shutdownTimeoutMs / 2;
+    let pause = 200;
+    for (;;) {
+      try {
+        await this.flush();
+        break;
+      } catch (err) {
+        if (Date.now() >= deadline) {
+          const held = { heldKeyMinutes: this.aggregator.pendingCount, heldBytes: this.aggregator.heldBytes };
+          if (this.journal) {
+            this.ctx.log.error(
+              { ...held, reason: describe(err), journal: this.journal.dir },
+              'statistics not stored at shutdown: kept in the journal, stored at the next start',
+            );
+          } else {
+            this.ctx.log.error({ ...held, err }, 'statistics lost at shutdown: the final flush failed');
+          }
+          break;
+        }
+        await new Promise((r) => setTimeout(r, Math.max(0, Math.min(pause, deadline - Date.now()))));
+        pause = Math.min(pause * 2, 2000);
+      }
     }
+    await this.journal?.close();
   }
 }

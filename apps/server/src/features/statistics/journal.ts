@@ -1,0 +1,295 @@
+import { randomUUID } from 'node:crypto';
+import {
+  closeSync,
+  constants,
+  fdatasync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  write,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
+
+/** Journal folders open in this process (a second server of the same process takes another). */
+const OPEN_HERE = new Set<string>();
+/** A second node on the same machine takes `<dir>-2`, and so on. */
+const MAX_SLOTS = 16;
+const SEGMENT = /^seg-(\d{12})\.jnl$/;
+const segmentName = (n: number) => `seg-${String(n).padStart(12, '0')}.jnl`;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Takes `dir`'s lock (a file with this process's id) unless a live process, or this one, holds it. */
+function tryLock(dir: string): boolean {
+  if (OPEN_HERE.has(dir)) return false;
+  const lock = join(dir, 'lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(lock, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL);
+      writeFileSync(fd, String(process.pid));
+      closeSync(fd);
+      OPEN_HERE.add(dir);
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const pid = Number(readFileSync(lock, 'utf8'));
+      // A process killed (SIGKILL) leaves its lock behind: taken over once its process is gone.
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) return false;
+      rmSync(lock, { force: true });
+    }
+  }
+  return false;
+}
+
+interface Batch {
+  promise: Promise<void>;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+function batch(): Batch {
+  let resolve!: () => void;
+  let reject!: (err: unknown) => void;
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  // A batch nobody waits for (no ingest since) must not be an unhandled rejection.
+  promise.catch(() => undefined);
+  return { promise, resolve, reject };
+}
+
+const writeAll = (fd: number, text: string) =>
+  new Promise<void>((resolve, reject) => {
+    const buf = Buffer.from(text, 'utf8');
+    const next = (offset: number) =>
+      write(fd, buf, offset, buf.length - offset, null, (err, n) => {
+        if (err) reject(err);
+        else if (offset + n < buf.length) next(offset + n);
+        else resolve();
+      });
+    next(0);
+  });
+const syncData = (fd: number) =>
+  new Promise<void>((resolve, reject) => fdatasync(fd, (err) => (err ? reject(err) : resolve())));
+
+/** A segment file on disk: its number, path and when it was last written (ms). */
+export interface Segment {
+  n: number;
+  path: string;
+  writtenAt: number;
+}
+
+/**
+ * The statistics journal of one node: an append-only log, in numbered segment files, of what the ingest
+ * accepted, written with group commit (lines gathered for `commitMs`, then one write and one fdatasync
+ * for all of them); an ingest answers 202 only once its lines are on disk (`sync`). Each flush of the
+ * statistics closes the segment (`rotate`) and stores, in its own transaction, the number of the last
+ * segment it covers (the mark, table stats_journal); at start the segments past the mark are replayed.
+ * Stored segments are kept while their reports could still be sent again (the replay window of
+ * seen-reports.ts), so a restarted node still knows which (key, session, seq) it counted.
+ */
+export class StatsJournal {
+  /** The file of the segment last written, open for appending. */
+  private fd: number | undefined;
+  private fdSegment = 0;
+  /** The segment new lines go to; its file is made at its first line. */
+  private current: number;
+  /** Lines not yet written, by segment (a flush may close a segment while its lines still wait). */
+  private chunks: Array<{ segment: number; text: string }> = [];
+  private pending: Batch | undefined;
+  private inFlight: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private broken: unknown;
+  private closed = false;
+  /** Segments on disk: found at start or written since, not yet deleted. */
+  private readonly known = new Map<number, Segment>();
+  private applied = 0;
+
+  private constructor(
+    readonly dir: string,
+    readonly id: string,
+    found: Segment[],
+    private readonly commitMs: number,
+    private readonly keepMs: number,
+  ) {
+    for (const s of found) this.known.set(s.n, s);
+    this.current = (found.at(-1)?.n ?? 0) + 1;
+  }
+
+  /**
+   * Opens the journal in `base` (or `<base>-2`, ... when another live process or server holds it):
+   * makes the folder, takes its lock, reads or makes its id.
+   */
+  static open(base: string, opts: { commitMs: number; keepMs: number }): StatsJournal {
+    for (let slot = 1; slot <= MAX_SLOTS; slot++) {
+      const dir = slot === 1 ? base : `${base}-${slot}`;
+      mkdirSync(dir, { recursive: true });
+      if (!tryLock(dir)) continue;
+      const idFile = join(dir, 'id');
+      let id: string;
+      try {
+        id = readFileSync(idFile, 'utf8').trim();
+      } catch {
+        id = randomUUID();
+        writeFileSync(idFile, id);
+      }
+      const found: Segment[] = [];
+      for (const name of readdirSync(dir)) {
+        const m = SEGMENT.exec(name);
+        if (!m) continue;
+        const path = join(dir, name);
+        found.push({ n: Number(m[1]), path, writtenAt: statSync(path).mtimeMs });
+      }
+      found.sort((a, b) => a.n - b.n);
+      return new StatsJournal(dir, id, found, opts.commitMs, opts.keepMs);
+    }
+    throw new Error(`every statistics journal folder ${base}, ${base}-2 … -${MAX_SLOTS} is in use`);
+  }
+
+  /** The segments on disk, oldest first. */
+  segments(): Segment[] {
+    return [...this.known.values()].sort((a, b) => a.n - b.n);
+  }
+
+  /** The records of a segment, in order; a line cut short by a crash (the last one) is skipped. */
+  static read(path: string): unknown[] {
+    const out: unknown[] = [];
+    for (const line of readFileSync(path, 'utf8').split('\n')) {
+      if (line === '') continue;
+      try {
+        out.push(JSON.parse(line));
+      } catch {
+        // A torn write: its lines were never answered 202.
+      }
+    }
+    return out;
+  }
+
+  /** The last write's failure, while no later one succeeded (the ingest answers 503 meanwhile). */
+  get failure(): unknown {
+    return this.broken;
+  }
+
+  /** Adds one record (a JSON text without newlines) to the next group commit. */
+  append(line: string): void {
+    if (this.closed) return;
+    const last = this.chunks.at(-1);
+    if (last && last.segment === this.current) last.text += `${line}\n`;
+    else this.chunks.push({ segment: this.current, text: `${line}\n` });
+    this.pending ??= batch();
+    if (this.timer === undefined && this.inFlight === undefined) this.schedule();
+  }
+
+  /** Resolves once everything appended so far is on disk; rejects if its write failed. */
+  sync(): Promise<void> {
+    return this.pending?.promise ?? this.inFlight ?? Promise.resolve();
+  }
+
+  /** Closes the segment being written: everything appended so far is in segments up to the answer. */
+  rotate(): number {
+    const used = this.known.has(this.current) || this.chunks.some((c) => c.segment === this.current);
+    if (!used) return this.current - 1;
+    return this.current++;
+  }
+
+  /** The segments up to `n` are stored: they are deleted once past the replay window. */
+  markApplied(n: number): void {
+    this.applied = Math.max(this.applied, n);
+    const before = Date.now() - this.keepMs;
+    for (const [k, s] of this.known) {
+      if (k > this.applied || k >= this.current || s.writtenAt > before) continue;
+      if (this.fd !== undefined && this.fdSegment === k) continue;
+      rmSync(s.path, { force: true });
+      this.known.delete(k);
+    }
+  }
+
+  private schedule(): void {
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.commit();
+    }, this.commitMs);
+  }
+
+  /** Writes every gathered line to its segment's file, then one fdatasync; answers the batch. */
+  private async commit(): Promise<void> {
+    const chunks = this.chunks;
+    const done = this.pending;
+    this.chunks = [];
+    this.pending = undefined;
+    const run = this.writeChunks(chunks);
+    run.catch(() => undefined);
+    this.inFlight = run;
+    try {
+      await run;
+      this.broken = undefined;
+      done?.resolve();
+    } catch (err) {
+      this.broken = err;
+      // What was written of the failed batch may end in a torn line: later lines go to a new segment.
+      this.closeFile();
+      this.current = Math.max(this.current, (chunks.at(-1)?.segment ?? 0) + 1);
+      done?.reject(err);
+    } finally {
+      this.inFlight = undefined;
+    }
+    if (this.chunks.length > 0 && this.timer === undefined) {
+      if (this.closed) await this.commit();
+      else this.schedule();
+    }
+  }
+
+  private async writeChunks(chunks: Array<{ segment: number; text: string }>): Promise<void> {
+    for (const { segment, text } of chunks) {
+      if (this.fd !== undefined && this.fdSegment !== segment) {
+        // A segment is closed only once its lines are on disk.
+        await syncData(this.fd);
+        this.closeFile();
+      }
+      if (this.fd === undefined) {
+        const path = join(this.dir, segmentName(segment));
+        this.fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND);
+        this.fdSegment = segment;
+        if (!this.known.has(segment)) this.known.set(segment, { n: segment, path, writtenAt: Date.now() });
+      }
+      await writeAll(this.fd, text);
+    }
+    if (this.fd !== undefined) await syncData(this.fd);
+    const s = this.known.get(this.fdSegment);
+    if (s) s.writtenAt = Date.now();
+  }
+
+  private closeFile(): void {
+    if (this.fd !== undefined) {
+      try {
+        closeSync(this.fd);
+      } catch {
+        // Closing a file whose write failed may fail again: it is dropped either way.
+      }
+    }
+    this.fd = undefined;
+  }
+
+  /** Writes what is gathered, then closes the file and releases the folder. */
+  async close(): Promise<void> {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.closed = true;
+    if (this.inFlight !== undefined) await this.inFlight.catch(() => undefined);
+    if (this.chunks.length > 0) await this.commit();
+    this.closeFile();
+    rmSync(join(this.dir, 'lock'), { force: true });
+    OPEN_HERE.delete(this.dir);
+  }
+}
