@@ -2,6 +2,7 @@ import { closeSync, constants, existsSync, openSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { sql } from 'kysely';
 import type { DatabaseTarget } from '../config.js';
+import { isDatabaseBusy } from './errors.js';
 import type { Db } from './index.js';
 
 /** Why the database file or its folder cannot be written, or undefined when both can. */
@@ -79,6 +80,7 @@ const PG_CONNECTION =
  * something wrong with what was written: such a write is kept and retried, never dropped.
  */
 export function isStorageUnavailable(err: unknown): boolean {
+  if (isDatabaseBusy(err)) return true;
   for (let e = err, depth = 0; e && typeof e === 'object' && depth < 4; depth++) {
     const code = (e as { code?: unknown }).code;
     if (

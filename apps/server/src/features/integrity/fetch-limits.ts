@@ -51,7 +51,7 @@ export class OriginFetchLimits {
 
   constructor(
     private readonly options: OriginFetchLimitsOptions,
-    private readonly now: Clock,
+    now: Clock,
     private readonly metrics?: Pick<Metrics, 'integrityRefused'>,
   ) {
     this.maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
