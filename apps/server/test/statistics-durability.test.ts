@@ -1,5 +1,15 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import {
+  chownSync,
+  closeSync,
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -192,6 +202,169 @@ describe.skipIf(!existsSync(MAIN) || PG !== undefined)('a read-only database fil
     expect((err as { output?: string }).output).toContain('cannot be written');
   }, 30_000);
 });
+
+/** A tmpfs of `sizeMb` on a fresh folder, seen only by a holder process's mount namespace (and the
+ *  processes that enter it): its files are reached from here through /proc/<holder>/root. */
+async function privateTmpfs(sizeMb: number) {
+  const dir = mkdtempSync(join(tmpdir(), 'tlprt-full-'));
+  const holder = spawn(
+    'unshare',
+    ['-m', 'sh', '-c', `mount -t tmpfs -o size=${sizeMb}M tmpfs "${dir}" && echo mounted && exec sleep 600`],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  await new Promise<void>((resolveMount, reject) => {
+    let out = '';
+    holder.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('mounted')) resolveMount();
+    });
+    holder.stderr?.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    holder.on('exit', (code) => reject(new Error(`tmpfs not mounted (${code}): ${out}`)));
+  });
+  const pid = holder.pid as number;
+  return {
+    dir,
+    /** The folder as the namespace sees it, from outside. */
+    inside: `/proc/${pid}/root${dir}`,
+    enter: ['nsenter', '-t', String(pid), '-m'],
+    remove() {
+      holder.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Writes `path` until the disk is full (ENOSPC). */
+function fillDisk(path: string): number {
+  const fd = openSync(path, 'w');
+  const chunk = Buffer.alloc(256 * 1024, 1);
+  let size = 0;
+  try {
+    for (;;) size += writeSync(fd, chunk);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err;
+  } finally {
+    closeSync(fd);
+  }
+  return size;
+}
+
+// The database and its journal (beside it, the default) on one disk that fills: what was answered 202
+// is kept, what could not be journaled is answered 503, and the plugin's resends of those count once.
+describe.skipIf(!existsSync(MAIN) || PG !== undefined || process.getuid?.() !== 0)(
+  'a full disk (SQLite)',
+  () => {
+    it('answers 202 or 503 while full, logs one line each way, and keeps every 202 through a crash once space returns', async () => {
+      const { databaseUrl, keyId, keyHash } = await databaseWithKey();
+      const source = databaseUrl.slice('sqlite:'.length);
+      const disk = await privateTmpfs(16);
+      const sleep = (ms: number) => new Promise((w) => setTimeout(w, ms));
+      try {
+        for (const suffix of ['', '-wal']) {
+          if (existsSync(source + suffix))
+            copyFileSync(source + suffix, join(disk.inside, `test.db${suffix}`));
+        }
+        const env = { DATABASE_URL: `sqlite:${join(disk.dir, 'test.db')}`, STATS_INGEST_FLUSH_MS: '1000' };
+        const first = await startBuilt(env, disk.enter);
+        const sent: Sent[] = [];
+        let refused: Sent[] = [];
+        const statuses = new Map<number, number>();
+        let refusedWhileFull = 0;
+        const seqs = Array.from({ length: 6 }, () => 0);
+        /** Six viewers sending single reports for `ms`. */
+        const traffic = (ms: number, full: boolean) => {
+          const end = Date.now() + ms;
+          return Promise.all(
+            seqs.map(async (_, viewer) => {
+              while (Date.now() < end) {
+                const seq = seqs[viewer] ?? 0;
+                seqs[viewer] = seq + 1;
+                const r: Sent = {
+                  sessionId: `disk-${viewer}`,
+                  seq,
+                  cdnBytes: 1000 + ((viewer * 7919 + seq * 104_729) % 100_000),
+                  ts: Math.floor(Date.now() / 1000),
+                };
+                const res = await post(first.base, keyHash, r);
+                await res.arrayBuffer();
+                sent.push(r);
+                statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+                if (res.status !== 202) {
+                  refused.push(r);
+                  if (full) refusedWhileFull++;
+                }
+                await sleep(10);
+              }
+            }),
+          );
+        };
+        /** What the plugin does with refused reports: sends them again until they are answered 202. */
+        const resend = async () => {
+          const again = refused;
+          refused = [];
+          await Promise.all(
+            again.map(async (r) => {
+              for (;;) {
+                const res = await post(first.base, keyHash, r);
+                await res.arrayBuffer();
+                if (res.status === 202) return;
+                expect(res.status).toBe(503);
+                await sleep(50);
+              }
+            }),
+          );
+        };
+        const filler = join(disk.inside, 'filler');
+        const logged = (text: string) => first.output().split(text).length - 1;
+        try {
+          await traffic(800, false);
+
+          // An outage: the journal and the database fill, then space returns.
+          fillDisk(filler);
+          await traffic(2000, true);
+          rmSync(filler);
+          // The journal is written again with the first resend; the database at its next attempt.
+          await resend();
+          const until = Date.now() + 10_000;
+          while (Date.now() < until && logged('statistics stored again') < 1) await sleep(100);
+          expect(logged('statistics journal cannot be written')).toBe(1);
+          expect(logged('statistics journal written again')).toBe(1);
+          expect(logged('statistics cannot be stored')).toBe(1);
+          expect(logged('statistics stored again')).toBe(1);
+
+          // Another, and a crash (SIGKILL) as soon as what was refused is sent again and answered 202. Full
+          // for 3.6 s, the database's attempts (every second) back off to 1, 3 then 7 s: the crash comes
+          // before it is written again, so those 202s stand on the journal alone.
+          fillDisk(filler);
+          await traffic(3600, true);
+          rmSync(filler);
+          await resend();
+        } finally {
+          first.proc.kill('SIGKILL');
+        }
+        await first.exited;
+        expect([...statuses.keys()].filter((s) => s !== 202 && s !== 503)).toEqual([]);
+        expect(refusedWhileFull).toBeGreaterThan(0);
+        expect(first.output()).not.toContain('dropped');
+
+        const second = await startBuilt(env, disk.enter);
+        second.proc.kill('SIGTERM');
+        expect(await second.exited).toBe(0);
+        // SQLite resolves /proc/<pid>/root as the symbolic link it is: read a copy made outside.
+        const copy = join(dirname(source), 'after.db');
+        for (const suffix of ['', '-wal']) {
+          const from = join(disk.inside, `test.db${suffix}`);
+          if (existsSync(from)) copyFileSync(from, copy + suffix);
+        }
+        expect(await storedBytes(`sqlite:${copy}`, keyId)).toBe(sent.reduce((n, r) => n + r.cdnBytes, 0));
+      } finally {
+        disk.remove();
+      }
+    }, 40_000);
+  },
+);
 
 describe('a storage outage (writes failing)', () => {
   const databases: string[] = [];

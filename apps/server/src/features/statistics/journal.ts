@@ -69,17 +69,41 @@ function batch(): Batch {
   return { promise, resolve, reject };
 }
 
-const writeAll = (fd: number, text: string) =>
+/** Lines gathered for one segment, and how many of their bytes are in its file. */
+interface Chunk {
+  segment: number;
+  text: string;
+  written?: number;
+}
+
+/** Writes the chunk's text, counting in `chunk.written` what reached the file (a full disk may take
+ *  part of it). */
+const writeAll = (fd: number, chunk: Chunk) =>
   new Promise<void>((resolve, reject) => {
-    const buf = Buffer.from(text, 'utf8');
+    const buf = Buffer.from(chunk.text, 'utf8');
+    chunk.written = 0;
     const next = (offset: number) =>
       write(fd, buf, offset, buf.length - offset, null, (err, n) => {
-        if (err) reject(err);
-        else if (offset + n < buf.length) next(offset + n);
+        if (err) return reject(err);
+        chunk.written = offset + n;
+        if (offset + n < buf.length) next(offset + n);
         else resolve();
       });
     next(0);
   });
+
+/** What of a chunk a failed write did not put in its file, from its first line not written whole; led
+ *  by a newline when a torn line precedes it in the file (read() skips that line). */
+function unwritten(chunk: Chunk): string {
+  const done = chunk.written ?? 0;
+  if (done === 0) return chunk.text;
+  const buf = Buffer.from(chunk.text, 'utf8');
+  const lineStart = buf.lastIndexOf(0x0a, done - 1) + 1;
+  const rest = buf.subarray(lineStart).toString('utf8');
+  return rest === '' ? '' : done > lineStart ? `\n${rest}` : rest;
+}
+/** The pause before a journal write that failed is tried again. */
+const RETRY_MS = 100;
 const syncData = (fd: number) =>
   new Promise<void>((resolve, reject) => fdatasync(fd, (err) => (err ? reject(err) : resolve())));
 
@@ -106,7 +130,7 @@ export class StatsJournal {
   /** The segment new lines go to; its file is made at its first line. */
   private current: number;
   /** Lines not yet written, by segment (a flush may close a segment while its lines still wait). */
-  private chunks: Array<{ segment: number; text: string }> = [];
+  private chunks: Chunk[] = [];
   private pending: Batch | undefined;
   private inFlight: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -181,6 +205,13 @@ export class StatsJournal {
     return this.broken;
   }
 
+  /** Bytes of lines not yet on disk (grows while the journal's disk is full). */
+  get backlogBytes(): number {
+    let n = 0;
+    for (const c of this.chunks) n += c.text.length;
+    return n;
+  }
+
   /** Adds one record (a JSON text without newlines) to the next group commit. */
   append(line: string): void {
     if (this.closed) return;
@@ -215,11 +246,11 @@ export class StatsJournal {
     }
   }
 
-  private schedule(): void {
+  private schedule(ms = this.commitMs): void {
     this.timer = setTimeout(() => {
       this.timer = undefined;
       void this.commit();
-    }, this.commitMs);
+    }, ms);
   }
 
   /** Writes every gathered line to its segment's file, then one fdatasync; answers the batch. */
@@ -240,18 +271,39 @@ export class StatsJournal {
       // What was written of the failed batch may end in a torn line: later lines go to a new segment.
       this.closeFile();
       this.current = Math.max(this.current, (chunks.at(-1)?.segment ?? 0) + 1);
+      if (!this.closed) this.requeue(chunks);
       done?.reject(err);
     } finally {
       this.inFlight = undefined;
     }
     if (this.chunks.length > 0 && this.timer === undefined) {
       if (this.closed) await this.commit();
-      else this.schedule();
+      else this.schedule(this.broken === undefined ? this.commitMs : RETRY_MS);
     }
   }
 
-  private async writeChunks(chunks: Array<{ segment: number; text: string }>): Promise<void> {
-    for (const { segment, text } of chunks) {
+  /**
+   * Keeps the lines a failed write did not put on disk, in their own segments, for the next write. Their
+   * reports were answered 503 but are counted in memory: a resend the replay memory finds counted waits
+   * for them (a 202 only once they are on disk), and kept in their segments they are replayed only if
+   * the flush that took them was not stored. Lines of segments already stored are dropped: the database
+   * has them.
+   */
+  private requeue(chunks: Chunk[]): void {
+    const kept: Chunk[] = [];
+    for (const c of chunks) {
+      if (c.segment <= this.applied) continue;
+      const text = unwritten(c);
+      if (text !== '') kept.push({ segment: c.segment, text });
+    }
+    if (kept.length === 0) return;
+    this.chunks = [...kept, ...this.chunks];
+    this.pending ??= batch();
+  }
+
+  private async writeChunks(chunks: Chunk[]): Promise<void> {
+    for (const chunk of chunks) {
+      const { segment } = chunk;
       if (this.fd !== undefined && this.fdSegment !== segment) {
         // A segment is closed only once its lines are on disk.
         await syncData(this.fd);
@@ -263,7 +315,7 @@ export class StatsJournal {
         this.fdSegment = segment;
         if (!this.known.has(segment)) this.known.set(segment, { n: segment, path, writtenAt: Date.now() });
       }
-      await writeAll(this.fd, text);
+      await writeAll(this.fd, chunk);
     }
     if (this.fd !== undefined) await syncData(this.fd);
     const s = this.known.get(this.fdSegment);

@@ -160,7 +160,9 @@ export class StatsService {
    */
   async ingest(reports: unknown[], from: IngestFrom = {}) {
     this.reportsReceived += reports.length;
-    if (this.aggregator.heldBytes > this.ctx.config.statsHeldMemoryBytes) throw this.unavailable();
+    // The journal's lines waiting for its disk (full) are held memory too.
+    const held = this.aggregator.heldBytes + (this.journal?.backlogBytes ?? 0);
+    if (held > this.ctx.config.statsHeldMemoryBytes) throw this.unavailable();
     let answer: Awaited<ReturnType<typeof ingestReports>>;
     try {
       // Built without spreads: this runs for every report a browser sends.
