@@ -10,7 +10,7 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDomain, buildKey, buildTeam } from './factories.js';
 import { freePort } from './helpers/free-port.js';
-import { PUBLIC_URL, startServer, type TestServer } from './helpers/server.js';
+import { onPostgres, PUBLIC_URL, startServer, type TestServer } from './helpers/server.js';
 
 /**
  * Trackers fail over (issue 37): two nodes on one database, viewers running the plugin's tracker
@@ -155,7 +155,17 @@ async function keyOn(app: TestServer['app']): Promise<string> {
   return (await buildKey(app, team.id, domain.id)).keyHash;
 }
 
-describe('TRACKER_NODES: a dead node costs its swarms seconds', () => {
+/**
+ * Four processes with WebRTC stacks meet over two trackers: on a loaded CI machine the first WebRTC link
+ * sometimes fails and the library retries it only at its next announce, minutes away. Each test is
+ * tried again once from fresh viewers (the behaviour under test, the move after a dead node or worker,
+ * is measured in each attempt); it runs on the PostgreSQL suite only (the issue's two nodes on one
+ * PostgreSQL; the liveness and the trackers do not touch the database), so the SQLite suite running
+ * beside it does not double the load.
+ */
+const FLAKY_WEBRTC = { timeout: 90_000, retry: 1 };
+
+describe.skipIf(!onPostgres)('TRACKER_NODES: a dead node costs its swarms seconds', () => {
   let ports: number[] = [];
   let urls: string[] = [];
   let nodes: (TestServer | undefined)[] = [];
@@ -179,69 +189,83 @@ describe('TRACKER_NODES: a dead node costs its swarms seconds', () => {
     return ZPublicKeySettingsResponse.parse(await res.json()).data;
   }
 
-  it('the viewers of a swarm whose node closes meet on the next node within 10 s; the node leaves the settings answer and, back, takes its swarm back', async () => {
-    const owner = nodes[0] as TestServer;
-    const keyHash = await keyOn(owner.app);
-    // A stream whose swarm's first node is the second server (the first owns the database).
-    let stream = '';
-    for (let i = 0; !stream; i++) {
-      const s = `https://cdn.example/failover-${i}.m3u8`;
-      if (trackerNodeOrder(swarmIdOf(keyHash, s), urls)[0] === urls[1]) stream = s;
-    }
-    const [first, next] = trackerNodeOrder(swarmIdOf(keyHash, stream), urls) as [string, string];
-    expect((await settingsFrom(urls[0] as string, keyHash)).trackerNodes).toEqual([...urls].sort());
+  it(
+    'the viewers of a swarm whose node closes meet on the next node within 10 s; the node leaves the settings answer and, back, takes its swarm back',
+    FLAKY_WEBRTC,
+    async () => {
+      // A previous attempt's viewers go, and its closed node comes back.
+      for (const v of viewers.splice(0)) await v.stop();
+      const owner = nodes[0] as TestServer;
+      const keyHash = await keyOn(owner.app);
+      if (!nodes[1]) {
+        nodes[1] = await startServer({ env: env(), port: ports[1], databaseUrl: owner.databaseUrl });
+        await expect
+          .poll(async () => (await settingsFrom(urls[0] as string, keyHash)).trackerNodes, {
+            timeout: 10_000,
+          })
+          .toEqual([...urls].sort());
+      }
+      // A stream whose swarm's first node is the second server (the first owns the database).
+      let stream = '';
+      for (let i = 0; !stream; i++) {
+        const s = `https://cdn.example/failover-${i}.m3u8`;
+        if (trackerNodeOrder(swarmIdOf(keyHash, s), urls)[0] === urls[1]) stream = s;
+      }
+      const [first, next] = trackerNodeOrder(swarmIdOf(keyHash, stream), urls) as [string, string];
+      expect((await settingsFrom(urls[0] as string, keyHash)).trackerNodes).toEqual([...urls].sort());
 
-    // One viewer took its settings from each node: they meet on the swarm's node.
-    viewers.push(await Viewer.start(urls[0] as string, keyHash, stream));
-    viewers.push(await Viewer.start(urls[1] as string, keyHash, stream));
-    await expect.poll(() => metOn(viewers, first), { timeout: 45_000, interval: 200 }).toBe(true);
+      // One viewer took its settings from each node: they meet on the swarm's node.
+      viewers.push(await Viewer.start(urls[0] as string, keyHash, stream));
+      viewers.push(await Viewer.start(urls[1] as string, keyHash, stream));
+      await expect.poll(() => metOn(viewers, first), { timeout: 45_000, interval: 200 }).toBe(true);
 
-    // Their WebRTC link outlives the tracker: cut it, so only a tracker can bring them together again
-    // (the next announce on this node would be minutes away).
-    for (const v of viewers) v.drop();
-    await expect.poll(() => allApart(viewers), { timeout: 5000, interval: 100 }).toBe(true);
+      // Their WebRTC link outlives the tracker: cut it, so only a tracker can bring them together again
+      // (the next announce on this node would be minutes away).
+      for (const v of viewers) v.drop();
+      await expect.poll(() => allApart(viewers), { timeout: 5000, interval: 100 }).toBe(true);
 
-    const killedAt = Date.now();
-    await nodes[1]?.close();
-    nodes[1] = undefined;
-    await expect.poll(() => metOn(viewers, next), { timeout: 10_000, interval: 200 }).toBe(true);
-    const metAfter = Date.now() - killedAt;
-    if (process.env.DEBUG_FAILOVER) console.log(`node closed: met again after ${metAfter} ms`);
-    expect(metAfter).toBeLessThan(10_000);
-    // Both announced on the survivor: its swarm holds them.
-    expect(owner.app.tracker.peerCount()).toBe(2);
+      const killedAt = Date.now();
+      await nodes[1]?.close();
+      nodes[1] = undefined;
+      await expect.poll(() => metOn(viewers, next), { timeout: 10_000, interval: 200 }).toBe(true);
+      const metAfter = Date.now() - killedAt;
+      if (process.env.DEBUG_FAILOVER) console.log(`node closed: met again after ${metAfter} ms`);
+      expect(metAfter).toBeLessThan(10_000);
+      // Both announced on the survivor: its swarm holds them.
+      expect(owner.app.tracker.peerCount()).toBe(2);
 
-    // The survivor leaves the dead node out of its answer within seconds: new viewers go to it too.
-    await expect
-      .poll(async () => (await settingsFrom(next, keyHash)).trackerNodes, { timeout: 8000, interval: 250 })
-      .toEqual([next]);
-    expect((await settingsFrom(next, keyHash)).trackerNodesAll).toEqual([...urls].sort());
+      // The survivor leaves the dead node out of its answer within seconds: new viewers go to it too.
+      await expect
+        .poll(async () => (await settingsFrom(next, keyHash)).trackerNodes, { timeout: 8000, interval: 250 })
+        .toEqual([next]);
+      expect((await settingsFrom(next, keyHash)).trackerNodesAll).toEqual([...urls].sort());
 
-    // The node comes back: listed again, and the swarm's viewers go back to it.
-    nodes[1] = await startServer({ env: env(), port: ports[1], databaseUrl: owner.databaseUrl });
-    await expect
-      .poll(async () => (await settingsFrom(next, keyHash)).trackerNodes, { timeout: 8000, interval: 250 })
-      .toEqual([...urls].sort());
-    await expect
-      .poll(
-        async () => {
-          for (const v of viewers) {
-            const s = await v.status();
-            if (!s.trackers.every((t) => t.connected && new URL(t.url).host === new URL(first).host))
-              return false;
-          }
-          return true;
-        },
-        { timeout: 20_000, interval: 250 },
-      )
-      .toBe(true);
-    await expect.poll(() => nodes[1]?.app.tracker.peerCount(), { timeout: 5000 }).toBe(2);
-    // The integrity questions follow the swarm's node.
-    for (const v of viewers) expect((await v.status()).node).toBe(first);
-  }, 90_000);
+      // The node comes back: listed again, and the swarm's viewers go back to it.
+      nodes[1] = await startServer({ env: env(), port: ports[1], databaseUrl: owner.databaseUrl });
+      await expect
+        .poll(async () => (await settingsFrom(next, keyHash)).trackerNodes, { timeout: 8000, interval: 250 })
+        .toEqual([...urls].sort());
+      await expect
+        .poll(
+          async () => {
+            for (const v of viewers) {
+              const s = await v.status();
+              if (!s.trackers.every((t) => t.connected && new URL(t.url).host === new URL(first).host))
+                return false;
+            }
+            return true;
+          },
+          { timeout: 20_000, interval: 250 },
+        )
+        .toBe(true);
+      await expect.poll(() => nodes[1]?.app.tracker.peerCount(), { timeout: 5000 }).toBe(2);
+      // The integrity questions follow the swarm's node.
+      for (const v of viewers) expect((await v.status()).node).toBe(first);
+    },
+  );
 });
 
-describe('TRACKER_WORKERS: a killed worker costs its viewers seconds', () => {
+describe.skipIf(!onPostgres)('TRACKER_WORKERS: a killed worker costs its viewers seconds', () => {
   let server: TestServer;
   const viewers: Viewer[] = [];
   beforeAll(async () => {
@@ -253,7 +277,8 @@ describe('TRACKER_WORKERS: a killed worker costs its viewers seconds', () => {
     await server?.close();
   });
 
-  it("the viewers of a killed worker's swarm meet again within 10 s", async () => {
+  it("the viewers of a killed worker's swarm meet again within 10 s", FLAKY_WEBRTC, async () => {
+    for (const v of viewers.splice(0)) await v.stop();
     const keyHash = await keyOn(server.app);
     const stream = 'https://cdn.example/worker-killed.m3u8';
     viewers.push(await Viewer.start(server.base, keyHash, stream));
@@ -269,7 +294,7 @@ describe('TRACKER_WORKERS: a killed worker costs its viewers seconds', () => {
     if (process.env.DEBUG_FAILOVER)
       console.log(`workers killed: met again after ${Date.now() - killedAt} ms`);
     expect(Date.now() - killedAt).toBeLessThan(10_000);
-  }, 90_000);
+  });
 });
 
 /** The tracker workers this test process has started. */
