@@ -6,7 +6,7 @@ import type { Browser, BrowserType, LaunchOptions, Page } from '@playwright/test
 import { PLAYER_PATHS, PLAYER_TABLE, STREAM_PLACEHOLDER } from '@tlprt/contract';
 import { livePlaylist, vodLoop } from '../../apps/server/src/features/player/demo-live';
 import { playerSnippet } from '../../apps/web/src/platform/integration/snippets';
-import { watchStalls } from './viewers';
+import { keepHandle, watchStalls } from './viewers';
 
 /**
  * A customer's own web site for e2e/p2p/origin-savings.spec.ts: its pages (the Add domain snippets as
@@ -202,27 +202,6 @@ export class CustomerSite {
       file.subarray(start, end + 1),
     );
   }
-}
-
-/** Keeps the handle the snippet's `TlprtP2P.attach` gives as window.demoP2P, where viewers.ts reads the
- *  plugin's counters. Runs in the page before its scripts: the bundle assigns the global through this. */
-function keepHandle() {
-  const w = window as unknown as Record<string, unknown>;
-  let plugin: { attach(o: unknown): Promise<unknown> } | undefined;
-  Object.defineProperty(w, 'TlprtP2P', {
-    configurable: true,
-    get: () => plugin,
-    set(value: { attach(o: unknown): Promise<unknown> }) {
-      plugin = {
-        ...value,
-        attach: (o: unknown) =>
-          value.attach(o).then((handle) => {
-            w.demoP2P = handle;
-            return handle;
-          }),
-      };
-    },
-  });
 }
 
 /**

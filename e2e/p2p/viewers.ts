@@ -130,7 +130,7 @@ export const PLYR: AddedPlayer = {
 
 /** Keeps the handle a snippet's `TlprtP2P.attach` gives, as the demo page does (window.demoP2P). Runs
  *  in the page before its scripts: the plugin's bundle then assigns the global through this setter. */
-function keepHandle() {
+export function keepHandle() {
   const w = window as unknown as Record<string, unknown>;
   let plugin: { attach(o: unknown): Promise<unknown> } | undefined;
   Object.defineProperty(w, 'TlprtP2P', {

@@ -1,5 +1,5 @@
 import { type ChildProcess, fork } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDomain, buildKey, buildTeam } from './factories.js';
 import { freePort } from './helpers/free-port.js';
 import { onPostgres, PUBLIC_URL, startServer, type TestServer } from './helpers/server.js';
+import { workerPids } from './helpers/worker-pids.js';
 
 /**
  * Trackers fail over (issue 37): two nodes on one database, viewers running the plugin's tracker
@@ -296,19 +297,3 @@ describe.skipIf(!onPostgres)('TRACKER_WORKERS: a killed worker costs its viewers
     expect(Date.now() - killedAt).toBeLessThan(10_000);
   });
 });
-
-/** The tracker workers this test process has started. */
-function workerPids(): number[] {
-  const pids: number[] = [];
-  for (const task of readdirSync(`/proc/${process.pid}/task`)) {
-    const children = readFileSync(`/proc/${process.pid}/task/${task}/children`, 'utf8').trim();
-    for (const pid of children ? children.split(' ').map(Number) : []) {
-      try {
-        if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('tracker-worker')) pids.push(pid);
-      } catch {
-        // It ended between the two reads.
-      }
-    }
-  }
-  return pids;
-}

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PLAYER_PATHS, swarmIdOf, TRACKER_SHARDS, trackerShardOf } from '@tlprt/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDomain, buildKey, buildTeam } from './factories.js';
 import { PUBLIC_URL, startServer, type TestServer } from './helpers/server.js';
+import { workerPids } from './helpers/worker-pids.js';
 import { connectWs, inbox, type WsClient } from './helpers/ws.js';
 
 /**
@@ -16,22 +17,6 @@ import { connectWs, inbox, type WsClient } from './helpers/ws.js';
 const WORKER = fileURLToPath(new URL('../dist/features/player/tracker-worker.js', import.meta.url));
 const ORIGIN = new URL(PUBLIC_URL).origin;
 const PER_ADDRESS = 4;
-
-/** The tracker workers this test process has started (its children running the worker's script). */
-function workerPids(): number[] {
-  const pids: number[] = [];
-  for (const task of readdirSync(`/proc/${process.pid}/task`)) {
-    const children = readFileSync(`/proc/${process.pid}/task/${task}/children`, 'utf8').trim();
-    for (const pid of children ? children.split(' ').map(Number) : []) {
-      try {
-        if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('tracker-worker')) pids.push(pid);
-      } catch {
-        // It ended between the two reads.
-      }
-    }
-  }
-  return pids;
-}
 
 let server: TestServer;
 let keyHash: string;
