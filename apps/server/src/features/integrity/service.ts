@@ -195,6 +195,7 @@ export function createIntegrityService(
 
   async function sha256Of(q: SegmentQuestion): Promise<string> {
     const url = withoutFragment(q.url);
+    const segment = segmentId(url, q.range);
     let read: () => Promise<Outcome>;
     if (isDemo(url)) {
       read = demoRead(url, q.range);
@@ -208,10 +209,10 @@ export function createIntegrityService(
         Number(url.port) !== fetchOptions.ports[url.protocol === 'https:' ? 'https' : 'http']
       )
         throw new HttpError(403, MSG_INTEGRITY.portNotFetched);
-      read = customerRead({ ...q, url }, segmentId(url, q.range));
+      read = customerRead({ ...q, url }, segment);
     }
     let computed = false;
-    const outcome = await cache.resolve(memoryId(q.key.teamId, segmentId(url, q.range)), () => {
+    const outcome = await cache.resolve(memoryId(q.key.teamId, segment), () => {
       computed = true;
       return outcomeOf(read, url);
     });
