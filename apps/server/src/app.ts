@@ -18,6 +18,12 @@ import { liveSessionIds, lookupSession } from './directory/sessions.js';
 import { type EventBus, InProcessBus, PgBus } from './events/bus.js';
 import { StreamHub } from './events/streams.js';
 import { accountRoutes } from './features/account/routes.js';
+import {
+  alertPreviewRoutes,
+  alertRoutes,
+  alertWebhookRoutes,
+  createAlerts,
+} from './features/alerts/index.js';
 import { auditRoutes } from './features/audit/routes.js';
 import { guestAuthRoutes, sessionRoutes } from './features/auth/routes.js';
 import { referenceRoutes } from './features/dictionaries/routes.js';
@@ -212,6 +218,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   };
   app.decorate('ctx', ctx);
   const stats = await createStats(app, ctx, deps.statsWriter);
+  const alerts = createAlerts(app, ctx);
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -303,6 +310,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     keySettingRoutes(ctx),
     originRoutes(ctx),
     statsRoutes(stats),
+    alertRoutes(ctx),
+    alertPreviewRoutes(ctx),
+    alertWebhookRoutes(ctx, alerts.webhooks),
   ];
   for (const routes of features) await app.register(routes);
   // Ingest: no token, its own body limit, no guest rate limit (players report often).

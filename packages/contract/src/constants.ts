@@ -46,6 +46,15 @@ export const LIMITS = {
    *  characters with their hashes and ranges fit with room for JSON's spacing and escapes. */
   hashesPerPush: 1000,
   hashPushBodyBytes: 4 * 1024 * 1024,
+  /** Alert rules of one team (DESIGN §13), their names, the keys one watches, its window in minutes. */
+  alertsPerTeam: 20,
+  alertNameMax: 60,
+  alertKeysMax: 100,
+  alertWindowMinutesMax: 60,
+  webhookUrlMax: 2000,
+  /** Incidents a rule lists (its history) and deliveries its log shows, newest first. */
+  alertHistoryShown: 20,
+  alertDeliveriesShown: 50,
 } as const;
 
 export const TIMINGS = {
@@ -115,6 +124,9 @@ export const EventCode = {
   KeyDeleted: 91,
   KeyChanged: 92,
   ForcedLogoutAccount: 100,
+  /** An alert rule of the team was created, changed, deleted, or its state changed (opened, resolved):
+   *  `{code, team_id, alert_id}`. Not of the spec: the Alerts screen of DESIGN §13. */
+  AlertChanged: 110,
   TeamReactivated: 1032,
   TeamBlocked: 3032,
   TeamSuspended: 4032,

@@ -1,4 +1,5 @@
 export * from './account.js';
+export * from './alerts.js';
 export * from './audit.js';
 export * from './auth.js';
 export * from './common.js';

@@ -284,3 +284,65 @@ export const MSG_HASHES = {
   usage: (path: string) =>
     `Send it as "Authorization: Bearer <token>" on POST ${path} with {"hashes": [{"url", "sha256", "range"?}]} to publish your segments' SHA-256: viewers then verify P2P segments without the server fetching them from your origin.`,
 } as const;
+
+/** Alerts and signed webhooks (DESIGN §13): the screen, the e-mails and the field messages. */
+export const MSG_ALERTS = {
+  title: 'Alerts',
+  intro:
+    'An alert watches a metric of your keys over a window of minutes and tells you, once, when its condition starts and stops holding: by e-mail to the members of the roles you choose, and by a signed POST to your webhook URL.',
+  create: 'New alert',
+  edit: 'Edit alert',
+  save: 'Save',
+  empty: 'No alerts yet',
+  emptyHint:
+    'Create one to hear about a drop of the P2P share, a jump of refused bytes or of playback failures.',
+  loadFailed: 'The alerts could not be loaded',
+  stateOk: 'OK',
+  stateFiring: 'Firing',
+  firingSince: (since: string) => `Firing since ${since}`,
+  noData: 'No data',
+  allKeys: 'All keys',
+  created: 'The alert was created',
+  updated: 'The alert was saved',
+  deleted: 'The alert was deleted',
+  deleteTitle: 'Delete alert',
+  deleteText: (name: string) =>
+    `"${name}" stops watching and its history and delivery log are deleted. This cannot be undone.`,
+  sendTest: 'Send test',
+  testSent: 'The test was delivered',
+  testFailed: 'The test was not delivered: it is retried as any delivery',
+  rotateSecret: 'Rotate secret',
+  rotateTitle: 'Rotate webhook secret',
+  rotateText: 'Deliveries are signed with the new secret at once: update your receiver with it.',
+  secretTitle: 'Your webhook signing secret',
+  secretShownOnce:
+    'Copy it now: it is shown only once. Your receiver checks each delivery’s Tlprt-Signature with it.',
+  secretRotated: 'The webhook secret was rotated',
+  deliveries: 'Delivery log',
+  noDeliveries: 'No deliveries yet',
+  history: 'History',
+  noHistory: 'Never fired',
+  preview: 'Last 24 hours',
+  previewEmpty: 'No data in the last 24 hours for these keys',
+  limitReached: 'A team can have at most 20 alerts: delete one first',
+  notFound: 'Alert not found',
+  noWebhook: 'This alert has no webhook URL',
+  // Field messages.
+  metric:
+    'Must be one of p2pShare, originSaved, cdnBytes, viewers, failureRate, rebufferRatio, startupP95Ms, rejectedBytes',
+  op: 'Must be above or below',
+  threshold: 'Must be a number of at least 0',
+  percentThreshold: 'A percentage is at most 100',
+  windowMinutes: 'Must be a whole number of minutes from 1 to 60',
+  minViewers: 'Must be a whole number of at least 0',
+  tooManyKeys: 'At most 100 keys',
+  unknownKey: 'Not a key of this team',
+  emailRole: 'Not a role of the team',
+  webhookUrl:
+    'Must be an http or https URL of at most 2000 characters, without user name, password or #fragment',
+  webhookPrivate: 'Must not point at a private, loopback or link-local address',
+  webhookUnresolved: 'The host of this URL could not be resolved',
+  // E-mails.
+  mailOpenedSubject: (name: string) => `Alert: ${name}`,
+  mailResolvedSubject: (name: string) => `Resolved: ${name}`,
+} as const;

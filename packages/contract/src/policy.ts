@@ -44,6 +44,8 @@ export const isSupervisorRole: Predicate = (c) => c.role === Role.Supervisor;
 export const isTeamAdmin: Predicate = (c) => roleRights(c.role).administers;
 /** API tokens (who may make machines report or read the team's statistics). */
 export const isTokenManager: Predicate = (c) => roleRights(c.role).managesTokens;
+/** Alert rules (DESIGN §13): Admins and Key masters (and supervisors) manage them. */
+export const isAlertManager: Predicate = (c) => roleRights(c.role).managesAlerts;
 /** Spec §6: every role but Viewer adds, verifies, deactivates and deletes domains and manages keys. */
 export const isDomainManager: Predicate = (c) => roleRights(c.role).managesDomains;
 /** Spec §6: a role that may offer some role in an invitation (the table's invitedBy). */
@@ -118,6 +120,12 @@ export const TEAM_POLICY = {
   'tokens.read': isTokenManager,
   'tokens.create': all(isTokenManager, isTeamMutable),
   'tokens.revoke': all(isTokenManager, isNotSuspended),
+  /** Alert rules: every member sees them and their delivery log; managing them (and sending a test,
+   *  rotating a secret) is a change like any other. Deleting one stays open while suspended: it only
+   *  silences notifications. */
+  'alerts.read': isMember,
+  'alerts.manage': all(isAlertManager, isTeamMutable),
+  'alerts.delete': all(isAlertManager),
 } as const satisfies Record<string, Predicate>;
 export type TeamAction = keyof typeof TEAM_POLICY;
 

@@ -19,6 +19,8 @@ export interface RoleRights {
   managesDomains: boolean;
   /** Creates and revokes the team's API tokens (those who answer for the team's traffic and bill). */
   managesTokens: boolean;
+  /** Creates, changes and deletes the team's alert rules (DESIGN §13); every member sees them. */
+  managesAlerts: boolean;
   /** Sees the leave option. */
   leaves: boolean;
 }
@@ -38,7 +40,13 @@ export interface RoleRow {
 /** The shape of the roles table: one complete row for each name of `K`. */
 export type RoleTable<K extends string = RoleKey> = { readonly [P in K]: RoleRow };
 
-const none: RoleRights = { administers: false, managesDomains: false, managesTokens: false, leaves: false };
+const none: RoleRights = {
+  administers: false,
+  managesDomains: false,
+  managesTokens: false,
+  managesAlerts: false,
+  leaves: false,
+};
 
 export const ROLES = {
   Admin: {
@@ -47,7 +55,13 @@ export const ROLES = {
     color: 'yellow',
     assignable: true,
     invitedBy: ['Admin', 'Supervisor'],
-    rights: { administers: true, managesDomains: true, managesTokens: true, leaves: true },
+    rights: {
+      administers: true,
+      managesDomains: true,
+      managesTokens: true,
+      managesAlerts: true,
+      leaves: true,
+    },
   },
   BillingMaster: {
     id: 20,
@@ -63,7 +77,7 @@ export const ROLES = {
     color: 'blue',
     assignable: true,
     invitedBy: ['Admin', 'KeyMaster', 'Supervisor'],
-    rights: { ...none, managesDomains: true },
+    rights: { ...none, managesDomains: true, managesAlerts: true },
   },
   Viewer: {
     id: 40,
@@ -80,7 +94,13 @@ export const ROLES = {
     color: 'grape',
     assignable: false,
     invitedBy: [],
-    rights: { administers: true, managesDomains: true, managesTokens: true, leaves: false },
+    rights: {
+      administers: true,
+      managesDomains: true,
+      managesTokens: true,
+      managesAlerts: true,
+      leaves: false,
+    },
   },
 } as const satisfies RoleTable;
 

@@ -228,6 +228,71 @@ export interface SegmentHashesTable {
   expires_at: number;
 }
 
+/** An alert rule of a team (migration 0022, DESIGN §13). */
+export interface AlertRulesTable {
+  id: Generated<number>;
+  team_id: number;
+  name: string;
+  /** ALERT_METRICS and ALERT_OPS of the contract. */
+  metric: string;
+  op: string;
+  threshold: number;
+  window_minutes: number;
+  min_viewers: number;
+  /** JSON arrays: the watched key hashes (empty: all the team's), the roles e-mailed. */
+  keys: Defaulted<string>;
+  email_roles: Defaulted<string>;
+  webhook_url: string | null;
+  /** What deliveries are signed with (readable: an HMAC needs it); never listed. */
+  webhook_secret: string | null;
+  /** 1 while an incident is open. */
+  firing: Defaulted<number>;
+  /** The last evaluated window's value; null: no data or too few viewers. */
+  last_value: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Unix seconds of the start of the last closed minute evaluated (the claim of one node). */
+  evaluated_minute: Defaulted<number>;
+  last_evaluated_at: ColumnType<number | null, number | null | undefined, number | null>;
+  created_by: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** One incident of a rule: opened when its condition began to hold, resolved when it stopped. */
+export interface AlertIncidentsTable {
+  id: Generated<number>;
+  rule_id: number;
+  opened_at: number;
+  resolved_at: ColumnType<number | null, number | null | undefined, number | null>;
+  open_value: number | null;
+  resolve_value: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+/** A webhook delivery (the outbox): its body as signed, retried with the same id until delivered or
+ *  given up. */
+export interface AlertDeliveriesTable {
+  id: string;
+  rule_id: number;
+  /** ALERT_EVENT_TYPES of the contract. */
+  type: string;
+  body: string;
+  /** DELIVERY_STATES of the contract. */
+  state: Defaulted<string>;
+  created_at: number;
+  next_attempt_at: number | null;
+  /** Epoch ms until which one node holds the delivery for an attempt. */
+  lease_until: Defaulted<number>;
+  give_up_at: number;
+}
+
+export interface AlertDeliveryAttemptsTable {
+  id: Generated<number>;
+  delivery_id: string;
+  at: number;
+  status: number | null;
+  duration_ms: number;
+  error: string | null;
+}
+
 /** Failed sign-ins per hashed login or address in the current window (migration 0007). */
 export interface LoginFailuresTable {
   /** login (delay only), address, login-address (a login from one address), confirm (an account's confirmations). */
@@ -255,6 +320,10 @@ export interface Database {
   supervisor_audit: SupervisorAuditTable;
   team_tokens: TeamTokensTable;
   segment_hashes: SegmentHashesTable;
+  alert_rules: AlertRulesTable;
+  alert_incidents: AlertIncidentsTable;
+  alert_deliveries: AlertDeliveriesTable;
+  alert_delivery_attempts: AlertDeliveryAttemptsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

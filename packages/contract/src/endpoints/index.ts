@@ -1,5 +1,6 @@
 import { pathTable } from '../endpoint.js';
 import { ACCOUNT_ENDPOINTS } from './account.js';
+import { ALERT_ENDPOINTS } from './alerts.js';
 import { AUDIT_ENDPOINTS } from './audit.js';
 import { AUTH_ENDPOINTS } from './auth.js';
 import { DICTIONARY_ENDPOINTS } from './dictionaries.js';
@@ -17,6 +18,7 @@ import { TEAM_ENDPOINTS } from './teams.js';
 import { USER_ENDPOINTS } from './users.js';
 
 export { ACCOUNT_ENDPOINTS } from './account.js';
+export { ALERT_ENDPOINTS } from './alerts.js';
 export { AUDIT_ENDPOINTS } from './audit.js';
 export { AUTH_ENDPOINTS } from './auth.js';
 export { DICTIONARY_ENDPOINTS } from './dictionaries.js';
@@ -52,6 +54,7 @@ export const ENDPOINTS = {
   keySettings: KEY_SETTING_ENDPOINTS,
   origins: ORIGIN_ENDPOINTS,
   statistics: STATISTICS_ENDPOINTS,
+  alerts: ALERT_ENDPOINTS,
 } as const;
 
 /** Every endpoint's path builder, by feature: `PATHS.keys.read(teamId, keyId)`. */
