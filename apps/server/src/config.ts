@@ -50,6 +50,10 @@ const ZEnv = z.object({
   VERIFY_ALLOW_PRIVATE: boolFlag.default(false),
   SUPERVISOR_EMAILS: commaList.default([]),
   STATS_INGEST_FLUSH_MS: z.coerce.number().int().min(100).max(600_000).default(2000),
+  // How long after a minute ends the alerts evaluate it (every node's flush and the plugins' 10-s
+  // reports in), and how often a node looks for minutes to evaluate (features/alerts/evaluator.ts).
+  ALERTS_EVALUATE_AFTER_MS: z.coerce.number().int().min(0).max(600_000).default(20_000),
+  ALERTS_EVALUATE_EVERY_MS: z.coerce.number().int().min(1000).max(3_600_000).default(5000),
   // The statistics journal's folder ('off': none; features/statistics/journal.ts), its group commit
   // window, and the memory statistics a storage outage may hold before the ingest answers 503.
   STATS_JOURNAL_DIR: z.string().optional(),
@@ -81,6 +85,8 @@ const ZEnv = z.object({
     .default(4 * 3600),
   PLAYER_DIST: z.string().min(1).default(DEFAULT_PLAYER_DIST),
   INTEGRITY_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  // One webhook delivery attempt (DNS, connection, answer's head) before it counts as failed.
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   INTEGRITY_MAX_BYTES: z.coerce
     .number()
     .int()
@@ -146,6 +152,10 @@ export interface Config {
   verifyAllowPrivate: boolean;
   supervisorEmails: string[];
   statsIngestFlushMs: number;
+  /** Alerts (DESIGN §13): a closed minute is evaluated this long after its end, and a node looks for
+   *  one to evaluate this often. */
+  alertsEvaluateAfterMs: number;
+  alertsEvaluateEveryMs: number;
   /** The statistics journal (features/statistics/journal.ts): its folder (null: none, SQLite in
    *  memory or STATS_JOURNAL_DIR=off) and group commit window; and the memory of statistics a storage
    *  outage may hold before the ingest answers 503. */
@@ -190,6 +200,8 @@ export interface Config {
   playerDist: string;
   /** The demo player page and stream (/demo/...): everywhere but production. */
   demoPages: boolean;
+  /** The budget of one webhook delivery attempt (DESIGN §13): look-up, connection and the answer's head. */
+  webhookTimeoutMs: number;
   /** The integrity service's origin fetches (DESIGN §11): budget of one fetch (redirects included),
    *  most bytes of a segment, hashes kept in memory, and its requests per client address and per key
    *  per minute on this node. */
@@ -341,6 +353,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     verifyAllowPrivate: e.VERIFY_ALLOW_PRIVATE,
     supervisorEmails: e.SUPERVISOR_EMAILS.map((s) => s.toLowerCase()),
     statsIngestFlushMs: e.STATS_INGEST_FLUSH_MS,
+    alertsEvaluateAfterMs: e.ALERTS_EVALUATE_AFTER_MS,
+    alertsEvaluateEveryMs: e.ALERTS_EVALUATE_EVERY_MS,
     statsJournal: {
       dir: journalDir(e.STATS_JOURNAL_DIR, e.DATABASE_URL, e.NODE_ENV),
       commitMs: e.STATS_JOURNAL_COMMIT_MS,
@@ -366,6 +380,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tokenFailuresPerAddressPerMinute: e.TOKEN_FAILURES_PER_ADDRESS_PER_MINUTE,
     playerDist: resolve(e.PLAYER_DIST),
     demoPages: e.NODE_ENV !== 'production',
+    webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
     integrity: {
       timeoutMs: e.INTEGRITY_TIMEOUT_MS,
       maxBytes: e.INTEGRITY_MAX_BYTES,

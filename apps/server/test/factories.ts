@@ -14,6 +14,8 @@ import { insertMember } from '../src/access/membership.js';
 import type { App } from '../src/app.js';
 import { insertSession } from '../src/directory/sessions.js';
 import { findUserByEmail, insertUserIfAbsent } from '../src/directory/users.js';
+import { insertRule } from '../src/features/alerts/queries.js';
+import { newWebhookSecret } from '../src/features/alerts/secret.js';
 import { newKeyHash } from '../src/features/domains/keys/hash.js';
 import { insertKey, updateKey } from '../src/features/domains/keys/queries.js';
 import { insertDomain, updateDomain } from '../src/features/domains/queries.js';
@@ -247,4 +249,45 @@ export function pointValues(values: Partial<Record<TSeriesName, number>>): Float
   const out = new Float64Array(POINT_VALUES);
   for (const [name, v] of Object.entries(values)) out[columnIndex(name as TSeriesName)] = v;
   return out;
+}
+
+/** An alert rule of the team, inserted directly (no webhook target check): `p2pShare` below 50 % over
+ *  5 minutes on every key unless told otherwise; with `webhookUrl` it gets a secret, returned. */
+export async function buildAlert(
+  app: App,
+  teamId: number,
+  opts: {
+    name?: string;
+    metric?: string;
+    op?: 'above' | 'below';
+    threshold?: number;
+    windowMinutes?: number;
+    minViewers?: number;
+    keys?: string[];
+    emailRoles?: number[];
+    webhookUrl?: string | null;
+    createdBy?: number | null;
+  } = {},
+): Promise<{ id: number; webhookSecret: string | null }> {
+  const webhookUrl = opts.webhookUrl ?? null;
+  const webhookSecret = webhookUrl === null ? null : newWebhookSecret();
+  const row = await insertRule(
+    app.ctx.db,
+    teamId,
+    {
+      name: opts.name ?? `Alert ${randomBytes(3).toString('hex')}`,
+      metric: opts.metric ?? 'p2pShare',
+      op: opts.op ?? 'below',
+      threshold: opts.threshold ?? 50,
+      window_minutes: opts.windowMinutes ?? 5,
+      min_viewers: opts.minViewers ?? 1,
+      keys: JSON.stringify(opts.keys ?? []),
+      email_roles: JSON.stringify(opts.emailRoles ?? []),
+      webhook_url: webhookUrl,
+      webhook_secret: webhookSecret,
+    },
+    opts.createdBy ?? null,
+    app.ctx.now(),
+  );
+  return { id: row.id, webhookSecret };
 }

@@ -12,6 +12,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type BuiltUser,
+  buildAlert,
   buildDomain,
   buildKey,
   buildTeam,
@@ -69,6 +70,7 @@ interface Cell {
     keyId?: number;
     originId?: number;
     tokenId?: number;
+    alertId?: number;
   };
 }
 
@@ -582,6 +584,70 @@ ROWS.push(
     run: (c) => c.api.send('DELETE', PATHS.teamTokens.revoke(c.team.id, c.extra.tokenId ?? 0)),
     //       A    B    K    V    S    N    Susp Del  U30  U40
     expect: 'ok   ok   403  403  ok   404  403  ok   ok   ok',
+  },
+);
+
+// ----- issue 38: alert rules (Admins, Key masters and supervisors manage; every member reads; deleting
+// stays open while suspended) -----
+/** alerts.manage: Admin, Key master, Supervisor; not while suspended or being deleted. */
+const ALERT_MANAGERS = 'ok   403  ok   403  ok   404  403  403  ok   ok';
+const anAlert = async (c: Cell) => {
+  c.extra.alertId = (
+    await buildAlert(c.server.app, c.team.id, { webhookUrl: 'https://hooks.example.com/in' })
+  ).id;
+};
+const alertBody = { name: 'Low share', metric: 'p2pShare', op: 'below', threshold: 40, windowMinutes: 5 };
+const al = (c: Cell) => c.extra.alertId ?? 0;
+ROWS.push(
+  {
+    call: 'alerts list',
+    prepare: anAlert,
+    run: (c) => c.api.get(PATHS.alerts.list(c.team.id)),
+    expect: EVERY_MEMBER,
+  },
+  {
+    call: 'alerts create',
+    run: (c) => c.api.post(PATHS.alerts.create(c.team.id), alertBody),
+    expect: ALERT_MANAGERS,
+  },
+  {
+    call: 'alerts update',
+    prepare: anAlert,
+    run: (c) => c.api.put(PATHS.alerts.update(c.team.id, al(c)), alertBody),
+    expect: ALERT_MANAGERS,
+  },
+  {
+    call: 'alerts delete',
+    prepare: anAlert,
+    run: (c) => c.api.send('DELETE', PATHS.alerts.remove(c.team.id, al(c))),
+    //       A    B    K    V    S    N    Susp Del  U30  U40
+    expect: 'ok   403  ok   403  ok   404  ok   ok   ok   ok',
+  },
+  {
+    call: 'alerts rotate secret',
+    prepare: anAlert,
+    run: (c) => c.api.post(PATHS.alerts.rotateSecret(c.team.id, al(c))),
+    expect: ALERT_MANAGERS,
+  },
+  {
+    // A rule without a webhook: an allowed caller gets its 400 (no request leaves the machine).
+    call: 'alerts send test',
+    prepare: async (c) => {
+      c.extra.alertId = (await buildAlert(c.server.app, c.team.id, {})).id;
+    },
+    run: (c) => c.api.post(PATHS.alerts.test(c.team.id, al(c))),
+    expect: ALERT_MANAGERS,
+  },
+  {
+    call: 'alerts delivery log',
+    prepare: anAlert,
+    run: (c) => c.api.get(PATHS.alerts.deliveries(c.team.id, al(c))),
+    expect: EVERY_MEMBER,
+  },
+  {
+    call: 'alerts preview',
+    run: (c) => c.api.post(PATHS.alerts.preview(c.team.id), { metric: 'p2pShare', windowMinutes: 5 }),
+    expect: EVERY_MEMBER,
   },
 );
 

@@ -22,6 +22,10 @@ export const AUDIT_ACTIONS = {
   settingsKey: 'settings.key',
   tokenCreated: 'token.created',
   tokenRevoked: 'token.revoked',
+  alertCreated: 'alert.created',
+  alertUpdated: 'alert.updated',
+  alertDeleted: 'alert.deleted',
+  alertSecretRotated: 'alert.secret_rotated',
   supervisorGranted: 'supervisor.granted',
   supervisorRevoked: 'supervisor.revoked',
 } as const;
@@ -45,6 +49,10 @@ export const AUDIT_ACTION_LABELS: Record<TAuditAction, string> = {
   'settings.key': 'Changed a key’s player settings',
   'token.created': 'Created an API token',
   'token.revoked': 'Revoked an API token',
+  'alert.created': 'Created an alert',
+  'alert.updated': 'Changed an alert',
+  'alert.deleted': 'Deleted an alert',
+  'alert.secret_rotated': 'Rotated an alert’s webhook secret',
   'supervisor.granted': 'Granted the supervisor flag',
   'supervisor.revoked': 'Revoked the supervisor flag',
 };

@@ -8,6 +8,7 @@ export const ROUTE_NAMES = {
   passwordRecovery: 'passwordRecovery',
   pendingRegistration: 'pendingRegistration',
   statistics: 'statistics',
+  alerts: 'alerts',
   integration: 'integration',
   addDomains: 'addDomains',
   settings: 'settings',
@@ -27,6 +28,7 @@ export const WEB_PATHS = {
   resPassword: '/resPassword', // + /{hash}
   createAccount: '/createAccount',
   statistics: '/statistics',
+  alerts: '/alerts',
   integration: '/integration',
   addDomains: '/addDomains',
   origins: '/origins',
@@ -89,6 +91,7 @@ export const ROUTE_PATH_BY_NAME: Record<string, string> = {
   passwordRecovery: WEB_PATHS.passwordRecovery,
   pendingRegistration: WEB_PATHS.pendingRegistration,
   statistics: WEB_PATHS.statistics,
+  alerts: WEB_PATHS.alerts,
   integration: WEB_PATHS.integration,
   addDomains: WEB_PATHS.addDomains,
   settings: WEB_PATHS.settings,

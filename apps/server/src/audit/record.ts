@@ -8,7 +8,7 @@ type AuditActor = Pick<UserRow, 'id' | 'email'> | { id: null; email: string };
 export interface AuditEntry {
   teamId: number | null;
   action: TAuditAction;
-  target: { type: 'team' | 'domain' | 'key' | 'user' | 'token'; id: number; label: string };
+  target: { type: 'team' | 'domain' | 'key' | 'user' | 'token' | 'alert'; id: number; label: string };
   oldValue?: unknown;
   newValue?: unknown;
 }

@@ -1,4 +1,4 @@
-import { Kysely, type Migration, Migrator, PostgresDialect } from 'kysely';
+import { Kysely, type Migration, Migrator, PostgresAdapter, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { DatabaseTarget } from '../config.js';
 import { migrations } from './migrations/index.js';
@@ -6,6 +6,10 @@ import type { Database } from './schema.js';
 import { LockAwareSqliteDialect, type LockLog } from './sqlite-driver.js';
 
 export type Db = Kysely<Database>;
+
+/** The few statements written per dialect ask this (a transaction's executor answers too). */
+export const isPostgres = (db: { getExecutor(): { readonly adapter: unknown } }): boolean =>
+  db.getExecutor().adapter instanceof PostgresAdapter;
 
 const PG_INT8_OID = 20;
 /** SQLITE_LOCK_WAIT_MS's default, for targets made without the configuration. */

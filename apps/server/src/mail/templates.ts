@@ -1,4 +1,4 @@
-import { PRODUCT_NAME, roleName } from '@tlprt/contract';
+import { MSG_ALERTS, PRODUCT_NAME, roleName } from '@tlprt/contract';
 /**
  * Every e-mail the dashboard sends, as plain text and HTML. A template is a function of its facts
  * returning a finished mail; `compose` adds the shared frame (greeting, support contact, signature),
@@ -163,5 +163,50 @@ export function teamSuspensionMail(frame: MailFrame, p: TeamLinkFacts): MailCont
     'Changed your mind? Revoke the suspension:',
     { label: 'Revoke suspension', href: p.cancelLink },
     'The links work once and expire in 24 hours.',
+  ]);
+}
+
+/** What an alert's notices say: the figures already in words (value and threshold in the metric's unit,
+ *  times in UTC). */
+export interface AlertMailFacts {
+  teamName: string;
+  teamId: number;
+  alertName: string;
+  /** The metric's name as shown ("P2P share"). */
+  metricLabel: string;
+  /** "above 40%" / "below 40%". */
+  condition: string;
+  windowMinutes: number;
+  /** null: the window had no value (no traffic, or fewer viewers than the alert asks for). */
+  value: string | null;
+  openedAt: string;
+  statisticsLink: string;
+}
+
+const windowWords = (n: number) => (n === 1 ? 'the last minute' : `the last ${n} minutes`);
+const measured = (p: AlertMailFacts) =>
+  p.value === null
+    ? `${p.metricLabel} had no value over ${windowWords(p.windowMinutes)} (no traffic, or fewer viewers than the alert asks for)`
+    : `${p.metricLabel} was ${p.value} over ${windowWords(p.windowMinutes)}`;
+const ALERT_FOOTER =
+  'You receive this e-mail because the alert notifies your role in the team. Admins and Key masters change its recipients on the Alerts screen.';
+
+/** An alert's condition began to hold: sent once per incident. */
+export function alertOpenedMail(frame: MailFrame, p: AlertMailFacts): MailContent {
+  return compose(frame, MSG_ALERTS.mailOpenedSubject(p.alertName), [
+    `The alert "${p.alertName}" of the team ${teamLabel(p.teamName, p.teamId)} is firing: ${measured(p)}, ${p.condition}.`,
+    `It opened at ${p.openedAt}. You will get one more e-mail when it resolves.`,
+    { label: 'Open statistics', href: p.statisticsLink },
+    ALERT_FOOTER,
+  ]);
+}
+
+/** An alert's condition stopped holding: sent once per incident. */
+export function alertResolvedMail(frame: MailFrame, p: AlertMailFacts & { resolvedAt: string }): MailContent {
+  return compose(frame, MSG_ALERTS.mailResolvedSubject(p.alertName), [
+    `The alert "${p.alertName}" of the team ${teamLabel(p.teamName, p.teamId)} is resolved: ${measured(p)}, no longer ${p.condition}.`,
+    `It was firing from ${p.openedAt} to ${p.resolvedAt}.`,
+    { label: 'Open statistics', href: p.statisticsLink },
+    ALERT_FOOTER,
   ]);
 }

@@ -9,6 +9,9 @@ import { normalizeHost } from './host.js';
 export interface SafeFetchOptions {
   /** The only ports fetched: http and https each have one (VERIFY_HTTP_PORT, 443 by default). */
   ports: { http: number; https: number };
+  /** Any port the URL names instead (a webhook target the customer chose; `ports` are then the
+   *  defaults of a URL without one). */
+  anyPort?: boolean;
   allowPrivate: boolean;
   /** The address policy; classifyAddress unless a test narrows it. */
   classify?: (address: string) => AddressClass;
@@ -22,8 +25,14 @@ export interface SafeFetchOptions {
   /** Request headers added to (or replacing) the defaults: a Range, another Accept. The encoding and
    *  connection headers stay ours whatever is given. */
   headers?: Readonly<Record<string, string>>;
-  /** GET unless told: HEAD asks for the headers alone (the integrity service reads a digest there). */
-  method?: 'GET' | 'HEAD';
+  /** GET unless told: HEAD asks for the headers alone (the integrity service reads a digest there);
+   *  POST sends `body` (a webhook delivery). */
+  method?: 'GET' | 'HEAD' | 'POST';
+  /** The request body, sent with its Content-Length (POST); a followed redirect sends it again. */
+  body?: Buffer;
+  /** 'follow' (the default): redirects are followed, each hop checked, up to maxRedirects. 'manual':
+   *  a redirect is the answer, its status and Location handed back, never followed. */
+  redirect?: 'follow' | 'manual';
   /** Besides the address checks, every hop's host (the first and each redirect's) must pass this, looked
    *  at before its name is even resolved: the integrity service keeps its fetches on the team's hosts,
    *  domain verification on the site checked. */
@@ -146,7 +155,11 @@ async function followRedirects(
     const target = await checkedTarget(url, options, signal);
     const response = await requestOnce(target, options, signal);
     const location = response.headers.location;
-    if (!REDIRECT_STATUSES.has(response.statusCode ?? 0) || location === undefined) {
+    if (
+      options.redirect === 'manual' ||
+      !REDIRECT_STATUSES.has(response.statusCode ?? 0) ||
+      location === undefined
+    ) {
       return {
         head: { url: url.href, status: response.statusCode ?? 0, headers: response.headers },
         response,
@@ -184,7 +197,7 @@ interface Target {
 /** Validates one hop: scheme, port, host syntax, then resolves and classifies its addresses. */
 async function checkedTarget(url: URL, options: SafeFetchOptions, signal: AbortSignal): Promise<Target> {
   if (url.username || url.password) throw new CheckFailed('URL with credentials refused');
-  const port = allowedPort(url, options.ports);
+  const port = options.anyPort && url.port !== '' ? Number(url.port) : allowedPort(url, options.ports);
   const literal = url.hostname.replace(/^\[(.*)\]$/, '$1');
   let addresses: string[];
   let host: string;
@@ -265,6 +278,7 @@ function requestOnce(
           'User-Agent': options.userAgent,
           Accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.5',
           ...options.headers,
+          ...(options.body ? { 'Content-Length': String(options.body.length) } : {}),
           // Compressed bodies would need decoding and would defeat the byte limit.
           'Accept-Encoding': 'identity',
           Connection: 'close',
@@ -273,7 +287,7 @@ function requestOnce(
       resolve,
     );
     request.on('error', (error) => reject(requestFailure(error, signal)));
-    request.end();
+    request.end(options.body);
   });
 }
 

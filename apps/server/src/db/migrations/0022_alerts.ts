@@ -72,7 +72,9 @@ export async function up(db: MigrationDb): Promise<void> {
     .execute();
 
   await withId(db, db.schema.createTable('alert_delivery_attempts'))
-    .addColumn('delivery_id', 'text', (c) => c.notNull().references('alert_deliveries.id').onDelete('cascade'))
+    .addColumn('delivery_id', 'text', (c) =>
+      c.notNull().references('alert_deliveries.id').onDelete('cascade'),
+    )
     .addColumn('at', 'bigint', (c) => c.notNull())
     .addColumn('status', 'integer')
     .addColumn('duration_ms', 'integer', (c) => c.notNull())

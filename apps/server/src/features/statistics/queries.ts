@@ -7,17 +7,14 @@ import {
   STORED_COLUMNS,
   type StoredColumn,
 } from '@tlprt/contract';
-import { PostgresAdapter, type RawBuilder, sql } from 'kysely';
-import type { Db } from '../../db/index.js';
+import { type RawBuilder, sql } from 'kysely';
+import { type Db, isPostgres } from '../../db/index.js';
 import { chunks } from '../../lib/chunks.js';
 import type { BlockCache } from './block-cache.js';
 import { BLOCK_SPAN_S, MINUTE_BYTES_CAP, PEAK_COLUMNS, type StatsDb, SUM_CAP } from './tables.js';
 
 /** The statistics feature's SQL: the flush, the reads of the ranges, saved lists,
  *  retention and the demo's look-ups. Same statements on SQLite and PostgreSQL unless marked. */
-
-export const isPostgres = (db: { getExecutor(): { readonly adapter: unknown } }): boolean =>
-  db.getExecutor().adapter instanceof PostgresAdapter;
 
 /** The most a stored 4-byte (integer) value holds: PostgreSQL's integer is signed. */
 const INT_CAP = 2_147_483_647;
