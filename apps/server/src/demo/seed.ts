@@ -2,6 +2,8 @@ import { DomainStatus, KeyStatus, LinkKind, Role, VerificationMethod } from '@tl
 import { findMember, insertMember } from '../access/membership.js';
 import type { AppContext } from '../context.js';
 import { findUserByEmail, insertUserIfAbsent } from '../directory/users.js';
+import { ruleFields } from '../features/alerts/presenter.js';
+import { countRules, insertRule } from '../features/alerts/queries.js';
 import { newKeyHash } from '../features/domains/keys/hash.js';
 import { insertKey, listKeys, updateKey } from '../features/domains/keys/queries.js';
 import { findDomainsByHost, insertDomain, updateDomain } from '../features/domains/queries.js';
@@ -193,6 +195,39 @@ async function seedDemoIntegration(ctx: AppContext, teamId: number): Promise<voi
   if ((await listOrigins(ctx.db, teamId)).length === 0) {
     await createOriginRow(ctx, teamId, 'Main storage');
   }
+  await seedDemoAlerts(ctx, teamId);
+}
+
+/** Two alerts on the simulated traffic, so the Alerts screen shows rules being evaluated: e-mail only
+ *  (a demo has no receiver of webhooks; the guide's section shows how to add one). */
+async function seedDemoAlerts(ctx: AppContext, teamId: number): Promise<void> {
+  if ((await countRules(ctx.db, teamId)) > 0) return;
+  const rules = [
+    {
+      name: 'P2P share dropped',
+      metric: 'p2pShare',
+      op: 'below',
+      threshold: 40,
+      windowMinutes: 10,
+      minViewers: 20,
+    },
+    {
+      name: 'Peers sent altered segments',
+      metric: 'rejectedBytes',
+      op: 'above',
+      threshold: 0,
+      windowMinutes: 5,
+      minViewers: 1,
+    },
+  ] as const;
+  for (const r of rules)
+    await insertRule(
+      ctx.db,
+      teamId,
+      ruleFields({ ...r, keys: [], emailRoles: [Role.Admin], webhookUrl: null }, null),
+      null,
+      ctx.now(),
+    );
 }
 
 /** The hash of the demo player page's key (printed at start with the page's address). */
