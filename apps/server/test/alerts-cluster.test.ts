@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MSG_ALERTS, Role } from '@tlprt/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claimMinute } from '../src/features/alerts/incident-queries.js';
 import { buildAlert, buildDomain, buildKey, buildTeam } from './factories.js';
 import { Api } from './helpers/http.js';
 import { ingestAsBrowsers } from './helpers/ingest.js';
@@ -131,5 +132,18 @@ describe.skipIf(!onPostgres)('two nodes on one PostgreSQL', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(received.map((r) => r.body.type).sort()).toEqual(['alert.opened', 'alert.resolved']);
     expect(new Set(received.map((r) => r.delivery))).toEqual(new Set(deliveries.map((d) => d.id)));
+  });
+
+  it("the claim alone: of the two nodes' transactions claiming a rule's minute at once, exactly one wins", async () => {
+    const team = await buildTeam(a.app);
+    const rule = await buildAlert(a.app, team.id, { metric: 'viewers', op: 'above', threshold: 0 });
+    for (let minute = BASE; minute < BASE + 20 * 60; minute += 60) {
+      const claims = await Promise.all(
+        [a, b].map((node) =>
+          node.app.ctx.db.transaction().execute((trx) => claimMinute(trx, rule.id, minute, 1, clock())),
+        ),
+      );
+      expect(claims.filter(Boolean)).toHaveLength(1);
+    }
   });
 });
