@@ -57,6 +57,7 @@ export const routes: RouteObject[] = [
         }),
         children: [
           { path: WEB_PATHS.statistics, lazy: onDemand(() => import('../routes/statistics')) },
+          { path: WEB_PATHS.alerts, lazy: onDemand(() => import('../routes/alerts')) },
           { path: WEB_PATHS.integration, lazy: onDemand(() => import('../routes/integration')) },
           { path: WEB_PATHS.addDomains, lazy: onDemand(() => import('../routes/addDomains')) },
           { path: WEB_PATHS.origins, lazy: onDemand(() => import('../routes/origins')) },

@@ -2,6 +2,7 @@ import { NavLink, ScrollArea, Stack } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { WEB_PATHS } from '@tlprt/contract';
 import { Link, useLocation } from 'react-router';
+import { IconBell } from '../../features/alerts/IconBell';
 import { TeamManagementButton } from '../../features/team-management/TeamManagementButton';
 import { TeamSwitcher } from '../../features/teams/TeamSwitcher';
 import { api } from '../../platform/api/client';
@@ -17,7 +18,7 @@ const INTEGRATION_LINKS = [
   [WEB_PATHS.origins, 'Origins'],
 ] as const;
 
-/** Sidebar of spec §2: team block, Statistics, Integration (My domains, Add domains, Origins), Settings, Logout. */
+/** Sidebar of spec §2: team block, Statistics, Alerts (DESIGN §13), Integration (My domains, Add domains, Origins), Settings, Logout. */
 export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
   const { currentTeam } = useSession();
   const rights = useRoleRights();
@@ -45,6 +46,17 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
                   label="Statistics"
                   leftSection={<IconChart />}
                   active={at(WEB_PATHS.statistics)}
+                  onClick={onNavigate}
+                  style={{ borderRadius: 8 }}
+                />
+              )}
+              {showStatistics && (
+                <NavLink
+                  component={Link}
+                  to={WEB_PATHS.alerts}
+                  label="Alerts"
+                  leftSection={<IconBell />}
+                  active={at(WEB_PATHS.alerts)}
                   onClick={onNavigate}
                   style={{ borderRadius: 8 }}
                 />

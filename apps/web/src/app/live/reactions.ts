@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { EventCode, InviteStatus, MSG_TEAMS, roleName, type TLiveEvent, WEB_PATHS } from '@tlprt/contract';
+import { invalidateAlerts } from '../../features/alerts/queries';
 import { invitationsApi } from '../../features/teams/invitations/api';
 import { invitationKeys } from '../../features/teams/invitations/queries';
 import { navigateTo, reloadPage } from '../../platform/api/navigation';
@@ -131,6 +132,12 @@ function useLiveReactions(): void {
         setSettingsTab(1);
       },
     });
+  });
+
+  // An alert rule of a team changed (saved, deleted, opened, resolved): its list and open delivery logs.
+  useLiveEvent(EventCode.AlertChanged, (event) => {
+    const teamId = num(event.team_id);
+    if (teamId !== null) void invalidateAlerts(queryClient, teamId);
   });
 
   useLiveEvent(EventCode.DomainDeleted, () =>

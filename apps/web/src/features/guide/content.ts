@@ -1,4 +1,6 @@
 import {
+  ALERT_METRIC_INFO,
+  ALERT_METRICS,
   BREAKDOWN_DIMENSIONS,
   INGEST_ANONYMOUS_MAX_REPORTS,
   INGEST_ERRORS,
@@ -29,6 +31,9 @@ import {
   STATS_EXPORTS_PER_MINUTE,
   STATS_RANGES,
   type TPlayerKind,
+  type TWebhookPayload,
+  WEB_PATHS,
+  WEBHOOK_HEADERS,
 } from '@tlprt/contract';
 import { STATS_EXPORT, statsExportCurl } from '../../platform/integration/export-example';
 import { SCOPE_CHOICE } from '../../platform/integration/scopes';
@@ -65,6 +70,7 @@ export const GUIDE_SECTIONS = [
   { id: 'statistics', title: 'The statistics screen' },
   { id: 'glossary', title: 'Statistics glossary' },
   { id: 'export', title: 'Statistics export API' },
+  { id: 'alerts', title: 'Alerts and webhooks' },
   { id: 'api', title: 'API reference' },
 ] as const;
 type GuideSectionId = (typeof GUIDE_SECTIONS)[number]['id'];
@@ -170,6 +176,53 @@ const settingsAnswer = {
     iceServers: [{ urls: 'stun:stun.example.com:3478' }],
   },
 };
+
+/** What an alert's webhook POSTs (DESIGN §13), as the guide shows it. */
+const webhookExample: TWebhookPayload = {
+  type: 'alert.opened',
+  id: 'dlv_8b1f2c3d4e5f60718293a4b5',
+  teamId: 42,
+  alert: {
+    id: 7,
+    name: 'P2P share dropped',
+    metric: 'p2pShare',
+    op: 'below',
+    threshold: 40,
+    windowMinutes: 5,
+  },
+  value: 31.4,
+  openedAt: '2026-11-22T14:05:00.000Z',
+  resolvedAt: null,
+};
+
+/** A receiver in a few lines of Node: the signature over "<t>.<raw body>" compared in constant time,
+ *  and a timestamp older than 5 minutes refused (a replayed delivery). */
+const WEBHOOK_VERIFY_SNIPPET = `import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createServer } from 'node:http';
+
+const SECRET = process.env.TLPRT_WEBHOOK_SECRET; // whsec_…, shown when the alert was saved
+const TOLERANCE_S = 5 * 60;
+
+/** True when ${WEBHOOK_HEADERS.signature} signs this raw body with SECRET, less than 5 minutes ago. */
+function verify(rawBody, header = '') {
+  const parts = Object.fromEntries(header.split(',').map((p) => p.trim().split('=')));
+  const t = Number(parts.t);
+  if (!Number.isInteger(t) || Math.abs(Date.now() / 1000 - t) > TOLERANCE_S) return false;
+  const expected = createHmac('sha256', SECRET).update(parts.t + '.').update(rawBody).digest();
+  const given = Buffer.from(parts.v1 ?? '', 'hex');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+createServer(async (req, res) => {
+  const chunks = [];
+  for await (const chunk of req) chunks.push(chunk);
+  const rawBody = Buffer.concat(chunks); // the bytes as sent: check before parsing
+  if (!verify(rawBody, req.headers['${WEBHOOK_HEADERS.signature.toLowerCase()}'])) return res.writeHead(401).end();
+  const event = JSON.parse(rawBody.toString('utf8'));
+  // A retry repeats its ${WEBHOOK_HEADERS.delivery} id: act on each id once.
+  console.log(event.type, event.alert.name, event.value);
+  res.writeHead(204).end();
+}).listen(3000);`;
 
 /** The blocks of each section, for a guide served at `origin` with the plugin at `plugin`. */
 export function guideBlocks(origin: string, plugin: string): Record<GuideSectionId, GuideBlock[]> {
@@ -463,6 +516,49 @@ export function guideBlocks(origin: string, plugin: string): Record<GuideSection
         p: `A program reads your team's statistics with an API token of scope “statistics” (Team settings, API tokens: “${SCOPE_CHOICE.statistics.label}”), sent as \`Authorization: Bearer <token>\` on ${code(`GET ${origin}${STATS_EXPORT.path}`)}. Parameters: \`range\` (${Object.keys(STATS_RANGES).join(', ')}), \`keys\` (key hashes of the token's team, separated by commas), optionally \`from\` and \`to\` (Unix seconds, within the range's window), \`by\` (${BREAKDOWN_DIMENSIONS.join(', ')}) for a breakdown instead of points, and \`format\` (\`json\`, the default, or \`csv\`). The answer is the chart's: points with the fields of the glossary, or breakdown rows. A token of another scope or a revoked one answers 401 (“${MSG_STATS_EXPORT.badToken}”), a key of another team 400, and more than ${STATS_EXPORTS_PER_MINUTE} exports a minute with one token 429.`,
       },
       { copy: { label: 'Export example', value: statsExportCurl(origin, '<API token>'), multiline: true } },
+    ],
+    alerts: [
+      {
+        p: `An alert (the Alerts screen, ${code(WEB_PATHS.alerts)}) watches one metric of your keys over a window of 1 to ${LIMITS.alertWindowMinutesMax} closed minutes, and only while the window had at least its minimum of viewers. When its condition starts to hold an incident opens; when it stops holding the incident resolves. Each is told once, never once a minute: by e-mail to the members of the roles you chose, and by a signed POST to your webhook URL. A team has at most ${LIMITS.alertsPerTeam} alerts; Admins and Key masters manage them, every member sees them.`,
+      },
+      {
+        table: {
+          label: 'Alert metrics',
+          head: ['Metric', 'Name in the API', 'What it is'],
+          rows: ALERT_METRICS.map((m) => [
+            ALERT_METRIC_INFO[m].label,
+            code(m),
+            ALERT_METRIC_INFO[m].description,
+          ]),
+        },
+      },
+      {
+        p: "Each delivery is a `POST` of JSON to your URL: `type` is `alert.opened`, `alert.resolved` or `alert.test` (the Send test button), `id` the delivery's id, `alert` the rule as it was, `value` the metric's value of the window (percentages from 0 to 100, bytes, milliseconds or viewers), `openedAt` and `resolvedAt` the incident's times (ISO 8601, UTC).",
+      },
+      { copy: { label: 'Webhook body', value: JSON.stringify(webhookExample, null, 2), multiline: true } },
+      {
+        table: {
+          label: 'Webhook headers',
+          head: ['Header', 'Value'],
+          rows: [
+            ['Content-Type', '`application/json`'],
+            [WEBHOOK_HEADERS.delivery, "The delivery's id, the same on every retry: handle each id once."],
+            [
+              WEBHOOK_HEADERS.signature,
+              '`t=<unix seconds>,v1=<hex>`: `v1` is the HMAC-SHA256, keyed with your webhook secret, of `t`, a dot and the raw body as sent.',
+            ],
+          ],
+        },
+      },
+      {
+        list: [
+          'The secret (`whsec_…`) is shown once: when the alert gets its webhook URL, and each time you rotate it (Rotate secret); deliveries are signed with the new one at once.',
+          "Answer with any 2xx within 10 s. Anything else, or no answer in time, is retried with the same delivery id and growing delays (the first retry within 30 s) until a 2xx comes, for 24 h; then the delivery is given up. Every attempt (time, status, duration, error) is in the alert's delivery log.",
+          'Redirects are not followed, and a URL whose host resolves to a private, loopback or link-local address is refused.',
+          'Check the signature first, over the raw bytes of the body (parsing and serializing the JSON again changes them); compare it in constant time, and refuse a `t` older than 5 minutes, so that a captured delivery cannot be replayed.',
+        ],
+      },
+      { copy: { label: 'Verify a delivery (Node)', value: WEBHOOK_VERIFY_SNIPPET, multiline: true } },
     ],
     api: [
       {

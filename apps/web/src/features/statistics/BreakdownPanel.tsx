@@ -15,6 +15,7 @@ import { useMutation } from '@tanstack/react-query';
 import { MSG_STATS, type TBreakdownBy, type TBreakdownRow, type TStatsRange } from '@tlprt/contract';
 import { type ReactNode, useId, useMemo, useState } from 'react';
 import { IconAlert, IconArrowDown, IconArrowUp, IconSelector } from '../../platform/ui/icons';
+import { formatBytes, formatCount, formatPercent } from '../../platform/units';
 import { breakdownCsvText } from './api';
 import {
   BREAKDOWN_TABS,
@@ -31,7 +32,6 @@ import {
 } from './breakdown';
 import { formatRebuffering, formatStartup, NONE, rebufferingShare } from './experience';
 import { downloadText } from './exportCsv';
-import { formatBytes, formatCount, formatPercent } from './format';
 import { type BreakdownResult, useBreakdown } from './queries';
 
 type ColumnKey = Exclude<BreakdownSortKey, 'traffic'>;

@@ -2,7 +2,7 @@ import type { TStatsPoint } from '@tlprt/contract';
 import { MIN_ZOOM_SPAN_S, MSG_STATS, SERIES } from '@tlprt/contract';
 import { formatDateTime, utcLabel } from '../../platform/dates';
 import { DIMMED_TEXT } from '../../platform/ui/colors';
-import { formatBits, formatCount, formatPercent } from './format';
+import { formatBits, formatCount, formatPercent } from '../../platform/units';
 
 const SERIES_COLORS = { cdn: '#4c6ef5', p2p: '#12b886', nodr: '#fab005' } as const;
 /** Refused peer bytes: an alarm, red apart from the traffic's colours. */

@@ -1,5 +1,5 @@
 import { SERIES, STARTUP_BUCKETS_MS, type TSeriesName, type TStatsResponse } from '@tlprt/contract';
-import { formatCount, formatPercent } from './format';
+import { formatCount, formatPercent } from '../../platform/units';
 
 /** The whole window's totals of the statistics answer (absent only from the sample data). */
 export type TStatsTotals = NonNullable<TStatsResponse['totals']>;

@@ -2,6 +2,13 @@ import { MIN_ZOOM_SPAN_S, MSG_STATS, SERIES, STATS_RANGES, type TStatsPoint } fr
 import { describe, expect, it } from 'vitest';
 import { utcLabel } from '../../platform/dates';
 import {
+  formatBits,
+  formatBytes,
+  formatCount,
+  formatPercent,
+  formatSignedPercent,
+} from '../../platform/units';
+import {
   bitsPerSecond,
   buildChartOption,
   minZoomSpanMs,
@@ -11,7 +18,6 @@ import {
 } from './chartOption';
 import { DARK_CHART, withColorScheme } from './chartScheme';
 import { buildStatsQuery, SAMPLE_POINTS, sampleStats, summarize } from './data';
-import { formatBits, formatBytes, formatCount, formatPercent, formatSignedPercent } from './format';
 
 /** A point; its audience (usersCount) is `u`, by default everyone in one series (the largest). */
 const pt = (

@@ -39,6 +39,7 @@ export const setSettingsHeadFlag = () => write(STORAGE_KEYS.settingsHeadFlag, '1
 /** Screens a returning user may be sent back to after login (the dashboard ones only). */
 const RETURNABLE = new Set<string>([
   ROUTE_NAMES.statistics,
+  ROUTE_NAMES.alerts,
   ROUTE_NAMES.integration,
   ROUTE_NAMES.addDomains,
   ROUTE_NAMES.settings,

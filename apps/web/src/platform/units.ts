@@ -4,7 +4,8 @@
  */
 const PREFIXES = ['', 'k', 'M', 'G', 'T', 'P'] as const;
 
-function trim(n: number): string {
+/** A number with at most 3 significant digits and no trailing zeros: 40 → "40", 12.345 → "12.3". */
+export function shortNumber(n: number): string {
   const fixed = n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2);
   return fixed.includes('.') ? fixed.replace(/\.?0+$/, '') : fixed;
 }
@@ -19,11 +20,11 @@ function scale1000(value: number): { value: string; unit: string } {
     i += 1;
   }
   // 999.96 k rounds to "1000": shown as 1 M instead.
-  if (trim(v) === '1000' && i < PREFIXES.length - 1) {
+  if (shortNumber(v) === '1000' && i < PREFIXES.length - 1) {
     v /= 1000;
     i += 1;
   }
-  return { value: trim(v), unit: PREFIXES[i] ?? '' };
+  return { value: shortNumber(v), unit: PREFIXES[i] ?? '' };
 }
 
 /** Bits per second: 1500 → "1.5 kbps". */
@@ -48,7 +49,7 @@ const COUNT_UNITS: ReadonlyArray<[number, string]> = [
 /** Viewer counts: 999 → "999", 12_500 → "12.5K", 3e9 → "3B". */
 export function formatCount(count: number): string {
   if (!Number.isFinite(count) || count <= 0) return '0';
-  for (const [size, unit] of COUNT_UNITS) if (count >= size) return `${trim(count / size)}${unit}`;
+  for (const [size, unit] of COUNT_UNITS) if (count >= size) return `${shortNumber(count / size)}${unit}`;
   return String(Math.round(count));
 }
 
