@@ -32,6 +32,9 @@ export default defineConfig({
   testMatch: part === 'solo' ? SOLO : '*.spec.ts',
   // Two players play a 40 s stream, then their reports reach the charts: minutes, not seconds.
   timeout: 180_000,
+  // The base's longer expect bound is for the browser suite run at a low priority; these run at the
+  // normal one.
+  expect: { timeout: 10_000 },
   workers: part === 'pairs' ? 2 : 1,
   outputDir: join(root, 'test-results', 'p2p'),
   use: {
