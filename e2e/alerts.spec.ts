@@ -56,8 +56,27 @@ test('an admin creates an alert, sends a test, and sees it fire on refused peer 
 }) => {
   test.setTimeout(240_000);
   const email = uniqueEmail('alerts');
-  const { keyHash } = await teamWithKey(request, baseURL as string, email, 'supervisor4@e2e.test');
+  const { keyHash } = await teamWithKey(request, baseURL as string, email, 'supervisor6@e2e.test');
   const name = 'Altered segments';
+
+  // A viewer whose peers sent altered bytes, reported for this minute before the rule exists: a new
+  // rule judges the last closed minute at once, so the minute's end is waited for while the form is used.
+  const ts = Math.floor(Date.now() / 1000);
+  const sent = await request.post(PATHS.statistics.ingest, {
+    data: {
+      reports: [
+        {
+          apiKey: keyHash,
+          sessionId: `alerts-${ts}`,
+          ts,
+          cdnBytes: 80_000,
+          p2pBytes: 0,
+          rejectedBytes: 9000,
+        },
+      ],
+    },
+  });
+  expect(sent.status()).toBe(202);
 
   await loginInBrowser(page, email, 'stats-secret');
   await page.getByRole('link', { name: MSG_ALERTS.title }).first().click();
@@ -88,30 +107,13 @@ test('an admin creates an alert, sends a test, and sees it fire on refused peer 
   await shown.getByRole('button', { name: MSG_ALERTS.done }).click();
   await expect(page.getByText(secret)).toHaveCount(0);
 
+  // Its first state may already be Firing: the minute of the traffic may have closed meanwhile.
   const card = page.getByRole('article').filter({ hasText: name });
-  await expect(card.getByText(MSG_ALERTS.stateOk, { exact: true })).toBeVisible();
+  await expect(card).toBeVisible();
 
   await page.getByRole('button', { name: MSG_ALERTS.sendTestNamed(name) }).click();
   await expect(page.getByText(MSG_ALERTS.testSent)).toBeVisible();
-  expect(deliveries).toEqual([{ type: 'alert.test', signed: true }]);
-
-  // A viewer whose peers sent altered bytes, reported for this minute.
-  const ts = Math.floor(Date.now() / 1000);
-  const sent = await request.post(PATHS.statistics.ingest, {
-    data: {
-      reports: [
-        {
-          apiKey: keyHash,
-          sessionId: `alerts-${ts}`,
-          ts,
-          cdnBytes: 80_000,
-          p2pBytes: 0,
-          rejectedBytes: 9000,
-        },
-      ],
-    },
-  });
-  expect(sent.status()).toBe(202);
+  expect(deliveries.filter((d) => d.type === 'alert.test')).toEqual([{ type: 'alert.test', signed: true }]);
 
   // Firing once the minute closes: the live event refreshes the screen.
   await expect(card.getByText(MSG_ALERTS.stateFiring, { exact: true })).toBeVisible({ timeout: 90_000 });
