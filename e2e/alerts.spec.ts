@@ -56,7 +56,7 @@ test('an admin creates an alert, sends a test, and sees it fire on refused peer 
 }) => {
   test.setTimeout(240_000);
   const email = uniqueEmail('alerts');
-  const { keyHash } = await teamWithKey(request, baseURL as string, email, 'supervisor6@e2e.test');
+  const { keyHash } = await teamWithKey(request, baseURL as string, email, 'supervisor15@e2e.test');
   const name = 'Altered segments';
 
   // A viewer whose peers sent altered bytes, reported for this minute before the rule exists: a new

@@ -53,13 +53,14 @@ async function vitest(name, dir, env = {}, held = false) {
   record(name, r.numPassedTests, failed, r.numPendingTests + r.numTodoTests, since(t0));
 }
 
-/** A Playwright suite; `wrap` runs it through another command (the P2P test's network namespace). */
-async function playwright(name, config, wrap = [], env = {}) {
+/** A Playwright suite; `wrap` runs it through another command (the P2P test's network namespace);
+ *  `held` keeps its output until it ends (a suite run beside another). */
+async function playwright(name, config, wrap = [], env = {}, held = false) {
   if (only.length && !only.includes(name)) return;
   const t0 = Date.now();
   const out = join(mkdtempSync(join(tmpdir(), 'pw-')), 'report.json');
   const [cmd, ...args] = [...wrap, 'npx', 'playwright', 'test', '--config', config, '--reporter=list,json'];
-  const code = await run(cmd, args, { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: out });
+  const code = await run(cmd, args, { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: out }, held);
   if (!existsSync(out)) return record(name, 0, 1, 0, since(t0));
   const s = JSON.parse(readFileSync(out, 'utf8')).stats;
   const failed = s.unexpected + (code !== 0 && s.unexpected === 0 ? 1 : 0);
@@ -182,6 +183,15 @@ if (buildCode !== 0) {
   // The PostgreSQL suite starts first; the web suite runs beside the SQLite one (after them one after
   // the other, this part took 320 of CI's 1,200 s while the cores were not both busy all along).
   const postgres = serverPostgres();
+  // The browser specs that mostly wait on the clock (an alert firing and resolving over real minutes)
+  // run beside the server suites, on ports of their own; the other browser specs later, alone.
+  const waits = playwright(
+    'e2e-waits',
+    'e2e/playwright.config.ts',
+    [],
+    { E2E_PART: 'waits', E2E_PORT: '8281' },
+    true,
+  );
   await vitest('contract', 'packages/contract');
   await vitest('player', 'packages/player');
   const web = vitest('web', 'apps/web', {}, true);
@@ -191,7 +201,8 @@ if (buildCode !== 0) {
   // The browser suite alone: beside the P2P suites (even at the lowest priority) it made their WebRTC
   // specs fail (a cone NAT's pair relayed, a share under its floor), and saved no time: the cores were
   // busy all along.
-  await playwright('e2e', 'e2e/playwright.config.ts');
+  await waits;
+  await playwright('e2e', 'e2e/playwright.config.ts', [], { E2E_PART: 'rest' });
   // Real browsers exchanging segments over WebRTC need a network of their own (DESIGN §11). The VOD
   // specs run two at a time, the others alone (e2e/p2p/playwright.config.ts).
   const netns = ['sh', 'scripts/netns.sh'];
