@@ -27,7 +27,13 @@ const auditor = {
   color: 'gray',
   assignable: false,
   invitedBy: [],
-  rights: { administers: false, managesDomains: false, managesTokens: false, managesAlerts: false, leaves: false },
+  rights: {
+    administers: false,
+    managesDomains: false,
+    managesTokens: false,
+    managesAlerts: false,
+    leaves: false,
+  },
 } as const;
 
 // A new role name without its row: the table no longer compiles.
