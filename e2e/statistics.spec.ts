@@ -145,4 +145,19 @@ test.describe('statistics views', () => {
     await page.goto('/statistics');
     await expect(page).toHaveURL(/range=month&list=1/);
   });
+
+  test('a signed-out person opening a statistics link lands on that view after sign-in', async ({
+    page,
+    request,
+    baseURL,
+  }) => {
+    const { email } = await sharedTeam(request, baseURL as string);
+    await page.goto('/statistics?range=month&list=0');
+    await expect(page).toHaveURL(/\/\?next=/);
+    await page.getByLabel('E-mail').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill('stats-secret');
+    await page.getByRole('button', { name: 'Login' }).click();
+    await expect(page).toHaveURL(/\/statistics\?range=month&list=0$/);
+    await expect(page.getByRole('radio', { name: 'Month' })).toBeChecked();
+  });
 });

@@ -1,13 +1,14 @@
 import { Anchor, Text } from '@mantine/core';
 import { WEB_PATHS } from '@tlprt/contract';
-import { Link, Navigate } from 'react-router';
+import { Link, Navigate, useSearchParams } from 'react-router';
 import { LoginForm } from '../features/auth/LoginForm';
-import { getToken } from '../platform/session/storage';
+import { getToken, pathAfterLogin, RETURN_PARAM } from '../platform/session/storage';
 import { AuthCard } from '../platform/ui/AuthCard';
 
-/** "/" — login (spec §2). Already signed in: straight to settings. */
+/** "/" — login (spec §2). Already signed in: straight on, to the address asked for (`next`) or settings. */
 export default function LoginRoute() {
-  if (getToken()) return <Navigate to={WEB_PATHS.settings} replace />;
+  const [params] = useSearchParams();
+  if (getToken()) return <Navigate to={pathAfterLogin(params.get(RETURN_PARAM))} replace />;
   return (
     <AuthCard
       title="Log in"

@@ -1,17 +1,18 @@
 import { AppShell } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { WEB_PATHS } from '@tlprt/contract';
-import { Navigate, Outlet } from 'react-router';
+import { Navigate, Outlet, useLocation } from 'react-router';
 import { LiveProvider } from '../../platform/live/LiveProvider';
 import { SessionProvider } from '../../platform/session/SessionProvider';
-import { getToken } from '../../platform/session/storage';
+import { getToken, loginReturningTo } from '../../platform/session/storage';
 import { LiveReactions } from '../live/reactions';
 import { Header } from './Header';
 import { Sidebar } from './Sidebar';
 
-/** Shared layout of the authenticated routes (spec §2): guard, session check, live stream, shell. */
+/** Shared layout of the authenticated routes (spec §2): guard, session check, live stream, shell. A
+ *  signed-out visitor goes to the login screen, which brings them back to the address they opened. */
 export function DashboardLayout() {
-  if (!getToken()) return <Navigate to={WEB_PATHS.login} replace />;
+  const { pathname, search, hash } = useLocation();
+  if (!getToken()) return <Navigate to={loginReturningTo(`${pathname}${search}${hash}`)} replace />;
   return (
     <SessionProvider>
       <LiveProvider>

@@ -1,10 +1,10 @@
 import { Anchor, Button, Group, Stack, TextInput } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { type TLoginRequest, WEB_PATHS, ZLoginRequest } from '@tlprt/contract';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api } from '../../platform/api/client';
 import { formError, showApiError, useContractForm } from '../../platform/form';
-import { pathAfterLogin } from '../../platform/session/storage';
+import { pathAfterLogin, RETURN_PARAM } from '../../platform/session/storage';
 import { FormError } from '../../platform/ui/FormError';
 import { PasswordField } from './PasswordField';
 import { startSession } from './session';
@@ -23,6 +23,7 @@ export function LoginForm({
   forgotLink?: boolean;
 }) {
   const navigate = useNavigate();
+  const [params] = useSearchParams();
   const form = useContractForm(ZLoginRequest, {
     initialValues: { login: '', password: '' },
     toInput: (v) => ({ login: v.login.trim(), password: v.password }),
@@ -33,7 +34,7 @@ export function LoginForm({
     onSuccess: (response) => {
       startSession(response);
       if (onLoggedIn) onLoggedIn();
-      else navigate(pathAfterLogin(), { replace: true });
+      else navigate(pathAfterLogin(params.get(RETURN_PARAM)), { replace: true });
     },
     onError: (error) => showApiError(form, error, FIELDS),
   });

@@ -48,8 +48,36 @@ const RETURNABLE = new Set<string>([
   ROUTE_NAMES.billing,
 ]);
 
-/** Where login leads: the last stored route name, else settings. */
-export function pathAfterLogin(): string {
+/** The login screen's query parameter holding the dashboard address a signed-out visitor opened. */
+export const RETURN_PARAM = 'next';
+
+/** The login screen that leads back to `path` (a dashboard address, its query included) after sign-in. */
+export const loginReturningTo = (path: string): string =>
+  `${WEB_PATHS.login}?${new URLSearchParams({ [RETURN_PARAM]: path })}`;
+
+const RETURNABLE_PATHS = new Set([...RETURNABLE].map((name) => ROUTE_PATH_BY_NAME[name]));
+/** A base no address of ours has: an absolute or protocol-relative `next` resolves away from it. */
+const PROBE = 'http://return.invalid';
+
+/** `next` when it is the address of a returnable dashboard screen of this site, else null: a link
+ *  never sends a person who signs in to another site. */
+function returnablePath(next: string | null | undefined): string | null {
+  if (!next?.startsWith('/') || next.startsWith('//') || next.includes('\\')) return null;
+  let url: URL;
+  try {
+    url = new URL(next, PROBE);
+  } catch {
+    return null;
+  }
+  if (url.origin !== PROBE || !RETURNABLE_PATHS.has(url.pathname)) return null;
+  return `${url.pathname}${url.search}${url.hash}`;
+}
+
+/** Where login leads: the address the person opened (`next`) when it is a dashboard screen, else the
+ *  last stored route name, else settings. */
+export function pathAfterLogin(next?: string | null): string {
+  const wanted = returnablePath(next);
+  if (wanted) return wanted;
   const name = read(STORAGE_KEYS.routeName);
   if (name && RETURNABLE.has(name)) return ROUTE_PATH_BY_NAME[name] ?? WEB_PATHS.settings;
   return WEB_PATHS.settings;
