@@ -112,9 +112,11 @@ test('any other path shows the 404 page', async ({ page }) => {
   await expect(page.getByText(MSG.notFoundPage)).toBeVisible();
 });
 
-test('dashboard routes redirect to the login page without a session', async ({ page }) => {
+test('dashboard routes redirect to the login page without a session, which keeps where to return', async ({
+  page,
+}) => {
   await page.goto('/settings');
-  await expect(page).toHaveURL(/\/$/);
+  await expect(page).toHaveURL(/\/\?next=%2Fsettings$/);
   await expect(page.getByRole('button', { name: 'Login' })).toBeVisible();
 });
 
