@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PLAYER_PATHS, swarmIdOf, TRACKER_SHARDS, trackerShardOf } from '@tlprt/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildDomain, buildKey, buildTeam } from './factories.js';
 import { PUBLIC_URL, startServer, type TestServer } from './helpers/server.js';
 import { workerPids } from './helpers/worker-pids.js';
@@ -92,6 +92,12 @@ function streamOnWorker(w: number, tag: string): string {
 }
 
 describe('TRACKER_WORKERS: swarms in worker processes, by shard', () => {
+  // A client's close reaches the server a moment later: each test starts once the last one's sockets
+  // no longer count against the address (under load one test's budget began with them still open).
+  beforeEach(async () => {
+    closeAll();
+    await expect.poll(() => server.app.tracker.sockets.open, { timeout: 5000 }).toBe(0);
+  });
   it('starts the workers with the server; viewers of a stream meet in the worker of its shard, on either worker', async () => {
     expect(workerPids()).toHaveLength(2);
     for (const w of [0, 1]) {
