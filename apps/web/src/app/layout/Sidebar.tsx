@@ -2,14 +2,13 @@ import { NavLink, ScrollArea, Stack } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { WEB_PATHS } from '@tlprt/contract';
 import { Link, useLocation } from 'react-router';
-import { IconBell } from '../../features/alerts/IconBell';
 import { TeamManagementButton } from '../../features/team-management/TeamManagementButton';
 import { TeamSwitcher } from '../../features/teams/TeamSwitcher';
 import { api } from '../../platform/api/client';
 import { endSession } from '../../platform/api/navigation';
 import { useRoleRights } from '../../platform/session/policy';
 import { useSession } from '../../platform/session/SessionProvider';
-import { IconChart, IconLogout, IconPlug, IconSettings } from '../../platform/ui/icons';
+import { IconBell, IconChart, IconLogout, IconPlug, IconSettings } from '../../platform/ui/icons';
 
 /** The Integration group's links, in the sidebar's order. */
 const INTEGRATION_LINKS = [

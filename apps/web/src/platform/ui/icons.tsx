@@ -23,6 +23,13 @@ function Icon({ size = 18, children, ...rest }: IconProps) {
   );
 }
 
+/** The Alerts screen and its sidebar entry. */
+export const IconBell = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M6 16V11a6 6 0 0 1 12 0v5l1.5 2h-15z" />
+    <path d="M10 20.5a2 2 0 0 0 4 0" />
+  </Icon>
+);
 export const IconChart = (p: IconProps) => (
   <Icon {...p}>
     <path d="M4 19h16" />
