@@ -9,7 +9,7 @@ import {
 import { PATHS, PLAYER_PATHS, ZDomainListResponse } from '@tlprt/contract';
 import { startTestDns, type TestDns } from '../../apps/server/test/helpers/dns-server';
 import { E2E } from '../playwright.config';
-import { signUpByApi } from '../support/accounts';
+import { signInOrUpByApi } from '../support/accounts';
 import { uniqueEmail } from '../support/mail';
 import { adminWithTeam } from '../support/session';
 import { CustomerSite, SiteViewers, sha256Hex } from './customer-site';
@@ -49,7 +49,7 @@ interface Customer {
  *  verified (a supervisor's bypass), promoted, with plain-http pages on, and one key. */
 async function customer(request: APIRequestContext, baseURL: string, name: string, supervisor: string) {
   const admin = await adminWithTeam(request, baseURL, uniqueEmail(name), 'site-secret', 'Site Owner');
-  const superToken = await signUpByApi(request, baseURL, supervisor, 'super-secret');
+  const superToken = await signInOrUpByApi(request, baseURL, supervisor, 'super-secret');
   const host = `${name}-${Date.now()}.e2e.test`;
   dns.set(host, { A: ['127.0.0.1'] });
   const created = await request.post(PATHS.domains.create(admin.teamId), {

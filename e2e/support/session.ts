@@ -1,7 +1,7 @@
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { expect } from '@playwright/test';
 import { linkBases, MSG_TEAM_MANAGEMENT, PATHS, ZDomainListResponse } from '@tlprt/contract';
-import { signUpByApi } from './accounts';
+import { signInOrUpByApi, signUpByApi } from './accounts';
 import { linkIn, uniqueEmail, waitForMail } from './mail';
 
 /** Signs in through the login screen and waits for the dashboard. */
@@ -108,7 +108,7 @@ export async function chooseOption(page: Page, field: Locator, option: string) {
 }
 
 /** A team with one verified (by a supervisor's bypass), promoted domain and one key, made through the
- *  real API. Each supervisor e-mail signs up once per run: one per spec. */
+ *  real API. Each spec has a supervisor e-mail of its own; a retried spec signs it in again. */
 export async function teamWithKey(
   request: APIRequestContext,
   baseURL: string,
@@ -116,7 +116,7 @@ export async function teamWithKey(
   supervisorEmail: string,
 ) {
   const admin = await adminWithTeam(request, baseURL, email, 'stats-secret', 'Stats Team');
-  const superToken = await signUpByApi(request, baseURL, supervisorEmail, 'super-secret');
+  const superToken = await signInOrUpByApi(request, baseURL, supervisorEmail, 'super-secret');
   const host = `stats-${Date.now()}.e2e.test`;
   const created = await request.post(PATHS.domains.create(admin.teamId), {
     headers: admin.auth,
