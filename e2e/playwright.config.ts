@@ -88,7 +88,7 @@ export default defineConfig({
         SUPPORT_EMAIL: 'support@e2e.test',
         SUPERVISOR_EMAILS: [
           'supervisor@e2e.test',
-          ...Array.from({ length: 14 }, (_, i) => `supervisor${i + 2}@e2e.test`),
+          ...Array.from({ length: 19 }, (_, i) => `supervisor${i + 2}@e2e.test`),
         ].join(','),
         DNS_SERVERS: `127.0.0.1:${E2E.dnsPort}`,
         VERIFY_HTTP_PORT: String(E2E.sitePort),

@@ -160,4 +160,17 @@ test.describe('statistics views', () => {
     await expect(page).toHaveURL(/\/statistics\?range=month&list=0$/);
     await expect(page.getByRole('radio', { name: 'Month' })).toBeChecked();
   });
+
+  test('Statistics is home: a sign-in with no screen to return to lands there, and so does the logo', async ({
+    page,
+    request,
+    baseURL,
+  }) => {
+    const { email } = await sharedTeam(request, baseURL as string);
+    await loginInBrowser(page, email, 'stats-secret', null);
+    await expect(page).toHaveURL(/\/statistics(\?|$)/);
+    await page.goto('/settings');
+    await page.getByRole('link', { name: 'Home' }).click();
+    await expect(page).toHaveURL(/\/statistics(\?|$)/);
+  });
 });

@@ -4,13 +4,20 @@ import { linkBases, MSG_TEAM_MANAGEMENT, PATHS, ZDomainListResponse } from '@tlp
 import { signInOrUpByApi, signUpByApi } from './accounts';
 import { linkIn, uniqueEmail, waitForMail } from './mail';
 
-/** Signs in through the login screen and waits for the dashboard. */
-export async function loginInBrowser(page: Page, email: string, password: string) {
-  await page.goto('/');
+/** Signs in through the login screen and waits for the dashboard at `next` (Settings unless told; null:
+ *  where login leads by itself, the last screen or Statistics). */
+export async function loginInBrowser(
+  page: Page,
+  email: string,
+  password: string,
+  next: string | null = '/settings',
+) {
+  await page.goto(next === null ? '/' : `/?${new URLSearchParams({ next })}`);
   await page.getByLabel('E-mail').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Login' }).click();
-  await expect(page).not.toHaveURL(/\/$/);
+  // Until sign-in ends the page is the login screen, its `next` included.
+  await expect(page).not.toHaveURL(/\/(\?.*)?$/);
 }
 
 /** A signed-up user with a team of their own (Admin), made through the real API. */

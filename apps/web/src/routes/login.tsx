@@ -5,7 +5,7 @@ import { LoginForm } from '../features/auth/LoginForm';
 import { getToken, pathAfterLogin, RETURN_PARAM } from '../platform/session/storage';
 import { AuthCard } from '../platform/ui/AuthCard';
 
-/** "/" — login (spec §2). Already signed in: straight on, to the address asked for (`next`) or settings. */
+/** "/" — login (spec §2). Already signed in: straight on, to the address asked for (`next`), the last screen or Statistics. */
 export default function LoginRoute() {
   const [params] = useSearchParams();
   if (getToken()) return <Navigate to={pathAfterLogin(params.get(RETURN_PARAM))} replace />;

@@ -41,7 +41,14 @@ export function Header({ navOpened, toggleNav }: { navOpened: boolean; toggleNav
           size="sm"
           aria-label="Toggle navigation"
         />
-        <Anchor component={Link} to={WEB_PATHS.settings} underline="never" aria-label="Home" w={{ sm: 228 }}>
+        <Anchor
+          component={Link}
+          // Statistics is home for anyone in a team; without one there is nothing to chart yet.
+          to={currentTeam ? WEB_PATHS.statistics : WEB_PATHS.settings}
+          underline="never"
+          aria-label="Home"
+          w={{ sm: 228 }}
+        >
           <Box visibleFrom="xs">
             <Logo size={28} />
           </Box>

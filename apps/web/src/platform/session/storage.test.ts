@@ -28,8 +28,8 @@ describe('where login leads', () => {
       expect(pathAfterLogin(next), String(next)).toBe(WEB_PATHS.origins);
   });
 
-  it('without one: the stored screen, else settings', () => {
-    expect(pathAfterLogin()).toBe(WEB_PATHS.settings);
+  it('without one: the stored screen, else Statistics', () => {
+    expect(pathAfterLogin()).toBe(WEB_PATHS.statistics);
     localStorage.setItem(STORAGE_KEYS.routeName, 'alerts');
     expect(pathAfterLogin(null)).toBe(WEB_PATHS.alerts);
   });

@@ -74,13 +74,14 @@ function returnablePath(next: string | null | undefined): string | null {
 }
 
 /** Where login leads: the address the person opened (`next`) when it is a dashboard screen, else the
- *  last stored route name, else settings. */
+ *  last stored route name, else Statistics, the home of anyone in a team (its route sends a person
+ *  without one on to settings). */
 export function pathAfterLogin(next?: string | null): string {
   const wanted = returnablePath(next);
   if (wanted) return wanted;
   const name = read(STORAGE_KEYS.routeName);
-  if (name && RETURNABLE.has(name)) return ROUTE_PATH_BY_NAME[name] ?? WEB_PATHS.settings;
-  return WEB_PATHS.settings;
+  if (name && RETURNABLE.has(name)) return ROUTE_PATH_BY_NAME[name] ?? WEB_PATHS.statistics;
+  return WEB_PATHS.statistics;
 }
 
 function toId(v: string | null): number | null {
