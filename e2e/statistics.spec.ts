@@ -9,6 +9,8 @@ import { ingest } from './support/traffic';
  * reports: a minute may have begun since they were sent, leaving the last point empty).
  */
 async function hoverUntil(page: Page, chart: Locator, shown: Locator) {
+  // A range just chosen shows its skeleton until its data is in.
+  await expect(chart).toBeVisible();
   const box = await chart.boundingBox();
   if (!box) throw new Error('no chart');
   for (let x = box.width - 30; x > box.width / 2; x -= 20) {
@@ -61,16 +63,16 @@ test('reports sent for a key appear on the chart; ranges, lists and key selectio
   await expect(page.getByLabel('Player', { exact: true })).toBeChecked();
   await expect(share).toContainText('40');
 
-  const listTabs = page.getByRole('group', { name: 'Statistics lists' });
-  await page.getByRole('button', { name: 'Rename List 2' }).click();
+  const listTabs = page.getByRole('tablist', { name: 'Statistics lists' });
+  await page.getByRole('button', { name: `Rename ${MSG_STATS.newList}` }).click();
   const nameField = page.getByLabel('List name');
   await nameField.fill('Main site');
   await nameField.press('Tab');
-  await expect(listTabs.getByRole('button', { name: 'Main site' })).toBeVisible();
+  await expect(listTabs.getByRole('tab', { name: 'Main site' })).toBeVisible();
   await page.getByRole('button', { name: 'Delete Main site' }).click();
   await expect(page.getByText(MSG_STATS.deleteSheet)).toBeVisible();
   await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
-  await expect(listTabs.getByRole('button', { name: 'Main site' })).toHaveCount(0);
+  await expect(listTabs.getByRole('tab', { name: 'Main site' })).toHaveCount(0);
 
   // Live: new reports show up without a reload (the screen polls every 3 s), and a tooltip open on the
   // chart stays open through the update, showing the new shares.
@@ -102,7 +104,7 @@ test.describe('statistics views', () => {
   }) => {
     const { email } = await sharedTeam(request, baseURL as string);
     await loginInBrowser(page, email, 'stats-secret');
-    const listTabs = page.getByRole('group', { name: 'Statistics lists' });
+    const listTabs = page.getByRole('tablist', { name: 'Statistics lists' });
     const radio = (name: string) => page.getByRole('radio', { name });
 
     await page.goto('/statistics?range=week&list=0');
@@ -112,8 +114,8 @@ test.describe('statistics views', () => {
       await range(page, r);
       await expect(page.getByTestId('stats-updated')).toContainText(/Last updated \d\d:\d\d:\d\d/);
     }
-    await expect(listTabs.getByRole('button', { name: 'Active traffic' })).toHaveAttribute(
-      'aria-pressed',
+    await expect(listTabs.getByRole('tab', { name: 'Active traffic' })).toHaveAttribute(
+      'aria-selected',
       'true',
     );
 
@@ -129,16 +131,16 @@ test.describe('statistics views', () => {
     await expect(page.getByText(MSG_STATS.noKey)).toBeVisible();
     await page.goBack();
     await expect(page).toHaveURL(/list=0/);
-    await expect(listTabs.getByRole('button', { name: 'Active traffic' })).toHaveAttribute(
-      'aria-pressed',
+    await expect(listTabs.getByRole('tab', { name: 'Active traffic' })).toHaveAttribute(
+      'aria-selected',
       'true',
     );
 
     // Opened afresh (as a shared link), the URL's view is shown, not the one stored.
     await page.goto('/statistics?range=live&list=1');
     await expect(radio('Live')).toBeChecked();
-    await expect(listTabs.getByRole('button', { name: /^List|New list/ }).first()).toHaveAttribute(
-      'aria-pressed',
+    await expect(listTabs.getByRole('tab', { name: /^New list/ }).first()).toHaveAttribute(
+      'aria-selected',
       'true',
     );
     // Without them, the stored choices (Month, the list last chosen) are shown and written into the URL.

@@ -17,7 +17,9 @@
 // server's RSS at the target is projected from the RSS per peer held.
 import { execFileSync, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { swarmIdOf, trackerShardOf } from '@tlprt/contract';
 import { pct, printResult, round, startServer } from './lib/common.mjs';
 
@@ -76,10 +78,26 @@ function treeRss(pid) {
   return bytes;
 }
 
+// Peer matching (DESIGN §14) on, as by default, over networks the peers' addresses fall in: 10.0.0.0/8
+// (the peers' forwarded addresses, lib/tracker-peers.mjs) cut into /18 blocks of 16,384 addresses, one
+// network each, so a swarm's ten peers (5,000 apart) span three or four networks and every announce is
+// ranked. BENCH_TRACKER_NETWORKS=0: no NETWORKS_FILE, every peer of unknown network (matching idle).
+const NETWORKS = process.env.BENCH_TRACKER_NETWORKS !== '0';
+function networksFile() {
+  const file = join(mkdtempSync(join(tmpdir(), 'tlprt-bench-networks-')), 'networks.csv');
+  const lines = Array.from({ length: 1024 }, (_, n) => {
+    const start = (10 << 24) + n * 16_384;
+    return `${start},${start + 16_383},${64_512 + n},"Bench network ${n}"`;
+  });
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
+}
+
 // The node's socket cap is raised to the peers simulated (its default is half the open-file limit).
 const server = await startServer('app', {
   keys: 1,
   env: {
+    ...(NETWORKS ? { NETWORKS_FILE: networksFile() } : {}),
     TRUST_PROXY: '1',
     TRACKER_MAX_SOCKETS: String(TARGET_PEERS + 100),
     ...(WORKERS !== '0' ? { TRACKER_WORKERS: WORKERS } : {}),
@@ -312,6 +330,7 @@ await printResult(
   {
     peers: TARGET_PEERS,
     swarms: TARGET_SWARMS,
+    peerMatching: NETWORKS ? 'network, over NETWORKS_FILE /18 blocks' : 'no networks known',
     socketsHeld,
     clientProcesses: CLIENTS,
     serverProcesses,

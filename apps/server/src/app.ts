@@ -28,6 +28,7 @@ import { auditRoutes } from './features/audit/routes.js';
 import { guestAuthRoutes, sessionRoutes } from './features/auth/routes.js';
 import { referenceRoutes } from './features/dictionaries/routes.js';
 import { keySettingRoutes, publicKeySettingRoutes } from './features/domains/key-settings/routes.js';
+import { usableKeySetting } from './features/domains/key-settings/service.js';
 import { keyRoutes } from './features/domains/keys/routes.js';
 import { domainRoutes } from './features/domains/routes.js';
 import {
@@ -63,6 +64,7 @@ import { registerDocs } from './http/docs.js';
 import { HttpError, registerErrorHandler } from './http/errors.js';
 import { OriginGate } from './http/origin-gate.js';
 import { DEFAULT_RATE_LIMITS, loginFailures, type RateLimitSettings } from './http/rate-limit.js';
+import { RequestLog } from './http/request-log.js';
 import type { AccessPipeline } from './http/route.js';
 import { serveAhead } from './http/serve-ahead.js';
 import { tokenBudgetAhead, withTokenRedaction } from './http/token-guard.js';
@@ -131,7 +133,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   const trust = trustFunction(config.trustProxy);
   const app = Fastify({
     // The access log's URLs hold no API token (one put in a query string by mistake).
-    logger: withTokenRedaction(deps.logger ?? { level: config.nodeEnv === 'test' ? 'warn' : 'info' }),
+    // Its lines go to process.stdout itself, as the start banner does (main.ts): in the order written,
+    // so the banner comes after Fastify's "listening" line, never before it.
+    logger: withTokenRedaction(deps.logger ?? { level: config.logLevel, stream: process.stdout }),
+    // Each request is logged once, at debug (http/request-log.ts), not twice at info.
+    logController: new RequestLog(),
     bodyLimit: LIMITS.bodyBytes,
     trustProxy: trust,
     // Fastify's default is no limit: a body sent a byte every few seconds held its socket forever.
@@ -333,7 +339,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   await app.register(playerRoutes(ctx));
   await app.register(integrityRoutes(ctx, stats.countVerification));
   await app.register(hashPushRoutes(ctx));
-  await startTracker(app, ctx, { workerScript: deps.trackerWorkerScript });
+  await startTracker(app, ctx, {
+    workerScript: deps.trackerWorkerScript,
+    settingOf: (key, settingId) => usableKeySetting(ctx.db, key, settingId),
+  });
 
   await app.register(referenceRoutes(ctx));
   if (config.mailbox) await app.register(mailboxRoutes(ctx));

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { assertProxyList, type TrustedProxies } from './http/client-address.js';
 import type { IceConfig } from './lib/turn-credentials.js';
+import { loadNetworksFile, NetworksFileError, type OwnNetworks } from './net/networks.js';
 
 /** The built web app, found relative to this file so the server works from any working directory
  *  (src/ under vitest and dist/ when built both sit one level below apps/server). */
@@ -62,6 +63,9 @@ const ZEnv = z.object({
   WEB_DIST: z.string().min(1).default(DEFAULT_WEB_DIST),
   DEMO_SEED: boolFlag.default(false),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  // The log's threshold: each request's line is debug, so the default (info) keeps the start banner in
+  // sight; warnings, errors and the server's own events stay (tests: warn unless set).
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   TRUST_PROXY: z.string().default('false'),
   RATE_LIMIT_GUEST_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).optional(),
   MAILBOX: z.enum(['on', 'off']).optional(),
@@ -132,6 +136,10 @@ const ZEnv = z.object({
   TRACKER_PEERS_PER_SWARM: z.coerce.number().int().min(2).max(1_000_000).default(1000),
   TRACKER_PEERS_PER_ADDRESS_PER_SWARM: z.coerce.number().int().min(1).max(1_000_000).default(50),
   TRACKER_IDLE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(300_000),
+  // ISP-aware peer matching (DESIGN §14): an operator's own ranges, and how few peers of its own network
+  // an announcer may have before others are offered too.
+  NETWORKS_FILE: z.string().optional(),
+  TRACKER_MATCH_MIN_PEERS: z.coerce.number().int().min(1).max(1_000_000).default(1),
 });
 
 export type DatabaseTarget =
@@ -164,6 +172,8 @@ export interface Config {
   webDist: string;
   demoSeed: boolean;
   nodeEnv: 'development' | 'production' | 'test';
+  /** The logger's level (LOG_LEVEL): request lines are debug. */
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Behind a load balancer: the proxies whose X-Forwarded-For entries are believed (rate limits key on
    *  the client address). None by default, since a directly exposed server would let clients pick
    *  their own address. */
@@ -232,7 +242,11 @@ export interface Config {
     peersPerSwarm: number;
     peersPerAddressPerSwarm: number;
     idleTimeoutMs: number;
+    /** Peers of its own network an announcer needs before the tracker stops adding others (DESIGN §14). */
+    matchMinPeers: number;
   };
+  /** NETWORKS_FILE's ranges, checked before the shipped ASN table (net/networks.ts); null: none. */
+  networks: OwnNetworks | null;
 }
 
 export class ConfigError extends Error {}
@@ -288,6 +302,16 @@ function trustedProxies(value: string): TrustedProxies {
     );
   }
   return { kind: 'addresses', list };
+}
+
+/** NETWORKS_FILE read at start: a bad line stops the start with the file and line named. */
+function networksOf(file: string): OwnNetworks {
+  try {
+    return loadNetworksFile(resolve(file));
+  } catch (err) {
+    if (err instanceof NetworksFileError) throw new ConfigError(`Invalid configuration:\n  ${err.message}`);
+    throw err;
+  }
 }
 
 /** Names that only this machine can reach. */
@@ -363,6 +387,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: resolve(e.WEB_DIST),
     demoSeed: e.DEMO_SEED,
     nodeEnv: e.NODE_ENV,
+    logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === 'test' ? 'warn' : 'info'),
     trustProxy: trustedProxies(e.TRUST_PROXY),
     guestPerMinute: e.RATE_LIMIT_GUEST_PER_MINUTE,
     mailbox: mailboxEnabled(e.NODE_ENV, e.HOST, e.MAILBOX),
@@ -402,7 +427,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       peersPerSwarm: e.TRACKER_PEERS_PER_SWARM,
       peersPerAddressPerSwarm: e.TRACKER_PEERS_PER_ADDRESS_PER_SWARM,
       idleTimeoutMs: e.TRACKER_IDLE_TIMEOUT_MS,
+      matchMinPeers: e.TRACKER_MATCH_MIN_PEERS,
     },
+    networks: e.NETWORKS_FILE === undefined ? null : networksOf(e.NETWORKS_FILE),
   };
 }
 

@@ -36,7 +36,7 @@ beforeAll(async () => {
   const key = await buildKey(server.app, team.id, domain.id);
   token = me.token;
   const as = new Api(server.base).as(token);
-  const origin = await as.post(PATHS.origins.list(team.id), { name: 'origin' });
+  const origin = await as.post(PATHS.origins.list(team.id), { name: 'origin.example.test' });
   const invite = await as.post(PATHS.invitations.create(team.id), {
     invited_email: 'invited@example.test',
     role: Role.Viewer,

@@ -106,13 +106,13 @@ describe('create a domain', () => {
     expect((await t.as.post(PATHS.domains.create(t.id), { url: host })).status).toBe(201);
   });
 
-  it('406 verifiedByTeammate when this team has it verified; 409 alreadyDraft for a draft', async () => {
+  it('406 alreadyVerifiedInTeam when this team has it verified; 409 alreadyDraft for a draft', async () => {
     const t = await team();
     const verified = unique();
     await buildDomain(server.app, t.id, { host: verified, verified: true, promoted: true });
     const r = await t.as.post(PATHS.domains.create(t.id), { url: verified });
     expect(r.status).toBe(406);
-    expect(r.body.message).toBe(MSG_DOMAINS.verifiedByTeammate);
+    expect(r.body.message).toBe(MSG_DOMAINS.alreadyVerifiedInTeam);
 
     const draft = unique();
     expect((await t.as.post(PATHS.domains.create(t.id), { url: draft })).status).toBe(201);
@@ -453,7 +453,7 @@ describe('housekeeping', () => {
     const k = await buildKey(server.app, t.id, d.id);
     await buildKey(server.app, t.id, null);
     await t.as.post(PATHS.keySettings.write(t.id, d.id, k.id), { settings: [{ id: 12, value: 3 }] });
-    expect((await t.as.post(PATHS.origins.list(t.id), { name: 'edge' })).status).toBe(201);
+    expect((await t.as.post(PATHS.origins.list(t.id), { name: 'edge.example.test' })).status).toBe(201);
     await deleteTeam(server.app.ctx.db, t.id);
     for (const table of ['domains', 'keys', 'key_setting_values', 'origins'] as const) {
       const left = await server.app.ctx.db

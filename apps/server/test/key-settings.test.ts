@@ -37,6 +37,7 @@ const DEFAULTS = [
   { id: 12, currentValue: null, defaultValue: 5, supervisorValue: null },
   { id: 13, currentValue: null, defaultValue: 10, supervisorValue: null },
   { id: 101, currentValue: null, defaultValue: 100, supervisorValue: null },
+  { id: 102, currentValue: null, defaultValue: 2, supervisorValue: null },
 ];
 
 describe('customer layer (get / set)', () => {
@@ -55,6 +56,7 @@ describe('customer layer (get / set)', () => {
       { id: 12, currentValue: 8, defaultValue: 5, supervisorValue: null },
       { id: 13, currentValue: null, defaultValue: 10, supervisorValue: null },
       { id: 101, currentValue: 0, defaultValue: 100, supervisorValue: null },
+      { id: 102, currentValue: null, defaultValue: 2, supervisorValue: null },
     ]);
     expect((await get()).body.data).toEqual(r.body.data);
     // The path's domain 0 reads the same key.
@@ -74,6 +76,7 @@ describe('customer layer (get / set)', () => {
     [{ id: 13, value: 601 }, 'settings.0.value', 'Must be between 1 and 600'],
     [{ id: 101, value: -1 }, 'settings.0.value', 'Must be between 0 and 100'],
     [{ id: 101, value: 100.5 }, 'settings.0.value', 'Must be between 0 and 100'],
+    [{ id: 102, value: 3 }, 'settings.0.value', 'Must be between 0 and 2'],
     [{ id: 99, value: 1 }, 'settings.0.id', MSG_DOMAIN_RULES.unknownSetting],
     [{ id: 12, value: 'abc' }, 'settings.0.value', 'Must be a number'],
   ])('refuses %j with 400 naming %s', async (setting, field, text) => {
@@ -337,8 +340,8 @@ describe('supervisor layers', () => {
     });
     const one = await api.get(PATHS.keySettings.publicRead(s.keyHash));
     const two = await api.get(PATHS.keySettings.publicRead(k2.keyHash));
-    expect(one.body.data.settings).toEqual({ 12: 5, 13: 60, 101: 100 });
-    expect(two.body.data.settings).toEqual({ 12: 5, 13: 50, 101: 100 });
+    expect(one.body.data.settings).toEqual({ 12: 5, 13: 60, 101: 100, 102: 2 });
+    expect(two.body.data.settings).toEqual({ 12: 5, 13: 50, 101: 100, 102: 2 });
     // Another team is untouched.
     const other = await setup();
     expect((await api.get(PATHS.keySettings.publicRead(other.keyHash))).body.data.settings['13']).toBe(10);
@@ -420,7 +423,7 @@ describe('public read for the player plugin (no token)', () => {
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
       message: 'ok',
-      data: { keyHash: s.keyHash, settings: { 12: 5, 13: 10, 101: 100 }, iceServers: [] },
+      data: { keyHash: s.keyHash, settings: { 12: 5, 13: 10, 101: 100, 102: 2 }, iceServers: [] },
     });
     const teamKey = await buildKey(server.app, s.teamId, null);
     expect((await api.get(PATHS.keySettings.publicRead(teamKey.keyHash))).status).toBe(200);

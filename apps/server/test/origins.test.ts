@@ -22,25 +22,24 @@ async function team() {
 }
 
 describe('origins', () => {
-  it('creates (201, trimmed name, CDN url from id and team), lists oldest first for every member', async () => {
+  it('creates (201, trimmed host, CDN url from id and team), lists oldest first for every member', async () => {
     const t = await team();
-    const a = await t.as.post(PATHS.origins.list(t.id), { name: '  Main origin ' });
+    const a = await t.as.post(PATHS.origins.list(t.id), { name: '  main.example.test ' });
     expect(a.status).toBe(201);
     const id = a.body.data.id;
     expect(a.body.data).toEqual({
       id,
       url: `o${id}-t${t.id}.cdn.dashboard.test`,
-      name: 'Main origin',
+      name: 'main.example.test',
       status: { id: 10, name: 'Active' },
       suspended: 0,
       createdAt: expect.any(String),
-      // Not a host name: nothing is fetched from it, so there is nothing to verify.
-      host: null,
-      verification: 'notHost',
+      host: 'main.example.test',
+      verification: 'unverified',
       verifiedAt: null,
-      verificationFile: null,
+      verificationFile: expect.objectContaining({ url: expect.stringContaining('main.example.test') }),
     });
-    const b = await t.as.post(PATHS.origins.list(t.id), { name: 'Backup' });
+    const b = await t.as.post(PATHS.origins.list(t.id), { name: 'backup.example.test' });
     const list = await t.viewer.get(PATHS.origins.list(t.id));
     expect(list.status).toBe(200);
     expect(list.body.data.map((o: { id: number }) => o.id)).toEqual([id, b.body.data.id]);
@@ -58,12 +57,12 @@ describe('origins', () => {
       expect(r.body.errors.name).toBe(text);
     }
     expect((await t.as.post(PATHS.origins.list(t.id), {})).status).toBe(400);
-    expect((await t.as.post(PATHS.origins.list(t.id), { name: 'y'.repeat(30) })).status).toBe(201);
+    expect((await t.as.post(PATHS.origins.list(t.id), { name: `${'y'.repeat(25)}.test` })).status).toBe(201);
   });
 
   it('toggles 10 ↔ 20; a suspended origin cannot be toggled (403)', async () => {
     const t = await team();
-    const id = (await t.as.post(PATHS.origins.list(t.id), { name: 'edge' })).body.data.id;
+    const id = (await t.as.post(PATHS.origins.list(t.id), { name: 'edge.example.test' })).body.data.id;
     const off = await t.as.get(PATHS.origins.toggle(t.id, id));
     expect(off.body.data.status).toEqual({ id: 20, name: 'Inactive' });
     expect((await t.as.get(PATHS.origins.toggle(t.id, id))).body.data.status.id).toBe(10);
@@ -76,8 +75,8 @@ describe('origins', () => {
   it('deletes; a Viewer may not manage; a foreign id is 404', async () => {
     const t = await team();
     const other = await team();
-    const id = (await t.as.post(PATHS.origins.list(t.id), { name: 'edge' })).body.data.id;
-    expect((await t.viewer.post(PATHS.origins.list(t.id), { name: 'nope' })).status).toBe(403);
+    const id = (await t.as.post(PATHS.origins.list(t.id), { name: 'edge.example.test' })).body.data.id;
+    expect((await t.viewer.post(PATHS.origins.list(t.id), { name: 'nope.example.test' })).status).toBe(403);
     expect((await other.as.get(PATHS.origins.toggle(other.id, id))).status).toBe(404);
     expect((await other.as.send('DELETE', PATHS.origins.remove(other.id, id))).status).toBe(404);
     const r = await t.as.send('DELETE', PATHS.origins.remove(t.id, id));

@@ -258,7 +258,7 @@ describe('team suspension', () => {
     ).toBe(404);
     const t = (await api.as(owner.token).get(PATHS.teams.read(id))).body.data;
     expect(t).toMatchObject({ suspended: 1, suspendedProcess: 0 });
-    expect((await api.as(owner.token).put(PATHS.teams.read(id), { website: 'x' })).status).toBe(403);
+    expect((await api.as(owner.token).put(PATHS.teams.read(id), { website: 'x.example' })).status).toBe(403);
 
     // The same call on a suspended team unsuspends at once (no name, no mail).
     const un = await api.as(sup.token).post(PATHS.teamLifecycle.suspend(id), {});

@@ -332,7 +332,7 @@ describe('tokens in the access log', () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startServer({
-      deps: { logger: { level: 'info', stream: { write: (line: string) => void lines.push(line) } } },
+      deps: { logger: { level: 'debug', stream: { write: (line: string) => void lines.push(line) } } },
     });
   });
   afterAll(async () => {

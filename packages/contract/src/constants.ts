@@ -101,7 +101,15 @@ export const UserStatus = { Active: 10, Blocked: 30, Deleting: 40 } as const;
 export const InviteStatus = { Pending: 10, Accepted: 20, Declined: 30, Revoked: 40 } as const;
 export const VerificationMethod = { CNAME: 1, dnsTXT: 2, HTML: 3, META: 4, SupervisorBypass: 5 } as const;
 export const TeamVersion = { Default: 0, Nodr: 1 } as const;
-export const KeySettingId = { DownloadTimeout: 12, MinBufferSize: 13, PeeringOpeningQuota: 101 } as const;
+export const KeySettingId = {
+  DownloadTimeout: 12,
+  MinBufferSize: 13,
+  PeeringOpeningQuota: 101,
+  PeerMatching: 102,
+} as const;
+/** The values of key setting 102 (DESIGN §14): whom the tracker answers an announce with first. */
+export const PeerMatching = { Anyone: 0, Country: 1, Network: 2 } as const;
+export type PeerMatchingValue = (typeof PeerMatching)[keyof typeof PeerMatching];
 export const TimeRange = { Live: 0, Day: 1, Week: 2, Month: 3 } as const;
 
 /** Live event codes of spec §4. */
@@ -155,4 +163,5 @@ export const KEY_SETTING_RANGES: Record<number, { min: number; max: number; defa
     12: { min: 1, max: 120, default: 5, name: 'Download timeout, s' },
     13: { min: 1, max: 600, default: 10, name: 'Min buffer size, s' },
     101: { min: 0, max: 100, default: 100, name: 'Peering opening quota, %' },
+    102: { min: 0, max: 2, default: PeerMatching.Network, name: 'Peer matching' },
   };

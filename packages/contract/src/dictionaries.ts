@@ -13,6 +13,7 @@ export const DICTIONARY_NAMES = [
   'key_setting_13',
   'key_setting_12',
   'key_setting_101',
+  'key_setting_102',
   'invitation_statuses',
   'domain_verification_methods',
   'domain_verification',
@@ -88,6 +89,10 @@ export const ENUM_DICTIONARIES = {
     { id: 101, name: 'Peering opening quota, % (0 to 100)' },
     { id: 'default', name: '100' },
   ],
+  key_setting_102: [
+    { id: 102, name: 'Peer matching (2 network first, 1 country first, 0 anyone)' },
+    { id: 'default', name: '2' },
+  ],
   invitation_statuses: [
     { id: 10, name: 'Pending' },
     { id: 20, name: 'Accepted' },
@@ -115,6 +120,7 @@ export const ENUM_DICTIONARIES = {
     { id: 12, name: 'Download timeout' },
     { id: 13, name: 'Min buffer size' },
     { id: 101, name: 'Peering opening quota' },
+    { id: 102, name: 'Peer matching' },
   ],
   nodr_status: [
     { id: 0, name: 'Off' },

@@ -95,11 +95,33 @@ export function bareHost(input: string): string {
 export const HOST_PATTERN =
   /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
 
+/** Characters that make the input a URL, a host with a port, an address literal or text, not a host. */
+const NOT_A_BARE_HOST = /[\s/\\:@?#[\]%]/;
+
+/**
+ * A bare host name in its stored form (lower case, an internationalized name in its `xn--` form, the
+ * trailing root dot dropped), or null when the input is not one: no scheme, path, port or spaces, at
+ * least two labels, no IP literal. The URL standard does the conversion, so the browser and the server
+ * compute the same form.
+ */
+export function asciiHost(input: string): string | null {
+  const s = input.trim().replace(/\.$/, '');
+  if (s === '' || s.length > 253 * 4 || NOT_A_BARE_HOST.test(s)) return null;
+  let host: string;
+  try {
+    host = new URL(`http://${s}`).hostname;
+  } catch {
+    return null;
+  }
+  return HOST_PATTERN.test(host) ? host : null;
+}
+
 export const ZCreateDomainRequest = z.object({
   url: text('Required field').min(1, 'Required field').max(2000, MSG.tooLong(2000)),
   teamId: z.coerce.number().int().optional(),
 });
-export const ZCreateDomainResponse = envelope(z.object({ id: z.number().int() }));
+/** `host`: the host stored, which differs from what was typed for an internationalized name. */
+export const ZCreateDomainResponse = envelope(z.object({ id: z.number().int(), host: z.string() }));
 /** POST /v1/cdn/, the older form of the domain list (spec §7): the team comes in the body. */
 export const ZLegacyDomainListRequest = z.object({ teamId: ZId });
 
@@ -236,7 +258,13 @@ export const ZOrigin = z.object({
 export type TOrigin = z.infer<typeof ZOrigin>;
 export const ZOriginListResponse = envelope(z.array(ZOrigin));
 export const ZOriginResponse = envelope(ZOrigin);
-export const ZCreateOriginRequest = z.object({ name: requiredText(LIMITS.originNameMax) });
+/** An Origin is named with its host as the customer typed it (issue 39): a bare host name, stored in
+ *  its `asciiHost` form; anything else is a 400 naming `name`. */
+export const ZCreateOriginRequest = z.object({
+  name: requiredText(LIMITS.originNameMax)
+    .refine((s) => asciiHost(s) !== null, MSG_DOMAINS.originNotAHost)
+    .transform((s) => asciiHost(s) ?? s),
+});
 
 /** One domain (promote, toggle, suspend answers). */
 export const ZDomainResponse = envelope(ZDomain);

@@ -12,6 +12,8 @@ export const KEY_SETTING_HELP: Record<number, string> = {
     'Min buffer size, in seconds of video: what the player keeps loaded ahead of the playhead. Segments needed within this time come from the CDN at once; those further ahead are asked from peers first.',
   [KeySettingId.PeeringOpeningQuota]:
     'Peering opening quota, in percent (0 to 100): the share of viewers of this key that open peer-to-peer connections. 0 turns peering off: every byte comes from the CDN.',
+  [KeySettingId.PeerMatching]:
+    'Peer matching (2, 1 or 0): whom the tracker introduces a viewer to. 2, network first (default): viewers of its own network (its ISP, or an operator’s own ranges), others only when none of its network watches the stream, same country before the rest. 1, country first: viewers of its own country or network, others only when there are none. 0, anyone: any viewer of the stream.',
 };
 
 /** Spec §5's help items that are not per-key settings: what decides them. */
@@ -33,6 +35,8 @@ export const KEY_SETTING_LOADER: Record<number, string> = {
     'Becomes highDemandTimeWindow: what plays within this many seconds is fetched at once, from the CDN when no peer has it, and players built on hls.js keep about this much buffered. HTTP prefetch reaches twice as far (httpDownloadTimeWindow); peers are asked for segments up to six times as far, at least 60 s (p2pDownloadTimeWindow). A larger value leaves more time for peers and raises the P2P share. Live streams: while this setting keeps its default, players built on hls.js set their own windows from the live playlist: high demand is one and a half segments, HTTP prefetch and peers reach the live edge, and the player plays all listed segments but one behind the edge, so each new segment reaches peers before anyone needs it. Set a value to keep this mapping for live streams too.',
   [KeySettingId.PeeringOpeningQuota]:
     'Each viewer draws once, at attach, whether it opens peering: with 30, about 30 % of viewers download from and upload to peers, the others use only the CDN (isP2PDisabled and isP2PUploadDisabled). 0 turns P2P off for the key; every viewer is still counted as CDN traffic.',
+  [KeySettingId.PeerMatching]:
+    'Not read by the plugin: the tracker applies it to the peers it answers each announce with. A network is the autonomous system of the viewer’s address, or a range of the server’s NETWORKS_FILE; matching within networks keeps P2P traffic off the ISPs’ transit links, but each network then takes its own copy of every segment from the CDN. A changed value applies to tracker connections opened after it.',
 };
 
 /** Which pages may use a key (the Origin rule of the ingest, the settings read, the tracker and the

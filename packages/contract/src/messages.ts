@@ -10,6 +10,8 @@ export const MSG = {
   termsRequired: 'You must agree to the Terms of Service',
   tooLong: (max: number) => `Maximum ${max} symbols are allowed`,
   controlChars: 'Must not contain control characters',
+  /** The team's Website field (issue 39): a host or an http(s) address. */
+  invalidWebsite: 'Enter a website address, e.g. example.com',
   invalidData: 'The request holds a value that cannot be stored',
   incorrectLogin: 'Incorrect e-mail or password',
   incorrectPassword: 'Incorrect password',
@@ -142,6 +144,13 @@ export const MSG_DOMAINS = {
   incorrectFormat: 'Incorrect domain name format',
   assignedToAnother: 'This domain is assigned to another customer',
   verifiedByTeammate: 'This domain was verified by another member of your team',
+  /** 406 of Add domain when the host is already verified in the caller's team (issue 39): the spec's
+   *  text above blamed another member even when it was the caller. Where it is decides the words. */
+  alreadyVerifiedInTeam: 'This domain is already verified in your team: find it in My domains',
+  alreadyVerifiedDraft: 'This domain is already verified in your team: find it in your drafts',
+  /** An internationalized name (IDN, emoji) is stored in its ASCII form: the screen says so. */
+  savedAsAscii: (ascii: string, typed: string) =>
+    `Saved as ${ascii} (the internationalized form of ${typed})`,
   maxDomains: 'A team can have at most 5 domains',
   alreadyDraft: 'This domain is already in your drafts',
   verified: 'Congratulations! Your domain in now verified!',
@@ -159,6 +168,9 @@ export const MSG_DOMAINS = {
   activeDomains: 'Active domains',
   inactiveDomains: 'Inactive domains',
   generateToken: 'Generate new token',
+  /** Beside "Generate new token" (the spec's words): it makes a player key, not a Server API token. */
+  generateTokenHelp:
+    'Creates a new access key for this domain’s players: the key hash your player snippet carries. Server API tokens are in Team settings.',
   nameKeyPlaceholder: 'name key',
   soon: 'Soon...',
   keySuspendedWarning: 'This key is suspended. Please contact support',
@@ -167,7 +179,10 @@ export const MSG_DOMAINS = {
   addOrigin: 'Add origin',
   /** Beside the origin name: an Origin named with a host lets the integrity service fetch from it. */
   originNameHelp:
-    'Name it with the host your streams come from (e.g. cdn.example.com): segments viewers share from that host can then be verified.',
+    'The host your players load video segments from (e.g. cdn.example.com): segments viewers share from that host can then be verified.',
+  /** 400 naming `name` (issue 39): an Origin is a bare host. */
+  originNotAHost: 'Enter the host only, e.g. cdn.example.com: no http://, path, port or spaces',
+  originDuplicate: 'This origin is already in your team',
   /** Beside an Origin that is not verified (issue 36). */
   originUnverifiedNote:
     'The P2P integrity check does not fetch from an unverified origin: until it is verified, viewers get the segments on its host from your CDN only, not from peers.',
@@ -199,6 +214,8 @@ export const MSG_STATS = {
     'To see stats for inactive domains or selected keys create new list by clicking "+" on the tab bar',
   deleteSheet: 'Are you sure you want to delete the sheet?',
   noName: 'No name',
+  /** A new list's default name (spec §2). */
+  newList: 'New list',
   noKeyInDomain: 'No key',
   ranges: ['Live', 'Day', 'Week', 'Month'] as const,
   /** Peer bytes refused by the plugin's verification (rejectedDwSize): shown only when there are some. */
@@ -219,17 +236,75 @@ export const MSG_STATS = {
   originSavingLink: 'What verification costs',
   originSavingGuide:
     'What your origin really saved over the visible range: the P2P share less the bytes this service fetched from your origin to verify peers’ segments (Verification), that is 1 − (CDN + Verification) ÷ (CDN + P2P). It equals the P2P share when no segment body had to be fetched (hashes pushed, or digests sent by your origin), and falls below 0 when verification cost more than peers saved. A dash when nothing was served.',
+  /** Custom dates and the comparison with the previous period (issue 39). */
+  customDates: 'Custom dates',
+  customDatesTooLong: (days: number) => `At most ${days} days at once`,
+  compare: 'Compare with previous period',
+  compareLive: 'Live has no previous period: choose Day, Week, Month or dates',
+  previousPeriod: 'Previous period',
+  /** The breakdown table's figures (issue 39): a header saying what each counts, and how. */
+  breakdownColumns: {
+    cdn: {
+      label: 'CDN bytes',
+      description: 'Bytes the viewers of this row received from your CDN over the rows’ window.',
+    },
+    p2p: {
+      label: 'P2P bytes',
+      description: 'Bytes the viewers of this row received from other viewers, each segment verified first.',
+    },
+    share: {
+      label: 'P2P share of bytes',
+      description:
+        'P2P bytes as a share of all bytes served to this row: P2P ÷ (CDN + P2P), NODR included for teams that have it.',
+    },
+    viewers: {
+      label: 'Peak viewers',
+      description:
+        'The most viewers (sessions) of this row in any one hour of the window: a peak, not a total of different people.',
+    },
+    startup: {
+      label: 'Median startup',
+      description:
+        'Half the plays of this row started faster than this: from play requested to the first frame.',
+    },
+    rebuffering: {
+      label: 'Rebuffering',
+      description: 'Stalled time as a share of playing and stalled time, seeks excluded.',
+    },
+  },
+  /** The breakdown's first column per tab: what a row is. */
+  breakdownNames: {
+    stream: { label: 'Stream', description: 'The playlist’s host and path, without its query.' },
+    country: {
+      label: 'Country',
+      description:
+        'The country of the viewer’s address; Unknown when the address is private or not in the IP database.',
+    },
+    network: { label: 'Network', description: 'The network (AS number and name) of the viewer’s address.' },
+    browser: { label: 'Browser', description: 'The viewer’s browser, told from its user agent.' },
+    os: { label: 'System', description: 'The viewer’s operating system, told from its user agent.' },
+  },
+  /** The drill-down: a breakdown row clicked filters the chart and the viewer experience. */
+  breakdownRowHint: 'Select a row to filter the chart and the viewer experience by it.',
+  filterChip: (noun: string, name: string) => `${noun}: ${name}`,
+  filterRemove: (noun: string, name: string) => `Remove the filter ${noun}: ${name}`,
+  filterPerHour: 'Filtered view, drawn per hour from the breakdown. Escape or × shows all traffic again.',
+  filterPerDay: 'Filtered view, drawn per UTC day from the breakdown. Escape or × shows all traffic again.',
 } as const;
 
 /** API tokens of a team (server-side reporters of the statistics ingest; not in the spec). */
 export const MSG_TOKENS = {
-  title: 'API tokens',
+  /** Not "API tokens" alone: the player keys of My domains are made with "Generate new token". */
+  title: 'Server API tokens',
+  /** One line under the title: what they are, and what they are not. */
+  purpose:
+    'Secrets your own servers and scripts send to report or read this team’s statistics, or to publish segment hashes. They are not the player keys of your domains (My domains, “Generate new token”).',
   intro:
     'Server-side reporters (a media server, a CDN log shipper) send statistics with a token of this team. Only admins and billing masters see and manage them.',
   create: 'Create token',
   nameLabel: 'Token name',
   namePlaceholder: 'e.g. Encoder EU-West',
-  empty: 'No API tokens yet',
+  empty: 'No server API tokens yet',
   scopeIngest: 'Statistics ingest',
   createdTitle: 'Your new API token',
   shownOnce:

@@ -108,7 +108,8 @@ export const SERIES = {
     point: 'nodrDwSize',
     drawn: true,
     label: 'NODR',
-    description: 'Bytes served by the NODR network (teams of version 1).',
+    description:
+      'Bytes a third source delivered, neither your CDN nor peers: what your own reporters send as nodrBytes (the P2P player plugin never does). Only teams of “Version 1.1 (Nodr)” have this series.',
     version1Only: true,
   },
   cdnUsers: {
@@ -142,7 +143,7 @@ export const SERIES = {
     point: 'nodrUsersCount',
     drawn: true,
     label: 'NODR viewers',
-    description: 'Sessions that received bytes from the NODR network.',
+    description: 'Sessions that received NODR bytes (the third source your reporters count as nodrBytes).',
     version1Only: true,
   },
   users: {

@@ -24,36 +24,21 @@ export function csvTime(datePoint: number, utcOffsetHours: number): string {
   return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}${zone}`;
 }
 
-/** The header and one line per point: time in the team's offset, Unix seconds, bytes per series, viewers,
- *  then the bytes the integrity service fetched to verify peers' segments (last: files read by column
- *  position before it existed keep their columns). */
+/** The fields of a CSV's columns, in the series table's order: the answer's own names (cdnDwSize...),
+ *  so the chart's file, the breakdown's and the API's JSON say the same; NODR only for version-1 teams. */
+const csvFields = (nodr: boolean) => POINT_FIELDS.filter((f) => nodr || !f.version1Only).map((f) => f.field);
+
+/** The header and one line per point: time in the team's offset, Unix seconds, then every field of the
+ *  series table (the breakdown CSV's columns after its name). A field the point lacks (a chart's point
+ *  read with the drawn series only) is left empty, never written as a 0 it did not count. */
 export function statsCsv(
   points: readonly TStatsPoint[],
   { utcOffset, nodr }: { utcOffset: number; nodr: boolean },
 ): string {
-  const head = [
-    'time',
-    'timestamp',
-    'cdn_bytes',
-    'p2p_bytes',
-    ...(nodr ? ['nodr_bytes'] : []),
-    'viewers',
-    'verify_bytes',
-  ];
-  const lines = [head.join(',')];
-  for (const p of points) {
-    lines.push(
-      [
-        csvTime(p.datePoint, utcOffset),
-        p.datePoint,
-        p.cdnDwSize,
-        p.p2pDwSize,
-        ...(nodr ? [p.nodrDwSize ?? 0] : []),
-        p.usersCount,
-        p.verifyDwSize,
-      ].join(','),
-    );
-  }
+  const fields = csvFields(nodr);
+  const lines = [['time', 'timestamp', ...fields].join(',')];
+  for (const p of points)
+    lines.push([csvTime(p.datePoint, utcOffset), p.datePoint, ...fields.map((f) => p[f] ?? '')].join(','));
   return `${lines.join('\r\n')}\r\n`;
 }
 
@@ -62,7 +47,7 @@ const csvField = (s: string) => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}
 
 /** A breakdown as CSV: the name, then every field of the series table the rows have, in its order. */
 export function breakdownCsv(rows: readonly TBreakdownRow[], { nodr }: { nodr: boolean }): string {
-  const fields = POINT_FIELDS.filter((f) => nodr || !f.version1Only).map((f) => f.field);
+  const fields = csvFields(nodr);
   const lines = [['name', ...fields].join(',')];
   for (const r of rows) lines.push([csvField(r.name), ...fields.map((f) => r[f] ?? 0)].join(','));
   return `${lines.join('\r\n')}\r\n`;

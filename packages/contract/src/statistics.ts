@@ -90,13 +90,26 @@ export const ZStatsResponse = z.object({
 });
 export type TStatsResponse = z.infer<typeof ZStatsResponse>;
 
+/**
+ * The ranges: `step` the seconds between points, `window` the rolling window ending now (the default),
+ * `maxSpan` the longest window a chart of the range may ask for (any window within the data kept for
+ * its step, STATS_STEP_KEPT_S; a month's hours fit a calendar quarter). A longer window is served as
+ * the rolling one, as before custom windows existed.
+ */
 export const STATS_RANGES = {
-  live: { step: 60, window: 300 },
-  day: { step: 60, window: 86_400 },
-  week: { step: 1200, window: 604_800 },
-  month: { step: 3600, window: 2_592_000 },
+  live: { step: 60, window: 300, maxSpan: 300 },
+  day: { step: 60, window: 86_400, maxSpan: 86_400 },
+  week: { step: 1200, window: 604_800, maxSpan: 604_800 },
+  month: { step: 3600, window: 2_592_000, maxSpan: 92 * 86_400 },
 } as const;
 export type TStatsRange = keyof typeof STATS_RANGES;
+/** How long the points of each step are kept (DESIGN §2: minutes 2 days, 20-minute rollups 62 days,
+ *  hours 2 years): the earliest a window of that step can start. */
+export const STATS_STEP_KEPT_S: Readonly<Record<number, number>> = {
+  60: 2 * 86_400,
+  1200: 62 * 86_400,
+  3600: 730 * 86_400,
+};
 /** Minimum chart zoom spans per step (spec §9): 1, 20 and 60 hours. */
 export const MIN_ZOOM_SPAN_S: Record<number, number> = { 60: 3600, 1200: 72_000, 3600: 216_000 };
 
@@ -158,6 +171,18 @@ export const ZBreakdownResponse = z.object({
   endTimestamp: z.number().int(),
 });
 export type TBreakdownResponse = z.infer<typeof ZBreakdownResponse>;
+/** The longest row name a drill-down asks for: a stream's host and path are kept to 300 characters. */
+export const BREAKDOWN_VALUE_MAX = 300;
+/** POST /stats/v3/dashboard/breakdown/series: the breakdown's query and one of its rows' names, answered
+ *  as the chart's points (ZStatsResponse) of that row alone, per hour (per UTC day for a window older
+ *  than the hours are kept), over the breakdown's window. */
+export const ZBreakdownSeriesQuery = ZBreakdownQuery.extend({
+  value: z
+    .string({ error: 'Must be the name of a breakdown row' })
+    .min(1, 'Must be the name of a breakdown row')
+    .max(BREAKDOWN_VALUE_MAX, `Must be at most ${BREAKDOWN_VALUE_MAX} characters`),
+});
+export type TBreakdownSeriesQuery = z.infer<typeof ZBreakdownSeriesQuery>;
 
 /** GET /stats/v1/export (DESIGN §7): the dashboard's answer for machines, with a team API token of
  *  scope `statistics`. `keys`: key hashes separated by commas (all of the token's team). */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { envelope, optionalText, requiredText, text, ZFlag, ZHash, ZLinkBase } from './common.js';
 import { LIMITS } from './constants.js';
+import { HOST_PATTERN } from './domains.js';
 import { MSG } from './messages.js';
 import { ZTeamSummary } from './user.js';
 
@@ -36,11 +37,25 @@ export const ZTeamDetail = ZTeamSummary.extend({
 export type TTeamDetail = z.infer<typeof ZTeamDetail>;
 export const ZTeamDetailResponse = envelope(ZTeamDetail);
 
+/** A team's website (issue 39): empty, or a host name with an optional path, with or without http(s)://
+ *  ("example.com", "https://example.com/about"); not words, an address literal or credentials. */
+export function isWebsite(s: string): boolean {
+  if (s === '') return true;
+  if (/\s/.test(s)) return false;
+  try {
+    const u = new URL(/^[a-z][a-z0-9+.-]*:/i.test(s) ? s : `https://${s}`);
+    const web = u.protocol === 'http:' || u.protocol === 'https:';
+    return web && u.username === '' && u.password === '' && HOST_PATTERN.test(u.hostname);
+  } catch {
+    return false;
+  }
+}
+
 export const ZUpdateTeamRequest = z
   .object({
     id: z.coerce.number().int().optional(),
     name: requiredText(LIMITS.teamNameMax).optional(),
-    website: optionalText(LIMITS.websiteMax).optional(),
+    website: optionalText(LIMITS.websiteMax).refine(isWebsite, MSG.invalidWebsite).optional(),
   })
   .strict();
 export type TUpdateTeamRequest = z.input<typeof ZUpdateTeamRequest>;

@@ -120,3 +120,29 @@ export function timeZoneText(zone: string, at: Date = new Date()): string {
 export function findTimeZone(id: number) {
   return TIME_ZONES.find((z) => z.id === id);
 }
+
+/** A zone as a select shows it: "(UTC+09:30) Darwin", the city after its offset at `at`; UTC is "UTC". */
+export function timeZoneLabel(zone: string, at: Date = new Date()): string {
+  if (zone === 'UTC') return 'UTC';
+  const city = zone.slice(zone.lastIndexOf('/') + 1).replace(/_/g, ' ');
+  return `${timeZoneText(zone, at).slice(0, '(UTC+00:00)'.length)} ${city}`;
+}
+
+/**
+ * Zones in the order a person looks for them: by their offset at `at` (so daylight saving moves a zone
+ * between its neighbours), UTC first among the zones at +00:00 (it is the default), then by label.
+ * The ids stay the table's, whatever the order.
+ */
+export function timeZonesByOffset<Z extends { id: number; name: string }>(
+  zones: readonly Z[],
+  at: Date = new Date(),
+): Array<Z & { offsetMinutes: number; label: string }> {
+  return zones
+    .map((z) => ({ ...z, offsetMinutes: zoneOffsetMinutes(z.name, at), label: timeZoneLabel(z.name, at) }))
+    .sort(
+      (a, b) =>
+        a.offsetMinutes - b.offsetMinutes ||
+        Number(b.name === 'UTC') - Number(a.name === 'UTC') ||
+        a.label.localeCompare(b.label, 'en'),
+    );
+}

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { envelope, optionalText, ZId } from './common.js';
 import { LIMITS } from './constants.js';
+import { MSG_TEAMS } from './messages.js';
+import { findTimeZone } from './timezones.js';
 
 /** A team as the signed-in user sees it in the sidebar and team switcher. */
 export const ZTeamSummary = z.object({
@@ -34,6 +36,9 @@ export const ZUser = z.object({
   newChangeEmail: z.string().nullable(),
   deleteProgress: z.number().int(),
   createdAt: z.string(),
+  /** The person's own time zone for charts (an id of the time zone list); null: the current team's.
+   *  Optional so an answer from before it existed still parses (absent reads as null). */
+  timezoneId: z.number().int().nullable().optional(),
   TeamsRender: z.array(ZTeamSummary),
 });
 export type TUser = z.infer<typeof ZUser>;
@@ -59,6 +64,13 @@ export const ZUpdateUserRequest = z
       .int('Must be a whole number')
       .min(0, 'Must be between 0 and 11')
       .max(LIMITS.profileImages - 1, 'Must be between 0 and 11')
+      .optional(),
+    /** null goes back to the team's time zone. */
+    timezoneId: z
+      .number({ error: 'Must be a number' })
+      .int('Must be a whole number')
+      .refine((id) => findTimeZone(id) !== undefined, MSG_TEAMS.timeZoneUnknown)
+      .nullable()
       .optional(),
   })
   .strict();

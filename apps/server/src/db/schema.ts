@@ -27,6 +27,8 @@ export interface UsersTable {
   delete_progress: Defaulted<number>;
   subscription: Defaulted<number>;
   created_at: number;
+  /** The person's time zone for charts (a time zone list id); null: the current team's. */
+  time_zone_id: Defaulted<number | null>;
 }
 
 export interface SessionsTable {

@@ -193,7 +193,8 @@ async function seedDemoIntegration(ctx: AppContext, teamId: number): Promise<voi
     });
   }
   if ((await listOrigins(ctx.db, teamId)).length === 0) {
-    await createOriginRow(ctx, teamId, 'Main storage');
+    // The demo team's CDN host, as a customer types it on the Origins screen.
+    await createOriginRow(ctx, teamId, 'cdn.demo-video.example');
   }
   await seedDemoAlerts(ctx, teamId);
 }

@@ -69,6 +69,7 @@ export function presentUser(row: UserRow, teams: TTeamSummary[]): TUser {
     newChangeEmail: row.new_change_email,
     deleteProgress: row.delete_progress,
     createdAt: new Date(row.created_at).toISOString(),
+    timezoneId: row.time_zone_id,
     TeamsRender: teams,
   };
 }

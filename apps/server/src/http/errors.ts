@@ -57,7 +57,7 @@ export interface ErrorAnswer {
 }
 
 interface ErrorLog {
-  info(obj: object, msg: string): void;
+  debug(obj: object, msg: string): void;
   error(obj: object, msg: string): void;
 }
 
@@ -87,13 +87,14 @@ export function errorAnswer(err: unknown, log: ErrorLog): ErrorAnswer {
     };
   }
   if (isDataException(err)) {
-    log.info({ code: (err as { code?: unknown }).code }, 'value the database cannot store');
+    // The client's mistake, one line per request: debug, as every request's line (request-log.ts).
+    log.debug({ code: (err as { code?: unknown }).code }, 'value the database cannot store');
     return { status: 400, body: { message: MSG.invalidData } };
   }
   const { statusCode, code } = (err ?? {}) as { statusCode?: unknown; code?: unknown };
   const status = typeof statusCode === 'number' ? statusCode : 500;
   if (status >= 400 && status < 500) {
-    log.info({ code, status }, 'client error');
+    log.debug({ code, status }, 'client error');
     return { status, body: { message: clientErrorMessage(status) } };
   }
   log.error({ err }, 'unexpected error');

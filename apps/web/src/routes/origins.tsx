@@ -12,7 +12,7 @@ export default function OriginsRoute() {
   if (!currentTeam) return <Navigate to={WEB_PATHS.settings} replace />;
   return (
     <PageBody>
-      <PageTitle title="Origins" description="CDN hosts this team pulls video through." />
+      <PageTitle title="Origins" description="The CDN hosts your players load video segments from." />
       <Origins />
     </PageBody>
   );

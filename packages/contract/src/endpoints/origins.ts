@@ -26,7 +26,8 @@ export const ORIGIN_ENDPOINTS = {
     body: ZCreateOriginRequest,
     status: 201,
     response: ZOriginResponse,
-    errors: [400, 403, 404],
+    /** 400: not a bare host; 409: the team has this host already (both name `name`). */
+    errors: [400, 403, 404, 409],
   }),
   toggle: endpoint({
     method: 'GET',

@@ -5,6 +5,7 @@ import { PLAYER_API_PATHS } from '../player.js';
 import {
   ZBreakdownQuery,
   ZBreakdownResponse,
+  ZBreakdownSeriesQuery,
   ZIngestRequest,
   ZIngestResponse,
   ZStatsExportQuery,
@@ -19,7 +20,7 @@ const tag = 'statistics';
 
 /** The CSV answer of the chart calls (statsCsv): `?format=csv`; JSON stays the default. */
 const csvSummary =
-  "The team's summed points of the asked keys; `?format=csv` answers them as text/csv (columns time in the team's time zone, timestamp, cdn_bytes, p2p_bytes, nodr_bytes for version-1 teams, viewers, verify_bytes: what the integrity service fetched from the key's origins to verify peers' segments)";
+  "The team's summed points of the asked keys; `?format=csv` answers them as text/csv (columns time in the team's time zone, timestamp, then every field of the JSON points by the same names: cdnDwSize, p2pDwSize, the nodr fields for version-1 teams, viewers, experience and verifyDwSize, as the breakdown CSV has them)";
 
 /** A chart over a range of the team's keys (the team in the body). */
 const rangeQuery = {
@@ -60,6 +61,18 @@ export const STATISTICS_ENDPOINTS = {
     query: ZStatsFormatQuery,
     body: ZBreakdownQuery,
     response: ZBreakdownResponse,
+    errors: [400, 403, 404],
+  }),
+  /** The chart's points of one breakdown row (the screen's drill-down). */
+  breakdownSeries: endpoint({
+    method: 'POST',
+    path: '/stats/v3/dashboard/breakdown/series',
+    access: 'user',
+    tag,
+    summary:
+      "The points of one row of the breakdown (`by` and its `value`, a name the breakdown answered) over the breakdown's window, per hour (per UTC day before the hours kept), in the chart's shape",
+    body: ZBreakdownSeriesQuery,
+    response: ZStatsResponse,
     errors: [400, 403, 404],
   }),
   /** The last minutes; the team in the path. */

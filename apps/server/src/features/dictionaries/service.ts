@@ -4,6 +4,7 @@ import {
   type TDictionaryItem,
   TIME_ZONES,
   type TTimeZone,
+  timeZonesByOffset,
   timeZoneText,
 } from '@tlprt/contract';
 
@@ -41,7 +42,12 @@ export function dictionaries(): TDictionaries {
   return cached;
 }
 
-/** Time zones with their current offsets (computed per call: offsets change with daylight saving). */
+/** Time zones with their current offsets, ordered by them (computed per call: offsets change with
+ *  daylight saving). The text stays the spec's "(UTC+05:30) Asia/Kolkata". */
 export function timeZoneList(at: Date): TTimeZone[] {
-  return TIME_ZONES.map((z) => ({ id: z.id, name: z.name, text: timeZoneText(z.name, at) }));
+  return timeZonesByOffset(TIME_ZONES, at).map((z) => ({
+    id: z.id,
+    name: z.name,
+    text: timeZoneText(z.name, at),
+  }));
 }

@@ -19,8 +19,8 @@ export function domainRoutes(ctx: AppContext): FastifyPluginAsync {
 
     for (const create of [E.create, E.legacyCreate]) {
       route(app, create, async (req) => {
-        const id = await domains.createDomain(ctx, teamAccess(req), req.body.url);
-        return { message: MSG.created, data: { id } };
+        const data = await domains.createDomain(ctx, teamAccess(req), req.body.url);
+        return { message: MSG.created, data };
       });
     }
 

@@ -123,16 +123,25 @@ async function deletedWithStatistics(
   };
 }
 
-/** A new draft with a fresh verification hash. */
-export async function createDomain(ctx: AppContext, access: TeamAccess, url: string): Promise<number> {
+/** A new draft with a fresh verification hash; answers its id and the host stored (an IDN in its
+ *  `xn--` form, which the screen explains). */
+export async function createDomain(
+  ctx: AppContext,
+  access: TeamAccess,
+  url: string,
+): Promise<{ id: number; host: string }> {
   const teamId = access.team.id;
   const host = hostOfInput(url);
   const { id, events } = await ctx.db.transaction().execute(async (trx) => {
     await lockTeam(trx, teamId);
     if (await verifiedByAnotherTeam(trx, teamId, host)) throw assignedToAnother();
     const own = await findDomainsByHost(trx, teamId, host);
-    if (own.some((d) => d.verification === 1))
-      throw new HttpError(406, MSG_DOMAINS.verifiedByTeammate, { url: MSG_DOMAINS.verifiedByTeammate });
+    const verified = own.find((d) => d.verification === 1);
+    if (verified) {
+      // Nothing records who verified it, so the answer says where it is, not who did it.
+      const msg = verified.draft === 1 ? MSG_DOMAINS.alreadyVerifiedInTeam : MSG_DOMAINS.alreadyVerifiedDraft;
+      throw new HttpError(406, msg, { url: msg });
+    }
     if (own.length > 0) throw new HttpError(409, MSG_DOMAINS.alreadyDraft, { url: MSG_DOMAINS.alreadyDraft });
     if ((await countDomains(trx, teamId)) >= LIMITS.domainsPerTeam)
       throw new HttpError(409, MSG_DOMAINS.maxDomains, { url: MSG_DOMAINS.maxDomains });
@@ -146,7 +155,7 @@ export async function createDomain(ctx: AppContext, access: TeamAccess, url: str
     return { id, events: [await toTeam(trx, access, { code: EventCode.DomainCreated, created_domain: id })] };
   });
   await publishAll(ctx, events);
-  return id;
+  return { id, host };
 }
 
 /** The four copyable texts for this domain's hash. */

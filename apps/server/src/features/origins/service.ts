@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { MSG_DOMAIN_RULES, type TOrigin, VerificationMethod } from '@tlprt/contract';
+import { MSG_DOMAIN_RULES, MSG_DOMAINS, type TOrigin, VerificationMethod } from '@tlprt/contract';
 import { originNameHost, usableDomainHosts } from '../../access/origin-hosts.js';
 import type { TeamAccess } from '../../access/team-access.js';
 import { publicHostOf } from '../../config.js';
 import type { AppContext } from '../../context.js';
+import { lockTeam } from '../../db/locks.js';
 import type { OriginRow } from '../../db/schema.js';
 import { badRequest, HttpError, notFound } from '../../http/errors.js';
 import { mayToggleOrigin, OriginStatus } from './policy.js';
@@ -62,17 +63,25 @@ export async function createOrigin(ctx: AppContext, access: TeamAccess, name: st
   return present(ctx, teamId, o);
 }
 
-/** Inserts an origin with its CDN url (also used by the demo seed). */
+/** What makes two origins of a team the same: their host, or for a row older than issue 39 whose name
+ *  is no host, the name itself. */
+const sameOriginAs = (name: string) => originNameHost(name) ?? name.trim().toLowerCase();
+
+/** Inserts an origin with its CDN url (also used by the demo seed); 409 naming `name` when the team has
+ *  it already. */
 export function createOriginRow(ctx: AppContext, teamId: number, name: string): Promise<number> {
-  return ctx.db
-    .transaction()
-    .execute((trx) =>
-      insertOrigin(
-        trx,
-        { teamId, name, createdAt: ctx.now(), verificationHash: newVerificationHash() },
-        (id) => originUrl(ctx.config.publicUrl, teamId, id),
-      ),
+  return ctx.db.transaction().execute(async (trx) => {
+    // Under the team's lock: two tabs adding the same host at once must not both succeed.
+    await lockTeam(trx, teamId);
+    const key = sameOriginAs(name);
+    if ((await listOrigins(trx, teamId)).some((o) => sameOriginAs(o.name) === key))
+      throw new HttpError(409, MSG_DOMAINS.originDuplicate, { name: MSG_DOMAINS.originDuplicate });
+    return insertOrigin(
+      trx,
+      { teamId, name, createdAt: ctx.now(), verificationHash: newVerificationHash() },
+      (id) => originUrl(ctx.config.publicUrl, teamId, id),
     );
+  });
 }
 
 /** 10 ↔ 20 (not while suspended). */

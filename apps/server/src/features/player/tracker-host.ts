@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import TrackerServer from 'bittorrent-tracker/server';
 import { KeyedSocket, type RawSocket } from './tracker-keyed-socket.js';
 import type { TrackerLimits } from './tracker-limits.js';
-import { Swarm } from './tracker-swarm.js';
+import { type ConnectionPlace, Swarm } from './tracker-swarm.js';
 
 /** The longest pause between two passes over the open sockets (idle, expired peers, pings). */
 const MAX_SWEEP_MS = 30_000;
@@ -34,6 +34,8 @@ export interface CheckedUpgrade {
   key: string;
   /** The address group (http/client-address.ts addressGroup) of the connection. */
   group: string;
+  /** Its network, country and key's matching setting, for the order of its announces' answers. */
+  place: ConnectionPlace;
 }
 
 /**
@@ -127,11 +129,12 @@ export class SwarmHost {
   }
 
   /** Completes the WebSocket handshake of a checked upgrade and lets its messages in. */
-  accept({ req, socket, head, key, group }: CheckedUpgrade): void {
+  accept({ req, socket, head, key, group, place }: CheckedUpgrade): void {
     const { tracker, limits, log } = this;
     tracker.ws.handleUpgrade(req as never, socket, head, (upgraded) => {
       const keyed = new KeyedSocket(upgraded as unknown as RawSocket, key, {
         group,
+        place,
         messagesPerSecond: limits.messagesPerSecond,
         idleTimeoutMs: limits.idleTimeoutMs,
         now: () => performance.now(),

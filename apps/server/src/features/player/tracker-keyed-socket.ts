@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { CLOSE_POLICY, TokenBucket } from './tracker-limits.js';
-import type { Swarm, SwarmMember, SwarmPeer } from './tracker-swarm.js';
+import type { ConnectionPlace, Swarm, SwarmMember, SwarmPeer } from './tracker-swarm.js';
 
 /** The little of a `ws` WebSocket this module uses (`ws` ships no types). */
 export interface RawSocket {
@@ -51,6 +51,8 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 export interface ConnectionOptions {
   /** The client's address group (http/client-address.ts addressGroup). */
   group: string;
+  /** Its network, country and key's matching setting (tracker-networks.ts). */
+  place: ConnectionPlace;
   messagesPerSecond: number;
   idleTimeoutMs: number;
   now: () => number;
@@ -77,6 +79,7 @@ export interface ConnectionOptions {
  */
 export class KeyedSocket extends EventEmitter implements SwarmMember {
   readonly group: string;
+  readonly place: ConnectionPlace;
   /** The swarms this connection holds a peer in, and that peer. */
   private readonly memberships = new Map<Swarm, SwarmPeer>();
   /** Namespaced id → the info hash this client named, for the swarms it is in. */
@@ -95,6 +98,7 @@ export class KeyedSocket extends EventEmitter implements SwarmMember {
   ) {
     super();
     this.group = opts.group;
+    this.place = opts.place;
     const now = opts.now();
     this.bucket = new TokenBucket(opts.messagesPerSecond, 2 * opts.messagesPerSecond, now);
     this.lastAnnounceAt = now;

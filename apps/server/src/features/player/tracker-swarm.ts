@@ -1,4 +1,19 @@
+import { PeerMatching, type PeerMatchingValue } from '@tlprt/contract';
 import { CLOSE_POLICY } from './tracker-limits.js';
+
+/**
+ * What the tracker knows of a connection's place (DESIGN §14), found once at its upgrade in the
+ * server's process (tracker-networks.ts) and carried with it into a tracker worker: the swarm that
+ * matches peers may live in another process than the one that saw the address.
+ */
+export interface ConnectionPlace {
+  /** `AS<number>`: NETWORKS_FILE's range holding the address, else the shipped ASN table's; '' unknown. */
+  readonly network: string;
+  /** ISO 3166 code of the address's country; '' unknown (private addresses, no database). */
+  readonly country: string;
+  /** The key's setting 102 when the connection opened. */
+  readonly matching: PeerMatchingValue;
+}
 
 /** A peer as bittorrent-tracker's server reads it: it sends offers and answers to `socket`. */
 export interface SwarmPeer {
@@ -15,6 +30,7 @@ export interface SwarmPeer {
 /** A tracker connection as a swarm needs it (tracker-keyed-socket.ts). */
 export interface SwarmMember {
   readonly group: string;
+  readonly place: ConnectionPlace;
   /** How many swarms this connection holds a peer in. */
   readonly swarmCount: number;
   peerIn(swarm: Swarm): SwarmPeer | undefined;
@@ -29,6 +45,9 @@ export interface SwarmLimits {
   peersPerSwarm: number;
   peersPerAddressPerSwarm: number;
   swarmsPerSocket: number;
+  /** An announcer's own network (country, with matching by country) answers alone while it holds at
+   *  least this many other peers of the swarm; with fewer, the others follow (TRACKER_MATCH_MIN_PEERS). */
+  matchMinPeers: number;
 }
 
 /** An announce as the library parsed it (lib/server/parse-websocket.js). */
@@ -194,12 +213,52 @@ export class Swarm {
   }
 
   /**
-   * Up to `numwant` other peers for the offers of `member`: one peer of each address group per round,
-   * groups in random order, a random peer within each.
+   * Up to `numwant` other peers for the offers of `member`, nearest first (DESIGN §14). The swarm's
+   * address groups are ranked by the announcer's place and its key's setting 102: with `network`, its
+   * own network, then its country, then the rest; with `country`, its country or network, then the
+   * rest; with `anyone`, all alike. The nearest rank answers alone while it holds `matchMinPeers`
+   * peers besides the announcer: an offer sent across networks is what puts video on the ISPs' transit
+   * links. Within a rank, as before matching: one peer of each address group per round, groups in
+   * random order, a random peer within each, so an address gets its share of the offers however many
+   * peers it holds. A group's place is its first peer's: a place follows from the address, which an
+   * address group shares.
    */
   private pick(numwant: number, member: SwarmMember): SwarmPeer[] {
     const out: SwarmPeer[] = [];
-    const groups = [...this.groups.values()];
+    const { network, country, matching } = member.place;
+    if (matching === PeerMatching.Anyone || (network === '' && country === '')) {
+      this.pickFrom([...this.groups.values()], numwant, member, out);
+      return out;
+    }
+    const ranks: SwarmPeer[][][] = [[], [], []];
+    let near = 0;
+    const mine = this.groups.get(member.group);
+    for (const g of this.groups.values()) {
+      const first = (g[0] as SwarmPeer).socket.place;
+      const sameNetwork = network !== '' && first.network === network;
+      const sameCountry = country !== '' && first.country === country;
+      const rank =
+        matching === PeerMatching.Network
+          ? sameNetwork
+            ? 0
+            : sameCountry
+              ? 1
+              : 2
+          : sameNetwork || sameCountry
+            ? 0
+            : 2;
+      (ranks[rank] as SwarmPeer[][]).push(g);
+      if (rank === 0) near += g === mine ? g.length - 1 : g.length;
+    }
+    const last = near >= this.limits.matchMinPeers ? 0 : 2;
+    for (let r = 0; r <= last && out.length < numwant; r++) {
+      this.pickFrom(ranks[r] as SwarmPeer[][], numwant, member, out);
+    }
+    return out;
+  }
+
+  /** Adds to `out`, up to `numwant` in all, peers of `groups` other than `member`'s, round by round. */
+  private pickFrom(groups: SwarmPeer[][], numwant: number, member: SwarmMember, out: SwarmPeer[]): void {
     for (let i = groups.length - 1; i > 0; i--) {
       const j = Math.floor(Math.random() * (i + 1));
       [groups[i], groups[j]] = [groups[j] as SwarmPeer[], groups[i] as SwarmPeer[]];
@@ -219,7 +278,6 @@ export class Swarm {
       }
       if (!more) break;
     }
-    return out;
   }
 
   private dropIfEmpty(): void {

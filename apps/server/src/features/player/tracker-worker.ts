@@ -59,6 +59,7 @@ process.on('message', (m: ToWorker, handle: unknown) => {
     head: Buffer.from(m.head, 'base64'),
     key: m.key,
     group: m.group,
+    place: m.place,
   });
 });
 // The server's process is gone: so is the budget these connections were counted in.

@@ -18,6 +18,8 @@ export type ToWorker =
       id: number;
       key: string;
       group: string;
+      /** Found in this process, where the client address is known (TRUST_PROXY), and sent along. */
+      place: CheckedUpgrade['place'];
       method: string | undefined;
       url: string | undefined;
       headers: CheckedUpgrade['req']['headers'];
@@ -171,7 +173,7 @@ export class TrackerWorkers {
   /** Passes a checked upgrade to the worker of `shard`; `release` frees its budget once it closes. */
   hand(
     shard: number,
-    { req, socket, head, key, group }: CheckedUpgrade & { socket: Socket },
+    { req, socket, head, key, group, place }: CheckedUpgrade & { socket: Socket },
     release: () => void,
   ): void {
     const slot = this.slots[shard % this.slots.length] as Slot;
@@ -191,6 +193,7 @@ export class TrackerWorkers {
       id,
       key,
       group,
+      place,
       method: req.method,
       url: req.url,
       headers: req.headers,

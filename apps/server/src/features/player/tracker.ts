@@ -3,11 +3,13 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { KEY_HASH_PATTERN, PLAYER_PATHS, TRACKER_SHARDS } from '@tlprt/contract';
 import type { FastifyInstance } from 'fastify';
+import type { UsableKey } from '../../access/usable-keys.js';
 import type { AppContext } from '../../context.js';
 import { addressGroup } from '../../http/client-address.js';
 import { type LimitedTracker, refuse, SwarmHost } from './tracker-host.js';
 import { defaultMaxSockets, SocketBudget } from './tracker-limits.js';
 import { TrackerLiveness } from './tracker-liveness.js';
+import { TrackerNetworks } from './tracker-networks.js';
 import { TrackerWorkers } from './tracker-workers.js';
 
 /** What the rest of the server reads of this node's tracker (the metrics, the tests). */
@@ -61,7 +63,11 @@ function queryOf(url: string): { key: string; shard: number } | undefined {
 export async function startTracker(
   app: FastifyInstance,
   ctx: AppContext,
-  opts: { workerScript?: string } = {},
+  opts: {
+    workerScript?: string;
+    /** A usable key's effective value of a setting: the key settings' layers, which another feature keeps. */
+    settingOf: (key: UsableKey, settingId: number) => Promise<number>;
+  },
 ): Promise<TrackerNode> {
   const limits = ctx.config.tracker;
   const host = limits.workers === 0 ? new SwarmHost(limits, ctx.log) : undefined;
@@ -73,6 +79,11 @@ export async function startTracker(
     limits.socketsPerAddress,
   );
   const liveness = new TrackerLiveness(ctx.config.trackerNodes, ctx.log);
+  // Each connection's network and country come from its address here, the one process that sees it
+  // (TRUST_PROXY's rule), with the breakdowns' ASN and country tables behind NETWORKS_FILE's ranges.
+  const networks = new TrackerNetworks(ctx, ctx.config.networks, app.stats.viewerFacts, opts.settingOf);
+  // In production the tables load at start, not on the first public viewer's upgrade (about 2 s).
+  if (ctx.config.nodeEnv === 'production') networks.warm();
   const node: TrackerNode = {
     sockets: budget,
     swarmCount: () => host?.swarmCount ?? workers?.swarmCount ?? 0,
@@ -104,16 +115,17 @@ export async function startTracker(
     if (!origin) return refuse(socket, '403 Forbidden');
     // Counted from here until the TCP connection closes, the Origin check's wait included: a flood of
     // upgrades cannot hold more descriptors than the budget while the database answers.
-    const group = addressGroup(ctx.addressOf(req));
+    const address = ctx.addressOf(req);
+    const group = addressGroup(address);
     const over = budget.take(group);
     if (over === 'node') return refuse(socket, '503 Service Unavailable', true);
     if (over === 'address') return refuse(socket, '429 Too Many Requests', true);
     const release = () => budget.release(group);
     socket.once('close', release);
-    ctx.origins.forKey(query.key, origin).then(
-      (ok) => {
+    Promise.all([ctx.origins.forKey(query.key, origin), networks.place(address, query.key)]).then(
+      ([ok, place]) => {
         if (!ok || socket.destroyed) return refuse(socket, '403 Forbidden');
-        const upgrade = { req, socket, head, key: query.key, group };
+        const upgrade = { req, socket, head, key: query.key, group, place };
         if (workers === undefined) return host?.accept(upgrade);
         // The worker tells when the connection closes: this process's copy closes once handed over.
         socket.off('close', release);

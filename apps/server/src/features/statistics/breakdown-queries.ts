@@ -135,3 +135,39 @@ export async function readBreakdown(
     order by ${ORDER} desc, name limit ${BREAKDOWN_MAX_ROWS}`.execute(db);
   return rows.rows;
 }
+
+/**
+ * One name's buckets over [from, to] (bucket starts) of one dimension, oldest first, for some keys of a
+ * team: each bucket's values summed over the keys (peak series too, as readBreakdown sums a bucket), so
+ * the buckets merged as readBreakdown merges them give its row of that name. Every key of the team
+ * reads the team totals.
+ */
+export async function readBreakdownSeries(
+  db: StatsDb,
+  q: {
+    teamId: number;
+    keyIds: readonly number[];
+    allKeys: boolean;
+    size: number;
+    dim: number;
+    name: string;
+    from: number;
+    to: number;
+  },
+): Promise<Array<{ bucket: number } & Record<string, number>>> {
+  const pg = isPostgres(db);
+  const level = q.size === BREAKDOWN_HOUR ? 'hour' : 'day';
+  const rows = q.allKeys
+    ? await sql<{ bucket: number } & Record<string, number>>`
+        select bucket, ${columnList()} from ${sql.table(`stats_team_breakdown_${level}`)}
+        where team_id = ${q.teamId} and dim = ${q.dim} and name = ${q.name}
+          and bucket >= ${q.from} and bucket <= ${q.to}
+        order by bucket`.execute(db)
+    : await sql<{ bucket: number } & Record<string, number>>`
+        select bucket, ${columnList((c) => sql`${cappedSum(pg, sql.ref(c.column), sumCap(c))} as ${sql.ref(c.column)}`)}
+        from ${sql.table(`stats_breakdown_${level}`)}
+        where key_id in (${sql.join(q.keyIds)}) and dim = ${q.dim} and name = ${q.name}
+          and bucket >= ${q.from} and bucket <= ${q.to}
+        group by bucket order by bucket`.execute(db);
+  return rows.rows;
+}

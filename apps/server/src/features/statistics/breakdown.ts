@@ -4,7 +4,6 @@ import {
   MSG_STATS_EXPORT,
   POINT_FIELDS,
   POINT_VALUES,
-  STATS_RANGES,
   STORED_COLUMNS,
   type TBreakdownBy,
   type TBreakdownResponse,
@@ -16,7 +15,7 @@ import type { UserRow } from '../../db/schema.js';
 import { badRequest } from '../../http/errors.js';
 import { BREAKDOWN_DAY, BREAKDOWN_HOUR, readBreakdown } from './breakdown-queries.js';
 import { findTeamFacts, listTeamKeys } from './queries.js';
-import { fieldValue } from './series-answer.js';
+import { fieldValue, servedWindow } from './series-answer.js';
 import type { StatsService } from './service.js';
 import { statsDb } from './tables.js';
 
@@ -65,6 +64,15 @@ export async function exportBreakdown(
   return teamBreakdown(svc, team, q.range, q.by, q.keys, q.from ?? 0, q.to ?? nowSec, true);
 }
 
+/** The buckets a breakdown sums, [from, to] their starts: the day and live ranges whole hours, week
+ *  and month whole UTC days. The drill-down's series (breakdown-series.ts) covers the same window. */
+export function breakdownBuckets(range: TStatsRange, start: number, end: number, nowSec: number) {
+  const size = range === 'live' || range === 'day' ? BREAKDOWN_HOUR : BREAKDOWN_DAY;
+  // The chart's window (a custom one too), widened to whole buckets.
+  const { from: windowStart, to: windowEnd } = servedWindow(range, start, end, nowSec);
+  return { size, from: windowStart - (windowStart % size), to: windowEnd - (windowEnd % size) };
+}
+
 async function teamBreakdown(
   svc: StatsService,
   team: { id: number; version: number },
@@ -76,11 +84,7 @@ async function teamBreakdown(
   strictKeys: boolean,
 ): Promise<Breakdown> {
   const nowSec = Math.floor(svc.ctx.now() / 1000);
-  const size = range === 'live' || range === 'day' ? BREAKDOWN_HOUR : BREAKDOWN_DAY;
-  const windowStart = Math.max(start, nowSec - STATS_RANGES[range].window);
-  const windowEnd = Math.min(end, nowSec);
-  const from = windowStart - (windowStart % size);
-  const to = windowEnd - (windowEnd % size);
+  const { size, from, to } = breakdownBuckets(range, start, end, nowSec);
   const asked = new Set(apiKeys);
   const keyIds: number[] = [];
   let leftOut = 0;

@@ -18,6 +18,7 @@ import { HttpError, tooManyRequests } from '../../http/errors.js';
 import { route } from '../../http/route.js';
 import { tokenGuard } from '../../http/token-guard.js';
 import { exportBreakdown, queryBreakdown } from './breakdown.js';
+import { queryBreakdownSeries } from './breakdown-series.js';
 import { ingestAnonymous, ingestAnswer, ingestHeaders } from './ingest-http.js';
 import {
   exportStats,
@@ -169,6 +170,10 @@ export function statsRoutes(svc: StatsService): FastifyPluginAsync {
         return reply.type(STATS_CSV_TYPE).send(breakdownCsv(answer.data, { nodr }));
       return answer;
     });
+
+    route(app, E.breakdownSeries, async (req, reply) =>
+      send(reply, await queryBreakdownSeries(svc, caller(req).user, req.body), undefined),
+    );
 
     route(app, E.readLists, async (req) => ({
       message: MSG.ok,

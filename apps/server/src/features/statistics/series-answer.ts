@@ -6,6 +6,7 @@ import {
   POINT_FIELDS,
   POINT_VALUES,
   STATS_RANGES,
+  STATS_STEP_KEPT_S,
   statsCsv,
   type TStatsExportQuery,
   type TStatsPoint,
@@ -20,11 +21,24 @@ import { findTeamFacts, listTeamKeys, readPoints } from './queries.js';
 import type { StatsService } from './service.js';
 import { PEAK_COLUMNS, SUM_CAP, statsDb } from './tables.js';
 
-/** The window actually served: clamped to the range's window ending at server time, step-aligned. */
-function clampWindow(range: TStatsRange, start: number, end: number, nowSec: number) {
-  const { step, window } = STATS_RANGES[range];
-  const from = Math.max(start, nowSec - window);
+/**
+ * The window a range serves, before step alignment: any [start, end] of at most the range's maxSpan
+ * (a custom window: last Tuesday, a calendar quarter of hours), cut to end by server time and to start
+ * within the data kept for the range's step. A longer window (an open one, start 0) is the range's
+ * rolling window ending at server time, which is what every window was before custom ones: such a
+ * request answers as it did. The breakdown serves the same window (breakdown.ts).
+ */
+export function servedWindow(range: TStatsRange, start: number, end: number, nowSec: number) {
+  const { step, window, maxSpan } = STATS_RANGES[range];
   const to = Math.min(end, nowSec);
+  if (end - start > maxSpan) return { from: Math.max(start, nowSec - window), to };
+  return { from: Math.max(start, nowSec - (STATS_STEP_KEPT_S[step] ?? window)), to };
+}
+
+/** The window actually served, aligned to the range's step. */
+function clampWindow(range: TStatsRange, start: number, end: number, nowSec: number) {
+  const { step } = STATS_RANGES[range];
+  const { from, to } = servedWindow(range, start, end, nowSec);
   return { step, from: from - (from % step), to: to - (to % step) };
 }
 

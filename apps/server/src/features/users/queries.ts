@@ -5,7 +5,7 @@ import type { UserRow } from '../../db/schema.js';
 export async function updateProfile(
   db: Db,
   id: number,
-  patch: { name?: string; surname?: string; phone?: string; image?: number },
+  patch: { name?: string; surname?: string; phone?: string; image?: number; time_zone_id?: number | null },
 ): Promise<void> {
   if (Object.keys(patch).length === 0) return;
   await db.updateTable('users').set(patch).where('id', '=', id).execute();

@@ -34,12 +34,13 @@ export async function updateUser(
   if (!canUpdateUser(actor, userId)) throw forbidden();
   if (input.id !== undefined && input.id !== userId)
     throw badRequest('The id in the body does not match the path', { id: 'Does not match the path' });
-  const { name, surname, phone, image } = input;
+  const { name, surname, phone, image, timezoneId } = input;
   await updateProfile(ctx.db, userId, {
     ...(name !== undefined && { name }),
     ...(surname !== undefined && { surname }),
     ...(phone !== undefined && { phone }),
     ...(image !== undefined && { image }),
+    ...(timezoneId !== undefined && { time_zone_id: timezoneId }),
   });
   const row = await findUserById(ctx.db, userId);
   if (!row) throw notFound();

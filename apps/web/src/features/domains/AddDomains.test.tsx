@@ -82,7 +82,7 @@ describe('Add domain: the domain input', () => {
       routes: {
         [on(ENDPOINTS.domains.create, 5)]: () => {
           state.domains = [buildDraft({ id: 21, url: 'example.com' })];
-          return { status: 201, body: { message: 'created', data: { id: 21 } } };
+          return { status: 201, body: { message: 'created', data: { id: 21, host: 'example.com' } } };
         },
         [on(ENDPOINTS.domains.instructions, 5, 21)]: instructions,
       },
@@ -99,6 +99,28 @@ describe('Add domain: the domain input', () => {
     // the new draft becomes current, the input is emptied
     expect(await screen.findByLabelText('Current draft')).toHaveValue('example.com');
     expect(input).toHaveValue('');
+    // Stored as typed: nothing to explain.
+    expect(screen.queryByText(/^Saved as/)).not.toBeInTheDocument();
+  });
+
+  it('an internationalized name: says it was saved in its xn-- form', async () => {
+    const state = { domains: [] as TDomain[] };
+    const ascii = 'xn--vi8h.example';
+    await open(state, {
+      routes: {
+        [on(ENDPOINTS.domains.create, 5)]: () => {
+          state.domains = [buildDraft({ id: 21, url: ascii })];
+          return { status: 201, body: { message: 'created', data: { id: 21, host: ascii } } };
+        },
+        [on(ENDPOINTS.domains.instructions, 5, 21)]: instructions,
+      },
+    });
+    await userEvent.type(await screen.findByLabelText('Domain'), '🍕.example');
+    await userEvent.click(screen.getByRole('button', { name: 'Check' }));
+    expect(await screen.findByText(MSG_DOMAINS.savedAsAscii(ascii, '🍕.example'))).toBeInTheDocument();
+    expect(MSG_DOMAINS.savedAsAscii(ascii, '🍕.example')).toBe(
+      'Saved as xn--vi8h.example (the internationalized form of 🍕.example)',
+    );
   });
 
   it('the clear control empties the input', async () => {
@@ -112,7 +134,9 @@ describe('Add domain: the domain input', () => {
   it.each([
     [400, 'bad', MSG_DOMAINS.incorrectFormat],
     [404, 'Not found', MSG_DOMAINS.assignedToAnother],
-    [406, 'whatever', MSG_DOMAINS.verifiedByTeammate],
+    // Where the team has it, as the server says (not "another member").
+    [406, MSG_DOMAINS.alreadyVerifiedInTeam, MSG_DOMAINS.alreadyVerifiedInTeam],
+    [406, MSG_DOMAINS.alreadyVerifiedDraft, MSG_DOMAINS.alreadyVerifiedDraft],
     [409, MSG_DOMAINS.alreadyDraft, MSG_DOMAINS.alreadyDraft],
     [409, MSG_DOMAINS.maxDomains, MSG_DOMAINS.maxDomains],
   ])('server %i shows "%s" → the spec text under the input', async (status, message, text) => {

@@ -133,10 +133,13 @@ function DomainForm({ full }: { full: boolean }) {
   const [, selectDraft] = useDraftSelection();
   const form = useContractForm(DOMAIN_INPUT, { initialValues: { url: '' } });
   const allowed = policy.can('domains.manage');
+  // An internationalized name is stored in its xn-- form: said once, after the draft is made.
+  const [savedAs, setSavedAs] = useState<string | null>(null);
 
   const submit = form.onSubmit(({ url }) => {
     const host = bareHost(url);
     form.setFieldValue('url', host);
+    setSavedAs(null);
     if (host === '') {
       form.setFieldError('url', MSG_DOMAINS.incorrectFormat);
       return;
@@ -145,13 +148,15 @@ function DomainForm({ full }: { full: boolean }) {
       onSuccess: (res) => {
         form.reset();
         selectDraft(res.data.id);
+        if (res.data.host !== host) setSavedAs(MSG_DOMAINS.savedAsAscii(res.data.host, host));
       },
       onError: (err) => {
         if (!isApiError(err)) return;
         const byStatus: Record<number, string> = {
           400: MSG_DOMAINS.incorrectFormat,
           404: MSG_DOMAINS.assignedToAnother,
-          406: MSG_DOMAINS.verifiedByTeammate,
+          // The server says where the team has it (My domains or the drafts).
+          406: err.body.message || MSG_DOMAINS.alreadyVerifiedInTeam,
           409: err.body.message,
         };
         const msg = byStatus[err.status];
@@ -204,6 +209,11 @@ function DomainForm({ full }: { full: boolean }) {
               {MSG_DOMAINS.check}
             </Button>
           </Group>
+          {savedAs && (
+            <Text size="sm" c="dimmed" role="status">
+              {savedAs}
+            </Text>
+          )}
           {full && (
             <Text size="sm" c="orange">
               {MSG_DOMAINS.maxDomains}
@@ -509,6 +519,7 @@ function PlayerStep({ draft }: { draft: TDomain }) {
               loading={createKey.isPending}
               disabled={!policy.can('keys.manage')}
               onClick={() => createKey.mutate(domainId)}
+              title={MSG_DOMAINS.generateTokenHelp}
             >
               {MSG_DOMAINS.generateToken}
             </Button>

@@ -318,16 +318,22 @@ function DomainPanel({
           <PlainHttpOption domain={domain} perms={perms} onAsk={onAsk} />
           <KeyTable domain={domain} keys={keys} perms={perms} onAsk={onAsk} />
           {isActive && (
-            <Group>
+            <Group wrap="nowrap" align="center">
               <Button
                 variant="light"
                 leftSection={<IconPlus size={16} />}
                 disabled={!perms.manageKeys || suspended}
                 loading={createKey.isPending}
                 onClick={() => createKey.mutate(domain.id)}
+                aria-describedby={`generate-key-help-${domain.id}`}
+                style={{ flexShrink: 0 }}
               >
                 {MSG_DOMAINS.generateToken}
               </Button>
+              {/* The spec fixes the button's words; this says it makes a player key, not an API token. */}
+              <Text size="xs" c="dimmed" id={`generate-key-help-${domain.id}`}>
+                {MSG_DOMAINS.generateTokenHelp}
+              </Text>
             </Group>
           )}
         </Stack>

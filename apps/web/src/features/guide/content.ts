@@ -15,6 +15,7 @@ import {
   MSG_HASHES,
   MSG_STATS,
   MSG_STATS_EXPORT,
+  MSG_TOKENS,
   PAGE_ORIGIN_RULE,
   PLAYER_BYTES_COUNTED,
   PLAYER_HELP,
@@ -86,6 +87,7 @@ export const ORDERED_SETTINGS = [
   KeySettingId.DownloadTimeout,
   KeySettingId.MinBufferSize,
   KeySettingId.PeeringOpeningQuota,
+  KeySettingId.PeerMatching,
 ] as const;
 
 /** The verification bytes' name, as the glossary and the statistics name them. */
@@ -360,7 +362,7 @@ export function guideBlocks(origin: string, plugin: string): Record<GuideSection
           rows: [
             [
               'Pushed by your packager',
-              `${code(`POST ${PLAYER_PATHS.hashes}`)} with an API token of scope “hashes” (Team settings, API tokens: “${MSG_HASHES.scopeLabel}”): \`{"hashes": [{"url", "sha256", "range"?}]}\`, at most ${LIMITS.hashesPerPush.toLocaleString('en-US')} a request, for URLs on your domains and Origins. A pushed hash wins over any other.`,
+              `${code(`POST ${PLAYER_PATHS.hashes}`)} with an API token of scope “hashes” (Team settings, ${MSG_TOKENS.title}: “${MSG_HASHES.scopeLabel}”): \`{"hashes": [{"url", "sha256", "range"?}]}\`, at most ${LIMITS.hashesPerPush.toLocaleString('en-US')} a request, for URLs on your domains and Origins. A pushed hash wins over any other.`,
               'Nothing.',
             ],
             [
@@ -403,7 +405,10 @@ export function guideBlocks(origin: string, plugin: string): Record<GuideSection
               '`cdnBytes, p2pBytes`',
               `Whole bytes since this session's previous report, from the CDN and from peers: 0 to ${INGEST_MAX_BYTES.toLocaleString('en-US')} (4 GiB) each. ${PLAYER_BYTES_COUNTED}`,
             ],
-            ['`nodrBytes`', 'Optional, the same for the NODR series.'],
+            [
+              '`nodrBytes`',
+              `Optional, the same range: bytes a third source delivered, neither your CDN nor peers (the NODR series). ${SERIES.nodrBytes.description}`,
+            ],
             [
               '`rejectedBytes`',
               'Optional, the same range: bytes peers sent that failed verification and were thrown away (not in p2pBytes, not a viewer).',
@@ -459,7 +464,7 @@ export function guideBlocks(origin: string, plugin: string): Record<GuideSection
               'P2P (bandwidth)',
               'The same for p2pBytes: what viewers got from each other instead of your CDN.',
             ],
-            ['NODR', 'Shown for teams of version 1 only: the nodrBytes series.'],
+            ['NODR', SERIES.nodrBytes.description],
             [
               'P2P share',
               'P2P bytes ÷ all bytes over the visible range (zoom changes it). The higher, the less your CDN served.',
@@ -513,7 +518,7 @@ export function guideBlocks(origin: string, plugin: string): Record<GuideSection
     ],
     export: [
       {
-        p: `A program reads your team's statistics with an API token of scope “statistics” (Team settings, API tokens: “${SCOPE_CHOICE.statistics.label}”), sent as \`Authorization: Bearer <token>\` on ${code(`GET ${origin}${STATS_EXPORT.path}`)}. Parameters: \`range\` (${Object.keys(STATS_RANGES).join(', ')}), \`keys\` (key hashes of the token's team, separated by commas), optionally \`from\` and \`to\` (Unix seconds, within the range's window), \`by\` (${BREAKDOWN_DIMENSIONS.join(', ')}) for a breakdown instead of points, and \`format\` (\`json\`, the default, or \`csv\`). The answer is the chart's: points with the fields of the glossary, or breakdown rows. A token of another scope or a revoked one answers 401 (“${MSG_STATS_EXPORT.badToken}”), a key of another team 400, and more than ${STATS_EXPORTS_PER_MINUTE} exports a minute with one token 429.`,
+        p: `A program reads your team's statistics with an API token of scope “statistics” (Team settings, ${MSG_TOKENS.title}: “${SCOPE_CHOICE.statistics.label}”), sent as \`Authorization: Bearer <token>\` on ${code(`GET ${origin}${STATS_EXPORT.path}`)}. Parameters: \`range\` (${Object.keys(STATS_RANGES).join(', ')}), \`keys\` (key hashes of the token's team, separated by commas), optionally \`from\` and \`to\` (Unix seconds, within the range's window), \`by\` (${BREAKDOWN_DIMENSIONS.join(', ')}) for a breakdown instead of points, and \`format\` (\`json\`, the default, or \`csv\`). The answer is the chart's: points with the fields of the glossary, or breakdown rows. A token of another scope or a revoked one answers 401 (“${MSG_STATS_EXPORT.badToken}”), a key of another team 400, and more than ${STATS_EXPORTS_PER_MINUTE} exports a minute with one token 429.`,
       },
       { copy: { label: 'Export example', value: statsExportCurl(origin, '<API token>'), multiline: true } },
     ],

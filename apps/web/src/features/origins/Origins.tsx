@@ -68,7 +68,7 @@ export function Origins() {
       onConfirm: () => remove.mutateAsync(o.id),
       children: (
         <Text>
-          Delete the origin <b>{o.name}</b> ({o.url})? Players pulling through it stop getting video.
+          Delete the origin <b>{o.name}</b>? The P2P integrity check stops reading segments from it.
         </Text>
       ),
     });
@@ -83,7 +83,7 @@ export function Origins() {
           ) : (
             <Group justify="space-between" gap="sm">
               <Text size="sm" c="dimmed">
-                An origin is the CDN host your players pull video through.
+                An origin is the CDN host your players load video segments from.
               </Text>
               <Button leftSection={<IconPlus size={16} />} onClick={() => setAdding(true)}>
                 {MSG_DOMAINS.addOrigin}
@@ -108,87 +108,104 @@ export function Origins() {
           </Text>
         </EmptyState>
       ) : (
-        <Accordion
-          multiple
-          // What still needs doing is open from the start for whoever may do it.
-          defaultValue={
-            editable
-              ? origins.data.filter((o) => o.verification === 'unverified').map((o) => String(o.id))
-              : []
-          }
-          variant="separated"
-          radius="lg"
-          chevronPosition="left"
-          styles={{
-            item: {
-              background: 'var(--app-surface)',
-              border: '1px solid var(--app-border)',
-            },
-          }}
-        >
-          {origins.data.map((o) => {
-            const active = o.status.id === 10;
-            const badge = VERIFICATION_BADGE[o.verification];
-            return (
-              <Accordion.Item key={o.id} value={String(o.id)}>
-                <Group gap={4} wrap="nowrap" pr="sm">
-                  <Accordion.Control aria-label={`Origin ${o.url}`} style={{ flex: 1, minWidth: 0 }}>
-                    <Group gap="sm" wrap="wrap">
-                      <Text fw={600} ff="monospace" size="sm" style={{ wordBreak: 'break-all' }}>
-                        {o.url}
-                      </Text>
-                      {badge && (
-                        <Badge color={badge.color} variant="light" radius="sm">
-                          {badge.label}
-                        </Badge>
-                      )}
-                      {o.suspended === 1 && (
-                        <Badge color="red" variant="filled" radius="sm">
-                          {MSG_DOMAINS.suspendedLabel}
-                        </Badge>
-                      )}
-                    </Group>
-                  </Accordion.Control>
-                  <Tooltip label={active ? 'Deactivate origin' : 'Activate origin'}>
-                    <Switch
-                      aria-label={`Active ${o.url}`}
-                      checked={active}
-                      color="green"
-                      disabled={!editable || (toggle.isPending && toggle.variables === o.id)}
-                      onChange={() => toggle.mutate(o.id)}
-                    />
-                  </Tooltip>
-                  {editable && (
-                    <Tooltip label="Delete origin">
-                      <ActionIcon
-                        variant="subtle"
-                        color="red"
-                        aria-label={`Delete origin ${o.url}`}
-                        onClick={() => askDelete(o)}
-                      >
-                        <IconTrash />
-                      </ActionIcon>
+        <Stack gap={6}>
+          {/* Column headings of the rows below; each control carries its own accessible name. */}
+          <Group justify="space-between" px="md" visibleFrom="xs" aria-hidden wrap="nowrap">
+            <Text size="xs" c="dimmed" fw={600} tt="uppercase" pl={28} style={{ letterSpacing: '0.04em' }}>
+              Origin host · integrity check
+            </Text>
+            <Text size="xs" c="dimmed" fw={600} tt="uppercase" style={{ letterSpacing: '0.04em' }}>
+              {editable ? 'Active · Delete' : 'Active'}
+            </Text>
+          </Group>
+          <Accordion
+            multiple
+            // What still needs doing is open from the start for whoever may do it.
+            defaultValue={
+              editable
+                ? origins.data.filter((o) => o.verification === 'unverified').map((o) => String(o.id))
+                : []
+            }
+            variant="separated"
+            radius="lg"
+            chevronPosition="left"
+            styles={{
+              item: {
+                background: 'var(--app-surface)',
+                border: '1px solid var(--app-border)',
+              },
+            }}
+          >
+            {origins.data.map((o) => {
+              const active = o.status.id === 10;
+              const badge = VERIFICATION_BADGE[o.verification];
+              return (
+                <Accordion.Item key={o.id} value={String(o.id)}>
+                  <Group gap={4} wrap="nowrap" pr="sm">
+                    <Accordion.Control aria-label={`Origin ${o.name}`} style={{ flex: 1, minWidth: 0 }}>
+                      <Group gap="sm" wrap="wrap">
+                        {/* What the customer typed: their own host, not the generated reference. */}
+                        <Text fw={600} ff="monospace" size="sm" style={{ wordBreak: 'break-all' }}>
+                          {o.name}
+                        </Text>
+                        {badge && (
+                          <Badge color={badge.color} variant="light" radius="sm">
+                            {badge.label}
+                          </Badge>
+                        )}
+                        {o.suspended === 1 && (
+                          <Badge color="red" variant="filled" radius="sm">
+                            {MSG_DOMAINS.suspendedLabel}
+                          </Badge>
+                        )}
+                      </Group>
+                    </Accordion.Control>
+                    <Tooltip label={active ? 'Deactivate origin' : 'Activate origin'}>
+                      <Switch
+                        aria-label={`Active ${o.name}`}
+                        checked={active}
+                        color="green"
+                        disabled={!editable || (toggle.isPending && toggle.variables === o.id)}
+                        onChange={() => toggle.mutate(o.id)}
+                      />
                     </Tooltip>
-                  )}
-                </Group>
-                <Accordion.Panel>
-                  <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="md">
-                    <Field label="Status name" value={o.status.name} />
-                    <Field label="Name" value={o.name} />
-                    <Field label="Created date" value={formatDate(o.createdAt)} />
-                  </SimpleGrid>
-                  <OriginVerification
-                    origin={o}
-                    teamId={team.id}
-                    editable={editable}
-                    state={verifyStates[o.id] ?? null}
-                    setState={(state) => setVerify(o.id, state)}
-                  />
-                </Accordion.Panel>
-              </Accordion.Item>
-            );
-          })}
-        </Accordion>
+                    {editable && (
+                      <Tooltip label="Delete origin">
+                        <ActionIcon
+                          variant="subtle"
+                          color="red"
+                          aria-label={`Delete origin ${o.name}`}
+                          onClick={() => askDelete(o)}
+                        >
+                          <IconTrash />
+                        </ActionIcon>
+                      </Tooltip>
+                    )}
+                  </Group>
+                  <Accordion.Panel>
+                    <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="md">
+                      <Field label="Status" value={o.status.name} />
+                      <Field label="Added on" value={formatDate(o.createdAt)} />
+                      <Field
+                        label="Service reference"
+                        value={o.url}
+                        mono
+                        help="Generated by this service to identify the origin (quote it to support). Your players keep loading from your own host."
+                      />
+                    </SimpleGrid>
+                    <OriginVerification
+                      origin={o}
+                      teamId={team.id}
+                      editable={editable}
+                      state={verifyStates[o.id] ?? null}
+                      setState={(state) => setVerify(o.id, state)}
+                    />
+                  </Accordion.Panel>
+                </Accordion.Item>
+              );
+            })}
+          </Accordion>
+        </Stack>
       )}
     </Stack>
   );
@@ -266,7 +283,7 @@ function OriginVerification({
 
   const file = o.verificationFile;
   return (
-    <Stack gap="sm" mt="md" component="section" aria-label={`Verification of ${o.url}`}>
+    <Stack gap="sm" mt="md" component="section" aria-label={`Verification of ${o.name}`}>
       <Alert color="orange" variant="light" icon={<IconAlert />}>
         {MSG_DOMAINS.originUnverifiedNote}
       </Alert>
@@ -302,7 +319,7 @@ function OriginVerification({
               verifying={verifying}
               disabled={o.suspended === 1}
               host={o.host ?? o.name}
-              aria-label={`Verify ${o.url}`}
+              aria-label={`Verify ${o.name}`}
             />
           )}
         </>
@@ -311,18 +328,36 @@ function OriginVerification({
   );
 }
 
-function Field({ label, value }: { label: string; value: string }) {
+function Field({
+  label,
+  value,
+  mono,
+  help,
+}: {
+  label: string;
+  value: string;
+  mono?: boolean;
+  help?: string;
+}) {
   return (
     <div>
       <Text size="xs" c="dimmed" fw={600} tt="uppercase" style={{ letterSpacing: '0.04em' }}>
         {label}
       </Text>
-      <Text size="sm">{value || '—'}</Text>
+      <Text size="sm" ff={mono ? 'monospace' : undefined} style={{ wordBreak: 'break-all' }}>
+        {value || '—'}
+      </Text>
+      {help && (
+        <Text size="xs" c="dimmed">
+          {help}
+        </Text>
+      )}
     </div>
   );
 }
 
-/** Name input (required, max 30, spec §5) with Add and Cancel. */
+/** Name input (required, max 30, spec §5) with Add and Cancel: the contract's host rule refuses a URL,
+ *  a path or a single word before sending, the server a host the team has already (409). */
 function AddOriginForm({ teamId, onDone }: { teamId: number; onDone: () => void }) {
   const create = useCreateOrigin(teamId);
   const form = useContractForm(ZCreateOriginRequest, { initialValues: { name: '' } });
@@ -338,7 +373,7 @@ function AddOriginForm({ teamId, onDone }: { teamId: number; onDone: () => void 
     <form onSubmit={submit} noValidate>
       <Group align="flex-start" gap="sm" wrap="wrap">
         <TextInput
-          label="Origin name"
+          label="Origin host"
           description={MSG_DOMAINS.originNameHelp}
           placeholder="e.g. cdn.example.com"
           {...form.getInputProps('name')}
@@ -346,6 +381,10 @@ function AddOriginForm({ teamId, onDone }: { teamId: number; onDone: () => void 
           style={{ flex: 1, minWidth: 200 }}
           data-autofocus
           autoFocus
+          autoComplete="off"
+          autoCapitalize="none"
+          spellCheck={false}
+          inputMode="url"
         />
         <Group gap="sm" mt={25}>
           <Button type="submit" loading={create.isPending}>

@@ -9,11 +9,12 @@ import {
   Tabs,
   Text,
   Title,
+  Tooltip,
   UnstyledButton,
 } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { MSG_STATS, type TBreakdownBy, type TBreakdownRow, type TStatsRange } from '@tlprt/contract';
-import { type ReactNode, useId, useMemo, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { IconAlert, IconArrowDown, IconArrowUp, IconSelector } from '../../platform/ui/icons';
 import { formatBytes, formatCount, formatPercent } from '../../platform/units';
 import { breakdownCsvText } from './api';
@@ -29,127 +30,281 @@ import {
   nextSort,
   p2pShareOf,
   sortRows,
+  splitName,
 } from './breakdown';
 import { formatRebuffering, formatStartup, NONE, rebufferingShare } from './experience';
 import { downloadText } from './exportCsv';
+import type { BreakdownFilter } from './filter';
 import { type BreakdownResult, useBreakdown } from './queries';
 
 type ColumnKey = Exclude<BreakdownSortKey, 'traffic'>;
 interface Column {
   key: ColumnKey;
   label: string;
+  /** What it counts (the contract's words): a tooltip on its header, and the header's description. */
+  description: string;
   numeric: boolean;
+  /** Its width (px) in the table's fixed layout; the name takes what is left. */
+  width?: number;
   value: (r: TBreakdownRow, by: TBreakdownBy) => string;
 }
 
-const COLUMNS: readonly Column[] = [
-  { key: 'name', label: 'Name', numeric: false, value: (r, by) => breakdownName(by, r.name) },
-  { key: 'cdn', label: 'CDN', numeric: true, value: (r) => formatBytes(r.cdnDwSize) },
-  { key: 'p2p', label: 'P2P', numeric: true, value: (r) => formatBytes(r.p2pDwSize) },
+const FIGURES = MSG_STATS.breakdownColumns;
+/**
+ * The figures' columns, narrow enough that all seven fit the 650 px a 1280 px screen leaves the card
+ * (headers wrap onto two lines, figures never do); the name column is the rest.
+ */
+const FIGURE_COLUMNS: readonly Column[] = [
+  { key: 'cdn', ...FIGURES.cdn, numeric: true, width: 74, value: (r) => formatBytes(r.cdnDwSize) },
+  { key: 'p2p', ...FIGURES.p2p, numeric: true, width: 74, value: (r) => formatBytes(r.p2pDwSize) },
   {
     key: 'share',
-    label: 'Share',
+    ...FIGURES.share,
     numeric: true,
+    width: 100,
     value: (r) => {
       const share = p2pShareOf(r);
       return share === null ? NONE : formatPercent(share);
     },
   },
-  { key: 'viewers', label: 'Viewers', numeric: true, value: (r) => formatCount(r.usersCount) },
-  { key: 'startup', label: 'Startup p50', numeric: true, value: (r) => formatStartup(r.startupP50Ms) },
+  { key: 'viewers', ...FIGURES.viewers, numeric: true, width: 76, value: (r) => formatCount(r.usersCount) },
+  {
+    key: 'startup',
+    ...FIGURES.startup,
+    numeric: true,
+    width: 78,
+    value: (r) => formatStartup(r.startupP50Ms),
+  },
   {
     key: 'rebuffering',
-    label: 'Rebuffering',
+    ...FIGURES.rebuffering,
     numeric: true,
+    width: 104,
     value: (r) => formatRebuffering(rebufferingShare(r)),
   },
 ];
+/** The columns of a tab: what a row is (Stream, Country...), then the figures. */
+const columnsOf = (by: TBreakdownBy): readonly Column[] => [
+  { key: 'name', ...MSG_STATS.breakdownNames[by], numeric: false, value: (r) => breakdownName(by, r.name) },
+  ...FIGURE_COLUMNS,
+];
 
-// Below this the table scrolls sideways in its ScrollArea (a 390 px phone) rather than squeezing figures.
-const TABLE_MIN_WIDTH = 700;
+// The name column's least width: below name + figures the table scrolls sideways inside its box (a
+// 390 px phone) rather than squeezing figures.
+const NAME_MIN_WIDTH = 140;
+const TABLE_MIN_WIDTH = NAME_MIN_WIDTH + FIGURE_COLUMNS.reduce((w, c) => w + (c.width ?? 0), 0);
 const SKELETON_ROWS = 4;
 const head = { background: 'var(--app-subtle)' } as const;
+// The selected row: tinted, with a bar at its start (not bold: a cut name would lose more of its end).
+const selectedRow = {
+  background: 'var(--mantine-primary-color-light)',
+  boxShadow: 'inset 3px 0 0 var(--mantine-primary-color-filled)',
+} as const;
+const ellipsis = { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' } as const;
 
 function SortIcon({ dir }: { dir: 'asc' | 'desc' | null }) {
-  if (dir === null) return <IconSelector size={14} style={{ opacity: 0.5 }} />;
+  if (dir === null) return <IconSelector size={14} style={{ opacity: 0.5, flex: 'none' }} />;
   return dir === 'asc' ? (
-    <IconArrowUp size={14} strokeWidth={2} />
+    <IconArrowUp size={14} strokeWidth={2} style={{ flex: 'none' }} />
   ) : (
-    <IconArrowDown size={14} strokeWidth={2} />
+    <IconArrowDown size={14} strokeWidth={2} style={{ flex: 'none' }} />
   );
 }
 
-function Header({ sort, onSort }: { sort: BreakdownSort; onSort?: (key: ColumnKey) => void }) {
+/** A header: its label (dotted: it has an explanation), shown on hover, focus or touch, and read as
+ *  the header's description. */
+function HeaderCell({
+  column,
+  dir,
+  onSort,
+}: {
+  column: Column;
+  dir: 'asc' | 'desc' | null;
+  onSort?: ((key: ColumnKey) => void) | undefined;
+}) {
+  const descriptionId = useId();
+  const label = (
+    <span style={{ textDecoration: 'underline dotted', textUnderlineOffset: 3 }}>{column.label}</span>
+  );
+  const tip = (child: ReactNode) => (
+    <Tooltip
+      label={column.description}
+      multiline
+      w={260}
+      withArrow
+      events={{ hover: true, focus: true, touch: true }}
+    >
+      {child}
+    </Tooltip>
+  );
+  return (
+    <Table.Th
+      ta={column.numeric ? 'right' : 'left'}
+      aria-sort={dir === null ? undefined : dir === 'asc' ? 'ascending' : 'descending'}
+      style={{ verticalAlign: 'bottom', lineHeight: 1.25 }}
+    >
+      {onSort ? (
+        tip(
+          <UnstyledButton
+            onClick={() => onSort(column.key)}
+            fz="xs"
+            fw={600}
+            aria-describedby={descriptionId}
+            style={{
+              display: 'inline-flex',
+              alignItems: 'flex-end',
+              justifyContent: column.numeric ? 'flex-end' : 'flex-start',
+              textAlign: column.numeric ? 'right' : 'left',
+              gap: 2,
+            }}
+          >
+            {label}
+            <SortIcon dir={dir} />
+          </UnstyledButton>,
+        )
+      ) : (
+        <Text component="span" fz="xs" fw={600} aria-describedby={descriptionId}>
+          {label}
+        </Text>
+      )}
+      <span id={descriptionId} hidden>
+        {column.description}
+      </span>
+    </Table.Th>
+  );
+}
+
+function Header({
+  columns,
+  sort,
+  onSort,
+}: {
+  columns: readonly Column[];
+  sort: BreakdownSort;
+  onSort?: (key: ColumnKey) => void;
+}) {
   return (
     <Table.Thead style={head}>
       <Table.Tr>
-        {COLUMNS.map((c) => {
-          const dir = sort.key === c.key ? sort.dir : null;
-          return (
-            <Table.Th
-              key={c.key}
-              ta={c.numeric ? 'right' : 'left'}
-              aria-sort={dir === null ? undefined : dir === 'asc' ? 'ascending' : 'descending'}
-              style={{ whiteSpace: 'nowrap' }}
-            >
-              {onSort ? (
-                <UnstyledButton
-                  onClick={() => onSort(c.key)}
-                  fz="sm"
-                  fw={600}
-                  style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}
-                >
-                  {c.label}
-                  <SortIcon dir={dir} />
-                </UnstyledButton>
-              ) : (
-                c.label
-              )}
-            </Table.Th>
-          );
-        })}
+        {columns.map((c) => (
+          <HeaderCell key={c.key} column={c} dir={sort.key === c.key ? sort.dir : null} onSort={onSort} />
+        ))}
       </Table.Tr>
     </Table.Thead>
   );
 }
 
+/**
+ * The table's own sideways scroll when its box is narrower than its columns (a phone): a fade on the
+ * side that has more, and a line saying so; the box is then a focusable region, so the keyboard
+ * scrolls it too. The page itself never scrolls sideways.
+ */
+function ScrollBox({ label, children }: { label: string; children: ReactNode }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [state, setState] = useState({ scrollable: false, more: false });
+  const measure = useCallback(() => {
+    const el = ref.current;
+    if (!el) return;
+    const scrollable = el.scrollWidth > el.clientWidth + 1;
+    const more = scrollable && el.scrollLeft + el.clientWidth < el.scrollWidth - 1;
+    setState((s) => (s.scrollable === scrollable && s.more === more ? s : { scrollable, more }));
+  }, []);
+  useEffect(() => {
+    measure();
+    const el = ref.current;
+    const observer = typeof ResizeObserver === 'function' && el ? new ResizeObserver(measure) : null;
+    if (el) observer?.observe(el);
+    window.addEventListener('resize', measure);
+    return () => {
+      observer?.disconnect();
+      window.removeEventListener('resize', measure);
+    };
+  }, [measure]);
+  return (
+    <div>
+      <div style={{ position: 'relative' }}>
+        <div
+          ref={ref}
+          onScroll={measure}
+          style={{ overflowX: 'auto' }}
+          data-testid="breakdown-scroll"
+          {...(state.scrollable ? { tabIndex: 0, role: 'region', 'aria-label': label } : {})}
+        >
+          <div style={{ minWidth: TABLE_MIN_WIDTH }}>{children}</div>
+        </div>
+        {state.more && (
+          <div
+            aria-hidden="true"
+            style={{
+              position: 'absolute',
+              top: 0,
+              right: 0,
+              bottom: 0,
+              width: 40,
+              pointerEvents: 'none',
+              background: 'linear-gradient(to right, transparent, var(--mantine-color-body))',
+            }}
+          />
+        )}
+      </div>
+      {state.scrollable && (
+        <Text size="xs" c="dimmed" ta="right" mt={4} aria-hidden="true" data-testid="breakdown-scroll-hint">
+          {BREAKDOWN_TEXT.scrollHint}
+        </Text>
+      )}
+    </div>
+  );
+}
+
 function Frame({
   label,
+  columns,
   describedBy,
   hidden,
   children,
 }: {
   label: string;
+  columns: readonly Column[];
   describedBy?: string;
   /** Placeholders: read as their status's label, not as a table of empty cells. */
   hidden?: boolean;
   children: ReactNode;
 }) {
   return (
-    <Table.ScrollContainer minWidth={TABLE_MIN_WIDTH}>
+    <ScrollBox label={label}>
       <Table
         verticalSpacing={6}
+        horizontalSpacing={8}
         highlightOnHover={!hidden}
         aria-label={label}
         aria-describedby={describedBy}
         aria-hidden={hidden || undefined}
+        // Fixed: the figures keep their widths and a long name is cut (whole in its title), never
+        // widening the table past its box.
+        style={{ tableLayout: 'fixed', width: '100%' }}
       >
+        <colgroup>
+          {columns.map((c) => (
+            <col key={c.key} style={c.width ? { width: c.width } : undefined} />
+          ))}
+        </colgroup>
         {children}
       </Table>
-    </Table.ScrollContainer>
+    </ScrollBox>
   );
 }
 
-function Loading({ label }: { label: string }) {
+function Loading({ label, by }: { label: string; by: TBreakdownBy }) {
+  const columns = columnsOf(by);
   return (
     <div role="status" aria-busy="true" aria-label={BREAKDOWN_TEXT.loading}>
-      <Frame label={label} hidden>
-        <Header sort={DEFAULT_SORT} />
+      <Frame label={label} columns={columns} hidden>
+        <Header columns={columns} sort={DEFAULT_SORT} />
         <Table.Tbody>
           {Array.from({ length: SKELETON_ROWS }, (_, i) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: fixed placeholders, never reordered
             <Table.Tr key={i}>
-              {COLUMNS.map((c) => (
+              {columns.map((c) => (
                 <Table.Td key={c.key}>
                   <Skeleton
                     height={12}
@@ -167,21 +322,74 @@ function Loading({ label }: { label: string }) {
   );
 }
 
+/** A row's name: cut with an ellipsis when long (a stream keeps the end of its path), whole in its
+ *  title; a button pressed while the chart shows this row alone. */
+function NameCell({
+  by,
+  name,
+  selected,
+  onToggle,
+}: {
+  by: TBreakdownBy;
+  name: string;
+  selected: boolean;
+  onToggle?: (() => void) | undefined;
+}) {
+  const shown = breakdownName(by, name);
+  const [start, end] = splitName(by, shown);
+  const text = (
+    <>
+      {/* A few letters of the head stay before its ellipsis: a cut name still shows its start. */}
+      <span style={{ ...ellipsis, flex: '0 1 auto', minWidth: start.length > 6 ? '2.5em' : 0 }}>{start}</span>
+      {/* The path's end gives way last, and with an ellipsis too when even it does not fit. */}
+      {end && <span style={{ ...ellipsis, flex: '0 0.01 auto', minWidth: 0 }}>{end}</span>}
+    </>
+  );
+  const line = { display: 'flex', minWidth: 0, maxWidth: '100%', overflow: 'hidden' } as const;
+  return (
+    <Table.Td title={shown}>
+      {onToggle ? (
+        <UnstyledButton
+          fz="sm"
+          // The name whole (its parts are laid out apart, which a browser may read with a space between).
+          aria-label={shown}
+          aria-pressed={selected}
+          onClick={(e) => {
+            // The row's own click would toggle it back.
+            e.stopPropagation();
+            onToggle();
+          }}
+          style={line}
+        >
+          {text}
+        </UnstyledButton>
+      ) : (
+        <div style={line}>{text}</div>
+      )}
+    </Table.Td>
+  );
+}
+
 function Rows({
   result,
   label,
   utcOffset,
   sort,
   onSort,
+  filter,
+  onFilter,
 }: {
   result: BreakdownResult;
   label: string;
   utcOffset: number;
   sort: BreakdownSort;
   onSort: (key: ColumnKey) => void;
+  filter: BreakdownFilter | null;
+  onFilter?: ((filter: BreakdownFilter | null) => void) | undefined;
 }) {
   const noteId = useId();
   const { answer } = result;
+  const columns = columnsOf(answer.by);
   const rows = useMemo(() => sortRows(answer.data, answer.by, sort), [answer, sort]);
   const download = useMutation({
     // A failure has its popup already.
@@ -199,38 +407,63 @@ function Rows({
       </Stack>
     );
   }
+  const isSelected = (name: string) => filter?.by === answer.by && filter.value === name;
+  // A second click on the selected row shows all traffic again, as the chip's × does.
+  const toggle = onFilter
+    ? (name: string) => onFilter(isSelected(name) ? null : { by: answer.by, value: name })
+    : undefined;
   return (
     <Stack gap="xs">
-      <Frame label={label} describedBy={noteId}>
-        <Header sort={sort} onSort={onSort} />
+      <Frame label={label} columns={columns} describedBy={noteId}>
+        <Header columns={columns} sort={sort} onSort={onSort} />
         <Table.Tbody>
-          {rows.map((r) => (
-            <Table.Tr key={r.name} data-testid="breakdown-row">
-              {COLUMNS.map((c) =>
-                c.numeric ? (
-                  <Table.Td
-                    key={c.key}
-                    ta="right"
-                    style={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}
-                  >
-                    {c.value(r, answer.by)}
-                  </Table.Td>
-                ) : (
-                  // Stream URLs and network names can be long: they wrap rather than widen the table.
-                  <Table.Td key={c.key} miw={160} maw={320} style={{ overflowWrap: 'anywhere' }}>
-                    {c.value(r, answer.by)}
-                  </Table.Td>
-                ),
-              )}
-            </Table.Tr>
-          ))}
+          {rows.map((r) => {
+            const selected = isSelected(r.name);
+            return (
+              <Table.Tr
+                key={r.name}
+                data-testid="breakdown-row"
+                data-selected={selected || undefined}
+                // The mouse may click anywhere on the row; the keyboard has the name's button.
+                onClick={toggle && (() => toggle(r.name))}
+                style={{ ...(toggle ? { cursor: 'pointer' } : {}), ...(selected ? selectedRow : {}) }}
+              >
+                {columns.map((c) =>
+                  c.numeric ? (
+                    <Table.Td
+                      key={c.key}
+                      ta="right"
+                      style={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}
+                    >
+                      {c.value(r, answer.by)}
+                    </Table.Td>
+                  ) : (
+                    <NameCell
+                      key={c.key}
+                      by={answer.by}
+                      name={r.name}
+                      selected={selected}
+                      onToggle={toggle && (() => toggle(r.name))}
+                    />
+                  ),
+                )}
+              </Table.Tr>
+            );
+          })}
         </Table.Tbody>
       </Frame>
       <Group justify="space-between" align="flex-start" gap="xs" wrap="wrap">
-        <Text id={noteId} size="xs" c="dimmed" style={{ flex: '1 1 240px' }}>
-          {sort.key === 'traffic' && 'Largest traffic first. '}
-          {covered}
-        </Text>
+        <div id={noteId} style={{ flex: '1 1 240px' }}>
+          <Text size="xs" c="dimmed">
+            {sort.key === 'traffic' && 'Largest traffic first. '}
+            {covered}
+          </Text>
+          {toggle && (
+            <Text size="xs" c="dimmed">
+              {MSG_STATS.breakdownRowHint}
+            </Text>
+          )}
+        </div>
         <Button
           variant="default"
           size="xs"
@@ -247,7 +480,8 @@ function Rows({
 /**
  * Where the range's traffic comes from: by stream, country, network, browser or system, for the keys
  * and range of the chart. Only drawn for the team's own answers: the screen leaves it out when the
- * chart falls back to sample data.
+ * chart falls back to sample data. With `onFilter`, a row selected filters the chart and the viewer
+ * experience to it (the drill-down, `filter` the one shown: its tab opens, its row is marked).
  */
 export function BreakdownPanel({
   range,
@@ -255,15 +489,24 @@ export function BreakdownPanel({
   teamId,
   userId,
   utcOffset,
+  filter = null,
+  onFilter,
 }: {
   range: TStatsRange;
   keys: readonly string[];
   teamId: number;
   userId: number;
   utcOffset: number;
+  filter?: BreakdownFilter | null;
+  onFilter?: (filter: BreakdownFilter | null) => void;
 }) {
   const titleId = useId();
-  const [by, setBy] = useState<TBreakdownBy>('stream');
+  const [by, setBy] = useState<TBreakdownBy>(filter?.by ?? 'stream');
+  // A filter from elsewhere (a link, the back button) opens its tab, where its row is marked.
+  const filterBy = filter?.by;
+  useEffect(() => {
+    if (filterBy) setBy(filterBy);
+  }, [filterBy]);
   const [sort, setSort] = useState<BreakdownSort>(DEFAULT_SORT);
   const query = useBreakdown(range, keys, by, teamId, userId);
   const tab = BREAKDOWN_TABS.find((t) => t.by === by) ?? BREAKDOWN_TABS[0];
@@ -279,6 +522,8 @@ export function BreakdownPanel({
         utcOffset={utcOffset}
         sort={sort}
         onSort={(key) => setSort((s) => nextSort(s, key))}
+        filter={filter}
+        onFilter={onFilter}
       />
     );
   } else if (query.isError) {
@@ -295,7 +540,7 @@ export function BreakdownPanel({
       </Alert>
     );
   } else {
-    body = <Loading label={label} />;
+    body = <Loading label={label} by={by} />;
   }
 
   return (

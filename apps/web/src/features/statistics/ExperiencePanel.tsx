@@ -117,7 +117,14 @@ function Empty({ title, hint }: { title: string; hint: string }) {
 }
 
 /** Startup, rebuffering, failures, plays and the P2P share against its ceiling, for the whole window. */
-export function ExperiencePanel({ state }: { state: ExperienceState }) {
+export function ExperiencePanel({
+  state,
+  filterLabel,
+}: {
+  state: ExperienceState;
+  /** The drill-down's chip text ("Stream: cdn.example.com/live.m3u8") while the figures are its row's. */
+  filterLabel?: string | undefined;
+}) {
   const titleId = useId();
   let body: ReactNode;
   if (state.kind === 'loading') {
@@ -164,7 +171,7 @@ export function ExperiencePanel({ state }: { state: ExperienceState }) {
         {EXPERIENCE_TEXT.title}
       </Title>
       <Text size="xs" c="dimmed" mb="sm">
-        {EXPERIENCE_TEXT.scope}
+        {filterLabel ? EXPERIENCE_TEXT.scopeFiltered(filterLabel) : EXPERIENCE_TEXT.scope}
       </Text>
       {body}
     </Card>

@@ -202,7 +202,8 @@ export function ListPanel({
   const shown = tabLabel(name);
 
   return (
-    <Card withBorder p="md" radius="md">
+    // The panel of the selected list's tab (ListTabButtons): its name says which list it edits.
+    <Card withBorder p="md" radius="md" role="tabpanel" aria-label={locked ? MSG_STATS.activeTraffic : shown}>
       <Stack gap="sm">
         <Stack gap={6}>
           <Group justify="space-between" wrap="nowrap" gap={6} mih={28}>

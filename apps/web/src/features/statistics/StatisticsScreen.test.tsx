@@ -151,6 +151,8 @@ async function open(
     routes?: Routes;
     tabs?: unknown[];
     range?: number;
+    /** The screen's URL (a shared link). */
+    path?: string;
   } = {},
 ) {
   const team = buildTeam({ role: opts.role ?? 10, version: opts.version ?? 0, utcOffset: 2 });
@@ -185,7 +187,7 @@ async function open(
     },
   });
   if (opts.range !== undefined) localStorage.setItem(STORAGE_KEYS.timeRange, String(opts.range));
-  renderSignedIn(<StatisticsRoute />, '/statistics');
+  renderSignedIn(<StatisticsRoute />, opts.path ?? '/statistics');
 }
 const BREAKDOWN_PATH = PATHS.statistics.breakdown;
 /** The chart's calls (the live one under its team). */
@@ -224,11 +226,11 @@ describe('statistics screen', () => {
     expect(series.map((s) => `${s.type}:${s.name}`)).toEqual([
       'line:CDN',
       'line:P2P',
-      'bar:CDN',
-      'bar:P2P',
+      'line:CDN',
+      'line:P2P',
       'line:Viewers',
     ]);
-    // The viewer panel draws each series beside the other (a stack would reach 5) and the audience.
+    // The viewer panel draws each series unstacked (a stack would reach 5) and the audience.
     const viewerPanel = series.filter((s) => s.yAxisIndex === 1);
     expect(viewerPanel.map((s) => s.stack)).toEqual([undefined, undefined, undefined]);
     expect(viewerPanel.map((s) => s.data[0]?.[1])).toEqual([3, 2, 4]);
@@ -256,8 +258,8 @@ describe('statistics screen', () => {
       'line:CDN',
       'line:P2P',
       `line:${MSG_STATS.refusedSeries}`,
-      'bar:CDN',
-      'bar:P2P',
+      'line:CDN',
+      'line:P2P',
       'line:Viewers',
     ]);
     // 2048 bytes in 60 s.
@@ -406,7 +408,7 @@ describe('statistics screen', () => {
     await screen.findByLabelText('P2P share');
     const ue = user();
     await ue.click(screen.getByRole('button', { name: 'Add list' }));
-    expect(screen.getByRole('button', { name: 'List 2' })).toHaveAttribute('aria-pressed', 'true');
+    expect(screen.getByRole('tab', { name: MSG_STATS.newList })).toHaveAttribute('aria-selected', 'true');
     // A new list has no key: no request, the hint instead.
     const before = statsCalls().length;
     expect(await screen.findByText(MSG_STATS.noKey)).toBeInTheDocument();
@@ -421,7 +423,7 @@ describe('statistics screen', () => {
       expect(api?.requests.filter((r) => r.url.includes('/settings/put/')).at(-1)?.body).toEqual({
         user_id: 1,
         team_id: 5,
-        save_json: JSON.stringify({ tabs: [{ nameTab: 'List 2', activeKeys: [kOff.keyHash] }] }),
+        save_json: JSON.stringify({ tabs: [{ nameTab: MSG_STATS.newList, activeKeys: [kOff.keyHash] }] }),
       }),
     );
 
@@ -429,12 +431,12 @@ describe('statistics screen', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
     const field = screen.getByLabelText('List name');
     expect(field).toHaveAttribute('readonly');
-    await ue.click(screen.getByRole('button', { name: 'Rename List 2' }));
+    await ue.click(screen.getByRole('button', { name: `Rename ${MSG_STATS.newList}` }));
     expect(field).not.toHaveAttribute('readonly');
     await ue.clear(field);
-    expect(screen.getByRole('button', { name: 'No name' })).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'No name' })).toBeInTheDocument();
     await ue.type(field, 'Evening');
-    expect(screen.getByRole('button', { name: 'Evening' })).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'Evening' })).toBeInTheDocument();
     act(() => vi.advanceTimersByTime(10_000));
     expect(field).toHaveAttribute('readonly');
     vi.useRealTimers();
@@ -442,11 +444,11 @@ describe('statistics screen', () => {
     await ue.click(screen.getByRole('button', { name: 'Delete Evening' }));
     const dialog = await screen.findByRole('dialog', { name: MSG_STATS.deleteSheet });
     await ue.click(within(dialog).getByRole('button', { name: 'Cancel' }));
-    expect(screen.getByRole('button', { name: 'Evening' })).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'Evening' })).toBeInTheDocument();
     await ue.click(screen.getByRole('button', { name: 'Delete Evening' }));
     await ue.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }));
-    await waitFor(() => expect(screen.queryByRole('button', { name: 'Evening' })).toBeNull());
-    expect(screen.getByRole('button', { name: 'Active traffic' })).toHaveAttribute('aria-pressed', 'true');
+    await waitFor(() => expect(screen.queryByRole('tab', { name: 'Evening' })).toBeNull());
+    expect(screen.getByRole('tab', { name: 'Active traffic' })).toHaveAttribute('aria-selected', 'true');
     await waitFor(() => {
       const last = api?.requests.filter((r) => r.url.includes('/settings/put/')).at(-1);
       expect(last?.body).toMatchObject({ save_json: JSON.stringify({ tabs: [] }) });
@@ -505,21 +507,21 @@ describe('statistics screen', () => {
 
   it('loads saved lists and allows at most 8 in all', async () => {
     await open({ tabs: [{ nameTab: 'Saved one', activeKeys: [k1.keyHash] }] });
-    await screen.findByRole('button', { name: 'Saved one' });
+    await screen.findByRole('tab', { name: 'Saved one' });
     const ue = user();
-    await ue.click(screen.getByRole('button', { name: 'Saved one' }));
+    await ue.click(screen.getByRole('tab', { name: 'Saved one' }));
     await waitFor(() =>
       expect((statsCalls().at(-1)?.body as { apiKeys: string[] } | undefined)?.apiKeys).toEqual([k1.keyHash]),
     );
     for (let i = 0; i < 6; i += 1) await ue.click(screen.getByRole('button', { name: 'Add list' }));
-    // Each new list has a name of its own.
-    expect(screen.getAllByRole('button', { name: /^List \d$/ }).map((b) => b.textContent)).toEqual([
-      'List 2',
-      'List 3',
-      'List 4',
-      'List 5',
-      'List 6',
-      'List 7',
+    // Each new list has a name of its own (spec §7: "New list").
+    expect(screen.getAllByRole('tab', { name: /^New list( \d)?$/ }).map((b) => b.textContent)).toEqual([
+      'New list',
+      'New list 2',
+      'New list 3',
+      'New list 4',
+      'New list 5',
+      'New list 6',
     ]);
     expect(screen.getByRole('button', { name: 'Add list' })).toBeDisabled();
   });
@@ -596,15 +598,24 @@ describe('statistics screen', () => {
   });
 
   it("exports the points on screen as CSV: the chart's values, in the team's time zone (UTC+2)", async () => {
+    // The export asks for every series of the visible window: its answer holds only that window.
+    const exports: Array<{ startTimestamp: number; endTimestamp: number; points?: string }> = [];
     const varied = (r: Recorded) => {
       const reply = statsReply(r, 9);
-      reply.body.data = reply.body.data.map((p, i) => ({
-        ...p,
-        cdnDwSize: 1000 * (i + 1),
-        p2pDwSize: 300 * i,
-        usersCount: i + 2,
-        verifyDwSize: 10 * i,
-      }));
+      const asked = r.body as (typeof exports)[number];
+      const exported = asked.points === undefined;
+      if (exported) exports.push(asked);
+      reply.body.data = reply.body.data
+        .map((p, i) => ({
+          ...p,
+          cdnDwSize: 1000 * (i + 1),
+          p2pDwSize: 300 * i,
+          usersCount: i + 2,
+          verifyDwSize: 10 * i,
+        }))
+        .filter(
+          (p) => !exported || (p.datePoint >= asked.startTimestamp && p.datePoint <= asked.endTimestamp),
+        );
       return reply;
     };
     await open({ routes: { [on(ENDPOINTS.statistics.day)]: varied } });
@@ -620,14 +631,28 @@ describe('statistics screen', () => {
     // The right half of the chart: points 4..8.
     act(() => charts.zoom(50, 100));
     await user().click(screen.getByRole('button', { name: 'Export CSV' }));
-    expect(click).toHaveBeenCalledOnce();
+    await waitFor(() => expect(click).toHaveBeenCalledOnce());
+    expect(exports.map((e) => [e.startTimestamp, e.endTimestamp])).toEqual([
+      [1_700_000_000 + 240, 1_700_000_000 + 480],
+    ]);
     const text = await new Promise<string>((resolve) => {
       const reader = new FileReader();
       reader.onload = () => resolve(String(reader.result));
       reader.readAsText(blob as unknown as Blob);
     });
     const [head, ...rows] = text.trimEnd().split('\r\n');
-    expect(head).toBe('time,timestamp,cdn_bytes,p2p_bytes,viewers,verify_bytes');
+    // The API's field names, the same columns as the breakdown CSV after its name.
+    expect(head).toBe(
+      ['time', 'timestamp', ...POINT_FIELDS.filter((f) => !f.version1Only).map((f) => f.field)].join(','),
+    );
+    const columns = (head as string).split(',');
+    const picked = ['time', 'timestamp', 'cdnDwSize', 'p2pDwSize', 'usersCount', 'verifyDwSize'].map((c) =>
+      columns.indexOf(c),
+    );
+    const cells = rows.map((r) => {
+      const all = r.split(',');
+      return picked.map((i) => all[i]).join(',');
+    });
     const series = charts.options.at(-1)?.series as Array<{ name: string; type: string; data: number[][] }>;
     const line = (name: string, type: string) =>
       series.find((x) => x.name === name && x.type === type)?.data ?? [];
@@ -642,8 +667,8 @@ describe('statistics screen', () => {
         const verified = 10 * (i + 4);
         return `${local}+02:00,${unix},${Math.round(((cdnBits as number) * 60) / 8)},${Math.round((p2pBits * 60) / 8)},${viewers},${verified}`;
       });
-    expect(rows).toEqual(chartRows);
-    expect(rows[0]).toBe(`2023-11-15T00:17:20+02:00,${1_700_000_000 + 240},5000,1200,6,40`);
+    expect(cells).toEqual(chartRows);
+    expect(cells[0]).toBe(`2023-11-15T00:17:20+02:00,${1_700_000_000 + 240},5000,1200,6,40`);
     create.mockRestore();
     revoke.mockRestore();
     click.mockRestore();
@@ -829,6 +854,7 @@ describe('breakdown table', () => {
       within(t).getAllByTestId('breakdown-row')[i]?.querySelectorAll('td') ?? [],
       (td) => td.textContent,
     );
+  const COLUMNS = MSG_STATS.breakdownColumns;
   const header = (t: HTMLElement, name: string) =>
     within(t).getByRole('button', { name }).closest('th') as HTMLElement;
 
@@ -866,18 +892,18 @@ describe('breakdown table', () => {
     ).toBeInTheDocument();
 
     const ue = user();
-    await ue.click(within(t).getByRole('button', { name: 'Viewers' }));
-    expect(header(t, 'Viewers')).toHaveAttribute('aria-sort', 'descending');
+    await ue.click(within(t).getByRole('button', { name: COLUMNS.viewers.label }));
+    expect(header(t, COLUMNS.viewers.label)).toHaveAttribute('aria-sort', 'descending');
     expect(names(t)).toEqual(['Unknown', 'cdn.example.com/live/a.m3u8', 'cdn.example.com/vod/b.m3u8']);
-    await ue.click(within(t).getByRole('button', { name: 'Viewers' }));
-    expect(header(t, 'Viewers')).toHaveAttribute('aria-sort', 'ascending');
+    await ue.click(within(t).getByRole('button', { name: COLUMNS.viewers.label }));
+    expect(header(t, COLUMNS.viewers.label)).toHaveAttribute('aria-sort', 'ascending');
     expect(names(t)).toEqual(['cdn.example.com/vod/b.m3u8', 'cdn.example.com/live/a.m3u8', 'Unknown']);
     // Another column: its largest first, what it cannot show ("—") last, whatever the direction.
-    await ue.click(within(t).getByRole('button', { name: 'Startup p50' }));
-    expect(header(t, 'Viewers')).not.toHaveAttribute('aria-sort');
-    expect(header(t, 'Startup p50')).toHaveAttribute('aria-sort', 'descending');
+    await ue.click(within(t).getByRole('button', { name: COLUMNS.startup.label }));
+    expect(header(t, COLUMNS.viewers.label)).not.toHaveAttribute('aria-sort');
+    expect(header(t, COLUMNS.startup.label)).toHaveAttribute('aria-sort', 'descending');
     expect(names(t)).toEqual(['cdn.example.com/live/a.m3u8', 'cdn.example.com/vod/b.m3u8', 'Unknown']);
-    await ue.click(within(t).getByRole('button', { name: 'Startup p50' }));
+    await ue.click(within(t).getByRole('button', { name: COLUMNS.startup.label }));
     expect(names(t)).toEqual(['cdn.example.com/live/a.m3u8', 'cdn.example.com/vod/b.m3u8', 'Unknown']);
     // Sorting is the screen's own: no new request.
     expect(breakdownCalls()).toHaveLength(1);
@@ -892,8 +918,8 @@ describe('breakdown table', () => {
     const t = await table('Traffic by country');
     expect(askedOf(breakdownCalls().at(-1)).by).toBe('country');
     expect(names(t)).toEqual(['United States (US)', 'Germany (DE)', 'Other', 'Unknown']);
-    await ue.click(within(t).getByRole('button', { name: 'Name' }));
-    expect(header(t, 'Name')).toHaveAttribute('aria-sort', 'ascending');
+    await ue.click(within(t).getByRole('button', { name: MSG_STATS.breakdownNames.country.label }));
+    expect(header(t, MSG_STATS.breakdownNames.country.label)).toHaveAttribute('aria-sort', 'ascending');
     expect(names(t)).toEqual(['Germany (DE)', 'Other', 'United States (US)', 'Unknown']);
 
     // Back on the selected tab (no new request), the arrow keys move to the next one.
@@ -1005,5 +1031,95 @@ describe('breakdown table', () => {
     expect(breakdownCalls()).toHaveLength(1);
     await act(async () => vi.advanceTimersByTime(21_000));
     await waitFor(() => expect(breakdownCalls()).toHaveLength(2));
+  });
+});
+
+describe('custom dates and the previous period (issue 39)', () => {
+  const DAY = 86_400;
+  /** The team's offset in the tests (UTC+2): its calendar day `days` ago. */
+  const dayAgo = (days: number) =>
+    new Date(Date.now() + 2 * 3_600_000 - days * DAY * 1000).toISOString().slice(0, 10);
+  /** Five points from the asked start: 25 % P2P in the current period, 1 in 7 in the one before. */
+  const windowReply = (currentStart: () => number) => (req: Recorded) => {
+    const b = req.body as { startTimestamp: number; endTimestamp: number };
+    const before = b.startTimestamp < currentStart();
+    const from = b.startTimestamp - (b.startTimestamp % 1200);
+    const data = Array.from({ length: 5 }, (_, i) => ({
+      ...NO_PLAYS,
+      datePoint: from + i * 1200,
+      cdnDwSize: 3000,
+      cdnUsersCount: 3,
+      p2pDwSize: before ? 500 : 1000,
+      p2pUsersCount: 2,
+      usersCount: 4,
+    }));
+    return {
+      status: 200,
+      body: {
+        message: 'ok',
+        data,
+        step: 1200,
+        startTimestamp: from,
+        endTimestamp: b.endTimestamp,
+        totals: totalsOf(data),
+      },
+    };
+  };
+  const bodyOf = (r: Recorded | undefined) => r?.body as { startTimestamp: number; endTimestamp: number };
+
+  it('reads the custom days of the link by the finest range keeping them, with the previous period and deltas', async () => {
+    const day = dayAgo(4);
+    const start = Date.parse(`${day}T00:00:00Z`) / 1000 - 2 * 3600;
+    await open({
+      path: `/statistics?range=day&list=0&from=${day}&to=${day}&compare=1`,
+      routes: { [on(ENDPOINTS.statistics.week)]: windowReply(() => start) },
+    });
+    await screen.findByLabelText('P2P share');
+    await waitFor(() => expect(statsCalls()).toHaveLength(2));
+    // Four days back the minutes are gone: 20-minute points; the day and the day before it.
+    expect(statsCalls().map((r) => r.url)).toEqual([PATHS.statistics.week, PATHS.statistics.week]);
+    const windows = statsCalls().map((r) => [bodyOf(r).startTimestamp, bodyOf(r).endTimestamp]);
+    expect(windows).toContainEqual([start, start + DAY - 1]);
+    expect(windows).toContainEqual([start - DAY, start - 1]);
+    // 25 % against 1 in 7 (14.3 %); 20 kB against 17.5 kB; 4 viewers at peak both times.
+    await waitFor(() =>
+      expect(screen.getByTestId('delta-p2p-share')).toHaveTextContent('+10.7 pts vs previous'),
+    );
+    expect(screen.getByTestId('delta-p2p-share')).toHaveTextContent(
+      'P2P share: up 10.7 percentage points on the previous period',
+    );
+    expect(screen.getByTestId('delta-total-traffic')).toHaveTextContent('+14% vs previous');
+    expect(screen.getByTestId('delta-peak-viewers')).toHaveTextContent('±0% vs previous');
+    expect(screen.getByRole('switch', { name: MSG_STATS.compare })).toBeChecked();
+    // Drawn faintly at the current points' places.
+    const series = charts.options.at(-1)?.series as Array<{ name: string; data: unknown[][] }>;
+    const faint = series.filter((x) => x.name === MSG_STATS.previousPeriod);
+    expect(faint).toHaveLength(2);
+    expect(faint[0]?.data[0]?.[1]).toBeCloseTo((3500 * 8) / 1200);
+    // No range of the switch is the custom days'; the breakdown reads them too.
+    expect(screen.getByLabelText('Day')).not.toBeChecked();
+    await waitFor(() => expect(breakdownCalls().length).toBeGreaterThan(0));
+    expect(bodyOf(breakdownCalls().at(-1))).toMatchObject({
+      startTimestamp: start,
+      endTimestamp: start + DAY - 1,
+    });
+    expect((breakdownCalls().at(-1)?.body as { range?: string } | undefined)?.range).toBe('week');
+
+    // A range chosen: the rolling one again, compared still.
+    const before = statsCalls().length;
+    await user().click(screen.getByLabelText('Day'));
+    await waitFor(() => expect(statsCalls().length).toBe(before + 2));
+    const rolling = statsCalls()
+      .slice(before)
+      .map((r) => bodyOf(r).endTimestamp - bodyOf(r).startTimestamp);
+    expect(rolling).toEqual([DAY, DAY]);
+  });
+
+  it('shows the rolling range for dates it cannot serve, and no comparison in Live', async () => {
+    await open({ path: '/statistics?range=live&list=0&from=2026-02-30&to=soon&compare=1' });
+    await screen.findByLabelText('P2P share');
+    expect(statsCalls().map((r) => r.url)).toEqual([PATHS.statistics.live(5)]);
+    expect(screen.getByRole('switch', { name: MSG_STATS.compare })).toBeDisabled();
+    expect(screen.queryByTestId('delta-p2p-share')).toBeNull();
   });
 });

@@ -10,8 +10,10 @@ import {
   SegmentedControl,
   Skeleton,
   Stack,
+  Switch,
   Text,
   Title,
+  VisuallyHidden,
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
@@ -21,6 +23,7 @@ import {
   PLAYER_PATHS,
   STATS_RANGES,
   TeamVersion,
+  TIMINGS,
   type TStatsRange,
   WEB_PATHS,
 } from '@tlprt/contract';
@@ -32,18 +35,33 @@ import { invalidateDomainsAndKeys, useDomains } from '../../platform/queries/dom
 import { useRoleRights } from '../../platform/session/policy';
 import { useServerClockOffset } from '../../platform/session/queries';
 import { useSession } from '../../platform/session/SessionProvider';
+import { useViewUtcOffset } from '../../platform/session/viewUtcOffset';
 import { IconAlert, IconChart, IconKey } from '../../platform/ui/icons';
 import { EmptyState, PageBody } from '../../platform/ui/Page';
 import { formatBytes, formatCount, formatPercent, formatSignedPercent } from '../../platform/units';
 import { BreakdownPanel } from './BreakdownPanel';
 import type { ChartInput } from './chartOption';
 import { zoomIndexes } from './chartOption';
+import { type Delta, previousSummary, type SummaryDeltas, summaryDeltas } from './comparison';
+import { DateRangePicker } from './DateRangePicker';
 import { RANGE_LABEL, RANGE_ORDER, SAMPLE_STEP, sampleStats, summarize, useStoredRange } from './data';
 import { ExperiencePanel, type ExperienceState } from './ExperiencePanel';
-import { downloadText, visibleCsv } from './exportCsv';
+import { downloadText, visibleCsvText } from './exportCsv';
+import { BreakdownFilterChip } from './FilterChip';
+import { filterKey, filterLabel, useBreakdownFilter } from './filter';
+import { useFilteredStats } from './filtered';
 import { ListPanel } from './ListPanel';
 import { activeTrafficKeys, groupDomains, hasVerifiedDomain } from './lists';
-import { useStats, useStatsLists } from './queries';
+import {
+  CUSTOM_RANGES,
+  chooseRange,
+  dayAt,
+  daysWindow,
+  earliestDay,
+  parsePeriod,
+  periodLabel,
+} from './period';
+import { BREAKDOWN_LIVE_POLL_MS, StatsPeriodContext, useStats, useStatsLists } from './queries';
 import { StatsChart } from './StatsChart';
 import { StatsTabs } from './StatsTabs';
 import { useViewParams } from './view';
@@ -76,6 +94,8 @@ function Figure({
   aria,
   warning,
   describedBy,
+  delta,
+  judged,
 }: {
   label: string;
   value: string;
@@ -86,6 +106,10 @@ function Figure({
   /** A figure that asks for attention (refused peer bytes): red.9, 5.5:1 on white. */
   warning?: boolean;
   describedBy?: string;
+  /** Against the previous period (compare); null when it cannot be said (nothing served). */
+  delta?: Delta | null;
+  /** Whether up is better (a share): the delta in green or red, else grey. */
+  judged?: boolean;
 }) {
   return (
     <Stack gap={2}>
@@ -105,6 +129,26 @@ function Figure({
       >
         {value}
       </Text>
+      {delta !== undefined && (
+        <Text
+          size="xs"
+          fw={600}
+          // A share up is better, down worse; more or less traffic is neither: said in the text's grey.
+          c={
+            !judged || delta === null || delta.direction === 'same'
+              ? 'dimmed'
+              : delta.direction === 'up'
+                ? 'var(--mantine-color-teal-text)'
+                : 'var(--mantine-color-red-text)'
+          }
+          data-testid={`delta-${label.toLowerCase().replace(/\W+/g, '-')}`}
+        >
+          <span aria-hidden="true">{delta ? `${delta.text} vs previous` : '— vs previous'}</span>
+          <VisuallyHidden>
+            {`${label}: ${delta ? delta.spoken : 'nothing to compare in the previous period'}`}
+          </VisuallyHidden>
+        </Text>
+      )}
     </Stack>
   );
 }
@@ -157,7 +201,7 @@ export function StatisticsScreen() {
   const rights = useRoleRights();
   const queryClient = useQueryClient();
   const teamId = currentTeam?.id ?? 0;
-  const utcOffset = currentTeam?.utcOffset ?? 0;
+  const utcOffset = useViewUtcOffset();
   const nodr = currentTeam?.version === TeamVersion.Nodr;
   const domains = useDomains(teamId || null);
   // 60, 62, 90–92 already refresh through the live reactions; a deleted domain (61) does here.
@@ -166,9 +210,32 @@ export function StatisticsScreen() {
   const [storedRange, storeRange] = useStoredRange();
   const view = useViewParams();
   const range = view.range ?? storedRange;
+  const clockOffset = useServerClockOffset();
+  // The server's now, read again when the dates or the offset change (a day starts by its clock).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: now is read when what it is used for changes
+  const nowS = useMemo(
+    () => (Date.now() + (clockOffset ?? 0)) / 1000,
+    [clockOffset, view.from, view.to, utcOffset],
+  );
+  // Custom dates of the URL (null when absent or not servable: the rolling range then).
+  const period = useMemo(
+    () => parsePeriod(view.from, view.to, utcOffset, nowS, view.compare),
+    [view.from, view.to, utcOffset, nowS, view.compare],
+  );
+  /** The range the chart reads: the finest serving the dates, or the one chosen. */
+  const chartRange = period?.range ?? range;
+  const comparing = view.compare && chartRange !== 'live';
   const setRange = (r: TStatsRange) => {
     storeRange(r);
-    view.set({ range: r });
+    view.set({ range: r, dates: null });
+  };
+  const today = dayAt(nowS, utcOffset);
+  const checkDates = (from: string, to: string) => {
+    const w = daysWindow(from, to, utcOffset);
+    const longest = STATS_RANGES[CUSTOM_RANGES[CUSTOM_RANGES.length - 1] ?? 'month'].maxSpan;
+    return w && chooseRange(w, nowS, false)
+      ? null
+      : MSG_STATS.customDatesTooLong(Math.floor(longest / 86_400));
   };
   // The URL names the view shown (a link to share), filled in without a new history entry.
   const wantedList = lists.wanted;
@@ -180,8 +247,29 @@ export function StatisticsScreen() {
   const activeKeys = useMemo(() => activeTrafficKeys(groups), [groups]);
   const tab = lists.index > 0 ? lists.tabs[lists.index - 1] : undefined;
   const keys = lists.index === 0 ? activeKeys : (tab?.activeKeys ?? []);
-  const stats = useStats(range, keys, teamId, user.id);
-  const clockOffset = useServerClockOffset();
+  // The drill-down (a breakdown row clicked): its own series, in the same shape, instead of the chart's.
+  const drill = useBreakdownFilter();
+  const all = useStats(chartRange, keys, teamId, user.id, { custom: period }, !drill.filter);
+  const allBefore = useStats(
+    chartRange,
+    keys,
+    teamId,
+    user.id,
+    { custom: period, previous: true },
+    comparing && !drill.filter,
+  );
+  const row = useFilteredStats(chartRange, keys, teamId, user.id, drill.filter, { custom: period });
+  const rowBefore = useFilteredStats(
+    chartRange,
+    keys,
+    teamId,
+    user.id,
+    drill.filter,
+    { custom: period, previous: true },
+    comparing,
+  );
+  const stats = drill.filter ? row : all;
+  const before = drill.filter ? rowBefore : allBefore;
   const [zoom, setZoom] = useState<[number, number]>([0, 100]);
 
   const result = stats.data;
@@ -198,8 +286,12 @@ export function StatisticsScreen() {
     const last = result.points[result.points.length - 1];
     const open = last !== undefined && last.datePoint + result.step > readAt;
     const openFor = open ? Math.max(0, readAt - last.datePoint) : undefined;
-    return { points: result.points, step: result.step, nodr, utcOffset, openFor };
-  }, [result, sampleEnd, nodr, utcOffset, readAtMs]);
+    // The previous period is drawn once it answered (an empty one is nothing to draw: no line).
+    const prev = comparing && before.data && !before.data.failed ? before.data : null;
+    const shift = (period ?? { shift: STATS_RANGES[chartRange].window }).shift;
+    const previous = prev ? { points: prev.points, shift } : undefined;
+    return { points: result.points, step: result.step, nodr, utcOffset, openFor, previous };
+  }, [result, sampleEnd, nodr, utcOffset, readAtMs, comparing, before.data, period, chartRange]);
   // The panel reads the answer's whole-window totals, never the sample the chart falls back to.
   const experience: ExperienceState =
     stats.isPending || !result
@@ -214,6 +306,14 @@ export function StatisticsScreen() {
     const [from, to] = zoomIndexes(input.points.length, zoom[0], zoom[1]);
     return summarize(input.points, from, to);
   }, [input, zoom]);
+  /** The figures against the previous period's part matching the visible one (compare). */
+  const deltas: SummaryDeltas | null = useMemo(() => {
+    if (!input?.previous || !summary) return null;
+    const [from, to] = zoomIndexes(input.points.length, zoom[0], zoom[1]);
+    const fromT = input.points[from]?.datePoint ?? 0;
+    const toT = input.points[to]?.datePoint ?? 0;
+    return summaryDeltas(summary, previousSummary(input.previous, fromT, toT));
+  }, [input, summary, zoom]);
 
   if (domains.isPending) {
     return (
@@ -226,7 +326,8 @@ export function StatisticsScreen() {
   }
   const rangeSwitch = (
     <SegmentedControl
-      value={range}
+      // Custom dates choose no range of the switch: choosing one returns to it, rolling.
+      value={period ? '' : range}
       onChange={(v) => setRange(v as TStatsRange)}
       data={RANGE_ORDER.map((r) => ({ value: r, label: RANGE_LABEL[r] }))}
       aria-label="Time range"
@@ -245,14 +346,32 @@ export function StatisticsScreen() {
     );
   }
 
-  const live = range === 'live';
+  const live = chartRange === 'live';
+  const dates = period ? { from: period.from, to: period.to } : null;
   return (
     <PageBody>
       <Group justify="space-between" align="center" mb="md" gap="sm">
         <Title order={1} fz={{ base: 22, sm: 26 }}>
           Statistics
         </Title>
-        {rangeSwitch}
+        <Group gap="sm" align="center" wrap="wrap" justify="flex-end">
+          {rangeSwitch}
+          <DateRangePicker
+            value={dates}
+            minDay={earliestDay(nowS, utcOffset)}
+            maxDay={today}
+            check={checkDates}
+            onChange={(d) => view.set({ dates: d })}
+          />
+          <Switch
+            label={MSG_STATS.compare}
+            checked={comparing}
+            disabled={live}
+            title={live ? MSG_STATS.compareLive : undefined}
+            onChange={(e) => view.set({ compare: e.currentTarget.checked })}
+            data-testid="stats-compare"
+          />
+        </Group>
       </Group>
       {!wide && (
         <Box mb="sm" style={{ overflow: 'hidden' }}>
@@ -274,6 +393,15 @@ export function StatisticsScreen() {
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 8, lg: 9 }} order={{ base: 1, md: 2 }}>
           <Card withBorder radius="md" p={{ base: 'sm', sm: 'lg' }}>
+            {drill.filter && keys.length > 0 && (
+              <Box mb="sm">
+                <BreakdownFilterChip
+                  filter={drill.filter}
+                  onRemove={drill.clear}
+                  step={result && !result.failed ? result.step : undefined}
+                />
+              </Box>
+            )}
             {keys.length === 0 ? (
               <Stack align="center" ta="center" gap="sm" py={80}>
                 <IconKey size={32} color="var(--mantine-color-dimmed)" />
@@ -304,6 +432,8 @@ export function StatisticsScreen() {
                     value={summary.p2pShare === null ? '—' : formatPercent(summary.p2pShare)}
                     big
                     aria="P2P share"
+                    delta={deltas ? deltas.p2pShare : undefined}
+                    judged
                   />
                   <Figure
                     label={failed ? MSG_STATS.originSavingSample : MSG_STATS.originSaving}
@@ -312,9 +442,19 @@ export function StatisticsScreen() {
                     plain
                     aria={MSG_STATS.originSaving}
                     describedBy={summary.verifyBytes > 0 ? SAVING_NOTE_ID : undefined}
+                    delta={deltas ? deltas.originSaving : undefined}
+                    judged
                   />
-                  <Figure label="Total traffic" value={formatBytes(summary.totalBytes)} />
-                  <Figure label="Peak viewers" value={formatCount(summary.peakViewers)} />
+                  <Figure
+                    label="Total traffic"
+                    value={formatBytes(summary.totalBytes)}
+                    delta={deltas?.totalBytes}
+                  />
+                  <Figure
+                    label="Peak viewers"
+                    value={formatCount(summary.peakViewers)}
+                    delta={deltas?.peakViewers}
+                  />
                   {summary.rejectedBytes > 0 && (
                     <Figure
                       label={MSG_STATS.refusedBytes}
@@ -335,10 +475,13 @@ export function StatisticsScreen() {
                           bg="red.6"
                           style={{ borderRadius: '50%' }}
                         />
-                        Live · refreshes every 3 s
+                        Live · refreshes every{' '}
+                        {(drill.filter ? BREAKDOWN_LIVE_POLL_MS : TIMINGS.livePollMs) / 1000} s
                       </>
                     ) : (
-                      `Visible range · ${STATS_RANGES[range].step / 60}-minute steps`
+                      `${period ? periodLabel(period) : 'Visible range'} · ${(drill.filter && !failed ? input.step : STATS_RANGES[chartRange].step) / 60}-minute steps${
+                        input.previous ? ' · dashed: previous period' : ''
+                      }`
                     )}
                     {' · '}
                     {utcLabel(utcOffset)}
@@ -357,9 +500,22 @@ export function StatisticsScreen() {
                     disabled={failed}
                     title={failed ? 'Sample data cannot be exported' : undefined}
                     onClick={() =>
-                      downloadText(
-                        `statistics-${range}-${new Date().toISOString().slice(0, 10)}.csv`,
-                        visibleCsv(input, zoom),
+                      // Every column of the API's file for the visible window; a filtered view's
+                      // series is the breakdown's, written from the points on screen.
+                      void visibleCsvText(
+                        input,
+                        zoom,
+                        drill.filter ? null : { range: chartRange, teamId, keys, userId: user.id },
+                      ).then(
+                        (text) =>
+                          downloadText(
+                            period
+                              ? `statistics-${period.from}-${period.to}.csv`
+                              : `statistics-${range}-${new Date().toISOString().slice(0, 10)}.csv`,
+                            text,
+                          ),
+                        // The API client has shown its failure popup already.
+                        () => {},
                       )
                     }
                   >
@@ -374,23 +530,32 @@ export function StatisticsScreen() {
                 )}
                 <StatsChart
                   input={input}
-                  view={`${range} ${lists.index} ${keys.join(',')}`}
+                  view={`${chartRange} ${period ? `${period.start}-${period.end}` : ''} ${lists.index} ${keys.join(',')} ${filterKey(drill.filter)}`}
                   sample={failed}
                   onZoom={(s, e) => setZoom([s, e])}
                 />
               </Stack>
             )}
           </Card>
-          {keys.length > 0 && <ExperiencePanel state={experience} />}
+          {keys.length > 0 && (
+            <ExperiencePanel
+              state={experience}
+              filterLabel={drill.filter ? filterLabel(drill.filter) : undefined}
+            />
+          )}
           {/* Never beside sample data: its rows would pass for the team's. */}
           {keys.length > 0 && !failed && (
-            <BreakdownPanel
-              range={range}
-              keys={keys}
-              teamId={teamId}
-              userId={user.id}
-              utcOffset={utcOffset}
-            />
+            <StatsPeriodContext.Provider value={period}>
+              <BreakdownPanel
+                range={chartRange}
+                keys={keys}
+                teamId={teamId}
+                userId={user.id}
+                utcOffset={utcOffset}
+                filter={drill.filter}
+                onFilter={drill.set}
+              />
+            </StatsPeriodContext.Provider>
           )}
         </Grid.Col>
       </Grid>

@@ -1,5 +1,6 @@
 import { Badge, Box, useComputedColorScheme } from '@mantine/core';
-import { useEffect, useRef } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
+import { CHART_TABLE_TEXT, ChartTextAlternative } from './ChartDataTable';
 import { buildChartOption, CHART_HEIGHT, type ChartInput } from './chartOption';
 import { withColorScheme } from './chartScheme';
 import type { ChartHandle } from './echarts';
@@ -25,6 +26,9 @@ export function StatsChart({
   const chart = useRef<ChartHandle | null>(null);
   const zoomRef = useRef(onZoom);
   zoomRef.current = onZoom;
+  // The text alternative follows the zoom as the summary figures do (the canvas keeps its own).
+  const [shownZoom, setShownZoom] = useState<readonly [number, number]>([0, 100]);
+  const summaryId = useId();
 
   const inputRef = useRef(input);
   inputRef.current = input;
@@ -49,6 +53,7 @@ export function StatsChart({
       c.onZoom((s, e) => {
         zoom.current = [s, e];
         zoomRef.current(s, e);
+        setShownZoom([s, e]);
       });
       c.setOption(withColorScheme(buildChartOption(inputRef.current, zoom.current), schemeRef.current), true);
       ro = new ResizeObserver(() => c.resize());
@@ -68,6 +73,7 @@ export function StatsChart({
       shownView.current = view;
       zoom.current = [0, 100];
       zoomRef.current(0, 100);
+      setShownZoom([0, 100]);
     }
     const option = withColorScheme(buildChartOption(input, zoom.current), scheme);
     const series = `${scheme}|${option.series.map((s) => `${s.type}:${s.name}`).join()}`;
@@ -95,8 +101,13 @@ export function StatsChart({
         ref={el}
         data-testid="stats-chart"
         data-sample={sample || undefined}
+        // A canvas says nothing: the chart is one image described by its summary (and the table).
+        role="img"
+        aria-label={sample ? `${CHART_TABLE_TEXT.chartLabel} (sample data)` : CHART_TABLE_TEXT.chartLabel}
+        aria-describedby={summaryId}
         style={{ width: '100%', height: CHART_HEIGHT }}
       />
+      <ChartTextAlternative input={input} zoom={shownZoom} summaryId={summaryId} />
     </Box>
   );
 }

@@ -9,6 +9,7 @@ import {
   nextSort,
   p2pShareOf,
   sortRows,
+  splitName,
   trafficOf,
 } from './breakdown';
 
@@ -136,6 +137,25 @@ describe('breakdown helpers', () => {
     expect(breakdownWindow({ ...days, endTimestamp: day + 86_400 - 1 }, -7)).toBe(
       'Rows are whole UTC days: 8 November 2023 (UTC).',
     );
+  });
+
+  it("keeps the end of a stream's path whole; other names are cut at their end", () => {
+    expect(splitName('stream', 'cdn.example.com/live/hd/master.m3u8')).toEqual([
+      'cdn.example.com/live',
+      '/hd/master.m3u8',
+    ]);
+    // Two parts too long: the last alone.
+    const long = 'media.example.com/events/conference-keynote-day-two/master.m3u8';
+    expect(splitName('stream', long)).toEqual([
+      'media.example.com/events/conference-keynote-day-two',
+      '/master.m3u8',
+    ]);
+    // No path, or a last part too long: its last 16 characters.
+    expect(splitName('stream', BREAKDOWN_UNKNOWN)).toEqual(['', BREAKDOWN_UNKNOWN]);
+    const blob = `cdn.example.com/${'x'.repeat(60)}`;
+    expect(splitName('stream', blob).join('')).toBe(blob);
+    expect(splitName('stream', blob)[1]).toHaveLength(16);
+    expect(splitName('network', 'AS15169 Google LLC')).toEqual(['AS15169 Google LLC', '']);
   });
 
   it('names the file after the tab, the range and the date', () => {

@@ -17,6 +17,7 @@ export const BREAKDOWN_TEXT = {
   loading: 'Loading breakdown',
   download: 'Download CSV',
   retry: 'Try again',
+  scrollHint: 'Scroll sideways for more columns →',
 } as const;
 
 /** The tabs in order, each with the contract's `by`. */
@@ -58,6 +59,28 @@ export function breakdownName(by: TBreakdownBy, name: string): string {
     // A code DisplayNames refuses (not two letters or three digits) is shown as the server sent it.
   }
   return shown && shown.toUpperCase() !== name.toUpperCase() ? `${shown} (${name})` : name;
+}
+
+/** A stream's tail, kept whole when its cell is narrow: its last two path parts, if that short. */
+const STREAM_TAIL_MAX = 32;
+
+/**
+ * A row's shown name in two parts, the head cut with an ellipsis when the cell is too narrow and the
+ * tail always whole: a stream keeps the end of its path ("live/master.m3u8"), which tells streams of
+ * one host apart; other names (networks, browsers) are cut at their end. The parts joined are the name.
+ */
+export function splitName(by: TBreakdownBy, shown: string): [head: string, tail: string] {
+  if (by !== 'stream') return [shown, ''];
+  const slash = shown.indexOf('/');
+  const path = slash < 0 ? [] : shown.slice(slash + 1).split('/');
+  for (const parts of [2, 1]) {
+    if (path.length < parts) continue;
+    const tail = `/${path.slice(-parts).join('/')}`;
+    if (tail.length <= STREAM_TAIL_MAX && tail.length < shown.length)
+      return [shown.slice(0, -tail.length), tail];
+  }
+  const cut = Math.max(0, shown.length - STREAM_TAIL_MAX / 2);
+  return [shown.slice(0, cut), shown.slice(cut)];
 }
 
 export type BreakdownSortKey =

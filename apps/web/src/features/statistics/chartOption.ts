@@ -1,8 +1,10 @@
 import type { TStatsPoint } from '@tlprt/contract';
 import { MIN_ZOOM_SPAN_S, MSG_STATS, SERIES } from '@tlprt/contract';
-import { formatDateTime, utcLabel } from '../../platform/dates';
+import { formatDateTime } from '../../platform/dates';
 import { DIMMED_TEXT } from '../../platform/ui/colors';
-import { formatBits, formatCount, formatPercent } from '../../platform/units';
+import { formatBits, formatBytes, formatCount, formatPercent } from '../../platform/units';
+import { indexByTime, type PreviousPeriod } from './comparison';
+import { shortDay } from './period';
 
 const SERIES_COLORS = { cdn: '#4c6ef5', p2p: '#12b886', nodr: '#fab005' } as const;
 /** Refused peer bytes: an alarm, red apart from the traffic's colours. */
@@ -14,6 +16,9 @@ const VERIFICATION = SERIES.verifyBytes.label;
 /** The audience line (usersCount), dark over the series' bars. */
 const VIEWERS_COLOR = '#343a40';
 export const VIEWERS = 'Viewers';
+/** The previous period (compare): grey and dashed, behind the current one, on both schemes. */
+export const PREVIOUS = 'Previous period';
+const PREVIOUS_COLOR = '#868e96';
 /** The open point's mark in the tooltip. */
 export const STILL_COUNTING = 'still being counted';
 export const CHART_HEIGHT = 550;
@@ -30,6 +35,8 @@ export interface ChartInput {
    *  (the minute still being counted): it is drawn unfinished (dashed, lighter), its rate taken over the
    *  time that has passed, not as a drop at the right edge. */
   openFor?: number;
+  /** The previous period (compare): drawn faintly on the current axis, and in the tooltip. */
+  previous?: PreviousPeriod;
 }
 
 /** Whether the last point of `input` is drawn as still being counted (it needs one before it). */
@@ -73,77 +80,104 @@ function rows(p: TStatsPoint, nodr: boolean, kind: 'size' | 'users'): Row[] {
   return r;
 }
 
+/** One line of the tooltip: a rate with the bytes of the step and their share, or a count. */
+export interface TooltipRow {
+  name: string;
+  color: string;
+  value: string;
+  /** The bytes served during the step (bandwidth lines). */
+  bytes?: string;
+  /** Of the traffic (bandwidth lines only: a viewer fed by both is in two viewer lines). */
+  share?: string;
+}
+/** A part of the tooltip: its title with the part's total, and its lines. */
+export interface TooltipSection {
+  title: string;
+  total: string;
+  rows: TooltipRow[];
+}
+const trafficOf = (p: TStatsPoint) => p.cdnDwSize + p.p2pDwSize + (p.nodrDwSize ?? 0);
+
 /**
- * The lines of the tooltip of one point, as plain data (tested; rendered to HTML below). Bandwidth
- * shares split the bytes; a session fed by both the CDN and peers is in both viewer series, so their
- * shares are of the audience (usersCount, the first line) and may add up to more than 100 %. Refused
- * peer bytes were not delivered: a line of their own, without a share, when the point has some; so are
- * the bytes fetched from the origin to verify peers' segments (not drawn: no viewer received them).
+ * The tooltip of one point, as plain data (tested; rendered to HTML below), the same in every range:
+ * the time once; Bandwidth with its total rate, each series' rate, bytes and share of the traffic;
+ * Viewers with the audience (usersCount) and each series' count, without shares (a session fed by both
+ * the CDN and peers is in both series, so they add up to more than the audience). Refused peer bytes
+ * and the bytes fetched to verify peers' segments are not traffic: lines of their own without a share,
+ * at the points that have some. With a previous period, its time and values at the same place.
  */
 export function tooltipLines(input: ChartInput, index: number) {
   const p = input.points[index];
   if (!p) return null;
   const size = rows(p, input.nodr, 'size');
-  const users = rows(p, input.nodr, 'users');
   const sizeTotal = size.reduce((a, r) => a + r.value, 0);
+  const rate = (bytes: number) => formatBits(bitsPerSecond(bytes, input.step));
+  const notTraffic = (name: string, color: string, bytes: number): TooltipRow[] =>
+    bytes > 0 ? [{ name, color, value: rate(bytes), bytes: formatBytes(bytes) }] : [];
+  const sections: TooltipSection[] = [
+    {
+      title: 'Bandwidth',
+      total: rate(sizeTotal),
+      rows: [
+        ...size.map((r) => ({
+          name: r.name,
+          color: r.color,
+          value: rate(r.value),
+          bytes: formatBytes(r.value),
+          share: formatPercent(share(r.value, sizeTotal)),
+        })),
+        ...notTraffic(REFUSED, REFUSED_COLOR, p.rejectedDwSize),
+        ...notTraffic(VERIFICATION, VERIFICATION_COLOR, p.verifyDwSize),
+      ],
+    },
+    {
+      title: VIEWERS,
+      total: formatCount(p.usersCount),
+      rows: rows(p, input.nodr, 'users').map((r) => ({
+        name: r.name,
+        color: r.color,
+        value: formatCount(r.value),
+      })),
+    },
+  ];
+  if (input.previous) {
+    const before = p.datePoint - input.previous.shift;
+    const q = input.previous.points.find((x) => x.datePoint === before);
+    sections.push({
+      title: `${PREVIOUS} · ${formatDateTime(before * 1000, { utcOffset: input.utcOffset, label: false })}`,
+      total: '',
+      rows: [
+        {
+          name: 'Bandwidth',
+          color: PREVIOUS_COLOR,
+          value: q ? rate(trafficOf(q)) : '—',
+          ...(q ? { bytes: formatBytes(trafficOf(q)) } : {}),
+        },
+        { name: VIEWERS, color: PREVIOUS_COLOR, value: q ? formatCount(q.usersCount) : '—' },
+      ],
+    });
+  }
   return {
     time: `${formatDateTime(p.datePoint * 1000, { utcOffset: input.utcOffset })}${
       lastIsOpen(input) && index === input.points.length - 1 ? ` · ${STILL_COUNTING}` : ''
     }`,
-    bandwidth: [
-      ...size.map((r) => ({
-        name: r.name,
-        color: r.color,
-        value: formatBits(bitsPerSecond(r.value, input.step)),
-        share: formatPercent(share(r.value, sizeTotal)),
-      })),
-      ...(p.rejectedDwSize > 0
-        ? [
-            {
-              name: REFUSED,
-              color: REFUSED_COLOR,
-              value: formatBits(bitsPerSecond(p.rejectedDwSize, input.step)),
-              share: '',
-            },
-          ]
-        : []),
-      ...(p.verifyDwSize > 0
-        ? [
-            {
-              name: VERIFICATION,
-              color: VERIFICATION_COLOR,
-              value: formatBits(bitsPerSecond(p.verifyDwSize, input.step)),
-              share: '',
-            },
-          ]
-        : []),
-    ],
-    viewers: [
-      // The audience line is drawn in the tooltip's text colour on either scheme (chartScheme.ts).
-      { name: VIEWERS, color: 'currentColor', value: formatCount(p.usersCount), share: '' },
-      ...users.map((r) => ({
-        name: r.name,
-        color: r.color,
-        value: formatCount(r.value),
-        share: formatPercent(share(r.value, p.usersCount)),
-      })),
-    ],
+    sections,
   };
 }
 
 const esc = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+const SPREAD = 'display:flex;gap:12px;justify-content:space-between';
 
 export function tooltipHtml(input: ChartInput, index: number): string {
   const t = tooltipLines(input, index);
   if (!t) return '';
-  const section = (title: string, list: { name: string; color: string; value: string; share: string }[]) =>
-    `<div style="margin-top:6px;font-weight:600">${title}</div>${list
-      .map(
-        (r) =>
-          `<div style="display:flex;gap:12px;justify-content:space-between"><span><span style="display:inline-block;width:8px;height:8px;border-radius:50%;background:${r.color};margin-right:6px"></span>${esc(r.name)}</span><span><b>${esc(r.value)}</b>${r.share ? ` (${esc(r.share)})` : ''}</span></div>`,
-      )
-      .join('')}`;
-  return `<div style="min-width:200px"><div>${esc(t.time)}</div>${section('Bandwidth', t.bandwidth)}${section('Viewers', t.viewers)}</div>`;
+  const line = (r: TooltipRow) => {
+    const detail = `${r.bytes ?? ''}${r.share ? ` (${r.share})` : ''}`.trim();
+    return `<div style="${SPREAD}"><span><span style="display:inline-block;width:8px;height:8px;border-radius:50%;background:${r.color};margin-right:6px"></span>${esc(r.name)}</span><span><b>${esc(r.value)}</b>${detail ? ` <span style="opacity:.75">${esc(detail)}</span>` : ''}</span></div>`;
+  };
+  const section = (s: TooltipSection) =>
+    `<div style="${SPREAD};margin-top:6px;font-weight:600"><span>${esc(s.title)}</span><span>${esc(s.total)}</span></div>${s.rows.map(line).join('')}`;
+  return `<div style="min-width:220px"><div>${esc(t.time)}</div>${t.sections.map(section).join('')}</div>`;
 }
 
 /** Minimum zoom span (ms) for the step (spec §9), never more than the data's own span. */
@@ -155,12 +189,14 @@ export function minZoomSpanMs(step: number, points: readonly TStatsPoint[]): num
 }
 
 /**
- * The ECharts option of the statistics chart: Bandwidth (stacked areas, bits/s) above, Viewers below:
- * each series' viewers as bars side by side, never stacked (a session fed by both the CDN and peers is
- * in both, so a stack would count it twice), and the audience (usersCount) as a stepped line over
- * them. Refused peer bytes, when there are some, are a red line on the Bandwidth axis outside the
- * stack: they were not delivered, so they must not raise the traffic drawn. One zoom slider for both,
- * tooltip with values and shares. Pure.
+ * The ECharts option of the statistics chart: Bandwidth (stacked areas, bits/s) above, Viewers below,
+ * the same in every range: each series' viewers as a stepped line over a light area, never stacked (a
+ * session fed by both the CDN and peers is in both, so a stack would count it twice), and the audience
+ * (usersCount) as a bold stepped line over them. Refused peer bytes, when there are some, are a red
+ * line on the Bandwidth axis outside the stack: they were not delivered, so they must not raise the
+ * traffic drawn. The previous period (compare), when given, is a grey dashed line of its traffic and
+ * one of its audience on the current axis. One zoom slider for both, the date at each midnight on the
+ * time axis, tooltip with values and shares. Pure.
  */
 /** The chart's option; `zoom` is the visible part in percent of the whole range (start, end). */
 export function buildChartOption(input: ChartInput, zoom: readonly [number, number] = [0, 100]) {
@@ -180,9 +216,14 @@ export function buildChartOption(input: ChartInput, zoom: readonly [number, numb
   const open = lastIsOpen(input);
   const openAt = open ? points.length - 1 : -1;
   const refusedNames = refused ? [REFUSED] : [];
+  const previous = input.previous;
+  const previousNames = previous ? [PREVIOUS] : [];
+  const before = previous ? indexByTime(previous.points) : null;
+  /** The previous period's point drawn at `p`'s place. */
+  const previousOf = (p: TStatsPoint) => (previous && before?.get(p.datePoint - previous.shift)) || null;
   const axisLabel = { color: DIMMED_TEXT, hideOverlap: true };
   const splitLine = { lineStyle: { color: '#f1f3f5' } };
-  /** The audience line (usersCount), stepped over the viewer bars; the open minute has a dashed one. */
+  /** The audience line (usersCount), stepped over the series' viewers; the open minute has a dashed one. */
   const audience = {
     name: VIEWERS,
     type: 'line' as const,
@@ -197,11 +238,17 @@ export function buildChartOption(input: ChartInput, zoom: readonly [number, numb
   return {
     useUTC: true,
     animation: false,
-    color: [...names.map(colorOf), ...(refused ? [REFUSED_COLOR] : []), VIEWERS_COLOR],
+    // The audience's colour last: the dark scheme replaces it (chartScheme.ts).
+    color: [
+      ...names.map(colorOf),
+      ...(refused ? [REFUSED_COLOR] : []),
+      ...(previous ? [PREVIOUS_COLOR] : []),
+      VIEWERS_COLOR,
+    ],
     legend: {
       top: 0,
       left: 64,
-      data: [...names, ...refusedNames, VIEWERS],
+      data: [...names, ...refusedNames, ...previousNames, VIEWERS],
       icon: 'roundRect',
       itemWidth: 12,
       itemHeight: 8,
@@ -232,12 +279,13 @@ export function buildChartOption(input: ChartInput, zoom: readonly [number, numb
         gridIndex: 1,
         min,
         max,
-        axisLabel,
+        axisLabel: {
+          ...axisLabel,
+          formatter: axisDayLabel,
+          rich: { day: { fontWeight: 600 as const } },
+        },
+        // The offset is named once, above the chart (an axis name at the start was cut by the canvas).
         splitLine,
-        name: utcLabel(utcOffset),
-        nameLocation: 'start',
-        nameGap: 14,
-        nameTextStyle: { color: DIMMED_TEXT, fontWeight: 600, verticalAlign: 'top', padding: [12, 0, 0, 0] },
       },
     ],
     yAxis: [
@@ -339,18 +387,63 @@ export function buildChartOption(input: ChartInput, zoom: readonly [number, numb
       })),
       ...names.map((n) => ({
         name: n,
-        type: 'bar' as const,
+        type: 'line' as const,
         xAxisIndex: 1,
         yAxisIndex: 1,
-        barGap: '0%',
-        barCategoryGap: '10%',
+        step: 'middle' as const,
+        showSymbol: false,
+        lineStyle: { width: 1.5, color: colorOf(n) },
         itemStyle: { color: colorOf(n) },
-        data: points.map((p, i) =>
-          i === openAt
-            ? { value: [t(p), usersOf(p, n)], itemStyle: { opacity: 0.35 } }
-            : [t(p), usersOf(p, n)],
-        ),
+        areaStyle: { opacity: 0.12, color: colorOf(n) },
+        data: points.map((p, i) => [t(p), i === openAt ? null : usersOf(p, n)]),
       })),
+      // The minute still being counted: its viewers so far, dashed.
+      ...(open
+        ? names.map((n) => ({
+            name: n,
+            type: 'line' as const,
+            xAxisIndex: 1,
+            yAxisIndex: 1,
+            step: 'middle' as const,
+            showSymbol: false,
+            silent: true,
+            tooltip: { show: false },
+            lineStyle: { width: 1.5, type: 'dashed' as const, color: colorOf(n), opacity: 0.8 },
+            itemStyle: { color: colorOf(n) },
+            data: [openAt - 1, openAt].map((i) => {
+              const p = points[i] as TStatsPoint;
+              return [t(p), usersOf(p, n)];
+            }),
+          }))
+        : []),
+      ...previousNames.flatMap((n) => [
+        {
+          name: n,
+          type: 'line' as const,
+          xAxisIndex: 0,
+          yAxisIndex: 0,
+          showSymbol: false,
+          z: 1,
+          lineStyle: { width: 1.5, type: 'dashed' as const, color: PREVIOUS_COLOR, opacity: 0.9 },
+          itemStyle: { color: PREVIOUS_COLOR },
+          data: points.map((p) => {
+            const q = previousOf(p);
+            return [t(p), q ? bitsPerSecond(trafficOf(q), step) : null];
+          }),
+        },
+        {
+          name: n,
+          type: 'line' as const,
+          xAxisIndex: 1,
+          yAxisIndex: 1,
+          step: 'middle' as const,
+          showSymbol: false,
+          z: 1,
+          lineStyle: { width: 1.5, type: 'dashed' as const, color: PREVIOUS_COLOR, opacity: 0.9 },
+          itemStyle: { color: PREVIOUS_COLOR },
+          data: points.map((p) => [t(p), previousOf(p)?.usersCount ?? null]),
+        },
+      ]),
       {
         ...audience,
         lineStyle: { width: 2, color: VIEWERS_COLOR },
@@ -372,6 +465,15 @@ export function buildChartOption(input: ChartInput, zoom: readonly [number, numb
         : []),
     ],
   };
+}
+
+/** A time axis label: the day ("Tue 24 Nov", bold) at midnight, the time ("14:00") elsewhere; the
+ *  value is already shifted to the view's offset (the chart runs in UTC). */
+export function axisDayLabel(value: number): string {
+  const d = new Date(value);
+  if (d.getUTCHours() === 0 && d.getUTCMinutes() === 0)
+    return `{day|${shortDay(d.toISOString().slice(0, 10))}}`;
+  return `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`;
 }
 
 /** Index range of the points inside a zoom window given in percent of the whole axis. */

@@ -8,6 +8,9 @@ export type TStatsTotals = NonNullable<TStatsResponse['totals']>;
 export const EXPERIENCE_TEXT = {
   title: 'Viewer experience',
   scope: 'The whole range for the keys of this list, whatever the zoom.',
+  /** A drill-down shown: the breakdown row over the breakdown's whole hours (or days), as the chart. */
+  scopeFiltered: (filter: string) =>
+    `${filter} only, over the breakdown’s window for the keys of this list, whatever the zoom.`,
   empty: 'No plays reported in this range',
   emptyHint: 'Players report startup, rebuffering and failures once they play with the plugin.',
   sample: 'Not shown for sample data',

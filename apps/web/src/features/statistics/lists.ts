@@ -59,12 +59,14 @@ export const keyLabel = (k: TKey) => (k.name.trim() ? k.name : shortHash(k.keyHa
 /** The whole of a key's name or hash, for its tooltip and accessible name. */
 export const keyTitle = (k: TKey) => (k.name.trim() ? k.name : k.keyHash);
 
-/** A new list's name: "List 2", "List 3", … (Active traffic is the first), the first not taken. */
+/** A new list's name: the spec's "New list" (§2), then "New list 2", "New list 3", … while taken, so
+ *  each tab can still be told apart. */
 export function nextListName(names: readonly string[]): string {
   const taken = new Set(names.map((n) => n.trim()));
+  if (!taken.has(MSG_STATS.newList)) return MSG_STATS.newList;
   let i = 2;
-  while (taken.has(`List ${i}`)) i += 1;
-  return `List ${i}`;
+  while (taken.has(`${MSG_STATS.newList} ${i}`)) i += 1;
+  return `${MSG_STATS.newList} ${i}`;
 }
 
 /** Inactive keys are coloured by status (spec §2): 20 grey, 40 red. */

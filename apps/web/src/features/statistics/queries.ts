@@ -13,21 +13,27 @@ import {
   type TStatsResponse,
   type TStatsTab,
 } from '@tlprt/contract';
-import { useEffect } from 'react';
+import { createContext, useContext, useEffect } from 'react';
 import { useServerClockOffset } from '../../platform/session/queries';
 import { useSession } from '../../platform/session/SessionProvider';
 import { statsApi } from './api';
 import { buildStatsQuery } from './data';
 import { nextListName } from './lists';
+import { previousWindow, rollingWindow, type StatsWindow } from './period';
 import { useViewParams } from './view';
 
 const statsKeys = {
   all: ['statistics'] as const,
   settings: (userId: number, teamId: number) => [...statsKeys.all, 'settings', userId, teamId] as const,
-  data: (teamId: number, range: TStatsRange, keys: readonly string[]) =>
-    [...statsKeys.all, 'data', teamId, range, [...keys].sort().join(',')] as const,
-  breakdown: (teamId: number, range: TStatsRange, keys: readonly string[], by: TBreakdownBy) =>
-    [...statsKeys.all, 'breakdown', teamId, range, [...keys].sort().join(','), by] as const,
+  data: (teamId: number, range: TStatsRange, keys: readonly string[], period: string) =>
+    [...statsKeys.all, 'data', teamId, range, [...keys].sort().join(','), period] as const,
+  breakdown: (
+    teamId: number,
+    range: TStatsRange,
+    keys: readonly string[],
+    by: TBreakdownBy,
+    period: string,
+  ) => [...statsKeys.all, 'breakdown', teamId, range, [...keys].sort().join(','), by, period] as const,
 };
 
 /** Result of one statistics load: `failed` = error or empty response (spec §4: the sample is shown). */
@@ -37,15 +43,57 @@ type StatsResult =
 
 const SAVE_DEBOUNCE_MS = 500;
 
+/** Which window a query reads: the custom one of the screen (null: the range's rolling window ending
+ *  now by the server's clock), or the period just before it (compare). */
+export interface PeriodChoice {
+  custom: StatsWindow | null;
+  previous?: boolean;
+}
+const periodKey = ({ custom, previous }: PeriodChoice) =>
+  `${custom ? `${custom.start}-${custom.end}` : 'rolling'}${previous ? ':previous' : ''}`;
+/** The window of `choice` at `nowS`. */
+function windowOf(range: TStatsRange, choice: PeriodChoice, nowS: number): StatsWindow {
+  const w = choice.custom ?? rollingWindow(range, nowS);
+  return choice.previous ? previousWindow(w) : w;
+}
+/** The request body of a chart or breakdown for `choice`. */
+function periodQuery(
+  range: TStatsRange,
+  choice: PeriodChoice,
+  nowS: number,
+  keys: readonly string[],
+  teamId: number,
+  userId: number,
+) {
+  const w = windowOf(range, choice, nowS);
+  return {
+    ...buildStatsQuery(range, nowS, keys, teamId, userId),
+    startTimestamp: w.start,
+    endTimestamp: w.end,
+  };
+}
+
+/** The custom window of the screen, for the panels under the chart (the breakdown follows it). */
+export const StatsPeriodContext = createContext<StatsWindow | null>(null);
+
 /** The chart data of the selected keys for the range's window ending now by the server's clock (spec
- *  §7); Live polls every 3 s. */
-export function useStats(range: TStatsRange, keys: readonly string[], teamId: number, userId: number) {
+ *  §7), or the custom window, or the period before either (`previous`); Live polls every 3 s. */
+export function useStats(
+  range: TStatsRange,
+  keys: readonly string[],
+  teamId: number,
+  userId: number,
+  choice: PeriodChoice = { custom: null },
+  enabled = true,
+) {
   const clockOffset = useServerClockOffset();
+  const rolling = choice.custom === null && !choice.previous;
   return useQuery({
-    queryKey: statsKeys.data(teamId, range, keys),
+    queryKey: statsKeys.data(teamId, range, keys, periodKey(choice)),
     queryFn: async ({ signal }): Promise<StatsResult> => {
+      const nowS = (Date.now() + (clockOffset ?? 0)) / 1000;
       const body = {
-        ...buildStatsQuery(range, (Date.now() + (clockOffset ?? 0)) / 1000, keys, teamId, userId),
+        ...periodQuery(range, choice, nowS, keys, teamId, userId),
         // The chart draws a few series a point; the experience panel reads the window's totals.
         points: 'drawn' as const,
       };
@@ -58,9 +106,10 @@ export function useStats(range: TStatsRange, keys: readonly string[], teamId: nu
         return { failed: true, reason: 'error' };
       }
     },
-    enabled: keys.length > 0 && teamId > 0 && clockOffset !== undefined,
+    enabled: enabled && keys.length > 0 && teamId > 0 && clockOffset !== undefined,
     staleTime: 0,
-    refetchInterval: range === 'live' ? TIMINGS.livePollMs : false,
+    // Only the rolling Live window moves: a past period is not polled.
+    refetchInterval: range === 'live' && rolling ? TIMINGS.livePollMs : false,
     refetchIntervalInBackground: false,
   });
 }
@@ -75,8 +124,8 @@ export interface BreakdownResult {
   body: TBreakdownQuery;
 }
 
-/** The range's traffic of the selected keys by `by`, for the chart's window (server clock); refreshed
- *  as the chart is, in Live less often. Errors are the table's to show (no popup but 401/403). */
+/** The range's traffic of the selected keys by `by`, for the chart's window (server clock, or the
+ *  screen's custom window: StatsPeriodContext); refreshed as the chart is, in Live less often. Errors are the table's to show (no popup but 401/403). */
 export function useBreakdown(
   range: TStatsRange,
   keys: readonly string[],
@@ -85,11 +134,12 @@ export function useBreakdown(
   userId: number,
 ) {
   const clockOffset = useServerClockOffset();
+  const choice = { custom: useContext(StatsPeriodContext) };
   return useQuery({
-    queryKey: statsKeys.breakdown(teamId, range, keys, by),
+    queryKey: statsKeys.breakdown(teamId, range, keys, by, periodKey(choice)),
     queryFn: async ({ signal }): Promise<BreakdownResult> => {
       const now = (Date.now() + (clockOffset ?? 0)) / 1000;
-      const body: TBreakdownQuery = { ...buildStatsQuery(range, now, keys, teamId, userId), range, by };
+      const body: TBreakdownQuery = { ...periodQuery(range, choice, now, keys, teamId, userId), range, by };
       return { answer: await statsApi.breakdown(body, signal), body };
     },
     enabled: keys.length > 0 && teamId > 0 && clockOffset !== undefined,

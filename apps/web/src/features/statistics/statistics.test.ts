@@ -9,6 +9,7 @@ import {
   formatSignedPercent,
 } from '../../platform/units';
 import {
+  axisDayLabel,
   bitsPerSecond,
   buildChartOption,
   minZoomSpanMs,
@@ -17,7 +18,18 @@ import {
   zoomIndexes,
 } from './chartOption';
 import { DARK_CHART, withColorScheme } from './chartScheme';
+import { amountDelta, previousSummary, shareDelta, summaryDeltas } from './comparison';
 import { buildStatsQuery, SAMPLE_POINTS, sampleStats, summarize } from './data';
+import {
+  dayAt,
+  daysWindow,
+  parsePeriod,
+  periodLabel,
+  previousWindow,
+  rollingWindow,
+  shortDay,
+} from './period';
+import { parseDay, patchParams } from './view';
 
 /** A point; its audience (usersCount) is `u`, by default everyone in one series (the largest). */
 const pt = (
@@ -42,6 +54,9 @@ const pt = (
   }) as TStatsPoint;
 /** A point with `rejected` peer bytes refused. */
 const refused = (p: TStatsPoint, rejected: number): TStatsPoint => ({ ...p, rejectedDwSize: rejected });
+/** The tooltip's lines of a section ('Bandwidth', 'Viewers'). */
+const section = (t: ReturnType<typeof tooltipLines>, title: string) =>
+  t?.sections.find((s) => s.title === title)?.rows ?? [];
 
 describe('units (spec §9)', () => {
   it('bytes and bit rates in decimal units (steps of 1000): kB MB GB TB, kbps Mbps Gbps', () => {
@@ -155,12 +170,12 @@ describe("the origin's real saving", () => {
       nodr: false,
       utcOffset: 0,
     };
-    expect(tooltipLines(input, 0)?.bandwidth).toEqual([
-      { name: 'CDN', color: expect.any(String), value: '100 bps', share: '75.0%' },
-      { name: 'P2P', color: expect.any(String), value: '33.3 bps', share: '25.0%' },
-      { name: SERIES.verifyBytes.label, color: expect.any(String), value: '200 bps', share: '' },
+    expect(section(tooltipLines(input, 0), 'Bandwidth')).toEqual([
+      { name: 'CDN', color: expect.any(String), value: '100 bps', bytes: '750 B', share: '75.0%' },
+      { name: 'P2P', color: expect.any(String), value: '33.3 bps', bytes: '250 B', share: '25.0%' },
+      { name: SERIES.verifyBytes.label, color: expect.any(String), value: '200 bps', bytes: '1.5 kB' },
     ]);
-    expect(tooltipLines(input, 1)?.bandwidth.map((r) => r.name)).toEqual(['CDN', 'P2P']);
+    expect(section(tooltipLines(input, 1), 'Bandwidth').map((r) => r.name)).toEqual(['CDN', 'P2P']);
     // Not drawn: the chart's series are the traffic's.
     expect(buildChartOption(input).series.map((x) => x.name)).not.toContain(SERIES.verifyBytes.label);
   });
@@ -215,24 +230,24 @@ describe('chart option', () => {
   // 35 viewers: 30 on the CDN, 10 from peers (5 of them on both).
   const points = [pt(3600, 750, 250, 30, 10, undefined, 35), pt(3660, 0, 0, 0, 0)];
   const input = { points, step: 60, nodr: false, utcOffset: 2 };
-  it('has stacked bandwidth areas, side-by-side viewer bars and the audience line, in the team offset', () => {
+  it('has stacked bandwidth areas, unstacked viewer lines and the audience line, in the team offset', () => {
     const o = buildChartOption(input);
     expect(o.useUTC).toBe(true);
     expect(o.series.map((s) => `${s.type}:${s.name}`)).toEqual([
       'line:CDN',
       'line:P2P',
-      'bar:CDN',
-      'bar:P2P',
+      'line:CDN',
+      'line:P2P',
       'line:Viewers',
     ]);
     const [cdnSize, p2pSize, cdnUsers, p2pUsers, audience] = o.series;
     expect(cdnSize && 'stack' in cdnSize ? cdnSize.stack : null).toBe('bandwidth');
     expect(p2pSize && 'stack' in p2pSize ? p2pSize.stack : null).toBe('bandwidth');
-    // A stack would count a viewer fed by both twice: 40 bars high for 35 viewers.
+    // A stack would count a viewer fed by both twice: 40 high for 35 viewers. The same in every range.
     const viewerPanel = o.series.filter((s) => s.yAxisIndex === 1);
     expect(viewerPanel).toHaveLength(3);
     for (const s of viewerPanel) expect('stack' in s ? s.stack : undefined).toBeUndefined();
-    expect(cdnUsers && 'barGap' in cdnUsers ? cdnUsers.barGap : null).toBe('0%');
+    expect(cdnUsers && 'step' in cdnUsers ? cdnUsers.step : null).toBe('middle');
     expect(audience && 'step' in audience ? audience.step : null).toBe('middle');
     // 750 bytes in 60 s = 100 bits/s; x = (t + 2 h) ms.
     expect(cdnSize?.data[0]).toEqual([(3600 + 7200) * 1000, 100]);
@@ -240,7 +255,6 @@ describe('chart option', () => {
     expect(p2pUsers?.data[0]).toEqual([(3600 + 7200) * 1000, 10]);
     expect(audience?.data[0]).toEqual([(3600 + 7200) * 1000, 35]);
     expect(o.legend.data).toEqual(['CDN', 'P2P', 'Viewers']);
-    expect(o.xAxis[1]?.name).toBe('UTC+2');
     expect(o.grid).toHaveLength(2);
   });
   it('draws refused peer bytes as a red line on the Bandwidth axis, outside the stack, only when there are some', () => {
@@ -254,8 +268,8 @@ describe('chart option', () => {
       'line:CDN',
       'line:P2P',
       `line:${MSG_STATS.refusedSeries}`,
-      'bar:CDN',
-      'bar:P2P',
+      'line:CDN',
+      'line:P2P',
       'line:Viewers',
     ]);
     const line = o.series[2];
@@ -271,14 +285,14 @@ describe('chart option', () => {
     expect(o.series[0]?.data).toEqual(buildChartOption(input).series[0]?.data);
     expect(o.legend.data).toEqual(['CDN', 'P2P', MSG_STATS.refusedSeries, 'Viewers']);
     // The tooltip lists it, without a share, at the points that have some; shares stay those of traffic.
-    expect(tooltipLines(attacked, 0)?.bandwidth).toEqual([
-      { name: 'CDN', color: expect.any(String), value: '100 bps', share: '75.0%' },
-      { name: 'P2P', color: expect.any(String), value: '33.3 bps', share: '25.0%' },
-      { name: MSG_STATS.refusedSeries, color: '#e03131', value: '200 bps', share: '' },
+    expect(section(tooltipLines(attacked, 0), 'Bandwidth')).toEqual([
+      { name: 'CDN', color: expect.any(String), value: '100 bps', bytes: '750 B', share: '75.0%' },
+      { name: 'P2P', color: expect.any(String), value: '33.3 bps', bytes: '250 B', share: '25.0%' },
+      { name: MSG_STATS.refusedSeries, color: '#e03131', value: '200 bps', bytes: '1.5 kB' },
     ]);
-    expect(tooltipLines(attacked, 1)?.bandwidth.map((r) => r.name)).toEqual(['CDN', 'P2P']);
+    expect(section(tooltipLines(attacked, 1), 'Bandwidth').map((r) => r.name)).toEqual(['CDN', 'P2P']);
     expect(tooltipHtml(attacked, 0)).toContain(
-      `${MSG_STATS.refusedSeries}</span><span><b>200 bps</b></span>`,
+      `${MSG_STATS.refusedSeries}</span><span><b>200 bps</b> <span style="opacity:.75">1.5 kB</span></span>`,
     );
   });
   it('adds NODR for version-1 teams', () => {
@@ -308,10 +322,15 @@ describe('chart option', () => {
       (x) => dashed(x) && x.yAxisIndex === 0,
     );
     expect(later.map((x) => (x.data as number[][])[1]?.[1])).toEqual([8, 32 / 3]);
-    const bars = o.series.filter((x) => x.type === 'bar');
-    expect(bars.map((x) => (x.data as unknown[]).at(-1))).toEqual([
-      expect.objectContaining({ itemStyle: { opacity: 0.35 } }),
-      expect.objectContaining({ itemStyle: { opacity: 0.35 } }),
+    // The series' viewers of the open minute: dashed too, not a drop.
+    const viewers = o.series.filter((x) => x.yAxisIndex === 1 && x.name !== 'Viewers');
+    expect(viewers.filter((x) => !dashed(x)).map((x) => (x.data as unknown[][]).at(-1)?.[1])).toEqual([
+      null,
+      null,
+    ]);
+    expect(viewers.filter(dashed).map((x) => (x.data as number[][]).map((d) => d[1]))).toEqual([
+      [5, 1],
+      [3, 1],
     ]);
     expect(tooltipLines({ ...input, points, openFor: 3 }, 2)?.time).toMatch(/still being counted$/);
     expect(tooltipLines({ ...input, points, openFor: 3 }, 1)?.time).not.toMatch(/counted/);
@@ -326,8 +345,6 @@ describe('chart option', () => {
       expect((a as { lineStyle?: { color?: string } }).lineStyle?.color).toBe(DARK_CHART.viewers);
     expect(dark.color.at(-1)).toBe(DARK_CHART.viewers);
     expect(withColorScheme(light, 'light')).toBe(light);
-    // Its tooltip marker takes the tooltip's text colour, light on the dark tooltip.
-    expect(tooltipHtml({ ...input, points }, 1)).toMatch(/background:currentColor[^>]*><\/span>Viewers/);
     expect((dark.tooltip as { textStyle?: { color?: string } }).textStyle?.color).toBe(DARK_CHART.text);
   });
 
@@ -342,26 +359,166 @@ describe('chart option', () => {
     expect(o.dataZoom[0]?.minValueSpan).toBe(3_600_000);
     expect(o.dataZoom[0]?.xAxisIndex).toEqual([0, 1]);
   });
-  it('tooltip shows each series value and its share', () => {
+  it('tooltip: the time once, bandwidth with bytes and shares, viewers as counts without shares', () => {
     const t = tooltipLines(input, 0);
     if (!t) throw new Error('no tooltip');
     expect(t.time).toBe('1 January 1970, 03:00 UTC+2');
-    expect(t.bandwidth).toEqual([
-      { name: 'CDN', color: expect.any(String), value: '100 bps', share: '75.0%' },
-      { name: 'P2P', color: expect.any(String), value: '33.3 bps', share: '25.0%' },
+    expect(t.sections.map((s) => `${s.title} ${s.total}`)).toEqual(['Bandwidth 133 bps', 'Viewers 35']);
+    expect(section(t, 'Bandwidth')).toEqual([
+      { name: 'CDN', color: expect.any(String), value: '100 bps', bytes: '750 B', share: '75.0%' },
+      { name: 'P2P', color: expect.any(String), value: '33.3 bps', bytes: '250 B', share: '25.0%' },
     ]);
-    // Viewer shares are of the audience: one viewer may be in both series.
-    expect(t.viewers.map((r) => `${r.name} ${r.value} ${r.share}`.trim())).toEqual([
-      'Viewers 35',
-      'CDN 30 85.7%',
-      'P2P 10 28.6%',
+    // One viewer may be in both series: counts only, no share of anything.
+    expect(section(t, 'Viewers')).toEqual([
+      { name: 'CDN', color: expect.any(String), value: '30' },
+      { name: 'P2P', color: expect.any(String), value: '10' },
     ]);
     const html = buildChartOption(input).tooltip.formatter([{ dataIndex: 0 }]);
     expect(html).toBe(tooltipHtml(input, 0));
-    expect(html).toContain('Bandwidth');
-    expect(html).toContain('Viewers');
-    expect(html).toContain('<b>100 bps</b> (75.0%)');
-    expect(html).toContain('<b>35</b></span>');
-    expect(tooltipLines(input, 1)?.bandwidth[0]?.share).toBe('0%');
+    // "Viewers" once: the heading of its part, with the audience.
+    expect(html.match(/Viewers/g)).toHaveLength(1);
+    expect(html).not.toContain('100%');
+    expect(html).toContain('<b>100 bps</b> <span style="opacity:.75">750 B (75.0%)</span>');
+    expect(section(tooltipLines(input, 1), 'Bandwidth')[0]?.share).toBe('0%');
+  });
+  it('draws the previous period faintly on the current axis, and shows it in the tooltip', () => {
+    const day = 86_400;
+    const previous = { points: [pt(3600 - day, 1500, 500, 50, 20, undefined, 60)], shift: day };
+    const o = buildChartOption({ ...input, previous });
+    const faint = o.series.filter((s) => s.name === 'Previous period');
+    expect(faint.map((s) => s.yAxisIndex)).toEqual([0, 1]);
+    for (const s of faint) expect((s as { lineStyle: { type?: string } }).lineStyle.type).toBe('dashed');
+    // At the current point's place: 2000 bytes in 60 s; nothing where the previous period has no point.
+    expect(faint[0]?.data).toEqual([
+      [(3600 + 7200) * 1000, (2000 * 8) / 60],
+      [(3660 + 7200) * 1000, null],
+    ]);
+    expect(faint[1]?.data[0]).toEqual([(3600 + 7200) * 1000, 60]);
+    expect(o.legend.data).toEqual(['CDN', 'P2P', 'Previous period', 'Viewers']);
+    expect(withColorScheme(o, 'dark').color.at(-1)).toBe(DARK_CHART.viewers);
+    const t = tooltipLines({ ...input, previous }, 0);
+    expect(t?.sections[2]?.title).toBe('Previous period · 31 December 1969, 03:00');
+    expect(section(t, t?.sections[2]?.title ?? '').map((r) => `${r.name} ${r.value}`)).toEqual([
+      'Bandwidth 267 bps',
+      'Viewers 60',
+    ]);
+    expect(section(tooltipLines({ ...input, previous }, 1), t?.sections[2]?.title ?? '')).toEqual([]);
+  });
+  it('marks the day at midnight on the time axis, hours elsewhere, in the view offset', () => {
+    // 24 November 2026 was a Tuesday.
+    const midnight = Date.UTC(2026, 10, 24);
+    expect(axisDayLabel(midnight)).toBe('{day|Tue 24 Nov}');
+    expect(axisDayLabel(midnight + 14 * 3_600_000)).toBe('14:00');
+    const o = buildChartOption(input);
+    expect((o.xAxis[1]?.axisLabel as { formatter?: unknown } | undefined)?.formatter).toBe(axisDayLabel);
+    // The axis values are shifted by the offset: the team's midnight, not UTC's, gets the date.
+    const t = (datePoint: number) => (datePoint + input.utcOffset * 3600) * 1000;
+    expect(axisDayLabel(t(Date.UTC(2026, 10, 23, 22) / 1000))).toBe('{day|Tue 24 Nov}');
+  });
+});
+
+describe('custom dates (issue 39)', () => {
+  // Saturday 28 November 2026, 13:00 UTC.
+  const NOW_S = Date.UTC(2026, 10, 28, 13) / 1000;
+  const DAY = 86_400;
+  it('reads whole days in the view offset, `to` included', () => {
+    const w = daysWindow('2026-11-24', '2026-11-24', 2);
+    expect(w).toEqual({
+      start: Date.UTC(2026, 10, 23, 22) / 1000,
+      end: Date.UTC(2026, 10, 24, 22) / 1000 - 1,
+      shift: DAY,
+    });
+    expect(daysWindow('2026-11-24', '2026-11-30', 0)?.shift).toBe(7 * DAY);
+    expect(daysWindow('2026-11-30', '2026-11-24', 0)).toBeNull();
+    expect(daysWindow('2026-02-30', '2026-03-01', 0)).toBeNull();
+  });
+  it('chooses the finest range whose step is kept that far back and whose longest window holds the days', () => {
+    const range = (from: string, to: string, compare = false) =>
+      parsePeriod(from, to, 0, NOW_S, compare)?.range ?? null;
+    // Yesterday by the minute; with the day before it, which minutes no longer cover whole, by 20 minutes.
+    expect(range('2026-11-27', '2026-11-27')).toBe('day');
+    expect(range('2026-11-27', '2026-11-27', true)).toBe('week');
+    // Today so far, and with the day before.
+    expect(range('2026-11-28', '2026-11-28', true)).toBe('day');
+    // Last Tuesday: minutes are gone, 20-minute points are kept.
+    expect(range('2026-11-24', '2026-11-24')).toBe('week');
+    expect(range('2026-11-20', '2026-11-26')).toBe('week');
+    expect(range('2026-11-19', '2026-11-26')).toBe('month');
+    // A calendar quarter of hours; longer is no range's.
+    expect(range('2026-07-01', '2026-09-30')).toBe('month');
+    expect(range('2026-07-01', '2026-10-01')).toBeNull();
+    // Beyond the 20-minute points kept: hours.
+    expect(range('2026-08-04', '2026-08-04')).toBe('month');
+    // Beyond any data kept, in the future, or not dates: none (the rolling range is shown).
+    expect(range('2024-08-04', '2024-08-04')).toBeNull();
+    expect(range('2026-11-29', '2026-11-29')).toBeNull();
+    expect(parsePeriod('soon', null, 0, NOW_S, false)).toBeNull();
+    expect(parsePeriod(null, '2026-11-24', 0, NOW_S, false)).toBeNull();
+    // `to` absent: the one day.
+    expect(parsePeriod('2026-11-24', null, 0, NOW_S, false)).toMatchObject({
+      to: '2026-11-24',
+      range: 'week',
+    });
+  });
+  it('the rolling window is what the screen always asked, and the previous period is just before', () => {
+    expect(rollingWindow('day', NOW_S)).toEqual({ start: NOW_S - DAY, end: NOW_S, shift: DAY });
+    const q = buildStatsQuery('day', NOW_S, ['k'], 1, 2);
+    expect([q.startTimestamp, q.endTimestamp]).toEqual([NOW_S - DAY, NOW_S]);
+    expect(previousWindow(rollingWindow('week', NOW_S))).toEqual({
+      start: NOW_S - 14 * DAY,
+      end: NOW_S - 7 * DAY,
+      shift: 7 * DAY,
+    });
+    expect(dayAt(NOW_S, 12)).toBe('2026-11-29');
+    expect(shortDay('2026-11-24')).toBe('Tue 24 Nov');
+    expect(periodLabel({ from: '2026-11-24', to: '2026-11-30' })).toBe('Tue 24 Nov – Mon 30 Nov');
+  });
+  it('keeps the URL parameters of other parts when changing its own', () => {
+    const prev = new URLSearchParams('range=day&list=0&by=country&value=DE');
+    const next = patchParams(prev, { dates: { from: '2026-11-24', to: '2026-11-25' }, compare: true });
+    expect(next.toString()).toBe(
+      'range=day&list=0&by=country&value=DE&from=2026-11-24&to=2026-11-25&compare=1',
+    );
+    const back = patchParams(next, { range: 'week', dates: null, compare: false });
+    expect(back.toString()).toBe('range=week&list=0&by=country&value=DE');
+    expect(parseDay('2026-11-24')).toBe('2026-11-24');
+    expect(parseDay('24.11.2026')).toBeNull();
+  });
+});
+
+describe('compared with the previous period (issue 39)', () => {
+  it('shares change by percentage points, amounts by percent, with words for screen readers', () => {
+    expect(shareDelta(0.652, 0.61)).toEqual({
+      text: '+4.2 pts',
+      spoken: 'up 4.2 percentage points on the previous period',
+      direction: 'up',
+    });
+    expect(shareDelta(0.5, 0.55)?.text).toBe('−5.0 pts');
+    expect(shareDelta(0.5, 0.5)?.text).toBe('±0 pts');
+    expect(shareDelta(null, 0.5)).toBeNull();
+    expect(amountDelta(112, 100)).toEqual({
+      text: '+12%',
+      spoken: 'up 12 percent on the previous period',
+      direction: 'up',
+    });
+    expect(amountDelta(95, 100)?.text).toBe('−5%');
+    expect(amountDelta(96.5, 100)?.text).toBe('−3.5%');
+    expect(amountDelta(10, 0)).toMatchObject({ text: 'new', direction: 'up' });
+    expect(amountDelta(0, 0).text).toBe('±0%');
+  });
+  it('sums the previous period where it matches the visible part of the current one', () => {
+    const cur = [pt(1000, 600, 400, 5, 3), pt(1060, 600, 400, 5, 3)];
+    const previous = {
+      points: [pt(100, 500, 100, 2, 1), pt(160, 900, 100, 9, 1), pt(220, 1, 1, 1, 1)],
+      shift: 900,
+    };
+    const before = previousSummary(previous, 1000, 1000);
+    expect(before.totalBytes).toBe(600);
+    const d = summaryDeltas(summarize(cur, 0, 0), before);
+    // 40 % P2P against 16.7 %: +23.3 pts; 1000 bytes against 600: +67 %; 5 viewers against 2: +150 %.
+    expect(d.p2pShare?.text).toBe('+23.3 pts');
+    expect(d.totalBytes.text).toBe('+67%');
+    expect(d.peakViewers.text).toBe('+150%');
+    expect(summaryDeltas(summarize(cur), previousSummary(previous, 1000, 1060)).totalBytes.text).toBe('+25%');
   });
 });

@@ -81,6 +81,9 @@ export function TeamTokensCard({ team }: { team: TTeamDetail }) {
               </Badge>
             )}
           </Group>
+          <Text size="sm" fw={500} mt={4}>
+            {MSG_TOKENS.purpose}
+          </Text>
           <Text size="sm" c="dimmed">
             {MSG_TOKENS.intro} A token of scope “{SCOPE_CHOICE.statistics.label}” lets a program read the
             team's statistics instead; one of scope “{SCOPE_CHOICE.hashes.label}” lets your packager publish
@@ -88,7 +91,7 @@ export function TeamTokensCard({ team }: { team: TTeamDetail }) {
           </Text>
         </div>
         {tokens.isPending ? (
-          <Stack gap="xs" aria-busy="true" aria-label="Loading API tokens">
+          <Stack gap="xs" aria-busy="true" aria-label={`Loading ${MSG_TOKENS.title}`}>
             <Skeleton h={44} radius="md" />
             <Skeleton h={44} radius="md" />
           </Stack>

@@ -1,11 +1,20 @@
 import { Button, Card, Group, Stack, Text, TextInput, ThemeIcon, Title } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
-import { MSG, MSG_TEAMS, mayLeaveByRole, type TTeamDetail, ZSuspendRequest } from '@tlprt/contract';
+import {
+  MSG,
+  MSG_TEAMS,
+  mayLeaveByRole,
+  mayLeaveTeam,
+  roleRow,
+  type TTeamDetail,
+  ZSuspendRequest,
+} from '@tlprt/contract';
 import type { ReactNode } from 'react';
 import { isApiError } from '../../platform/api/errors';
 import { showPopup } from '../../platform/api/popups';
 import { useContractForm } from '../../platform/form';
 import { usePolicy } from '../../platform/session/policy';
+import { useSession } from '../../platform/session/SessionProvider';
 import { clearStoredTeam } from '../../platform/session/storage';
 import { openAppModal, openInfo, openPasswordConfirm } from '../../platform/ui/AppModals';
 import { IconDoorExit, IconMail, IconPause, IconTrash } from '../../platform/ui/icons';
@@ -58,11 +67,17 @@ function ActionCard({
   );
 }
 
-/** Leave team (Admin and Billing master only; spec §6): password, 409 → "Unable to leave the team". */
+/** Leave team (Admin and Billing master only; spec §6): password, 409 → "Unable to leave the team".
+ *  The only member and the sole admin learn it from the team's own figures before any password is
+ *  asked (issue 39); the server keeps refusing them whatever the screen shows. */
 export function LeaveTeamCard({ team }: { team: TTeamDetail }) {
   const policy = usePolicy(team);
+  const { user } = useSession();
   const leave = useLeaveTeam(team.id);
   if (!policy.ctx || !mayLeaveByRole(policy.ctx)) return null;
+  const me = team.users.find((u) => u.id === user.id && u.invite_status === 0);
+  const blocked = !mayLeaveTeam(roleRow(me?.roles)?.id ?? null, team.members, team.countAdmin);
+  const unable = () => openInfo({ title: MSG_TEAMS.unableLeaveTitle, children: MSG_TEAMS.unableLeaveText });
   const open = () =>
     openPasswordConfirm({
       title: 'Leave team',
@@ -71,8 +86,7 @@ export function LeaveTeamCard({ team }: { team: TTeamDetail }) {
         clearStoredTeam();
       },
       onFailure: (e) => {
-        if (isApiError(e) && e.status === 409)
-          openInfo({ title: MSG_TEAMS.unableLeaveTitle, children: MSG_TEAMS.unableLeaveText });
+        if (isApiError(e) && e.status === 409) unable();
       },
       children: (
         <Text size="sm">Enter your password to leave “{team.name || MSG.teamIdLabel(team.id)}”.</Text>
@@ -83,9 +97,18 @@ export function LeaveTeamCard({ team }: { team: TTeamDetail }) {
       icon={<IconDoorExit size={20} />}
       color="orange"
       title="Leave team"
-      text="You will lose access to this team. An admin can invite you again."
+      text={
+        blocked
+          ? MSG_TEAMS.unableLeaveText
+          : 'You will lose access to this team. An admin can invite you again.'
+      }
     >
-      <Button color="red" variant="light" disabled={!policy.can('team.leave')} onClick={open}>
+      <Button
+        color="red"
+        variant="light"
+        disabled={!policy.can('team.leave')}
+        onClick={blocked ? unable : open}
+      >
         Leave team
       </Button>
     </ActionCard>

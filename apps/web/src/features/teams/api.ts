@@ -34,5 +34,4 @@ export const teamsApi = {
     request(L.suspendRevoke, { params: { id }, body: hash ? { hash } : {}, popups }),
   suspendConfirm: (hash: string) => request(L.suspendConfirm, { body: { hash }, popups: false }),
   favourite: (id: number) => request(E.toggleFavourite, { params: { id } }),
-  timeZones: () => request(ENDPOINTS.dictionaries.timeZoneList),
 };

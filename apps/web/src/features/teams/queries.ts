@@ -11,13 +11,3 @@ export function useTeamDetail(id: number | null) {
     select: (r) => r.data,
   });
 }
-
-/** GET /auth/time_zone_list (static: cached for the session). */
-export function useTimeZones() {
-  return useQuery({
-    queryKey: teamKeys.timeZones(),
-    queryFn: teamsApi.timeZones,
-    staleTime: Number.POSITIVE_INFINITY,
-    select: (r) => r.data,
-  });
-}

@@ -2,6 +2,7 @@ import { Stack } from '@mantine/core';
 import { canEditOwnProfile } from '@tlprt/contract';
 import { ChangeEmail } from '../../features/profile/ChangeEmail';
 import { ChangePassword } from '../../features/profile/ChangePassword';
+import { ChartTimeZone } from '../../features/profile/ChartTimeZone';
 import { DeleteAccount } from '../../features/profile/DeleteAccount';
 import { ProfileDetails } from '../../features/profile/ProfileDetails';
 import { CreateTeam } from '../../features/teams/CreateTeam';
@@ -24,6 +25,7 @@ export function ProfileSettings() {
     <Stack gap="lg">
       <InvitationsBlock />
       <ProfileDetails />
+      <ChartTimeZone locked={!editable} />
       <ChangePassword locked={credentialsLocked} lockedReason={lockReason} />
       <ChangeEmail
         locked={credentialsLocked || user.deleteProgress === 1}

@@ -22,9 +22,10 @@ import {
 import { TeamTags } from '../../features/team-management/TeamTags';
 import { TeamTokensCard } from '../../features/team-tokens/TeamTokensCard';
 import { useSetTimeZone, useSetVersion, useUpdateTeam } from '../../features/teams/mutations';
-import { useTeamDetail, useTimeZones } from '../../features/teams/queries';
+import { useTeamDetail } from '../../features/teams/queries';
 import { DeleteTeamCard, LeaveTeamCard, SuspendTeamCard } from '../../features/teams/TeamDanger';
 import { InviteCard, MembersCard } from '../../features/teams/TeamMembers';
+import { useTimeZoneOptions } from '../../platform/queries/timeZones';
 import { usePolicy } from '../../platform/session/policy';
 import { useSession } from '../../platform/session/SessionProvider';
 import { IconAlert } from '../../platform/ui/icons';
@@ -74,14 +75,11 @@ function TeamSettingsBody({ team }: { team: TTeamDetail }) {
 
 function TeamInfoCard({ team }: { team: TTeamDetail }) {
   const policy = usePolicy(team);
-  const zones = useTimeZones();
+  const zoneOptions = useTimeZoneOptions(team.timezoneId);
   const setZone = useSetTimeZone(team.id);
   const setVersion = useSetVersion(team.id);
   const editable = policy.can('team.update');
   const zoneEditable = policy.can('team.setTimeZone');
-  const zoneOptions = zones.data?.map((z) => ({ value: String(z.id), label: z.text })) ?? [
-    { value: String(team.timezoneId), label: team.timeZone || 'UTC' },
-  ];
   return (
     <Card withBorder p={cardPadding} component="section" aria-labelledby="team-info-title">
       <Stack gap="lg">
@@ -106,6 +104,7 @@ function TeamInfoCard({ team }: { team: TTeamDetail }) {
           <TeamField team={team} field="website" label="Website" editable={editable} />
           <NativeSelect
             label="Time zone"
+            description="Statistics show times in it, unless a member picks their own in Profile settings."
             data={zoneOptions}
             value={String(team.timezoneId)}
             disabled={!zoneEditable || setZone.isPending}

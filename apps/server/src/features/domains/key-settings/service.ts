@@ -12,6 +12,7 @@ import {
 import type { z } from 'zod';
 import { toTeam } from '../../../access/audience.js';
 import type { TeamAccess } from '../../../access/team-access.js';
+import type { UsableKey } from '../../../access/usable-keys.js';
 import { type AuditEntry, recordAudit } from '../../../audit/record.js';
 import type { AppContext } from '../../../context.js';
 import type { Db } from '../../../db/index.js';
@@ -25,6 +26,7 @@ import { findDomain } from '../queries.js';
 import {
   assertValidSettings,
   effectiveSettings,
+  effectiveValue,
   SETTING_IDS,
   supervisorOverride,
   supervisorRows,
@@ -199,4 +201,10 @@ export async function publicKeySettings(ctx: AppContext, keyHash: string): Promi
   if (!k) throw notFound();
   const table = tableOf(await listLayerValues(ctx.db, k.teamId, { domainId: k.domainId, keyId: k.id }));
   return effectiveSettings(table);
+}
+
+/** One setting's effective value of a usable key, for the parts that obey it (the tracker's matching). */
+export async function usableKeySetting(db: Db, key: UsableKey, settingId: number): Promise<number> {
+  const table = tableOf(await listLayerValues(db, key.teamId, { domainId: key.domainId, keyId: key.id }));
+  return effectiveValue(table, settingId);
 }
