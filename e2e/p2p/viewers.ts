@@ -272,11 +272,19 @@ export class Viewers {
     await context.route(/^https?:\/\/(?!127\.0\.0\.1[:/])/, (route) => route.abort());
     const page = await context.newPage();
     this.served.set(page, 0);
-    page.on('requestfinished', async (r) => {
-      if (!SEGMENT.test(r.url())) return;
-      const { responseBodySize } = await r.sizes();
-      this.served.set(page, (this.served.get(page) ?? 0) + responseBodySize);
+    // Every body byte of a segment response that reached the browser, counted as it arrives (the
+    // network's dataReceived): a request the player or the plugin aborts after its bytes came counts
+    // too, as the origin's access log would count what it sent. Finished requests alone missed such a
+    // segment now and then, and the plugin, which counts what it read, was one segment "over".
+    const cdp = await context.newCDPSession(page);
+    const segments = new Set<string>();
+    cdp.on('Network.requestWillBeSent', (e) => {
+      if (SEGMENT.test(e.request.url)) segments.add(e.requestId);
     });
+    cdp.on('Network.dataReceived', (e) => {
+      if (segments.has(e.requestId)) this.served.set(page, (this.served.get(page) ?? 0) + e.dataLength);
+    });
+    await cdp.send('Network.enable');
     return page;
   }
 
