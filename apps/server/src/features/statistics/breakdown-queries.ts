@@ -100,6 +100,36 @@ const ORDER = sql.join(
   sql` + `,
 );
 
+/** Which buckets of one dimension a breakdown reads: a team's, some of its keys (all of them: the
+ *  team totals), bucket starts in [from, to]. */
+interface BucketScope {
+  teamId: number;
+  keyIds: readonly number[];
+  allKeys: boolean;
+  size: number;
+  dim: number;
+  from: number;
+  to: number;
+}
+
+/**
+ * Each bucket's row per name of `scope` (only `name`'s when given), its values summed over the asked
+ * keys: the team totals when they are every key of the team, else the keys' own rows added up.
+ */
+function bucketRows(pg: boolean, scope: BucketScope, name?: string) {
+  const level = scope.size === BREAKDOWN_HOUR ? 'hour' : 'day';
+  const named = name === undefined ? sql`` : sql` and name = ${name}`;
+  return scope.allKeys
+    ? sql`select * from ${sql.table(`stats_team_breakdown_${level}`)}
+          where team_id = ${scope.teamId} and dim = ${scope.dim}${named}
+            and bucket >= ${scope.from} and bucket <= ${scope.to}`
+    : sql`select bucket, name, ${columnList((c) => sql`${cappedSum(pg, sql.ref(c.column), sumCap(c))} as ${sql.ref(c.column)}`)}
+          from ${sql.table(`stats_breakdown_${level}`)}
+          where key_id in (${sql.join(scope.keyIds)}) and dim = ${scope.dim}${named}
+            and bucket >= ${scope.from} and bucket <= ${scope.to}
+          group by bucket, name`;
+}
+
 /**
  * The rows of one dimension over [from, to] (bucket starts) for some keys of a team, largest first:
  * sums added, peak series the largest bucket's (summed over the keys of that bucket). Every key of the
@@ -107,31 +137,15 @@ const ORDER = sql.join(
  */
 export async function readBreakdown(
   db: StatsDb,
-  q: {
-    teamId: number;
-    keyIds: readonly number[];
-    allKeys: boolean;
-    size: number;
-    dim: number;
-    from: number;
-    to: number;
-  },
+  q: BucketScope,
 ): Promise<Array<{ name: string } & Record<string, number>>> {
   const pg = isPostgres(db);
-  const level = q.size === BREAKDOWN_HOUR ? 'hour' : 'day';
   const outer = columnList(
     (c) =>
       sql`${c.merge === 'sum' ? cappedSum(pg, sql.ref(`b.${c.column}`), sumCap(c)) : sql`max(${sql.ref(`b.${c.column}`)})`} as ${sql.ref(c.column)}`,
   );
-  const source = q.allKeys
-    ? sql`select * from ${sql.table(`stats_team_breakdown_${level}`)}
-          where team_id = ${q.teamId} and dim = ${q.dim} and bucket >= ${q.from} and bucket <= ${q.to}`
-    : sql`select bucket, name, ${columnList((c) => sql`${cappedSum(pg, sql.ref(c.column), sumCap(c))} as ${sql.ref(c.column)}`)}
-          from ${sql.table(`stats_breakdown_${level}`)}
-          where key_id in (${sql.join(q.keyIds)}) and dim = ${q.dim} and bucket >= ${q.from} and bucket <= ${q.to}
-          group by bucket, name`;
   const rows = await sql<{ name: string } & Record<string, number>>`
-    select * from (select b.name, ${outer} from (${source}) b group by b.name) r
+    select * from (select b.name, ${outer} from (${bucketRows(pg, q)}) b group by b.name) r
     order by ${ORDER} desc, name limit ${BREAKDOWN_MAX_ROWS}`.execute(db);
   return rows.rows;
 }
@@ -144,30 +158,10 @@ export async function readBreakdown(
  */
 export async function readBreakdownSeries(
   db: StatsDb,
-  q: {
-    teamId: number;
-    keyIds: readonly number[];
-    allKeys: boolean;
-    size: number;
-    dim: number;
-    name: string;
-    from: number;
-    to: number;
-  },
+  q: BucketScope & { name: string },
 ): Promise<Array<{ bucket: number } & Record<string, number>>> {
-  const pg = isPostgres(db);
-  const level = q.size === BREAKDOWN_HOUR ? 'hour' : 'day';
-  const rows = q.allKeys
-    ? await sql<{ bucket: number } & Record<string, number>>`
-        select bucket, ${columnList()} from ${sql.table(`stats_team_breakdown_${level}`)}
-        where team_id = ${q.teamId} and dim = ${q.dim} and name = ${q.name}
-          and bucket >= ${q.from} and bucket <= ${q.to}
-        order by bucket`.execute(db)
-    : await sql<{ bucket: number } & Record<string, number>>`
-        select bucket, ${columnList((c) => sql`${cappedSum(pg, sql.ref(c.column), sumCap(c))} as ${sql.ref(c.column)}`)}
-        from ${sql.table(`stats_breakdown_${level}`)}
-        where key_id in (${sql.join(q.keyIds)}) and dim = ${q.dim} and name = ${q.name}
-          and bucket >= ${q.from} and bucket <= ${q.to}
-        group by bucket order by bucket`.execute(db);
+  const rows = await sql<{ bucket: number } & Record<string, number>>`
+    select bucket, ${columnList()} from (${bucketRows(isPostgres(db), q, q.name)}) b
+    order by bucket`.execute(db);
   return rows.rows;
 }
