@@ -108,6 +108,16 @@ describe('the ingest path ahead of the router', () => {
     ['reports that are not objects', () => '{"reports":[1,"x",null]}', { origin: page }],
     ['a report of an unknown key', () => JSON.stringify({ reports: [report({ apiKey: 'x'.repeat(40) })] })],
     ['a report with a negative count', () => JSON.stringify({ reports: [report({ cdnBytes: -1 })] })],
+    [
+      'a report with P2P bytes from other networks',
+      () => JSON.stringify({ reports: [report({ p2pCrossBytes: 500, sessionId: 'cross' })] }),
+      { origin: page },
+    ],
+    [
+      'a report with more P2P bytes from other networks than P2P bytes',
+      () => JSON.stringify({ reports: [report({ p2pCrossBytes: 501 })] }),
+      { origin: page },
+    ],
     ['a report from an hour ago', () => JSON.stringify({ reports: [report({ ts: now() - 3600 })] })],
     ['two sessions', () => JSON.stringify({ reports: [report(), report({ sessionId: 'viewer-2' })] })],
     [

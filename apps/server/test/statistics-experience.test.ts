@@ -139,6 +139,7 @@ describe('viewer experience', () => {
       usersCount: 1,
       rejectedDwSize: 50,
       verifyDwSize: 0,
+      p2pCrossDwSize: 0,
     });
     expect(minute(all)).toMatchObject({ ...minute(drawnDay), playMs: 9000, plays: 1 });
     expect(drawnDay.totals).toMatchObject({ playMs: 9000, plays: 1, cdnDwSize: 700 });

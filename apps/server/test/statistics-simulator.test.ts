@@ -1,7 +1,13 @@
-import { INGEST_MAX_SKEW_S, ZIngestReport } from '@tlprt/contract';
+import { BREAKDOWN_DIMENSIONS, columnIndex, INGEST_MAX_SKEW_S, ZIngestReport } from '@tlprt/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backfillHistory } from '../src/features/statistics/backfill.js';
-import { LiveSimulation, MEAN_BYTES_PER_S, p2pShare } from '../src/features/statistics/simulator.js';
+import {
+  DemoBreakdowns,
+  historyMinutes,
+  LiveSimulation,
+  MEAN_BYTES_PER_S,
+  p2pShare,
+} from '../src/features/statistics/simulator.js';
 import { statsDb } from '../src/features/statistics/tables.js';
 import { buildKey, buildTeam } from './factories.js';
 import { startServer, type TestServer } from './helpers/server.js';
@@ -93,5 +99,49 @@ describe('traffic simulator', () => {
       .execute();
     expect(rows.every((r) => r.users === r.cdn_users && r.users >= r.p2p_users)).toBe(true);
     expect(rows.some((r) => r.users < r.cdn_users + r.p2p_users)).toBe(true);
+  });
+
+  it('has some P2P bytes cross networks: 5–30 % of them, more on mobile networks, live and in history', async () => {
+    const sim = new LiveSimulation(['k'], 400, 11);
+    const t0 = Date.now();
+    sim.warmStart(t0);
+    let p2p = 0;
+    let cross = 0;
+    for (let s = 0; s <= 30; s++)
+      for (const r of sim.tick(t0 + s * 1000)) {
+        expect(r.p2pCrossBytes ?? 0).toBeLessThanOrEqual(r.p2pBytes);
+        p2p += r.p2pBytes;
+        cross += r.p2pCrossBytes ?? 0;
+      }
+    expect(cross / p2p).toBeGreaterThan(0.05);
+    expect(cross / p2p).toBeLessThan(0.3);
+
+    const breakdowns = new DemoBreakdowns();
+    const from = Math.floor(t0 / 3_600_000) * 3600 - 3 * 3600;
+    let minuteP2p = 0;
+    let minuteCross = 0;
+    for (const m of historyMinutes([{ id: 1, peak: 300 }], from, from + 3 * 3600, 5, { breakdowns })) {
+      minuteP2p += m.values[columnIndex('p2pBytes')] ?? 0;
+      minuteCross += m.values[columnIndex('crossBytes')] ?? 0;
+    }
+    expect(minuteCross / minuteP2p).toBeGreaterThan(0.05);
+    expect(minuteCross / minuteP2p).toBeLessThan(0.3);
+    const networkDim = BREAKDOWN_DIMENSIONS.indexOf('network');
+    const byNetwork = new Map<string, { p2p: number; cross: number }>();
+    for (const row of breakdowns.take()) {
+      const p = row.values[columnIndex('p2pBytes')] ?? 0;
+      const c = row.values[columnIndex('crossBytes')] ?? 0;
+      expect(c).toBeLessThanOrEqual(p);
+      if (row.dim !== networkDim) continue;
+      const sum = byNetwork.get(row.name) ?? { p2p: 0, cross: 0 };
+      byNetwork.set(row.name, { p2p: sum.p2p + p, cross: sum.cross + c });
+    }
+    const part = (name: string) => {
+      const n = byNetwork.get(name);
+      return n && n.p2p > 0 ? n.cross / n.p2p : Number.NaN;
+    };
+    expect(part('AS21928 T-Mobile USA, Inc.')).toBeGreaterThan(
+      part('AS7922 Comcast Cable Communications, LLC') + 0.1,
+    );
   });
 });

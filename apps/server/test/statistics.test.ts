@@ -413,6 +413,7 @@ describe('query', () => {
             startupP50Ms: 0,
             startupP95Ms: 0,
             verifyDwSize: sum('verifyDwSize'),
+            p2pCrossDwSize: sum('p2pCrossDwSize'),
           };
         });
       // All five (team total), four (total less one), three (total less two), two and one (summed).
@@ -552,7 +553,7 @@ describe('query', () => {
     const lines = (csv.body as unknown as string).split('\r\n');
     // The JSON's own field names, every one of them (the breakdown CSV's columns after its name).
     expect(lines[0]).toBe(
-      'time,timestamp,cdnDwSize,p2pDwSize,cdnUsersCount,p2pUsersCount,usersCount,rejectedDwSize,playMs,stallMs,plays,failures,p2pCeilingSize,startupP50Ms,startupP95Ms,verifyDwSize',
+      'time,timestamp,cdnDwSize,p2pDwSize,cdnUsersCount,p2pUsersCount,usersCount,rejectedDwSize,playMs,stallMs,plays,failures,p2pCeilingSize,startupP50Ms,startupP95Ms,verifyDwSize,p2pCrossDwSize',
     );
     const fields = (lines[0] as string).split(',').slice(2);
     expect(lines.slice(1, -1)).toEqual(

@@ -236,6 +236,13 @@ export const MSG_STATS = {
   originSavingLink: 'What verification costs',
   originSavingGuide:
     'What your origin really saved over the visible range: the P2P share less the bytes this service fetched from your origin to verify peers’ segments (Verification), that is 1 − (CDN + Verification) ÷ (CDN + P2P). It equals the P2P share when no segment body had to be fetched (hashes pushed, or digests sent by your origin), and falls below 0 when verification cost more than peers saved. A dash when nothing was served.',
+  /** Of the P2P bytes, the share from peers of the viewers' own networks (issue 40): 1 − p2pCrossDwSize ÷
+   *  p2pDwSize over the visible range; shown when there were P2P bytes. */
+  ownNetwork: 'P2P within viewers’ own networks',
+  ownNetworkHelp:
+    'Of the P2P bytes, the share viewers received from peers in their own network (their internet provider), so it never crossed between providers. The tracker introduces viewers of one network to each other first (key setting “Peer matching”).',
+  ownNetworkGuide:
+    'Of the P2P bytes over the visible range, the share viewers received from peers in their own network (autonomous system, or a range of NETWORKS_FILE): 1 − P2P from other networks ÷ P2P. The rest crossed between internet providers, the traffic that makes them throttle P2P. Shown only when peers served some bytes.',
   /** Custom dates and the comparison with the previous period (issue 39). */
   customDates: 'Custom dates',
   customDatesTooLong: (days: number) => `At most ${days} days at once`,
@@ -270,6 +277,12 @@ export const MSG_STATS = {
     rebuffering: {
       label: 'Rebuffering',
       description: 'Stalled time as a share of playing and stalled time, seeks excluded.',
+    },
+    /** Only in the breakdown by network, in place of the CDN bytes (the columns fit a 1280 px screen). */
+    ownNetwork: {
+      label: 'Own network',
+      description:
+        'Of the P2P bytes of this row, the share its viewers received from peers in their own network rather than another provider’s: 1 − P2P from other networks ÷ P2P.',
     },
   },
   /** The breakdown's first column per tab: what a row is. */

@@ -11,6 +11,9 @@ export const REPORT_COUNT_LIMITS = {
   p2pBytes: 2 ** 32,
   nodrBytes: 2 ** 32,
   rejectedBytes: 2 ** 32,
+  /** Of p2pBytes, those received from peers of another network than the viewer's (the peer-id
+   *  convention of player.ts networkTagOf): what matching by network keeps off ISPs' transit links. */
+  p2pCrossBytes: 2 ** 32,
   /** Time in one report: reports older than 10 minutes are refused anyway. */
   playMs: 600_000,
   stallMs: 600_000,

@@ -74,6 +74,21 @@ describe('the series table', () => {
     });
   });
 
+  it('adds the P2P bytes from other networks as reported, making no viewer of its own', () => {
+    const v = new Float64Array(POINT_VALUES);
+    addReportValues(v, { cdnBytes: 0, p2pBytes: 800, p2pCrossBytes: 300 });
+    addReportValues(v, { cdnBytes: 0, p2pBytes: 100 });
+    expect(v[columnIndex('crossBytes')]).toBe(300);
+    expect(v[columnIndex('p2pBytes')]).toBe(900);
+    expect(reportSessionBits({ cdnBytes: 0, p2pBytes: 0, p2pCrossBytes: 5 })).toBe(-1);
+    expect(POINT_FIELDS.find((f) => f.series === 'crossBytes')).toMatchObject({
+      field: 'p2pCrossDwSize',
+      unit: 'bytes',
+      drawn: true,
+      version1Only: false,
+    });
+  });
+
   it('reads quantiles from bucket counts, linear inside a bucket, the open bucket at its lower bound', () => {
     const bounds = [100, 200];
     expect(histogramQuantile([0, 0, 0], bounds, 0.5)).toBe(0);

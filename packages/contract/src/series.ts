@@ -68,6 +68,7 @@ export interface TReportValues {
   p2pBytes: number;
   nodrBytes?: number | undefined;
   rejectedBytes?: number | undefined;
+  p2pCrossBytes?: number | undefined;
   playMs?: number | undefined;
   stallMs?: number | undefined;
   plays?: number | undefined;
@@ -250,6 +251,20 @@ export const SERIES = {
     drawn: true,
     label: 'Verification',
     description: 'Bytes the integrity service fetched from the key’s origins to verify peers’ segments.',
+  },
+  crossBytes: {
+    column: 'p2p_cross_bytes',
+    unit: 'bytes',
+    merge: 'sum',
+    width: 8,
+    report: 'p2pCrossBytes',
+    point: 'p2pCrossDwSize',
+    // Part of P2P, so no area of its own; but a point of the chart carries it, so that the share of P2P
+    // within viewers' own networks follows the chart's zoom as the origin's saving does.
+    drawn: true,
+    label: 'P2P from other networks',
+    description:
+      'Of the P2P bytes, those viewers received from peers in another network (autonomous system) than their own: traffic that crossed between internet providers.',
   },
 } as const satisfies Record<string, SeriesDef>;
 export type TSeriesName = keyof typeof SERIES;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { emptySeries } from './series.js';
-import { INGEST_MAX_BYTES, ZIngestReport, ZStatsPoint } from './statistics.js';
+import { INGEST_MAX_BYTES, MSG_REPORT_FIELDS, ZIngestReport, ZStatsPoint } from './statistics.js';
 
 const report = { apiKey: 'k1', sessionId: 's', ts: 1_800_000_000, cdnBytes: 1, p2pBytes: 0 };
 const point = { datePoint: 0, ...emptySeries() };
@@ -19,5 +19,18 @@ describe('refused peer bytes', () => {
     expect(ZStatsPoint.strict().safeParse(point).success).toBe(true);
     const { rejectedDwSize: _, ...without } = point;
     expect(ZStatsPoint.safeParse(without).success).toBe(false);
+  });
+});
+
+describe('P2P bytes from other networks', () => {
+  it('are optional, at most the report’s P2P bytes, refused by name above them', () => {
+    expect(ZIngestReport.safeParse({ ...report, p2pBytes: 10, p2pCrossBytes: 10 }).success).toBe(true);
+    expect(ZIngestReport.safeParse({ ...report, p2pBytes: 10, p2pCrossBytes: 0 }).success).toBe(true);
+    const r = ZIngestReport.safeParse({ ...report, p2pBytes: 10, p2pCrossBytes: 11 });
+    expect(r.success).toBe(false);
+    expect(r.error?.issues[0]).toMatchObject({
+      path: ['p2pCrossBytes'],
+      message: MSG_REPORT_FIELDS.crossAboveP2p,
+    });
   });
 });

@@ -26,29 +26,40 @@ const counts = Object.fromEntries(
       .optional(),
   ]),
 ) as { [F in TReportCountField]: z.ZodOptional<z.ZodNumber> };
+/** A report's field refusals beyond its own limits (the ingest's fast check, ingest.ts, answers the
+ *  same). */
+export const MSG_REPORT_FIELDS = {
+  /** p2pCrossBytes counts part of p2pBytes (REPORT_COUNT_LIMITS). */
+  crossAboveP2p: 'Must not be more than p2pBytes: bytes from peers of other networks are part of them',
+} as const;
 /** Ingest (DESIGN §7): what the player plugin or an edge aggregator sends. */
-export const ZIngestReport = z.object({
-  apiKey: ZKeyHash,
-  sessionId: z.string().min(1).max(200),
-  ts: z.number().int(),
-  ...counts,
-  cdnBytes: counts.cdnBytes.unwrap(),
-  p2pBytes: counts.p2pBytes.unwrap(),
-  /** The startup time of each play that reached its first frame since the last report. */
-  startupMs: z
-    .array(z.number().int('Must be a whole number').min(0, 'Must not be negative').max(STARTUP_MAX_MS))
-    .max(REPORT_MAX_STARTUPS)
-    .optional(),
-  /** The playlist's URL without its query (the breakdown by stream). */
-  stream: z.string().max(REPORT_STREAM_MAX).optional(),
-  /** Increasing per session: a (key, sessionId, seq) already counted is accepted, not counted again. */
-  seq: z
-    .number({ error: 'Must be a number' })
-    .int('Must be a whole number')
-    .min(0)
-    .max(Number.MAX_SAFE_INTEGER)
-    .optional(),
-});
+export const ZIngestReport = z
+  .object({
+    apiKey: ZKeyHash,
+    sessionId: z.string().min(1).max(200),
+    ts: z.number().int(),
+    ...counts,
+    cdnBytes: counts.cdnBytes.unwrap(),
+    p2pBytes: counts.p2pBytes.unwrap(),
+    /** The startup time of each play that reached its first frame since the last report. */
+    startupMs: z
+      .array(z.number().int('Must be a whole number').min(0, 'Must not be negative').max(STARTUP_MAX_MS))
+      .max(REPORT_MAX_STARTUPS)
+      .optional(),
+    /** The playlist's URL without its query (the breakdown by stream). */
+    stream: z.string().max(REPORT_STREAM_MAX).optional(),
+    /** Increasing per session: a (key, sessionId, seq) already counted is accepted, not counted again. */
+    seq: z
+      .number({ error: 'Must be a number' })
+      .int('Must be a whole number')
+      .min(0)
+      .max(Number.MAX_SAFE_INTEGER)
+      .optional(),
+  })
+  .refine((r) => r.p2pCrossBytes === undefined || r.p2pCrossBytes <= r.p2pBytes, {
+    path: ['p2pCrossBytes'],
+    error: MSG_REPORT_FIELDS.crossAboveP2p,
+  });
 export type TIngestReport = z.infer<typeof ZIngestReport>;
 /** The batch is checked loosely: each report is validated on its own and rejected alone. */
 export const ZIngestRequest = z.object({ reports: z.array(z.unknown()).max(50_000) });

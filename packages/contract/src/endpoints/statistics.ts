@@ -20,7 +20,7 @@ const tag = 'statistics';
 
 /** The CSV answer of the chart calls (statsCsv): `?format=csv`; JSON stays the default. */
 const csvSummary =
-  "The team's summed points of the asked keys; `?format=csv` answers them as text/csv (columns time in the team's time zone, timestamp, then every field of the JSON points by the same names: cdnDwSize, p2pDwSize, the nodr fields for version-1 teams, viewers, experience and verifyDwSize, as the breakdown CSV has them)";
+  "The team's summed points of the asked keys; `?format=csv` answers them as text/csv (columns time in the team's time zone, timestamp, then every field of the JSON points by the same names: cdnDwSize, p2pDwSize, the nodr fields for version-1 teams, viewers, experience, verifyDwSize and p2pCrossDwSize, as the breakdown CSV has them)";
 
 /** A chart over a range of the team's keys (the team in the body). */
 const rangeQuery = {

@@ -23,15 +23,18 @@ interface Trait {
   stall?: number;
   /** Factor on failed plays. */
   failures?: number;
+  /** Factor on the part of its P2P bytes from peers of other networks. */
+  cross?: number;
 }
 
 /** The stream whose viewers meet, now and then, a peer sending altered segments (refused bytes). */
 export const REFUSED_STREAM = 'media.example.com/vod/episode-2.m3u8';
 
 const STREAMS: readonly Trait[] = [
-  { name: 'media.example.com/live/main.m3u8', weight: 40, p2p: 3.1, stall: 1.25 },
-  { name: 'media.example.com/vod/episode-1.m3u8', weight: 25, p2p: 1.8, stall: 0.85 },
-  { name: REFUSED_STREAM, weight: 20, p2p: 1.6, stall: 0.9 },
+  // A live stream's viewers watch the same segments at once: more of them in each network.
+  { name: 'media.example.com/live/main.m3u8', weight: 40, p2p: 3.1, stall: 1.25, cross: 0.75 },
+  { name: 'media.example.com/vod/episode-1.m3u8', weight: 25, p2p: 1.8, stall: 0.85, cross: 1.25 },
+  { name: REFUSED_STREAM, weight: 20, p2p: 1.6, stall: 0.9, cross: 1.3 },
   // Short, watched once, with a first segment far too large: few peers and a slow start.
   {
     name: 'media.example.com/vod/trailer.m3u8',
@@ -40,12 +43,20 @@ const STREAMS: readonly Trait[] = [
     bitrate: 1.2,
     startup: 1.7,
     failures: 3,
+    cross: 1.5,
   },
-  { name: 'media.example.com/live/backup.m3u8', weight: 5, p2p: 2.5, stall: 1.6 },
+  { name: 'media.example.com/live/backup.m3u8', weight: 5, p2p: 2.5, stall: 1.6, cross: 1.05 },
 ];
 
 /** Mobile networks: lower bitrates, fewer peers that stay (carrier NAT, cellular uplinks), slower. */
 const MOBILE = { p2p: 0.45, bitrate: 0.55, startup: 1.3, stall: 2.5 } as const;
+
+/** Of a viewer's P2P bytes, the part from peers of other networks (the tracker matches by network,
+ *  falling back to others when a viewer's own has too few): a fixed network's viewers find their own
+ *  peers most of the time, a mobile network's (fewer peers that stay) less often, and a small network's
+ *  less often than a large one's. */
+const CROSS_FIXED = 0.07;
+const CROSS_MOBILE = 0.24;
 
 const COUNTRIES: ReadonlyArray<
   Omit<Trait, 'name'> & {
@@ -153,7 +164,7 @@ const CLIENTS: ReadonlyArray<Trait & { os: string }> = [
   },
 ];
 
-const LOCATIONS: ReadonlyArray<Trait & { country: string }> = COUNTRIES.flatMap((c) => {
+const LOCATIONS: ReadonlyArray<Trait & { country: string; cross: number }> = COUNTRIES.flatMap((c) => {
   const total = c.networks.reduce((n, t) => n + t.weight, 0);
   return c.networks.map((n) => {
     const m = n.mobile ? MOBILE : undefined;
@@ -166,6 +177,7 @@ const LOCATIONS: ReadonlyArray<Trait & { country: string }> = COUNTRIES.flatMap(
       startup: (c.startup ?? 1) * (n.startup ?? 1) * (m?.startup ?? 1),
       stall: (c.stall ?? 1) * (n.stall ?? 1) * (m?.stall ?? 1),
       failures: c.failures ?? 1,
+      cross: (n.mobile ? CROSS_MOBILE : CROSS_FIXED) * (0.6 + 0.9 * (1 - n.weight / total)),
     };
   });
 });
@@ -195,6 +207,8 @@ export interface DrawnViewer {
   stall: number;
   failures: number;
   refused: boolean;
+  /** Of its P2P bytes, the part from peers of other networks. */
+  cross: number;
 }
 
 /** Cumulative weights for drawing one of a list. */
@@ -254,6 +268,7 @@ const COHORTS: ReadonlyArray<DrawnViewer & { weight: number }> = (() => {
           stall: (s.stall ?? 1) * (l.stall ?? 1) * (c.stall ?? 1),
           failures: (s.failures ?? 1) * (l.failures ?? 1) * (c.failures ?? 1),
           refused: s.name === REFUSED_STREAM,
+          cross: Math.min(0.6, l.cross * (s.cross ?? 1)),
         };
       }),
     ),
@@ -306,6 +321,10 @@ export interface AudienceModel {
   rowShare(row: number, share: number): number;
   /** Adds, per row, `bytes` × the part of all bytes its viewers get from peers at `share`. */
   addRowShares(into: Float64Array, share: number, bytes: number): void;
+  /** Part of all bytes served by peers of other networks when the typical viewer gets `share`. */
+  crossShare(share: number): number;
+  /** addRowShares of the bytes from peers of other networks. */
+  addRowCrossShares(into: Float64Array, share: number, bytes: number): void;
 }
 
 let model: AudienceModel | undefined;
@@ -320,6 +339,8 @@ export function audienceModel(): AudienceModel {
   const sharing = new Float64Array(rows);
   const total = new Float64Array(GRID + 1);
   const perRow = new Float64Array(rows * (GRID + 1));
+  const totalCross = new Float64Array(GRID + 1);
+  const perRowCross = new Float64Array(rows * (GRID + 1));
   let w = 0;
   let wb = 0;
   let wh = 0;
@@ -340,9 +361,15 @@ export function audienceModel(): AudienceModel {
     if (c.p2p <= 0) continue;
     for (let g = 0; g <= GRID; g++) {
       const part = b * viewerShare(g / GRID, c.p2p);
+      const cross = part * c.cross;
       total[g] = (total[g] ?? 0) + part;
+      totalCross[g] = (totalCross[g] ?? 0) + cross;
       // Each kind of viewer is in one row per dimension: every dimension's rows add up to the total.
-      for (const r of c.rows) perRow[r * (GRID + 1) + g] = (perRow[r * (GRID + 1) + g] ?? 0) + part;
+      for (const r of c.rows) {
+        const i = r * (GRID + 1) + g;
+        perRow[i] = (perRow[i] ?? 0) + part;
+        perRowCross[i] = (perRowCross[i] ?? 0) + cross;
+      }
     }
   }
   for (let r = 0; r < rows; r++) {
@@ -351,12 +378,23 @@ export function audienceModel(): AudienceModel {
     stall[r] = (stall[r] ?? 0) / wh;
     sharing[r] = wc > 0 ? (sharing[r] ?? 0) / wc : 0;
   }
-  for (let g = 0; g <= GRID; g++) total[g] = (total[g] ?? 0) / wb;
-  for (let i = 0; i < perRow.length; i++) perRow[i] = (perRow[i] ?? 0) / wb;
+  for (let g = 0; g <= GRID; g++) {
+    total[g] = (total[g] ?? 0) / wb;
+    totalCross[g] = (totalCross[g] ?? 0) / wb;
+  }
+  for (let i = 0; i < perRow.length; i++) {
+    perRow[i] = (perRow[i] ?? 0) / wb;
+    perRowCross[i] = (perRowCross[i] ?? 0) / wb;
+  }
   const at = (share: number) => {
     const x = Math.max(0, Math.min(1, share)) * GRID;
     const g = Math.min(GRID - 1, Math.floor(x));
     return { g, f: x - g };
+  };
+  const addRows = (table: Float64Array, into: Float64Array, share: number, amount: number) => {
+    const { g, f } = at(share);
+    for (let r = 0, i = g; r < rows; r++, i += GRID + 1)
+      into[r] = (into[r] ?? 0) + amount * ((table[i] ?? 0) * (1 - f) + (table[i + 1] ?? 0) * f);
   };
   model = {
     bitrate: wb / w,
@@ -376,9 +414,14 @@ export function audienceModel(): AudienceModel {
       return (perRow[i] ?? 0) * (1 - f) + (perRow[i + 1] ?? 0) * f;
     },
     addRowShares(into, share, amount) {
+      addRows(perRow, into, share, amount);
+    },
+    crossShare(share) {
       const { g, f } = at(share);
-      for (let r = 0, i = g; r < rows; r++, i += GRID + 1)
-        into[r] = (into[r] ?? 0) + amount * ((perRow[i] ?? 0) * (1 - f) + (perRow[i + 1] ?? 0) * f);
+      return (totalCross[g] ?? 0) * (1 - f) + (totalCross[g + 1] ?? 0) * f;
+    },
+    addRowCrossShares(into, share, amount) {
+      addRows(perRowCross, into, share, amount);
     },
   };
   return model;

@@ -63,6 +63,8 @@ function quickValid(r: unknown): r is TIngestReport {
     const v = o[field];
     if (v !== undefined && !isWhole(v, max)) return false;
   }
+  // Bytes from peers of other networks are part of the P2P bytes (the schema's refinement).
+  if (o.p2pCrossBytes !== undefined && (o.p2pCrossBytes as number) > (o.p2pBytes as number)) return false;
   const startups = o.startupMs;
   if (startups === undefined) return true;
   return (

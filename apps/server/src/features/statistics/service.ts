@@ -41,15 +41,31 @@ export interface IngestFrom {
 
 /** Where the verification bytes are among a point's values. */
 const VERIFY_INDEX = columnIndex('verifyBytes');
-const COUNT_FIELDS = Object.keys(REPORT_COUNT_LIMITS) as TReportCountField[];
+/** A journal record's counts before its startup times: the fields reports had when the journal came
+ *  (0021), in a fixed order. A count added since goes after the startup times (ADDED_COUNTS), so that a
+ *  journal written by an earlier version and replayed by this one reads every field where it was. */
+const COUNT_FIELDS = [
+  'cdnBytes',
+  'p2pBytes',
+  'nodrBytes',
+  'rejectedBytes',
+  'playMs',
+  'stallMs',
+  'plays',
+  'failures',
+  'peers',
+] as const satisfies readonly TReportCountField[];
+const ADDED_COUNTS = (Object.keys(REPORT_COUNT_LIMITS) as TReportCountField[]).filter(
+  (f) => !(COUNT_FIELDS as readonly string[]).includes(f),
+);
 /** Journaled reports are kept while a retry of them could still come (seen-reports.ts's window). */
 const JOURNAL_KEEP_MS = (INGEST_MAX_SKEW_S + 180) * 1000;
 /** The longest pause between two attempts to write during an outage. */
 const MAX_RETRY_MS = 30_000;
 
-/** A journal record: [0, key, ts, session, seq, stream, facts, ...counts, startupMs] for a report counted;
- *  [1, key, ts, series index, amount, stream] for bytes the server counted itself. */
-type ReportRecord = [
+/** A journal record: [0, key, ts, session, seq, stream, facts, ...counts, startupMs, ...added counts]
+ *  for a report counted; [1, key, ts, series index, amount, stream] for bytes the server counted itself. */
+export type ReportRecord = [
   0,
   number,
   number,
@@ -78,14 +94,15 @@ class JournaledBreakdowns extends BreakdownAggregator {
   }
 }
 
-function reportRecord(keyId: number, r: TIngestReport, facts: ViewerFacts | null): string {
+export function reportRecord(keyId: number, r: TIngestReport, facts: ViewerFacts | null): string {
   const rec: unknown[] = [0, keyId, r.ts, r.sessionId, r.seq ?? null, r.stream ?? null, facts];
   for (const f of COUNT_FIELDS) rec.push(r[f] ?? 0);
   rec.push(r.startupMs ?? null);
+  for (const f of ADDED_COUNTS) rec.push(r[f] ?? 0);
   return JSON.stringify(rec);
 }
 
-function reportOf(rec: ReportRecord): TIngestReport {
+export function reportOf(rec: ReportRecord): TIngestReport {
   const r: Record<string, unknown> = { apiKey: '', sessionId: rec[3], ts: rec[2] };
   if (rec[4] !== null) r.seq = rec[4];
   if (rec[5] !== null) r.stream = rec[5];
@@ -95,6 +112,10 @@ function reportOf(rec: ReportRecord): TIngestReport {
   });
   const startups = rec[7 + COUNT_FIELDS.length];
   if (Array.isArray(startups)) r.startupMs = startups;
+  ADDED_COUNTS.forEach((f, i) => {
+    const v = rec[8 + COUNT_FIELDS.length + i];
+    if (typeof v === 'number' && v !== 0) r[f] = v;
+  });
   return r as unknown as TIngestReport;
 }
 
@@ -133,7 +154,7 @@ export class StatsService {
     writer?: BatchWriter,
   ) {
     this.aggregator = new StatsAggregator(ctx.db, ctx.now, ctx.log, writer);
-    this.viewerFacts = new ViewerFactsResolver(ctx.log);
+    this.viewerFacts = new ViewerFactsResolver(ctx.log, ctx.config.networks);
     const { perAddressPerMinute, perKeyPerMinute, replayMemoryBytes } = ctx.config.ingest;
     this.seen = new SeenReports(replayMemoryBytes, ctx.now());
     this.perAddress = new SlidingWindowCounter(perAddressPerMinute, 60_000, ctx.now, 200_000);

@@ -92,6 +92,7 @@ const I = {
   p2p: columnIndex('p2pBytes'),
   nodr: columnIndex('nodrBytes'),
   rejected: columnIndex('rejectedBytes'),
+  cross: columnIndex('crossBytes'),
   play: columnIndex('playMs'),
   stall: columnIndex('stallMs'),
   plays: columnIndex('plays'),
@@ -113,6 +114,8 @@ interface HourParts {
   bucket: number;
   totals: Float64Array;
   p2p: Float64Array;
+  /** Of p2p, the bytes from peers of other networks. */
+  cross: Float64Array;
   plays: Float64Array;
   failures: Float64Array;
   startup: Float64Array;
@@ -148,6 +151,7 @@ export class DemoBreakdowns {
       bucket,
       totals: new Float64Array(POINT_VALUES),
       p2p: new Float64Array(rows),
+      cross: new Float64Array(rows),
       plays: new Float64Array(rows),
       failures: new Float64Array(rows),
       startup: new Float64Array(rows * BUCKETS),
@@ -192,6 +196,9 @@ function hourRows(parts: HourParts): DemoBreakdownRow[] {
     const p2p = Math.min(bytes, parts.p2p[r] ?? 0);
     v[I.cdn] = Math.round(bytes - p2p);
     v[I.p2p] = Math.round(p2p);
+    // Scaled as the row's P2P bytes were (capped by its bytes), so it never exceeds them.
+    const rowP2p = parts.p2p[r] ?? 0;
+    v[I.cross] = rowP2p > 0 ? Math.round(((parts.cross[r] ?? 0) * p2p) / rowP2p) : 0;
     v[I.nodr] = Math.round(at(I.nodr) * (m.bytes[r] ?? 0));
     const dimP2p = p2pOfDim[dim] ?? 0;
     v[I.rejected] =
@@ -231,6 +238,7 @@ function minuteTraffic(viewers: number, tsSec: number, rnd: () => number, parts?
   // The bytes the viewers would get from peers, before some reports find none.
   const peerable = (total - nodrBytes) * (1 - NO_PEERS) * (0.95 + 0.1 * rnd());
   const p2p = Math.round(peerable * m.share(typical));
+  const cross = Math.min(p2p, Math.round(peerable * m.crossShare(typical)));
   const cdn = Math.round(total - nodrBytes - p2p);
   const refused = peerRefused(tsSec)
     ? Math.round(peerable * m.rowShare(REFUSED_ROW, typical) * REFUSING_VIEWERS * REFUSED_PART)
@@ -259,6 +267,7 @@ function minuteTraffic(viewers: number, tsSec: number, rnd: () => number, parts?
   addReportValues(values, {
     cdnBytes: cdn,
     p2pBytes: p2p,
+    p2pCrossBytes: cross,
     nodrBytes,
     rejectedBytes: refused,
     playMs,
@@ -274,6 +283,7 @@ function minuteTraffic(viewers: number, tsSec: number, rnd: () => number, parts?
   values[I.users] = viewers;
   if (parts) {
     m.addRowShares(parts.p2p, typical, peerable);
+    m.addRowCrossShares(parts.cross, typical, peerable);
     addMinute(parts, values);
   }
   return values;
@@ -445,6 +455,7 @@ export class LiveSimulation {
       this.rnd() < NO_PEERS ? 0 : viewerShare(p2pShare(audience), v.p2p) * (0.9 + 0.2 * this.rnd());
     const nodr = Math.round(bytes * 0.03);
     const p2p = Math.min(bytes - nodr, Math.round((bytes - nodr) * share));
+    const cross = Math.min(p2p, Math.round(p2p * v.cross * (0.6 + 0.8 * this.rnd())));
     const refused =
       v.refused && p2p > 0 && peerRefused(ts) && this.rnd() < REFUSING_VIEWERS
         ? Math.round(p2p * REFUSED_PART)
@@ -457,6 +468,7 @@ export class LiveSimulation {
       ts,
       cdnBytes: bytes - nodr - p2p,
       p2pBytes: p2p,
+      ...(cross > 0 ? { p2pCrossBytes: cross } : {}),
       nodrBytes: nodr,
       ...(refused > 0 ? { rejectedBytes: refused } : {}),
       stream: v.facts.stream,

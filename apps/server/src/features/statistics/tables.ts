@@ -3,7 +3,7 @@ import type { Generated, Kysely } from 'kysely';
 import type { Db } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
 
-/** The statistics tables (migrations 0005, 0006, 0009, 0011, 0012, 0015 and 0019). Sizes are bigint: read back
+/** The statistics tables (migrations 0005, 0006, 0009, 0011, 0012, 0015, 0019 and 0024). Sizes are bigint: read back
  *  as numbers (db/index.ts). The statements on them are built from the contract's series table
  *  (STORED_COLUMNS: one column per series, a histogram's per bucket); the columns typed here are those
  *  the code names itself. */
@@ -23,6 +23,8 @@ interface SeriesColumns {
   /** Bytes the integrity service fetched from the key's origins (0019): counted by the server, never
    *  reported, and no viewer. */
   verify_bytes: Generated<number>;
+  /** Of p2p_bytes, those from peers of other networks (0024): summed like the sizes, no viewer. */
+  p2p_cross_bytes: Generated<number>;
 }
 interface StatsMinuteTable extends SeriesColumns {
   key_id: number;

@@ -6,6 +6,7 @@ import { BREAKDOWN_UNKNOWN } from '@tlprt/contract';
 import Bowser from 'bowser';
 import { Reader, type Response } from 'maxmind';
 import { isPublicAddress } from '../../net/address.js';
+import { ipv4Value, ipv6High, type OwnNetworks, ownNetworkOf } from '../../net/networks.js';
 
 /** What the breakdowns tell of a viewer from its request: never its address, which is not kept. */
 export interface ViewerFacts {
@@ -88,17 +89,6 @@ async function parseAsnCsv(text: string, v6: boolean, orgs: Map<number, string>)
   return { start: start.subarray(0, n), end: end.subarray(0, n), asn: asn.subarray(0, n) };
 }
 
-const ipv4Number = (ip: string) => ip.split('.').reduce((n, part) => n * 256 + Number(part), 0);
-/** The upper 64 bits of an IPv6 address. */
-function ipv6High(ip: string): bigint {
-  const [head = '', tail] = ip.split('::');
-  const left = head ? head.split(':') : [];
-  const right = tail ? tail.split(':') : [];
-  const groups =
-    tail === undefined ? left : [...left, ...Array(8 - left.length - right.length).fill('0'), ...right];
-  return groups.slice(0, 4).reduce((n, g) => (n << 16n) | BigInt(Number.parseInt(g || '0', 16)), 0n);
-}
-
 /** A bounded memo: when full, it starts over (the entries are cheap to compute again). */
 class Memo<V> {
   private map = new Map<string, V>();
@@ -131,7 +121,12 @@ export class ViewerFactsResolver {
   private readonly places = new Memo<{ country: string; network: string }>(50_000);
   private readonly agents = new Memo<{ browser: string; os: string }>(5_000);
 
-  constructor(private readonly log: { warn(obj: object, msg: string): void }) {}
+  constructor(
+    private readonly log: { warn(obj: object, msg: string): void },
+    /** NETWORKS_FILE: an operator's ranges, named before the shipped table and for private addresses
+     *  too, as the tracker matches peers by them. */
+    private readonly own: OwnNetworks | null = null,
+  ) {}
 
   /** Loads the IP databases (once); resolves when they answer. */
   ready(): Promise<void> {
@@ -166,13 +161,20 @@ export class ViewerFactsResolver {
   private placeOf(address: string): { country: string; network: string } {
     const known = this.places.peek(address);
     if (known !== undefined) return known;
-    if (!isPublicAddress(address)) return this.places.put(address, UNKNOWN_PLACE);
+    const mine = this.own === null ? undefined : ownNetworkOf(this.own, address);
+    const named = mine === undefined ? undefined : `AS${mine.asn} ${mine.name}`.trim();
+    if (!isPublicAddress(address))
+      return this.places.put(
+        address,
+        named === undefined ? UNKNOWN_PLACE : { ...UNKNOWN_PLACE, network: named },
+      );
     // Until the databases answer nothing is remembered: later reports get the real place.
     if (!this.countries) {
       void this.ready();
-      return UNKNOWN_PLACE;
+      return named === undefined ? UNKNOWN_PLACE : { ...UNKNOWN_PLACE, network: named };
     }
-    return this.places.put(address, this.place(address));
+    const place = this.place(address);
+    return this.places.put(address, named === undefined ? place : { ...place, network: named });
   }
 
   private place(address: string): { country: string; network: string } {
@@ -182,7 +184,7 @@ export class ViewerFactsResolver {
     const country = record?.country_code ?? BREAKDOWN_UNKNOWN;
     let asn = 0;
     if (isIPv4(address) && this.v4) {
-      const i = find(this.v4, ipv4Number(address));
+      const i = find(this.v4, ipv4Value(address));
       if (i >= 0) asn = this.v4.asn[i] ?? 0;
     } else if (this.v6) {
       const i = find(this.v6, ipv6High(address));

@@ -28,6 +28,7 @@ import {
   breakdownWindow,
   DEFAULT_SORT,
   nextSort,
+  ownNetworkShareOf,
   p2pShareOf,
   sortRows,
   splitName,
@@ -83,10 +84,27 @@ const FIGURE_COLUMNS: readonly Column[] = [
     value: (r) => formatRebuffering(rebufferingShare(r)),
   },
 ];
+/** The breakdown by network's own figure: how much of a network's P2P stayed inside it. It takes the
+ *  CDN bytes' place there (what the CDN served a row still shows as its P2P share), and 6 px of the
+ *  share's for its header's longer word, so the columns fit the same 650 px. */
+const OWN_NETWORK_COLUMN: Column = {
+  key: 'ownNetwork',
+  ...FIGURES.ownNetwork,
+  numeric: true,
+  width: 80,
+  value: (r) => {
+    const share = ownNetworkShareOf(r);
+    return share === null ? NONE : formatPercent(share);
+  },
+};
+const NETWORK_FIGURES = FIGURE_COLUMNS.map((c) =>
+  c.key === 'cdn' ? OWN_NETWORK_COLUMN : c.key === 'share' ? { ...c, width: (c.width ?? 0) - 6 } : c,
+);
+
 /** The columns of a tab: what a row is (Stream, Country...), then the figures. */
 const columnsOf = (by: TBreakdownBy): readonly Column[] => [
   { key: 'name', ...MSG_STATS.breakdownNames[by], numeric: false, value: (r) => breakdownName(by, r.name) },
-  ...FIGURE_COLUMNS,
+  ...(by === 'network' ? NETWORK_FIGURES : FIGURE_COLUMNS),
 ];
 
 // The name column's least width: below name + figures the table scrolls sideways inside its box (a
@@ -374,7 +392,7 @@ function Rows({
   result,
   label,
   utcOffset,
-  sort,
+  sort: chosen,
   onSort,
   filter,
   onFilter,
@@ -390,6 +408,8 @@ function Rows({
   const noteId = useId();
   const { answer } = result;
   const columns = columnsOf(answer.by);
+  // A column of another tab only (the CDN bytes, the share within own networks): traffic order here.
+  const sort = columns.some((c) => c.key === chosen.key) ? chosen : DEFAULT_SORT;
   const rows = useMemo(() => sortRows(answer.data, answer.by, sort), [answer, sort]);
   const download = useMutation({
     // A failure has its popup already.

@@ -304,6 +304,46 @@ describe('statistics screen', () => {
     expect(screen.getByTestId('saving-note')).toHaveTextContent(MSG_STATS.originSavingNote('1 kB'));
   });
 
+  it("shows the share of P2P within viewers' own networks over the visible range, explained; none without P2P bytes nor on sample data", async () => {
+    // Five points of 1 kB P2P; of it from other networks 0, 100, 200, 300 and 400 B.
+    const crossing = (r: Recorded) => {
+      const reply = statsReply(r, 5);
+      reply.body.data = reply.body.data.map((p, i) => ({ ...p, p2pCrossDwSize: 100 * i }));
+      return reply;
+    };
+    await open({ routes: { [on(ENDPOINTS.statistics.day)]: crossing } });
+    // 1 − 1 kB ÷ 5 kB.
+    const own = await screen.findByLabelText(MSG_STATS.ownNetwork);
+    expect(own).toHaveTextContent('80.0%');
+    expect(own).toHaveAccessibleDescription(MSG_STATS.ownNetworkHelp);
+    expect(screen.getByText(MSG_STATS.ownNetwork)).toHaveAttribute('tabindex', '0');
+    // Part of P2P, not traffic of its own: the share and the total are as before, and nothing drawn.
+    expect(screen.getByLabelText('P2P share')).toHaveTextContent('25.0%');
+    expect(screen.getByTestId('figure-total-traffic')).toHaveTextContent('20 kB');
+    const series = charts.options.at(-1)?.series as Array<{ name: string }>;
+    expect(series.map((x) => x.name)).not.toContain(SERIES.crossBytes.label);
+    // The chart asked for its drawn series only, which carry it: the zoom's first two points, 1 − 100 ÷ 2000.
+    act(() => charts.zoom(0, 25));
+    await waitFor(() => expect(screen.getByLabelText(MSG_STATS.ownNetwork)).toHaveTextContent('95.0%'));
+    cleanup();
+    await api?.close();
+    // No P2P bytes in the range: no share of them.
+    const cdnOnly = (r: Recorded) => {
+      const reply = statsReply(r, 5);
+      reply.body.data = reply.body.data.map((p) => ({ ...p, p2pDwSize: 0, p2pUsersCount: 0 }));
+      return reply;
+    };
+    await open({ routes: { [on(ENDPOINTS.statistics.day)]: cdnOnly } });
+    await screen.findByLabelText('P2P share');
+    expect(screen.queryByLabelText(MSG_STATS.ownNetwork)).toBeNull();
+    cleanup();
+    await api?.close();
+    // Sample data has no networks.
+    await open({ routes: { [on(ENDPOINTS.statistics.day)]: { status: 500, body: { message: 'down' } } } });
+    await screen.findByText('The chart below shows sample data, not your traffic.');
+    expect(screen.queryByLabelText(MSG_STATS.ownNetwork)).toBeNull();
+  });
+
   it('shows the saving equal to the share when nothing was fetched, below 0 when verifying cost more, a dash without traffic', async () => {
     await open();
     await screen.findByLabelText('P2P share');
@@ -941,6 +981,63 @@ describe('breakdown table', () => {
     ]);
   });
 
+  it('by network, shows the share of P2P within each network in place of the CDN bytes, and sorts by it', async () => {
+    const networks = [
+      row('AS7922 Comcast Cable Communications, LLC', 1000, 4000, { p2pCrossDwSize: 400 }),
+      row('AS21928 T-Mobile USA, Inc.', 3000, 1000, { p2pCrossDwSize: 250 }),
+      row('Unknown', 500, 0),
+    ];
+    const withNetworks = (r: Recorded) =>
+      breakdownReply(r, (r.body as { by: string }).by === 'network' ? networks : streams);
+    await open({ routes: { [on(ENDPOINTS.statistics.breakdown)]: withNetworks } });
+    const ue = user();
+    await ue.click(await screen.findByRole('tab', { name: 'Networks' }));
+    const t = await table('Traffic by network');
+    const heads = within(t)
+      .getAllByRole('columnheader')
+      .map((h) => within(h).getByRole('button').textContent);
+    expect(heads).toEqual([
+      MSG_STATS.breakdownNames.network.label,
+      COLUMNS.ownNetwork.label,
+      COLUMNS.p2p.label,
+      COLUMNS.share.label,
+      COLUMNS.viewers.label,
+      COLUMNS.startup.label,
+      COLUMNS.rebuffering.label,
+    ]);
+    expect(within(t).getByRole('button', { name: COLUMNS.ownNetwork.label })).toHaveAccessibleDescription(
+      COLUMNS.ownNetwork.description,
+    );
+    expect(cells(t, 0).slice(0, 4)).toEqual([
+      'AS7922 Comcast Cable Communications, LLC',
+      '90.0%',
+      '4 kB',
+      '80.0%',
+    ]);
+    expect(cells(t, 1).slice(0, 4)).toEqual(['AS21928 T-Mobile USA, Inc.', '75.0%', '1 kB', '25.0%']);
+    // No P2P bytes: no share of them.
+    expect(cells(t, 2).slice(0, 2)).toEqual(['Unknown', '—']);
+    await ue.click(within(t).getByRole('button', { name: COLUMNS.ownNetwork.label }));
+    expect(header(t, COLUMNS.ownNetwork.label)).toHaveAttribute('aria-sort', 'descending');
+    await ue.click(within(t).getByRole('button', { name: COLUMNS.ownNetwork.label }));
+    expect(names(t)).toEqual([
+      'AS21928 T-Mobile USA, Inc.',
+      'AS7922 Comcast Cable Communications, LLC',
+      'Unknown',
+    ]);
+    // The other tabs keep the CDN bytes.
+    await ue.click(screen.getByRole('tab', { name: 'Streams' }));
+    const streamTable = await table('Traffic by stream');
+    expect(within(streamTable).queryByRole('button', { name: COLUMNS.ownNetwork.label })).toBeNull();
+    expect(within(streamTable).getByRole('button', { name: COLUMNS.cdn.label })).toBeInTheDocument();
+    // Sorted by a column it lacks: by traffic, as before any choice.
+    expect(names(streamTable)).toEqual([
+      'cdn.example.com/vod/b.m3u8',
+      'cdn.example.com/live/a.m3u8',
+      'Unknown',
+    ]);
+  });
+
   it('says so when the range has no traffic, with the whole UTC days it covers (week)', async () => {
     await open({ range: 2 });
     const panel = await screen.findByRole('region', { name: BREAKDOWN_TEXT.title });
@@ -1090,6 +1187,10 @@ describe('custom dates and the previous period (issue 39)', () => {
     );
     expect(screen.getByTestId('delta-total-traffic')).toHaveTextContent('+14% vs previous');
     expect(screen.getByTestId('delta-peak-viewers')).toHaveTextContent('±0% vs previous');
+    // No P2P bytes crossed networks in either period.
+    expect(screen.getByTestId('delta-p2p-within-viewers-own-networks')).toHaveTextContent(
+      '±0 pts vs previous',
+    );
     expect(screen.getByRole('switch', { name: MSG_STATS.compare })).toBeChecked();
     // Drawn faintly at the current points' places.
     const series = charts.options.at(-1)?.series as Array<{ name: string; data: unknown[][] }>;

@@ -13,6 +13,7 @@ import {
   Switch,
   Text,
   Title,
+  Tooltip,
   VisuallyHidden,
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
@@ -27,7 +28,7 @@ import {
   type TStatsRange,
   WEB_PATHS,
 } from '@tlprt/contract';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { formatTime, utcLabel } from '../../platform/dates';
 import { useLiveEvent } from '../../platform/live/useLiveEvent';
@@ -96,6 +97,8 @@ function Figure({
   describedBy,
   delta,
   judged,
+  help,
+  labelWidth,
 }: {
   label: string;
   value: string;
@@ -110,20 +113,52 @@ function Figure({
   delta?: Delta | null;
   /** Whether up is better (a share): the delta in green or red, else grey. */
   judged?: boolean;
+  /** What the figure counts: a tooltip on its label (dotted), and the value's description. */
+  help?: string;
+  /** The widest its label may be (px): a long one wraps onto two lines beside the others. */
+  labelWidth?: number;
 }) {
+  const helpId = useId();
+  const labelText = (
+    <Text
+      size="xs"
+      c={warning ? 'red' : 'dimmed'}
+      fw={600}
+      tt="uppercase"
+      maw={labelWidth}
+      style={{
+        letterSpacing: 0.5,
+        ...(help ? { textDecoration: 'underline dotted', textUnderlineOffset: 3, cursor: 'help' } : {}),
+      }}
+      // Focusable when it has an explanation, so the keyboard shows it as the mouse does.
+      tabIndex={help ? 0 : undefined}
+    >
+      {warning && <IconAlert size={12} style={{ verticalAlign: -1, marginRight: 4 }} />}
+      {label}
+    </Text>
+  );
+  const described = [describedBy, help ? helpId : undefined].filter(Boolean).join(' ') || undefined;
   return (
     <Stack gap={2}>
-      <Text size="xs" c={warning ? 'red' : 'dimmed'} fw={600} tt="uppercase" style={{ letterSpacing: 0.5 }}>
-        {warning && <IconAlert size={12} style={{ verticalAlign: -1, marginRight: 4 }} />}
-        {label}
-      </Text>
+      {help ? (
+        <Tooltip label={help} multiline w={280} withArrow events={{ hover: true, focus: true, touch: true }}>
+          {labelText}
+        </Tooltip>
+      ) : (
+        labelText
+      )}
+      {help && (
+        <span id={helpId} hidden>
+          {help}
+        </span>
+      )}
       <Text
         fz={big ? { base: 28, sm: 34 } : { base: 18, sm: 22 }}
         fw={700}
         lh={1.1}
         c={big && !plain ? 'teal.7' : warning ? 'red' : undefined}
         aria-label={aria}
-        aria-describedby={describedBy}
+        aria-describedby={described}
         role={aria ? 'status' : undefined}
         data-testid={`figure-${label.toLowerCase().replace(/\W+/g, '-')}`}
       >
@@ -455,6 +490,18 @@ export function StatisticsScreen() {
                     value={formatCount(summary.peakViewers)}
                     delta={deltas?.peakViewers}
                   />
+                  {/* Sample data has no networks; a range without P2P bytes has no share of them. */}
+                  {!failed && summary.ownNetworkShare !== null && (
+                    <Figure
+                      label={MSG_STATS.ownNetwork}
+                      value={formatPercent(summary.ownNetworkShare)}
+                      aria={MSG_STATS.ownNetwork}
+                      help={MSG_STATS.ownNetworkHelp}
+                      delta={deltas ? deltas.ownNetworkShare : undefined}
+                      judged
+                      labelWidth={170}
+                    />
+                  )}
                   {summary.rejectedBytes > 0 && (
                     <Figure
                       label={MSG_STATS.refusedBytes}

@@ -39,6 +39,12 @@ export function p2pShareOf(r: Pick<TBreakdownRow, 'cdnDwSize' | 'p2pDwSize' | 'n
   return served > 0 ? r.p2pDwSize / served : null;
 }
 
+/** Of the row's P2P bytes, the share from peers of its viewers' own networks (0..1), 1 − cross ÷ P2P;
+ *  null when peers served it nothing. */
+export function ownNetworkShareOf(r: Pick<TBreakdownRow, 'p2pDwSize' | 'p2pCrossDwSize'>): number | null {
+  return r.p2pDwSize > 0 ? Math.max(0, r.p2pDwSize - r.p2pCrossDwSize) / r.p2pDwSize : null;
+}
+
 // Built on first use: one formatter serves every row, and a browser without DisplayNames keeps codes.
 let regions: Intl.DisplayNames | null | undefined;
 function regionNames(): Intl.DisplayNames | null {
@@ -89,6 +95,7 @@ export type BreakdownSortKey =
   | 'cdn'
   | 'p2p'
   | 'share'
+  | 'ownNetwork'
   | 'viewers'
   | 'startup'
   | 'rebuffering';
@@ -110,6 +117,8 @@ function sortValue(r: TBreakdownRow, key: Exclude<BreakdownSortKey, 'name'>): nu
       return r.p2pDwSize;
     case 'share':
       return p2pShareOf(r);
+    case 'ownNetwork':
+      return ownNetworkShareOf(r);
     case 'viewers':
       return r.usersCount;
     case 'startup':

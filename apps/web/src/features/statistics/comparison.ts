@@ -59,6 +59,7 @@ export function previousSummary(previous: PreviousPeriod, fromT: number, toT: nu
 export interface SummaryDeltas {
   p2pShare: Delta | null;
   originSaving: Delta | null;
+  ownNetworkShare: Delta | null;
   totalBytes: Delta;
   peakViewers: Delta;
 }
@@ -71,6 +72,7 @@ export function summaryDeltas(
   return {
     p2pShare: shareDelta(current.p2pShare, previous.p2pShare),
     originSaving: shareDelta(current.originSaving, previous.originSaving),
+    ownNetworkShare: shareDelta(current.ownNetworkShare, previous.ownNetworkShare),
     totalBytes: amountDelta(current.totalBytes, previous.totalBytes),
     peakViewers: amountDelta(current.peakViewers, previous.peakViewers),
   };

@@ -69,6 +69,11 @@ interface StatsSummary {
    *  1 − (CDN + verification) / (CDN + P2P) without NODR; below 0 when verifying cost more than peers
    *  saved; null when nothing was served. */
   originSaving: number | null;
+  /** Of p2pBytes, those from peers of other networks than their viewers' (p2pCrossDwSize). */
+  crossBytes: number;
+  /** The share of the P2P bytes from peers of the viewers' own networks, 1 − cross ÷ P2P (0..1); null
+   *  when peers served nothing. */
+  ownNetworkShare: number | null;
 }
 
 /** Totals over points [from, to] (inclusive indexes; clamped). */
@@ -78,6 +83,7 @@ export function summarize(points: readonly TStatsPoint[], from = 0, to = points.
   let nodr = 0;
   let rejected = 0;
   let verify = 0;
+  let cross = 0;
   let peak = 0;
   const lo = Math.max(0, Math.floor(from));
   const hi = Math.min(points.length - 1, Math.ceil(to));
@@ -89,6 +95,7 @@ export function summarize(points: readonly TStatsPoint[], from = 0, to = points.
     nodr += p.nodrDwSize ?? 0;
     rejected += p.rejectedDwSize;
     verify += p.verifyDwSize;
+    cross += p.p2pCrossDwSize;
     peak = Math.max(peak, p.usersCount);
   }
   const total = cdn + p2p + nodr;
@@ -102,6 +109,8 @@ export function summarize(points: readonly TStatsPoint[], from = 0, to = points.
     rejectedBytes: rejected,
     verifyBytes: verify,
     originSaving: total > 0 ? (p2p - verify) / total : null,
+    crossBytes: cross,
+    ownNetworkShare: p2p > 0 ? Math.max(0, p2p - cross) / p2p : null,
   };
 }
 
