@@ -5,6 +5,7 @@ import {
   MSG_DOMAINS,
   PATHS,
   SUPERVISOR_SET,
+  UNKNOWN_NETWORK_TAG,
 } from '@tlprt/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BuiltUser, buildDomain, buildKey, buildTeam, buildUser, memoryMailer } from './factories.js';
@@ -423,7 +424,14 @@ describe('public read for the player plugin (no token)', () => {
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
       message: 'ok',
-      data: { keyHash: s.keyHash, settings: { 12: 5, 13: 10, 101: 100, 102: 2 }, iceServers: [] },
+      data: {
+        keyHash: s.keyHash,
+        settings: { 12: 5, 13: 10, 101: 100, 102: 2 },
+        iceServers: [],
+        // Loopback is in no known network (tracker-networks.test.ts has the others).
+        networkTag: UNKNOWN_NETWORK_TAG,
+        matchMinPeers: 1,
+      },
     });
     const teamKey = await buildKey(server.app, s.teamId, null);
     expect((await api.get(PATHS.keySettings.publicRead(teamKey.keyHash))).status).toBe(200);

@@ -5,17 +5,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  BREAKDOWN_UNKNOWN,
   KeySettingId,
+  networkTagOf,
   PATHS,
   PeerMatching,
   PLAYER_PATHS,
+  peerIdPrefixOf,
   SUPERVISOR_SET,
   swarmIdOf,
   trackerNodeFor,
   trackerShardOf,
+  UNKNOWN_NETWORK_TAG,
 } from '@tlprt/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
+import { ViewerFactsResolver } from '../src/features/statistics/viewer-facts.js';
 import { parseNetworks } from '../src/net/networks.js';
 import { buildDomain, buildKey, buildTeam, buildUser, memoryMailer } from './factories.js';
 import { freePort } from './helpers/free-port.js';
@@ -87,14 +92,22 @@ function connect(url: string, address: string): Promise<WsClient> {
 }
 
 /** Joins `stream`'s swarm from `address` (an announce without offers) and waits for the answer. */
-async function watch(base: string, keyHash: string, stream: string, address: string): Promise<Viewer> {
+async function watch(
+  base: string,
+  keyHash: string,
+  stream: string,
+  address: string,
+  prefix = '-XX0001-',
+): Promise<Viewer> {
   const shard = trackerShardOf(swarmIdOf(keyHash, stream));
   const url = `${base.replace(/^http/, 'ws')}${PLAYER_PATHS.tracker}?key=${keyHash}&shard=${shard}`;
   const ws = await connect(url, address);
   const box = inbox(ws);
-  const v = { ws, box, address, id: `-TL0001-${String(++seq).padStart(12, '0')}` };
+  const v = { ws, box, address, id: `${prefix}${String(++seq).padStart(12, '0')}` };
   announce(v, stream, 0);
-  await box.next((m) => m.action === 'announce' && m.interval !== undefined);
+  await box.next(
+    (m) => m.action === 'announce' && (m.interval !== undefined || m['failure reason'] !== undefined),
+  );
   return v;
 }
 
@@ -190,6 +203,23 @@ describe('NETWORKS_FILE at start', () => {
   });
 });
 
+describe("the breakdowns' look-up names the networks the tracker matches by", () => {
+  it("NETWORKS_FILE's ranges first, private addresses included; the shipped table for the rest", async () => {
+    const facts = new ViewerFactsResolver({ warn: () => {} }, parseNetworks(NETWORKS, 'inline'));
+    await facts.ready();
+    expect(facts.of('10.1.0.5', undefined).network).toBe('AS64501 Net 1');
+    expect(facts.of('::ffff:10.6.3.3', undefined).network).toBe('AS64506 Net 6');
+    expect(facts.of('17.253.144.10', undefined)).toMatchObject({ network: 'AS15169 Google, via the file' });
+    expect(facts.of('17.253.144.10', undefined).country).not.toBe(BREAKDOWN_UNKNOWN);
+    expect(facts.of('192.168.3.3', undefined).network).toBe(BREAKDOWN_UNKNOWN);
+    expect(facts.of('8.8.8.8', undefined).network).toMatch(/^AS15169 /);
+    const shippedOnly = new ViewerFactsResolver({ warn: () => {} });
+    await shippedOnly.ready();
+    expect(shippedOnly.of('10.1.0.5', undefined).network).toBe(BREAKDOWN_UNKNOWN);
+    expect(shippedOnly.of('17.253.144.10', undefined).network).toMatch(/^AS714 /);
+  });
+});
+
 describe('matching by network (the default)', () => {
   let server: TestServer;
   beforeAll(async () => {
@@ -236,6 +266,35 @@ describe('matching by network (the default)', () => {
     expect(await offeredTo(second, stream, 5, [...others, google])).toEqual(['8.8.8.8']);
   });
 
+  it("the settings read gives a viewer its network's tag, and the tracker holds a -TL peer id to it", async () => {
+    const { key } = await usableKey(server);
+    const tagFor = async (address: string) => {
+      const read = await new Api(server.base).get(PATHS.keySettings.publicRead(key.keyHash), {
+        'X-Forwarded-For': address,
+      });
+      expect(read.status).toBe(200);
+      expect(read.body.data.matchMinPeers).toBe(1);
+      return read.body.data.networkTag as string;
+    };
+    const north = await tagFor('10.1.0.5');
+    const south = await tagFor('10.2.0.5');
+    const [north2, unknown] = await Promise.all(['10.1.200.9', '192.168.3.3'].map(tagFor));
+    expect(north).toBe(networkTagOf('AS64501'));
+    expect(north2).toBe(north);
+    expect(south).toBe(networkTagOf('AS64502'));
+    expect(unknown).toBe(UNKNOWN_NETWORK_TAG);
+    const stream = 'tagged';
+    const own = await watch(server.base, key.keyHash, stream, '10.1.0.5', peerIdPrefixOf(north));
+    expect(own.box.received.at(-1)?.interval).toBeDefined();
+    // A copied key hash with another network's tag: refused, and in no swarm.
+    const liar = await watch(server.base, key.keyHash, stream, '10.2.0.5', peerIdPrefixOf(north));
+    expect(liar.box.received.at(-1)?.['failure reason']).toBe(
+      'peer_id names another network than its connection',
+    );
+    const honest = await watch(server.base, key.keyHash, stream, '10.2.0.6', peerIdPrefixOf(south));
+    expect(await offeredTo(honest, stream, 3, [own, liar])).toEqual(['10.1.0.5']);
+  });
+
   it('private addresses outside NETWORKS_FILE have no network: they meet anyone', async () => {
     const { key } = await usableKey(server);
     const stream = 'unknown';
@@ -279,6 +338,8 @@ describe('the key setting and TRACKER_MATCH_MIN_PEERS', () => {
     expect(res.status).toBe(200);
     const read = await new Api(server.base).get(PATHS.keySettings.publicRead(key.keyHash));
     expect(read.body.data.settings[String(KeySettingId.PeerMatching)]).toBe(value);
+    // The plugin leaves other networks' peers aside from as many of its own as the tracker wants.
+    expect(read.body.data.matchMinPeers).toBe(2);
     return key.keyHash;
   }
 

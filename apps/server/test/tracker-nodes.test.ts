@@ -47,7 +47,7 @@ async function join(trackerNodes: readonly string[], keyHash: string, stream: st
 }
 
 const infoHashOf = (stream: string) => createHash('sha1').update(stream).digest().toString('latin1');
-const peerId = (n: number) => `-TL0001-${String(n).padStart(12, '0')}`;
+const peerId = (n: number) => `-XX0001-${String(n).padStart(12, '0')}`;
 function announce(ws: WsClient, infoHash: string, id: string, offers: unknown[] = []) {
   ws.send(
     JSON.stringify({

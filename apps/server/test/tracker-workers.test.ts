@@ -55,7 +55,7 @@ function announce(ws: WsClient, stream: string, offers = 0) {
     JSON.stringify({
       action: 'announce',
       info_hash: infoHashOf(stream),
-      peer_id: `-TL0001-${String(++peers).padStart(12, '0')}`,
+      peer_id: `-XX0001-${String(++peers).padStart(12, '0')}`,
       numwant: offers,
       uploaded: 0,
       downloaded: 0,

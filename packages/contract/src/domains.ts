@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { envelope, optionalText, requiredText, text, ZId } from './common.js';
 import { DomainStatus, LIMITS } from './constants.js';
 import { MSG, MSG_DOMAINS } from './messages.js';
-import type { TIceServer } from './player.js';
+import { NETWORK_TAG_PATTERN, type TIceServer } from './player.js';
 
 /** A status object as the spec shapes it: `{id, name}`. */
 export const ZStatusRef = z.object({ id: z.number().int(), name: z.string() });
@@ -229,6 +229,11 @@ export const ZPublicKeySettingsResponse = envelope(
     /** Every TRACKER_NODES node, live or not: the plugin's failover order (trackerNodeOrder) and the
      *  first node it moves back to when it answers again. */
     trackerNodesAll: z.array(z.string()).optional(),
+    /** The viewer's network as the tracker sees it (networkTagOf): the plugin's peer id carries it. */
+    networkTag: z.string().regex(NETWORK_TAG_PATTERN).optional(),
+    /** TRACKER_MATCH_MIN_PEERS: with this many peers of its own network, the plugin leaves the peers of
+     *  other networks aside (it still serves them). */
+    matchMinPeers: z.number().int().min(1).optional(),
   }),
 );
 

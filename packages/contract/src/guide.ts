@@ -36,7 +36,7 @@ export const KEY_SETTING_LOADER: Record<number, string> = {
   [KeySettingId.PeeringOpeningQuota]:
     'Each viewer draws once, at attach, whether it opens peering: with 30, about 30 % of viewers download from and upload to peers, the others use only the CDN (isP2PDisabled and isP2PUploadDisabled). 0 turns P2P off for the key; every viewer is still counted as CDN traffic.',
   [KeySettingId.PeerMatching]:
-    'Not read by the plugin: the tracker applies it to the peers it answers each announce with. A network is the autonomous system of the viewer’s address, or a range of the server’s NETWORKS_FILE; matching within networks keeps P2P traffic off the ISPs’ transit links, but each network then takes its own copy of every segment from the CDN. A changed value applies to tracker connections opened after it.',
+    'The tracker applies it to the peers it answers each announce with; with 2, the plugin also leaves peers of other networks aside (it takes nothing from them, still serves them) once it has TRACKER_MATCH_MIN_PEERS peers of its own network. A network is the autonomous system of the viewer’s address, or a range of the server’s NETWORKS_FILE; matching within networks keeps P2P traffic off the ISPs’ transit links, but each network then takes its own copy of every segment from the CDN. A changed value applies to viewers who start after it.',
 };
 
 /** Which pages may use a key (the Origin rule of the ingest, the settings read, the tracker and the

@@ -6,9 +6,15 @@ import { MSG, MSG_INTEGRITY } from './messages.js';
 import {
   isIntegrityBody,
   isPlayerSettingsBody,
+  NETWORK_TAG_PATTERN,
+  networkTagOf,
+  networkTagOfPeerId,
   PLAYER_PATHS,
+  peerIdPrefixOf,
+  sameNetwork,
   trackerNodeFor,
   trackerNodeOrder,
+  UNKNOWN_NETWORK_TAG,
 } from './player.js';
 import { parseIntegrityRange } from './segment-fields.js';
 
@@ -105,6 +111,11 @@ describe('key settings answer: the plugin guard and the schema agree', () => {
     ],
     ['every tracker node not a list', { data: { ...data, trackerNodesAll: 'https://a.example' } }, false],
     ['a setting not a number', { data: { ...data, settings: { '12': 'x' } } }, false],
+    ['with a network tag', { data: { ...data, networkTag: 'a9Z0' } }, true],
+    ['a network tag not of 4 base-62 characters', { data: { ...data, networkTag: 'a9-0' } }, false],
+    ['with the own peers that suffice', { data: { ...data, networkTag: 'a9Z0', matchMinPeers: 2 } }, true],
+    ['own peers that suffice below 1', { data: { ...data, matchMinPeers: 0 } }, false],
+    ['own peers that suffice not whole', { data: { ...data, matchMinPeers: 1.5 } }, false],
   ])('%s', (_, body, ok) => {
     expect(isPlayerSettingsBody(body)).toBe(ok);
     expect(ZPublicKeySettingsResponse.safeParse({ message: 'ok', ...body }).success).toBe(ok);
@@ -172,5 +183,34 @@ describe('trackerNodeOrder: where a swarm goes when its node dies', () => {
       .map((s) => trackerNodeOrder(s, nodes)[1]);
     for (const n of nodes.slice(1))
       expect(moved.filter((m) => m === n).length).toBeGreaterThan(moved.length / 5);
+  });
+});
+
+describe('networkTagOf and peer ids: which peers are of a viewer’s own network', () => {
+  it('gives each network a stable tag of 4 base-62 characters, unknown its own', () => {
+    const tags = Array.from({ length: 2000 }, (_, i) => networkTagOf(`AS${i + 1}`));
+    for (const t of tags) expect(t).toMatch(NETWORK_TAG_PATTERN);
+    expect(new Set(tags).size).toBeGreaterThan(1990);
+    expect(networkTagOf('AS15169')).toBe(networkTagOf('AS15169'));
+    expect(networkTagOf('')).toBe(UNKNOWN_NETWORK_TAG);
+    expect(tags).not.toContain(UNKNOWN_NETWORK_TAG);
+  });
+
+  it('reads the tag back from a peer id made with its prefix, and nothing from another convention', () => {
+    const tag = networkTagOf('AS64501');
+    const id = `${peerIdPrefixOf(tag)}abcdefghijkl`;
+    expect(id).toHaveLength(20);
+    expect(networkTagOfPeerId(id)).toBe(tag);
+    expect(networkTagOfPeerId('-PM0200-abcdefghijkl')).toBeUndefined();
+    expect(networkTagOfPeerId(`${peerIdPrefixOf(tag)}short`)).toBeUndefined();
+    expect(networkTagOfPeerId('-TLa-b$-abcdefghijkl')).toBeUndefined();
+  });
+
+  it('counts bytes as within a network only between two peers of the same known one', () => {
+    const a = networkTagOf('AS64501');
+    expect(sameNetwork(a, a)).toBe(true);
+    expect(sameNetwork(a, networkTagOf('AS64502'))).toBe(false);
+    expect(sameNetwork(UNKNOWN_NETWORK_TAG, UNKNOWN_NETWORK_TAG)).toBe(false);
+    expect(sameNetwork(a, undefined)).toBe(false);
   });
 });

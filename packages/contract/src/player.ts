@@ -68,6 +68,11 @@ export interface TPlayerSettingsBody {
     trackerNodes?: string[];
     /** Every TRACKER_NODES node, answering or not (trackerNodes holds the live ones). */
     trackerNodesAll?: string[];
+    /** The viewer's network as the tracker sees it (networkTagOf); absent from an older server. */
+    networkTag?: string;
+    /** TRACKER_MATCH_MIN_PEERS: with this many peers of its own network, a viewer leaves the others'
+     *  aside (the tracker offers them only while its network has fewer). */
+    matchMinPeers?: number;
   };
 }
 
@@ -120,6 +125,52 @@ export const TRACKER_SHARDS = 4096;
  *  node's swarms are spread as evenly as those of all swarms. */
 export const trackerShardOf = (swarmId: string): number => hash53(`shard\n${swarmId}`) % TRACKER_SHARDS;
 
+/**
+ * The peer-id convention that tells a viewer which peers are of its own network (issue 40). The public
+ * settings read answers the viewer's network tag, the plugin puts it in its peer id
+ * (`-TL` + tag + `-` + random), and the tracker refuses a `-TL` peer id whose tag is not its
+ * connection's: a copied key hash cannot make its bytes count as within a network it is not in. The
+ * receiving plugin reads the tag of the peer each byte came from. Peer ids are 20 ASCII characters
+ * (p2p-media-loader, BitTorrent); a tag takes 4 of them, leaving 12 random ones (62^12).
+ */
+export const PEER_ID_PREFIX = '-TL';
+/** The tag of an address no table names: such a viewer is in no known network, its own neither. */
+export const UNKNOWN_NETWORK_TAG = '0000';
+export const NETWORK_TAG_PATTERN = /^[0-9A-Za-z]{4}$/;
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** A network's tag: 4 base-62 characters of a hash of its name (`AS15169`); '' (unknown) is
+ *  UNKNOWN_NETWORK_TAG, which no known network's tag equals. */
+export function networkTagOf(network: string): string {
+  if (network === '') return UNKNOWN_NETWORK_TAG;
+  let h = hash53(`network\n${network}`);
+  let tag = '';
+  for (let i = 0; i < 4; i++) {
+    tag += BASE62[h % 62];
+    h = Math.floor(h / 62);
+  }
+  return tag === UNKNOWN_NETWORK_TAG ? '0001' : tag;
+}
+
+/** How long a viewer that has no peer of its own network yet takes nothing from other networks' peers
+ *  (the CDN serves it meanwhile): viewers of one network who arrive together find each other first,
+ *  instead of the first of them pulling segments across while its neighbours connect. */
+export const PLAYER_OWN_NETWORK_WAIT_MS = 3000;
+
+/** The plugin's peer-id prefix for a network tag (p2p-media-loader's trackerClientVersionPrefix). */
+export const peerIdPrefixOf = (tag: string): string => `${PEER_ID_PREFIX}${tag}-`;
+
+/** The network tag a peer id carries; undefined for a peer id of another convention. */
+export function networkTagOfPeerId(peerId: string): string | undefined {
+  if (peerId.length !== 20 || !peerId.startsWith(PEER_ID_PREFIX) || peerId[7] !== '-') return undefined;
+  const tag = peerId.slice(3, 7);
+  return NETWORK_TAG_PATTERN.test(tag) ? tag : undefined;
+}
+
+/** Whether bytes between two peers of these tags stayed within one network: both known and equal. */
+export const sameNetwork = (a: string | undefined, b: string | undefined): boolean =>
+  a !== undefined && a !== UNKNOWN_NETWORK_TAG && a === b;
+
 const isIceServer = (v: unknown): v is TIceServer => {
   if (typeof v !== 'object' || v === null) return false;
   const o = v as Record<string, unknown>;
@@ -141,6 +192,13 @@ export function isPlayerSettingsBody(v: unknown): v is TPlayerSettingsBody {
   const o = d as Record<string, unknown>;
   if (typeof o.keyHash !== 'string' || !Array.isArray(o.iceServers) || !o.iceServers.every(isIceServer))
     return false;
+  if (
+    o.networkTag !== undefined &&
+    !(typeof o.networkTag === 'string' && NETWORK_TAG_PATTERN.test(o.networkTag))
+  )
+    return false;
+  const min = o.matchMinPeers;
+  if (min !== undefined && !(typeof min === 'number' && Number.isInteger(min) && min >= 1)) return false;
   for (const nodes of [o.trackerNodes, o.trackerNodesAll])
     if (nodes !== undefined && !(Array.isArray(nodes) && nodes.every((n) => typeof n === 'string')))
       return false;

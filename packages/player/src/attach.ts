@@ -15,6 +15,7 @@ import { hlsConfigFor } from './hls.js';
 import { IntegrityReferences, SegmentGuard } from './integrity.js';
 import { type HlsLiveConfig, liveWindows, readLivePlaylist, startLiveLag } from './live.js';
 import { OpeningWait, openingCore } from './opening.js';
+import { OwnNetworkFirst } from './own-network.js';
 import { dropPeer } from './peer-drop.js';
 import { NO_VERDICT, newSessionId, Reporter, streamName } from './reporter.js';
 import {
@@ -54,6 +55,8 @@ export interface Counters {
   cdnBytes: number;
   /** Bytes from peers that matched the origin's hash (only those reach the player). */
   p2pBytes: number;
+  /** Of p2pBytes, those from peers not known to be of this viewer's network. */
+  p2pCrossBytes: number;
   /** Bytes from peers that did not match the origin's hash: thrown away, fetched again. */
   rejectedBytes: number;
   /** Segments from peers the server could not vouch for: thrown away, fetched from the CDN. */
@@ -136,7 +139,7 @@ async function fetchSettings(server: string, key: string): Promise<PlayerSetting
     const body: unknown = await res.json();
     if (!isPlayerSettingsBody(body)) return null;
     const d = body.data;
-    return readSettings(d.settings, d.iceServers, d.trackerNodes, d.trackerNodesAll);
+    return readSettings(d.settings, d.iceServers, d.trackerNodes, d.trackerNodesAll, d);
   } catch {
     // Our server unreachable or answering nonsense: play from the CDN, like a key that is not usable.
     return null;
@@ -168,6 +171,7 @@ export async function attach(options: AttachOptions): Promise<Handle> {
   const counters: Counters = {
     cdnBytes: 0,
     p2pBytes: 0,
+    p2pCrossBytes: 0,
     rejectedBytes: 0,
     unverifiableSegments: 0,
     uploadedBytes: 0,
@@ -233,12 +237,15 @@ export async function attach(options: AttachOptions): Promise<Handle> {
     key: options.key,
     stream: streamName(options.src, location.href),
   });
+  const ownNetwork = new OwnNetworkFirst(settings?.networkTag, settings?.ownNetworkFirst ?? 0, () => engine);
   const guard = new SegmentGuard(references, {
-    accepted(bytes) {
+    accepted(bytes, crossBytes) {
       counters.p2pBytes += bytes;
-      reporter?.add(0, bytes, 0);
+      counters.p2pCrossBytes += crossBytes;
+      reporter?.add(0, bytes, 0, crossBytes);
       changed();
     },
+    otherNetwork: (peerId) => ownNetwork.isCross(peerId),
     rejected(bytes) {
       counters.rejectedBytes += bytes;
       reporter?.add(0, 0, bytes);
@@ -320,6 +327,7 @@ export async function attach(options: AttachOptions): Promise<Handle> {
     e.addEventListener('onPeerConnect', ({ peerId }) => {
       peers.set(peerId, (peers.get(peerId) ?? 0) + 1);
       guard.peerConnected(peerId);
+      ownNetwork.connected(peerId);
       changed();
     });
     e.addEventListener('onPeerClose', ({ peerId }) => {
@@ -327,6 +335,7 @@ export async function attach(options: AttachOptions): Promise<Handle> {
       if (left > 0) peers.set(peerId, left);
       else peers.delete(peerId);
       guard.peerClosed(peerId);
+      ownNetwork.closed(peerId);
       changed();
     });
   };

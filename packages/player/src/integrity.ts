@@ -99,8 +99,11 @@ export class IntegrityReferences {
 
 /** What the guard tells the plugin. */
 export interface GuardSink {
-  /** Peer bytes that matched the origin's hash and went to the player. */
-  accepted(bytes: number): void;
+  /** Peer bytes that matched the origin's hash and went to the player; `crossBytes` of them came from
+   *  peers of other networks (otherNetwork). */
+  accepted(bytes: number, crossBytes: number): void;
+  /** Whether a peer is of another network than the viewer's (own-network.ts); none: never. */
+  otherNetwork?(peerId: string): boolean;
   /** Peer bytes that did not match: thrown away, the segment is fetched again. */
   rejected(bytes: number): void;
   /** A segment from peers that the server could not vouch for: thrown away, fetched from the CDN. */
@@ -130,8 +133,9 @@ const MAX_SUSPECT_SEGMENTS = 4096;
  * comes back through the tracker.
  */
 export class SegmentGuard {
-  /** segment → peer bytes loaded into it so far, and the peers that sent them. */
-  private readonly inFlight = new Map<string, { bytes: number; peers: Set<string> }>();
+  /** segment → peer bytes loaded into it so far (`cross` of them from other networks), and the peers
+   *  that sent them. */
+  private readonly inFlight = new Map<string, { bytes: number; cross: number; peers: Set<string> }>();
   /** peer → the segment it is sending (a peer sends one segment at a time). */
   private readonly sending = new Map<string, string>();
   private readonly banned = new Set<string>();
@@ -164,7 +168,7 @@ export class SegmentGuard {
     if (id === undefined) return;
     let entry = this.inFlight.get(id);
     if (!entry) {
-      entry = { bytes: 0, peers: new Set() };
+      entry = { bytes: 0, cross: 0, peers: new Set() };
       this.inFlight.set(id, entry);
       if (this.inFlight.size > MAX_TRACKED_SEGMENTS) {
         const oldest = this.inFlight.keys().next().value;
@@ -172,6 +176,7 @@ export class SegmentGuard {
       }
     }
     entry.bytes += bytes;
+    if (this.sink.otherNetwork?.(peerId)) entry.cross += bytes;
     entry.peers.add(peerId);
     this.suspect.delete(id);
     this.suspect.add(id);
@@ -229,7 +234,7 @@ export class SegmentGuard {
     this.inFlight.delete(id);
     for (const [peer, sent] of this.sending) if (sent === id) this.sending.delete(peer);
     const fromPeers = entry?.bytes ?? (allFromPeers ? data.byteLength : 0);
-    const passed = await this.verify(url, range, data, allFromPeers, fromPeers, entry?.peers);
+    const passed = await this.verify(url, range, data, allFromPeers, fromPeers, entry);
     // Cleared only if no peer began loading the segment again while this check ran.
     if (passed && !this.inFlight.has(id)) this.suspect.delete(id);
     return passed;
@@ -241,7 +246,7 @@ export class SegmentGuard {
     data: ArrayBuffer,
     allFromPeers: boolean,
     fromPeers: number,
-    peers: Set<string> | undefined,
+    entry: { cross: number; peers: Set<string> } | undefined,
   ): Promise<boolean> {
     const id = segmentKey(url, range);
     const ref = await this.references.get(url, range);
@@ -251,11 +256,11 @@ export class SegmentGuard {
       return false;
     }
     if ((await this.hash(data)) === ref.hex) {
-      this.sink.accepted(fromPeers);
+      this.sink.accepted(fromPeers, Math.min(fromPeers, entry?.cross ?? 0));
       return true;
     }
     this.sink.rejected(fromPeers);
-    for (const peer of peers ?? []) this.ban(peer);
+    for (const peer of entry?.peers ?? []) this.ban(peer);
     if (allFromPeers) {
       this.mismatched.add(id);
       if (this.mismatched.size > MAX_TRACKED_SEGMENTS) this.mismatched.clear();

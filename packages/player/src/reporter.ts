@@ -64,6 +64,7 @@ export function newSessionId(): string {
 export class Reporter {
   private cdn = 0;
   private p2p = 0;
+  private cross = 0;
   private rejected = 0;
   private experience: ExperienceCounts = emptyExperience();
   private seq = 0;
@@ -80,10 +81,11 @@ export class Reporter {
     private readonly sources: ReportSources = {},
   ) {}
 
-  add(cdnBytes: number, p2pBytes: number, rejectedBytes = 0): void {
+  add(cdnBytes: number, p2pBytes: number, rejectedBytes = 0, p2pCrossBytes = 0): void {
     this.cdn += cdnBytes;
     this.p2p += p2pBytes;
     this.rejected += rejectedBytes;
+    this.cross += p2pCrossBytes;
   }
 
   addExperience(x: ExperienceCounts): void {
@@ -116,6 +118,7 @@ export class Reporter {
         cdnBytes: this.cdn,
         p2pBytes: this.p2p,
         ...(this.rejected > 0 ? { rejectedBytes: this.rejected } : {}),
+        ...(this.cross > 0 ? { p2pCrossBytes: this.cross } : {}),
         ...experience,
         ...(peers > 0 ? { peers } : {}),
         ...(stream ? { stream } : {}),
@@ -123,6 +126,7 @@ export class Reporter {
       });
       this.cdn = 0;
       this.p2p = 0;
+      this.cross = 0;
       this.rejected = 0;
       // Offline for long: the oldest reports go (their ts would soon be refused as too old anyway).
       if (this.pending.length > PLAYER_MAX_PENDING_REPORTS)
@@ -182,7 +186,7 @@ export class Reporter {
     for (const e of refused) {
       const r = batch[e.index];
       if (r?.sessionId !== this.sessionId) continue;
-      this.add(r.cdnBytes, r.p2pBytes, r.rejectedBytes ?? 0);
+      this.add(r.cdnBytes, r.p2pBytes, r.rejectedBytes ?? 0, r.p2pCrossBytes ?? 0);
       this.addExperience({
         playMs: r.playMs ?? 0,
         stallMs: r.stallMs ?? 0,

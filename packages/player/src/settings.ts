@@ -1,7 +1,9 @@
 import {
   KEY_SETTING_RANGES,
   KeySettingId,
+  PeerMatching,
   PLAYER_PATHS,
+  peerIdPrefixOf,
   swarmIdOf,
   type TIceServer,
   trackerNodeFor,
@@ -25,6 +27,17 @@ export interface PlayerSettings {
   trackerNodes: string[];
   /** Every TRACKER_NODES node, answering or not (an older server: the same as trackerNodes). */
   trackerNodesAll: string[];
+  /** The viewer's network tag (its peer id carries it); undefined from an older server. */
+  networkTag: string | undefined;
+  /** With this many peers of its own network the viewer leaves the others aside (own-network.ts);
+   *  0 when the key's matching (102) is not by network. */
+  ownNetworkFirst: number;
+}
+
+/** What the settings answer says of the viewer's network. */
+export interface NetworkAnswer {
+  networkTag?: string | undefined;
+  matchMinPeers?: number | undefined;
 }
 
 function setting(values: Record<string, number>, id: number): number {
@@ -40,8 +53,10 @@ export function readSettings(
   iceServers: TIceServer[],
   trackerNodes: string[] = [],
   trackerNodesAll: string[] = trackerNodes,
+  network: NetworkAnswer = {},
 ): PlayerSettings {
   const minBufferS = setting(values, KeySettingId.MinBufferSize);
+  const byNetwork = setting(values, KeySettingId.PeerMatching) === PeerMatching.Network;
   return {
     downloadTimeoutS: setting(values, KeySettingId.DownloadTimeout),
     minBufferS,
@@ -50,6 +65,8 @@ export function readSettings(
     iceServers,
     trackerNodes,
     trackerNodesAll: trackerNodesAll.length > 0 ? trackerNodesAll : trackerNodes,
+    networkTag: network.networkTag,
+    ownNetworkFirst: byNetwork && network.networkTag !== undefined ? (network.matchMinPeers ?? 1) : 0,
   };
 }
 
@@ -71,6 +88,8 @@ export interface CoreSettings {
   p2pNotReceivingBytesTimeoutMs: number;
   httpDownloadInitialTimeoutMs: number;
   simultaneousP2PDownloads: number;
+  /** The peer id's start: the viewer's network tag, which the tracker checks (contract player.ts). */
+  trackerClientVersionPrefix?: string;
 }
 
 /** A stream's tracker URL on `node`: the key (the tracker keeps each key's swarms apart) and the swarm's
@@ -154,5 +173,6 @@ export function coreSettings(
     p2pNotReceivingBytesTimeoutMs: s.downloadTimeoutS * 1000,
     httpDownloadInitialTimeoutMs: openingWaitMs(s),
     simultaneousP2PDownloads: 3,
+    ...(s.networkTag === undefined ? {} : { trackerClientVersionPrefix: peerIdPrefixOf(s.networkTag) }),
   };
 }

@@ -2,11 +2,14 @@ import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
+  PLAYER_OWN_NETWORK_WAIT_MS,
   PLAYER_PATHS,
   PLAYER_REPORT_INTERVAL_MS,
+  peerIdPrefixOf,
   swarmIdOf,
   type TIngestReport,
   trackerShardOf,
+  UNKNOWN_NETWORK_TAG,
 } from '@tlprt/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { attach } from '../src/attach.js';
@@ -122,6 +125,11 @@ let base: string;
 let seen: Seen[];
 let settingsStatus: number;
 let settings: Record<string, number>;
+/** What the settings answer says of the viewer's network. */
+let network: { networkTag?: string; matchMinPeers?: number };
+const OWN_TAG = 'Own1';
+/** A peer id of the plugin's convention, of the viewer's own network unless another tag is given. */
+const peerOf = (n: number, tag = OWN_TAG) => `${peerIdPrefixOf(tag)}${String(n).padStart(12, '0')}`;
 /** The integrity service's answers: segment URL → [status, sha256]. */
 let integrity: Map<string, [number, string]>;
 
@@ -156,6 +164,7 @@ beforeEach(async () => {
   seen = [];
   settingsStatus = 200;
   settings = { 12: 5, 13: 10, 101: 100 };
+  network = { networkTag: OWN_TAG, matchMinPeers: 1 };
   integrity = new Map();
   engines.FakeHlsJsP2PEngine.made = [];
   FakeHls.made = [];
@@ -174,7 +183,12 @@ beforeEach(async () => {
           settingsStatus === 200
             ? JSON.stringify({
                 message: 'ok',
-                data: { keyHash: KEY, settings, iceServers: [{ urls: 'stun:stun.customer.example:3478' }] },
+                data: {
+                  keyHash: KEY,
+                  settings,
+                  iceServers: [{ urls: 'stun:stun.customer.example:3478' }],
+                  ...network,
+                },
               })
             : JSON.stringify({ message: 'Not found' }),
         );
@@ -291,6 +305,8 @@ describe('attach: a usable key (200)', () => {
       isP2PDisabled: false,
       highDemandTimeWindow: 10,
       p2pNotReceivingBytesTimeoutMs: 5000,
+      // The peer id carries the network the settings answer named: the tracker holds it to it.
+      trackerClientVersionPrefix: `-TL${OWN_TAG}-`,
     });
     const hls = FakeHls.made[0];
     expect(hls?.config).toMatchObject({ maxBufferLength: 30 });
@@ -302,8 +318,8 @@ describe('attach: a usable key (200)', () => {
     const segment = { url: `${SRC.replace('index.m3u8', 's1.ts')}`, byteRange: undefined };
     const data = new Uint8Array(400).fill(7).buffer;
     integrity.set(segment.url, [200, sha256(data)]);
-    engine.emit('onSegmentStart', { segment, downloadSource: 'p2p', peerId: 'peer-1' });
-    engine.emit('onChunkDownloaded', 400, 'p2p', 'peer-1');
+    engine.emit('onSegmentStart', { segment, downloadSource: 'p2p', peerId: peerOf(1) });
+    engine.emit('onChunkDownloaded', 400, 'p2p', peerOf(1));
     expect(handle.counters()).toMatchObject({ cdnBytes: 1000, p2pBytes: 0 });
     expect(await engine.validate(segment.url, undefined, data)).toBe(true);
     expect(handle.counters()).toMatchObject({ cdnBytes: 1000, p2pBytes: 400, rejectedBytes: 0 });
@@ -340,6 +356,95 @@ describe('attach: a usable key (200)', () => {
     vi.advanceTimersByTime(PLAYER_REPORT_INTERVAL_MS * 3);
     await settle();
     expect(ingests()).toHaveLength(2);
+  });
+
+  it('counts the verified bytes from peers of other networks, and takes nothing from them once a peer of its own network is there', async () => {
+    const start = Date.now();
+    let elapsed = 0;
+    vi.spyOn(Date, 'now').mockImplementation(() => start + elapsed);
+    const handle = await attach({ key: KEY, player: 'hls.js', instance: FakeHls, src: SRC, server: base });
+    const engine = engines.FakeHlsJsP2PEngine.made[0];
+    if (!engine) throw new Error('no P2P engine');
+    // The library's peers where it keeps them (peer-drop.ts), each holding every segment.
+    const held = new Map<string, { peer: { getSegmentStatus(s: unknown): string | undefined } }>();
+    Object.assign(engine, {
+      core: {
+        mainStreamLoader: {
+          p2pLoaders: { loaders: new Map([['v', { loader: { trackerClient: { _peers: held } } }]]) },
+        },
+      },
+    });
+    const connect = async (id: string) => {
+      held.set(id, { peer: { getSegmentStatus: () => 'loaded' } });
+      engine.emit('onPeerConnect', { peerId: id });
+      await settle(5);
+    };
+    const status = (id: string) => held.get(id)?.peer.getSegmentStatus({});
+    const other = peerOf(2, 'Oth2');
+    const unknown = peerOf(3, UNKNOWN_NETWORK_TAG);
+    // Alone in its network: it first waits a moment for neighbours, then the others serve it.
+    await connect(other);
+    await connect(unknown);
+    expect(status(other)).toBeUndefined();
+    elapsed = PLAYER_OWN_NETWORK_WAIT_MS;
+    expect([status(other), status(unknown)]).toEqual(['loaded', 'loaded']);
+    for (const [n, from, size] of [
+      [1, other, 300],
+      [2, unknown, 50],
+    ] as const) {
+      const segment = { url: SRC.replace('index.m3u8', `x${n}.ts`), byteRange: undefined };
+      const data = new Uint8Array(size).fill(n).buffer;
+      integrity.set(segment.url, [200, sha256(data)]);
+      engine.emit('onSegmentStart', { segment, downloadSource: 'p2p', peerId: from });
+      engine.emit('onChunkDownloaded', size, 'p2p', from);
+      expect(await engine.validate(segment.url, undefined, data)).toBe(true);
+    }
+    // A peer of its own network arrives: the others hold nothing for this viewer's loader any more.
+    await connect(peerOf(4));
+    expect([status(other), status(unknown), status(peerOf(4))]).toEqual([undefined, undefined, 'loaded']);
+    const own = { url: SRC.replace('index.m3u8', 'x3.ts'), byteRange: undefined };
+    const data = new Uint8Array(200).fill(3).buffer;
+    integrity.set(own.url, [200, sha256(data)]);
+    engine.emit('onSegmentStart', { segment: own, downloadSource: 'p2p', peerId: peerOf(4) });
+    engine.emit('onChunkDownloaded', 200, 'p2p', peerOf(4));
+    expect(await engine.validate(own.url, undefined, data)).toBe(true);
+    expect(handle.counters()).toMatchObject({ p2pBytes: 550, p2pCrossBytes: 350 });
+    // It leaves: the others serve again.
+    engine.emit('onPeerClose', { peerId: peerOf(4) });
+    expect(status(other)).toBe('loaded');
+    handle.detach();
+    await until(() => ingests().length === 1);
+    expect(reportsSent()[0]).toMatchObject({ p2pBytes: 550, p2pCrossBytes: 350 });
+  });
+
+  it('matching not by network (102 anyone), or no network named by the server: nothing is left aside', async () => {
+    for (const [values, answer] of [
+      [{ 102: 0 }, network],
+      [{}, {}],
+    ] as const) {
+      settings = { ...values };
+      network = answer;
+      engines.FakeHlsJsP2PEngine.made = [];
+      const handle = await attach({ key: KEY, player: 'hls.js', instance: FakeHls, src: SRC, server: base });
+      const engine = engines.FakeHlsJsP2PEngine.made[0];
+      if (!engine) throw new Error('no P2P engine');
+      const peer = { getSegmentStatus: () => 'loaded' };
+      const held = new Map([[peerOf(2, 'Oth2'), { peer }]]);
+      Object.assign(engine, {
+        core: {
+          mainStreamLoader: {
+            p2pLoaders: { loaders: new Map([['v', { loader: { trackerClient: { _peers: held } } }]]) },
+          },
+        },
+      });
+      engine.emit('onPeerConnect', { peerId: peerOf(2, 'Oth2') });
+      engine.emit('onPeerConnect', { peerId: peerOf(4) });
+      await settle(5);
+      expect(peer.getSegmentStatus()).toBe('loaded');
+      // Without a tag from the server the library's own peer id stands.
+      expect('trackerClientVersionPrefix' in engine.config.core).toBe(answer.networkTag !== undefined);
+      handle.detach();
+    }
   });
 
   it('refuses a peer’s altered segment: nothing counted as P2P, the refused bytes reported, the sender dropped whenever it comes back', async () => {

@@ -307,6 +307,9 @@ describe('dropPeer', () => {
     expect(core).toMatch(/this\.trackerClient = new P2PTrackerClient\(/);
     expect(core).toMatch(/_peers = \/\* @__PURE__ \*\/ new Map\(\)/);
     expect(core).toMatch(/peerItem\.peer = new Peer\(/);
+    // own-network.ts: what the loader asks a peer before downloading from it, and the peer id's start.
+    expect(core).toMatch(/peer\.getSegmentStatus\(segment\) === "loaded"\) peersWithSegment\.push\(peer\)/);
+    expect(core).toMatch(/peerId = generatePeerId\(config\.trackerClientVersionPrefix\)/);
     // byte-range-fix.ts: the requests it reaches, and the clearing it repairs.
     expect(core).toMatch(/this\.requests = new RequestsContainer\(/);
     expect(core).toMatch(/var RequestsContainer = class \{\s*requests = \/\* @__PURE__ \*\/ new Map\(\);/);

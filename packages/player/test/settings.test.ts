@@ -37,9 +37,20 @@ describe('readSettings', () => {
       iceServers: ice,
       trackerNodes: [],
       trackerNodesAll: [],
+      networkTag: undefined,
+      ownNetworkFirst: 0,
     });
     expect(readSettings({}, ice, ['https://t1.example']).trackerNodes).toEqual(['https://t1.example']);
     expect(defaults).toEqual({ downloadTimeoutS: 5, minBufferS: 10, peeringQuota: 100 });
+  });
+
+  it('102: by network (the default), own peers suffice from TRACKER_MATCH_MIN_PEERS of them; otherwise never', () => {
+    const net = { networkTag: 'a9Z0', matchMinPeers: 2 };
+    expect(readSettings({}, [], [], [], net)).toMatchObject({ networkTag: 'a9Z0', ownNetworkFirst: 2 });
+    expect(readSettings({}, [], [], [], { networkTag: 'a9Z0' }).ownNetworkFirst).toBe(1);
+    expect(readSettings({ 102: 1 }, [], [], [], net).ownNetworkFirst).toBe(0);
+    expect(readSettings({ 102: 0 }, [], [], [], net).ownNetworkFirst).toBe(0);
+    expect(readSettings({ 102: 2 }, [], [], [], {}).ownNetworkFirst).toBe(0);
   });
 
   it('keeps values inside their ranges, the bounds included', () => {
@@ -93,6 +104,8 @@ describe('coreSettings', () => {
     iceServers: ice,
     trackerNodes: [],
     trackerNodesAll: [],
+    networkTag: undefined,
+    ownNetworkFirst: 0,
   };
 
   it('maps 13 min buffer size to the high-demand window and 12 download timeout to the peer timeout', () => {

@@ -51,7 +51,13 @@ const res = await fetch(`${cfg.server}/api/v1/public/key_settings/${cfg.key}`, {
   headers: { Origin: cfg.origin },
 });
 const { data } = await res.json();
-const settings = player.readSettings(data.settings, data.iceServers, data.trackerNodes, data.trackerNodesAll);
+const settings = player.readSettings(
+  data.settings,
+  data.iceServers,
+  data.trackerNodes,
+  data.trackerNodesAll,
+  data,
+);
 const where = {
   trackerUrl: player.trackerUrlFor(cfg.server, settings, cfg.key, cfg.stream),
   key: cfg.key,

@@ -2,12 +2,11 @@ import { BREAKDOWN_UNKNOWN, KeySettingId, PeerMatching, type PeerMatchingValue }
 import type { UsableKey } from '../../access/usable-keys.js';
 import type { AppContext } from '../../context.js';
 import { isPublicAddress } from '../../net/address.js';
-import { type OwnNetworks, ownNetworkOf } from '../../net/networks.js';
 import type { ConnectionPlace } from './tracker-swarm.js';
 
-/** The breakdowns' look-up (statistics/viewer-facts.ts ViewerFactsResolver): loads its tables on first
- *  use, answers "AS15169 Google LLC" and "US", or Unknown. */
-export interface ShippedFacts {
+/** The breakdowns' look-up (statistics/viewer-facts.ts ViewerFactsResolver): NETWORKS_FILE's ranges,
+ *  then the shipped tables, which load on first use; answers "AS15169 Google LLC" and "US", or Unknown. */
+export interface ViewerPlaces {
   ready(): Promise<void>;
   of(address: string | undefined, userAgent: string | undefined): { country: string; network: string };
 }
@@ -32,28 +31,28 @@ export class TrackerNetworks {
 
   constructor(
     private readonly ctx: Pick<AppContext, 'keys' | 'log'>,
-    private readonly own: OwnNetworks | null,
-    private readonly shipped: ShippedFacts,
+    /** NETWORKS_FILE's ranges first, then the shipped tables: the breakdowns' look-up. */
+    private readonly facts: ViewerPlaces,
     /** A usable key's effective value of a setting (the key settings' layers, wired in by the app). */
     private readonly settingOf: (key: UsableKey, settingId: number) => Promise<number>,
   ) {}
 
   /** Starts loading the shipped tables, so the first viewers are not held up by it. */
   warm(): void {
-    void this.shipped.ready();
+    void this.facts.ready();
   }
 
-  /** The network and country of `address`; never rejects. */
+  /** The network (`AS<number>`, '' unknown) and country of `address`; never rejects. */
   async locate(address: string): Promise<{ network: string; country: string }> {
-    const mine = this.own === null ? undefined : ownNetworkOf(this.own, address);
     // The shipped tables hold public addresses only; until they are loaded they answer Unknown, which
     // a connection would keep for its whole life: its upgrade waits for them instead (once, ~1 s).
-    if (isPublicAddress(address)) await this.shipped.ready();
-    const facts = this.shipped.of(address, undefined);
-    const country = facts.country === BREAKDOWN_UNKNOWN ? '' : facts.country;
-    if (mine !== undefined) return { network: `AS${mine.asn}`, country };
+    if (isPublicAddress(address)) await this.facts.ready();
+    const facts = this.facts.of(address, undefined);
     const asn = asnKey(facts.network);
-    return { network: asn === '' ? '' : `AS${asn}`, country };
+    return {
+      network: asn === '' ? '' : `AS${asn}`,
+      country: facts.country === BREAKDOWN_UNKNOWN ? '' : facts.country,
+    };
   }
 
   /** Setting 102 of a usable key (the default for any other: the upgrade is refused anyway). */

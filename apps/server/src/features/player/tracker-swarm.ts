@@ -1,4 +1,4 @@
-import { PeerMatching, type PeerMatchingValue } from '@tlprt/contract';
+import { networkTagOf, networkTagOfPeerId, PeerMatching, type PeerMatchingValue } from '@tlprt/contract';
 import { CLOSE_POLICY } from './tracker-limits.js';
 
 /**
@@ -166,6 +166,12 @@ export class Swarm {
     const left = params.left;
     let peer = held;
     if (peer === undefined) {
+      // A peer id naming a network (the plugin's convention, contract player.ts) must name its own:
+      // peers count the bytes from other networks by it, and a copied key must not make its bytes
+      // look local. Checked once, when the peer joins: its id never changes.
+      const tag = networkTagOfPeerId(Buffer.from(id, 'hex').toString('latin1'));
+      if (tag !== undefined && tag !== networkTagOf(member.place.network))
+        return 'peer_id names another network than its connection';
       const refusal = this.admit(member);
       if (refusal !== undefined) return refusal;
       peer = { peerId: id, socket: member, group: member.group, complete: left === 0, seenAt: this.now() };

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { KEY_HASH_PATTERN, PLAYER_PATHS, TRACKER_SHARDS } from '@tlprt/contract';
+import { KEY_HASH_PATTERN, networkTagOf, PLAYER_PATHS, TRACKER_SHARDS } from '@tlprt/contract';
 import type { FastifyInstance } from 'fastify';
 import type { UsableKey } from '../../access/usable-keys.js';
 import type { AppContext } from '../../context.js';
@@ -23,6 +23,9 @@ export interface TrackerNode {
   /** The TRACKER_NODES that answer the liveness polls (all of them when none does; empty without
    *  TRACKER_NODES): the settings answer's node list. */
   liveNodes(): string[];
+  /** The tag of the network `address` is in as this tracker places connections (networkTagOf): the
+   *  settings answer gives it to the plugin for its peer id, which the tracker then holds to it. */
+  networkTag(address: string): Promise<string>;
 }
 
 declare module 'fastify' {
@@ -80,8 +83,8 @@ export async function startTracker(
   );
   const liveness = new TrackerLiveness(ctx.config.trackerNodes, ctx.log);
   // Each connection's network and country come from its address here, the one process that sees it
-  // (TRUST_PROXY's rule), with the breakdowns' ASN and country tables behind NETWORKS_FILE's ranges.
-  const networks = new TrackerNetworks(ctx, ctx.config.networks, app.stats.viewerFacts, opts.settingOf);
+  // (TRUST_PROXY's rule), by the breakdowns' look-up: NETWORKS_FILE's ranges, then the shipped tables.
+  const networks = new TrackerNetworks(ctx, app.stats.viewerFacts, opts.settingOf);
   // In production the tables load at start, not on the first public viewer's upgrade (about 2 s).
   if (ctx.config.nodeEnv === 'production') networks.warm();
   const node: TrackerNode = {
@@ -90,6 +93,7 @@ export async function startTracker(
     peerCount: () => host?.peerCount ?? workers?.peerCount ?? 0,
     local: host?.tracker,
     liveNodes: () => liveness.live(),
+    networkTag: async (address) => networkTagOf((await networks.locate(address)).network),
   };
   app.decorate('tracker', node);
 

@@ -141,6 +141,20 @@ describe('integration guide', { timeout: 30_000 }, () => {
     expect(document.getElementById('ice-servers')?.closest('section')).toHaveTextContent('ICE_SERVERS');
   });
 
+  it('says what peer matching does, what it costs, how to tune it and how it is counted', () => {
+    open();
+    const section = document.getElementById('networks')?.closest('section');
+    for (const text of [
+      'NETWORKS_FILE',
+      'TRACKER_MATCH_MIN_PEERS',
+      'own copy of every segment',
+      'p2pCrossBytes',
+      'Key setting 102',
+      MSG_STATS.ownNetwork,
+    ])
+      expect(section).toHaveTextContent(text);
+  });
+
   it('says what is verified, against what, what a team must list as Origins, and what is not verified', () => {
     open();
     const section = document.getElementById('verification')?.closest('section');

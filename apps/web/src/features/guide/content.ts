@@ -21,6 +21,7 @@ import {
   PLAYER_HELP,
   PLAYER_INTEGRATION,
   PLAYER_KIND_LABEL,
+  PLAYER_OWN_NETWORK_WAIT_MS,
   PLAYER_PATHS,
   PLAYER_REPORT_INTERVAL_MS,
   POINT_FIELDS,
@@ -66,6 +67,7 @@ export const GUIDE_SECTIONS = [
   { id: 'attach', title: 'TlprtP2P.attach' },
   { id: 'settings', title: 'Key settings' },
   { id: 'ice-servers', title: 'ICE servers' },
+  { id: 'networks', title: 'Peers of the same network first' },
   { id: 'verification', title: 'Verification of peers’ segments' },
   { id: 'reports', title: 'Reports from custom players' },
   { id: 'statistics', title: 'The statistics screen' },
@@ -176,6 +178,8 @@ const settingsAnswer = {
     keyHash: KEY_PLACEHOLDER,
     settings: Object.fromEntries(ORDERED_SETTINGS.map((id) => [String(id), KEY_SETTING_RANGES[id]?.default])),
     iceServers: [{ urls: 'stun:stun.example.com:3478' }],
+    networkTag: 'k3Qa',
+    matchMinPeers: 1,
   },
 };
 
@@ -300,7 +304,7 @@ export function guideBlocks(origin: string, plugin: string): Record<GuideSection
             ['`addCdnBytes(n)`', 'Bytes the plugin cannot see, reported as CDN bytes.'],
             [
               '`counters(), onUpdate(fn)`',
-              'CDN bytes, verified P2P bytes, refused peer bytes (rejectedBytes), segments taken from the CDN because they could not be verified (unverifiableSegments), uploaded bytes and connected peers of this viewer, now or on each change.',
+              'CDN bytes, verified P2P bytes (p2pCrossBytes of them from other networks), refused peer bytes (rejectedBytes), segments taken from the CDN because they could not be verified (unverifiableSegments), uploaded bytes and connected peers of this viewer, now or on each change.',
             ],
             ['`detach()`', 'Sends what is left, stops reporting and sharing; hls.js: destroys its player.'],
           ],
@@ -316,7 +320,7 @@ export function guideBlocks(origin: string, plugin: string): Record<GuideSection
       { p: PLAYER_HELP.downloadUpload },
       { alert: KEY_NOT_USABLE_HELP },
       {
-        p: `What the plugin reads at attach, ${code(`GET ${SETTINGS_PATH}`)}: the settings by id, and the ICE servers.`,
+        p: `What the plugin reads at attach, ${code(`GET ${SETTINGS_PATH}`)}: the settings by id, the ICE servers, and the viewer's network as the tracker sees it (see [Peers of the same network first](#networks)).`,
       },
       { copy: { label: 'Answer', value: json(settingsAnswer), multiline: true } },
     ],
@@ -337,6 +341,20 @@ export function guideBlocks(origin: string, plugin: string): Record<GuideSection
           value:
             'ICE_SERVERS=stun:turn.example.com:3478,turn:turn.example.com:3478 TURN_SECRET=your-shared-secret',
         },
+      },
+    ],
+    networks: [
+      {
+        p: 'Viewers who exchange video across networks move its cost from your CDN to their ISPs’ transit links, which is why ISPs throttle peer-to-peer traffic. The tracker therefore introduces each viewer to viewers of its own network first: its ISP’s autonomous system, found from its address (the table the breakdown by network uses), or a range of the server’s `NETWORKS_FILE`.',
+      },
+      {
+        list: [
+          `A viewer alone in its network in a stream’s swarm is introduced to others, same country first, so it still gets peers; it takes segments from them after ${PLAYER_OWN_NETWORK_WAIT_MS / 1000} s, time for neighbours who started with it to connect. Once viewers of its own network are there, it takes segments only from them, while still serving the others that have no one of their own.`,
+          'What it costs: each network takes its own copy of every segment from your CDN. Two viewers in each of two networks can reach at most 50 % P2P instead of 75 %; a small swarm spread over many networks offloads less.',
+          'Key setting 102 chooses: 2, network first (the default); 1, country first; 0, anyone (matching off: the most offload, on anyone’s transit links).',
+          'Operators: `TRACKER_MATCH_MIN_PEERS` (1 by default) is how many peers of its own network a viewer needs before the others are left aside; raise it where networks hold few viewers each. `NETWORKS_FILE` names your own ranges (a campus, an ISP’s own deployment, private addresses) as networks.',
+          `Counted: the plugin tells peers of its network by the tag in their peer id, which the tracker checks against each connection’s network, so a copied key hash cannot pass its bytes off as local. Verified P2P bytes from peers of other networks, or of no known network, are its \`p2pCrossBytes\` (in \`counters()\` and the reports); the statistics screen shows “${MSG_STATS.ownNetwork}” and the breakdown by network shows it per network.`,
+        ],
       },
     ],
     verification: [
@@ -414,6 +432,10 @@ export function guideBlocks(origin: string, plugin: string): Record<GuideSection
               'Optional, the same range: bytes peers sent that failed verification and were thrown away (not in p2pBytes, not a viewer).',
             ],
             [
+              '`p2pCrossBytes`',
+              'Optional, at most p2pBytes: of the P2P bytes, those received from peers of another network than the viewer’s, or of no known one (see [Peers of the same network first](#networks)).',
+            ],
+            [
               '`seq`',
               'Optional whole number, increasing per session. A report whose key, session and seq were already counted is accepted but not counted again.',
             ],
@@ -483,6 +505,7 @@ export function guideBlocks(origin: string, plugin: string): Record<GuideSection
               'The most distinct viewers at one point of the visible range: the audience at its peak, each session counted once.',
             ],
             [MSG_STATS.originSaving, MSG_STATS.originSavingGuide],
+            [MSG_STATS.ownNetwork, MSG_STATS.ownNetworkGuide],
             [MSG_STATS.refusedBytes, MSG_STATS.refusedGuide],
           ],
         },

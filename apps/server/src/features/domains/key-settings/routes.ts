@@ -70,6 +70,9 @@ export function publicKeySettingRoutes(ctx: AppContext): FastifyPluginAsync {
           ...(ctx.config.trackerNodes.length > 0
             ? { trackerNodes: req.server.tracker.liveNodes(), trackerNodesAll: ctx.config.trackerNodes }
             : {}),
+          // By the same client address rule (TRUST_PROXY) as the tracker's upgrade, which checks it.
+          networkTag: await req.server.tracker.networkTag(ctx.addressOf(req.raw)),
+          matchMinPeers: ctx.config.tracker.matchMinPeers,
         },
       };
     });
