@@ -22,7 +22,13 @@ const [mailSink, server] = base.webServer as [WebServer, WebServer];
  * segment every 2 s each; origin-savings.spec.ts also holds port 80 and the DNS port), the NAT routers
  * and coturn, the dashboard beside two players. Unset: all, one at a time.
  */
-const SOLO = ['live.spec.ts', 'nat.spec.ts', 'two-players.spec.ts', 'origin-savings.spec.ts'];
+const SOLO = [
+  'live.spec.ts',
+  'nat.spec.ts',
+  'networks.spec.ts',
+  'two-players.spec.ts',
+  'origin-savings.spec.ts',
+];
 const part = process.env.P2P_RUN;
 
 export default defineConfig({
