@@ -23,22 +23,8 @@ set -eu
 
 cmd=${1:-}
 prefix=${2:-}
-case "$prefix" in
-  '' | *[!a-z0-9]* ) echo "usage: natns.sh up|down <prefix a-z0-9> [cone|symmetric]..." >&2; exit 2 ;;
-esac
-# Interface names have 15 characters at most: <prefix>br, <prefix>w<i>.
-[ ${#prefix} -le 10 ] || { echo "natns.sh: prefix longer than 10 characters" >&2; exit 2; }
-
-# Never touch the machine's own network: only the namespace scripts/netns.sh made (its tlprt0 and
-# tlprt1, and what this script added there) is ever changed.
-ip link show tlprt0 >/dev/null 2>&1 || {
-  echo "natns.sh: not in the test's network namespace (run it under scripts/netns.sh)" >&2; exit 1; }
-for dev in $(ip -o link show | awk -F': ' '{ print $2 }' | cut -d@ -f1); do
-  case "$dev" in
-    lo | tlprt0 | tlprt1 | "$prefix"*) ;;
-    *) echo "natns.sh: this namespace has $dev: not the test's own, nothing changed" >&2; exit 1 ;;
-  esac
-done
+. "$(dirname "$0")/netns-guard.sh"
+netns_guard natns.sh "$prefix" 10
 
 in_ns() { ns=$1; shift; ip netns exec "$ns" "$@"; }
 

@@ -32,22 +32,8 @@ set -eu
 
 cmd=${1:-}
 prefix=${2:-}
-case "$prefix" in
-  '' | *[!a-z0-9]* ) echo "usage: netsplit.sh up|counts|down <prefix a-z0-9>" >&2; exit 2 ;;
-esac
-# Interface names have 15 characters at most: <prefix>br, <prefix>wa.
-[ ${#prefix} -le 12 ] || { echo "netsplit.sh: prefix longer than 12 characters" >&2; exit 2; }
-
-# Never touch the machine's own network: only the namespace scripts/netns.sh made (its tlprt0 and
-# tlprt1, and what this script added there) is ever changed.
-ip link show tlprt0 >/dev/null 2>&1 || {
-  echo "netsplit.sh: not in the test's network namespace (run it under scripts/netns.sh)" >&2; exit 1; }
-for dev in $(ip -o link show | awk -F': ' '{ print $2 }' | cut -d@ -f1); do
-  case "$dev" in
-    lo | tlprt0 | tlprt1 | "$prefix"*) ;;
-    *) echo "netsplit.sh: this namespace has $dev: not the test's own, nothing changed" >&2; exit 1 ;;
-  esac
-done
+. "$(dirname "$0")/netns-guard.sh"
+netns_guard netsplit.sh "$prefix" 12
 
 in_ns() { ns=$1; shift; ip netns exec "$ns" "$@"; }
 # Network a is 10.61.0.0/16 behind 10.60.0.11, b 10.62.0.0/16 behind 10.60.0.12.

@@ -18,7 +18,7 @@ const root = resolve(import.meta.dirname, '../..');
 export const PUBLIC_IP = '10.98.0.1';
 const TURN_PORT = 3478;
 
-function need(command: string, pkg: string) {
+export function need(command: string, pkg: string) {
   try {
     execFileSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' });
   } catch {

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import type { Browser, BrowserType, LaunchOptions, Page, PlaywrightTestConfig } from '@playwright/test';
 import { PLAYER_PATHS } from '@tlprt/contract';
 import base from '../playwright.config';
+import { need } from './nat-net';
 import { type Watch, watched, watchStalls } from './viewers';
 
 /**
@@ -28,15 +29,6 @@ export interface Home {
   n: 1 | 2;
 }
 export const homeLabel = (h: Home) => `${h.network}${h.n}`;
-
-function need(command: string, pkg: string) {
-  try {
-    execFileSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' });
-  } catch {
-    // CI installs these (.ci/run); a machine without them must not pass the test by skipping it.
-    throw new Error(`${command} is not installed: apt-get install -y ${pkg}`);
-  }
-}
 
 /** One router's counters, as scripts/netsplit.sh `counts` prints them. */
 export interface RouterBytes {

@@ -9,6 +9,7 @@ import {
   trackerNodeFor,
   trackerNodeOrder,
   trackerShardOf,
+  UNKNOWN_NETWORK_TAG,
 } from '@tlprt/contract';
 import type { FailoverPlan } from './tracker-failover.js';
 
@@ -66,7 +67,11 @@ export function readSettings(
     trackerNodes,
     trackerNodesAll: trackerNodesAll.length > 0 ? trackerNodesAll : trackerNodes,
     networkTag: network.networkTag,
-    ownNetworkFirst: byNetwork && network.networkTag !== undefined ? (network.matchMinPeers ?? 1) : 0,
+    // A viewer of no known network has no own peers to wait for: the tracker matches it with anyone.
+    ownNetworkFirst:
+      byNetwork && network.networkTag !== undefined && network.networkTag !== UNKNOWN_NETWORK_TAG
+        ? (network.matchMinPeers ?? 1)
+        : 0,
   };
 }
 

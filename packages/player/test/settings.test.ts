@@ -5,6 +5,7 @@ import {
   trackerNodeFor,
   trackerNodeOrder,
   trackerShardOf,
+  UNKNOWN_NETWORK_TAG,
 } from '@tlprt/contract';
 import { describe, expect, it } from 'vitest';
 import {
@@ -51,6 +52,8 @@ describe('readSettings', () => {
     expect(readSettings({ 102: 1 }, [], [], [], net).ownNetworkFirst).toBe(0);
     expect(readSettings({ 102: 0 }, [], [], [], net).ownNetworkFirst).toBe(0);
     expect(readSettings({ 102: 2 }, [], [], [], {}).ownNetworkFirst).toBe(0);
+    // No known network (a private address outside NETWORKS_FILE): nothing to wait for.
+    expect(readSettings({}, [], [], [], { networkTag: UNKNOWN_NETWORK_TAG }).ownNetworkFirst).toBe(0);
   });
 
   it('keeps values inside their ranges, the bounds included', () => {

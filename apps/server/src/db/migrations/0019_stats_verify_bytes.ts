@@ -1,7 +1,8 @@
 import type { MigrationDb } from './helpers.js';
 
-/** Every table of points: the per-key ones, the team totals of them and the breakdowns (0016). */
-const TABLES = [
+/** Every table of points: the per-key ones, the team totals of them and the breakdowns (0016); a later
+ *  migration adding a series' column to each reads them here. */
+export const POINT_TABLES = [
   'stats_minute',
   'stats_20m',
   'stats_hour',
@@ -22,7 +23,7 @@ const TABLES = [
  * on start (statistics/layout.ts), after this migration and after its undoing alike.
  */
 export async function up(db: MigrationDb): Promise<void> {
-  for (const table of TABLES) {
+  for (const table of POINT_TABLES) {
     await db.schema
       .alterTable(table)
       .addColumn('verify_bytes', 'bigint', (c) => c.notNull().defaultTo(0))
@@ -31,5 +32,5 @@ export async function up(db: MigrationDb): Promise<void> {
 }
 
 export async function down(db: MigrationDb): Promise<void> {
-  for (const table of TABLES) await db.schema.alterTable(table).dropColumn('verify_bytes').execute();
+  for (const table of POINT_TABLES) await db.schema.alterTable(table).dropColumn('verify_bytes').execute();
 }

@@ -1,18 +1,5 @@
+import { POINT_TABLES } from './0019_stats_verify_bytes.js';
 import type { MigrationDb } from './helpers.js';
-
-/** Every table of points: the per-key ones, the team totals of them and the breakdowns (0016). */
-const TABLES = [
-  'stats_minute',
-  'stats_20m',
-  'stats_hour',
-  'stats_team_minute',
-  'stats_team_20m',
-  'stats_team_hour',
-  'stats_breakdown_hour',
-  'stats_breakdown_day',
-  'stats_team_breakdown_hour',
-  'stats_team_breakdown_day',
-] as const;
 
 /**
  * P2P bytes from peers of other networks (issue 40, contract series.ts crossBytes): the part of
@@ -21,7 +8,7 @@ const TABLES = [
  * follow the series table and are rewritten on start (statistics/layout.ts), as for 0019.
  */
 export async function up(db: MigrationDb): Promise<void> {
-  for (const table of TABLES) {
+  for (const table of POINT_TABLES) {
     await db.schema
       .alterTable(table)
       .addColumn('p2p_cross_bytes', 'bigint', (c) => c.notNull().defaultTo(0))
@@ -30,5 +17,5 @@ export async function up(db: MigrationDb): Promise<void> {
 }
 
 export async function down(db: MigrationDb): Promise<void> {
-  for (const table of TABLES) await db.schema.alterTable(table).dropColumn('p2p_cross_bytes').execute();
+  for (const table of POINT_TABLES) await db.schema.alterTable(table).dropColumn('p2p_cross_bytes').execute();
 }

@@ -349,7 +349,7 @@ export function guideBlocks(origin: string, plugin: string): Record<GuideSection
       },
       {
         list: [
-          `A viewer alone in its network in a stream’s swarm is introduced to others, same country first, so it still gets peers; it takes segments from them after ${PLAYER_OWN_NETWORK_WAIT_MS / 1000} s, time for neighbours who started with it to connect. Once viewers of its own network are there, it takes segments only from them, while still serving the others that have no one of their own.`,
+          `A viewer alone in its network in a stream’s swarm is introduced to others, same country first, so it still gets peers; it takes segments from them after ${PLAYER_OWN_NETWORK_WAIT_MS / 1000} s, time for neighbours who started with it to connect (a viewer of no known network does not wait). Once viewers of its own network are there, it takes segments only from them, while still serving the others that have no one of their own.`,
           'What it costs: each network takes its own copy of every segment from your CDN. Two viewers in each of two networks can reach at most 50 % P2P instead of 75 %; a small swarm spread over many networks offloads less.',
           'Key setting 102 chooses: 2, network first (the default); 1, country first; 0, anyone (matching off: the most offload, on anyone’s transit links).',
           'Operators: `TRACKER_MATCH_MIN_PEERS` (1 by default) is how many peers of its own network a viewer needs before the others are left aside; raise it where networks hold few viewers each. `NETWORKS_FILE` names your own ranges (a campus, an ISP’s own deployment, private addresses) as networks.',
