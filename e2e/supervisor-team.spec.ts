@@ -47,7 +47,7 @@ test('supervisor without teams: picked team settings, suspend by e-mail link, un
   await back.getByRole('button', { name: 'Confirm' }).click();
   await expect(page.getByTestId('suspended-banner')).toBeHidden();
 
-  // The team's history in Team Management says who suspended and unsuspended it (DESIGN §12).
+  // The team's history in Team Management says who suspended and unsuspended it (docs/DESIGN.md §12).
   await page.getByRole('button', { name: MSG_TEAM_MANAGEMENT.title }).click();
   const again = page.getByRole('dialog', { name: MSG_TEAM_MANAGEMENT.title });
   await again.getByPlaceholder(MSG_TEAM_MANAGEMENT.searchPlaceholder).fill(ownerEmail);

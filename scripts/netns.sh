@@ -1,5 +1,5 @@
 #!/bin/sh
-# Runs a command in a network namespace of its own (DESIGN §11): WebRTC in Chromium gathers no
+# Runs a command in a network namespace of its own (docs/DESIGN.md §11): WebRTC in Chromium gathers no
 # candidates on loopback alone nor without a default route, and the P2P test's traffic must never touch
 # the machine's real interfaces. Inside: lo, and a veth pair whose one end has 10.99.0.1/24 and the
 # default route (its peer, 10.99.0.2, is never reached: both browsers use 10.99.0.1).

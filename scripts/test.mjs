@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: builds, then runs every suite of DESIGN §9 in turn and ends with one line
+// `npm test`: builds, then runs every suite of docs/DESIGN.md §9 in turn and ends with one line
 // "N passed, N failed". Server integration tests run twice: on SQLite and on a throwaway PostgreSQL.
 import { spawn, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -67,7 +67,7 @@ async function playwright(name, config, wrap = [], env = {}, held = false) {
   record(name, s.expected + s.flaky, failed, s.skipped, since(t0));
 }
 
-/** A PostgreSQL cluster of our own, never the system one (DESIGN §10). */
+/** A PostgreSQL cluster of our own, never the system one (docs/DESIGN.md §10). */
 function startPostgres() {
   if (process.env.TEST_DATABASE_URL) return { url: process.env.TEST_DATABASE_URL, stop() {} };
   const base = '/usr/lib/postgresql';
@@ -203,7 +203,7 @@ if (buildCode !== 0) {
   // busy all along.
   await waits;
   await playwright('e2e', 'e2e/playwright.config.ts', [], { E2E_PART: 'rest' });
-  // Real browsers exchanging segments over WebRTC need a network of their own (DESIGN §11). The VOD
+  // Real browsers exchanging segments over WebRTC need a network of their own (docs/DESIGN.md §11). The VOD
   // specs run two at a time, the others alone (e2e/p2p/playwright.config.ts).
   const netns = ['sh', 'scripts/netns.sh'];
   await playwright('p2p', 'e2e/p2p/playwright.config.ts', netns, { P2P_RUN: 'pairs' });

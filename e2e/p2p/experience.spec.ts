@@ -5,7 +5,7 @@ import { teamWithKey } from '../support/session';
 import { livePoints } from './live-points';
 
 /**
- * Viewer experience and breakdowns (DESIGN §7) from real players: two viewers of the demo stream play
+ * Viewer experience and breakdowns (docs/DESIGN.md §7) from real players: two viewers of the demo stream play
  * it, hold it whole and play on without a byte, and the statistics API answers their plays, startup
  * time, stalls and failures, the minutes they watched without bytes as 2 viewers, and the breakdowns
  * by stream and browser. A third viewer, of a stream whose segments answer 404, adds one failure.

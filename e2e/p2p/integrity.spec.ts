@@ -22,7 +22,7 @@ interface Watch {
 }
 
 /**
- * An attacker in the swarm (DESIGN §11 Integrity): its page changes the segment bytes it uploads over
+ * An attacker in the swarm (docs/DESIGN.md §11 Integrity): its page changes the segment bytes it uploads over
  * WebRTC, same lengths, leaving p2p-media-loader's commands (framed by "cstr"/"dstr" … "cend"/"dend")
  * intact so the honest viewers still take segments from it. A page the attacker controls can do
  * anything; this is the strongest cheap thing it can do to honest players.

@@ -8,7 +8,7 @@ import { countsSince, type Home, homeLabel, NetworkViewers, startServer, TwoNetw
 import { untilPlayed } from './viewers';
 
 /**
- * Peers meet their own network first (issue 40, DESIGN §14): two "ISP" networks, each a router
+ * Peers meet their own network first (issue 40, docs/DESIGN.md §14): two "ISP" networks, each a router
  * namespace with viewer homes behind it on routed addresses (scripts/netsplit.sh), joined through the
  * test's own namespace, where the server runs with NETWORKS_FILE naming each network an autonomous
  * system. Every byte the viewers exchange passes their routers, which count it: what crossed between

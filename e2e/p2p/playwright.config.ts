@@ -5,7 +5,7 @@ import { defineConfig, type PlaywrightTestConfig } from '@playwright/test';
 import base, { E2E } from '../playwright.config';
 
 /**
- * The two-player P2P test (DESIGN §11). `npm test` runs it inside a network namespace of its own
+ * The two-player P2P test (docs/DESIGN.md §11). `npm test` runs it inside a network namespace of its own
  * (scripts/netns.sh): Chromium gathers no WebRTC candidates on loopback alone nor without a default
  * route, and test traffic must not touch the machine's real interfaces. In that namespace nothing else
  * listens, so the ports of the main browser suite are free again.

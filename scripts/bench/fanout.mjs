@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Live-event fan-out (DESIGN §5): 5,000 open streams of `GET /auth/v1/sse/handle` (500 team
+// Live-event fan-out (docs/DESIGN.md §5): 5,000 open streams of `GET /auth/v1/sse/handle` (500 team
 // members, 10 signed-in sessions each, one stream per session), then ONE HTTP request that publishes to
 // every member: a key rename (PUT /api/v1/keys/{teamId}/{id}, event 92 to the team). Per stream, the time
 // from just before the request is sent to the arrival of the event. Target: p99 ≤ 100 ms with every

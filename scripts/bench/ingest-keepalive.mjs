@@ -2,9 +2,9 @@
 // Ingest as browsers send it: one report per POST /stats/v1/ingest over keep-alive connections, with
 // the dashboard's Origin and a JSON body, against a bare Fastify route answering 202 `{}` (the
 // ceiling), both measured in this run with the same client and concurrency, in alternating rounds so
-// that the machine's other load weighs on both alike. Targets: requests/s ≥ 50 % of the ceiling's
-// (DESIGN §7), and the server's CPU per request ≥ 70 % of the ceiling's by the median ratio of
-// the rounds (what other jobs on the machine skew least). Each server runs in its own
+// that the machine's other load weighs on both alike. Targets (docs/DESIGN.md §7): requests/s and the
+// server's CPU per request each ≥ 70 % of the ceiling's, by the median ratio of the rounds (what other
+// jobs on the machine skew least). Each server runs in its own
 // process; the client is `wrk` when installed (C, one thread, cheap per request), else
 // lib/http-load.mjs in another process.
 import { execFileSync, spawn } from 'node:child_process';
@@ -16,7 +16,7 @@ import { printResult, round, startServer } from './lib/common.mjs';
 const SECONDS = Number(process.env.BENCH_INGEST_SECONDS ?? 4);
 const ROUNDS = Number(process.env.BENCH_INGEST_ROUNDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_INGEST_CONNECTIONS ?? 50);
-const TARGET = 0.5;
+const TARGET = 0.7;
 const CPU_TARGET = 0.7;
 const log = (m) => process.stderr.write(`  ${m}\n`);
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The integrity service of DESIGN §11 and what it costs a P2P segment. The built server runs in its own
+// The integrity service of docs/DESIGN.md §11 and what it costs a P2P segment. The built server runs in its own
 // process with the demo stream on; its segments are hashed from disk, so every answer after the first
 // comes from the hash cache, as it does for a popular segment that many viewers take from peers.
 // 1. Hashes answered per second from the cache: keep-alive connections each with one request in flight,

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The tracker of DESIGN §11 under the load of many viewers: simulated peers (WebSocket clients speaking
+// The tracker of docs/DESIGN.md §11 under the load of many viewers: simulated peers (WebSocket clients speaking
 // the WebTorrent tracker protocol as the plugin's tracker client does, without WebRTC: offers and
 // answers are opaque SDP-sized strings; lib/tracker-peers.mjs) held by one server node on /tracker with
 // the dashboard's Origin, spread across swarms; then announce latency (sent → the server's answer for
@@ -78,7 +78,7 @@ function treeRss(pid) {
   return bytes;
 }
 
-// Peer matching (DESIGN §14) on, as by default, over networks the peers' addresses fall in: 10.0.0.0/8
+// Peer matching (docs/DESIGN.md §14) on, as by default, over networks the peers' addresses fall in: 10.0.0.0/8
 // (the peers' forwarded addresses, lib/tracker-peers.mjs) cut into /18 blocks of 16,384 addresses, one
 // network each, so a swarm's ten peers (5,000 apart) span three or four networks and every announce is
 // ranked. BENCH_TRACKER_NETWORKS=0: no NETWORKS_FILE, every peer of unknown network (matching idle).

@@ -136,7 +136,7 @@ const ZEnv = z.object({
   TRACKER_PEERS_PER_SWARM: z.coerce.number().int().min(2).max(1_000_000).default(1000),
   TRACKER_PEERS_PER_ADDRESS_PER_SWARM: z.coerce.number().int().min(1).max(1_000_000).default(50),
   TRACKER_IDLE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(300_000),
-  // ISP-aware peer matching (DESIGN §14): an operator's own ranges, and how few peers of its own network
+  // ISP-aware peer matching (docs/DESIGN.md §14): an operator's own ranges, and how few peers of its own network
   // an announcer may have before others are offered too.
   NETWORKS_FILE: z.string().optional(),
   TRACKER_MATCH_MIN_PEERS: z.coerce.number().int().min(1).max(1_000_000).default(1),
@@ -160,7 +160,7 @@ export interface Config {
   verifyAllowPrivate: boolean;
   supervisorEmails: string[];
   statsIngestFlushMs: number;
-  /** Alerts (DESIGN §13): a closed minute is evaluated this long after its end, and a node looks for
+  /** Alerts (docs/DESIGN.md §13): a closed minute is evaluated this long after its end, and a node looks for
    *  one to evaluate this often. */
   alertsEvaluateAfterMs: number;
   alertsEvaluateEveryMs: number;
@@ -180,13 +180,13 @@ export interface Config {
   trustProxy: TrustedProxies;
   /** Overrides RATE_LIMITS.guestPerMinute (the browser tests all sign in from one address). */
   guestPerMinute: number | undefined;
-  /** Whether /mailbox is served: it lists every sign-in and reset link (DESIGN §3). */
+  /** Whether /mailbox is served: it lists every sign-in and reset link (docs/DESIGN.md §3). */
   mailbox: boolean;
   /** Whether /metrics is served (Prometheus text: traffic, keys refused, sockets; for operators). */
   metrics: boolean;
   /** TRACKER_NODES as origins (no trailing slash), sorted; empty: this server's tracker alone. */
   trackerNodes: string[];
-  /** STUN/TURN servers handed to the player plugins (DESIGN §11); none: peers on one network only. TURN
+  /** STUN/TURN servers handed to the player plugins (docs/DESIGN.md §11); none: peers on one network only. TURN
    *  servers get per-viewer credentials signed with TURN_SECRET (lib/turn-credentials.ts). */
   ice: IceConfig;
   /** A request's headers, and the whole request (body included), must arrive within these, or its
@@ -210,9 +210,9 @@ export interface Config {
   playerDist: string;
   /** The demo player page and stream (/demo/...): everywhere but production. */
   demoPages: boolean;
-  /** The budget of one webhook delivery attempt (DESIGN §13): look-up, connection and the answer's head. */
+  /** The budget of one webhook delivery attempt (docs/DESIGN.md §13): look-up, connection and the answer's head. */
   webhookTimeoutMs: number;
-  /** The integrity service's origin fetches (DESIGN §11): budget of one fetch (redirects included),
+  /** The integrity service's origin fetches (docs/DESIGN.md §11): budget of one fetch (redirects included),
    *  most bytes of a segment, hashes kept in memory, and its requests per client address and per key
    *  per minute on this node. */
   integrity: {
@@ -242,7 +242,7 @@ export interface Config {
     peersPerSwarm: number;
     peersPerAddressPerSwarm: number;
     idleTimeoutMs: number;
-    /** Peers of its own network an announcer needs before the tracker stops adding others (DESIGN §14). */
+    /** Peers of its own network an announcer needs before the tracker stops adding others (docs/DESIGN.md §14). */
     matchMinPeers: number;
   };
   /** NETWORKS_FILE's ranges, checked before the shipped ASN table (net/networks.ts); null: none. */
@@ -354,7 +354,7 @@ function journalDir(
   return resolve('data/stats-journal');
 }
 
-/** Reads the environment of DESIGN §3. Unset or empty variables take their defaults. */
+/** Reads the environment of docs/DESIGN.md §3. Unset or empty variables take their defaults. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // An empty variable (`FOO= node ...`) means "use the default", as with an unset one.
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));

@@ -23,11 +23,11 @@ export interface AppContext {
   now: Clock;
   log: FastifyBaseLogger;
   loginFailures: LoginFailures;
-  /** Domain ownership checks (DESIGN §6), built once from the config. */
+  /** Domain ownership checks (docs/DESIGN.md §6), built once from the config. */
   verifier: Verifier;
-  /** Which browser origins may use a key (ingest, public settings, tracker: DESIGN §7, §11). */
+  /** Which browser origins may use a key (ingest, public settings, tracker: docs/DESIGN.md §7, §11). */
   origins: OriginGate;
-  /** Whether a key is usable on the public side (the one rule of DESIGN §11), cached briefly. */
+  /** Whether a key is usable on the public side (the one rule of docs/DESIGN.md §11), cached briefly. */
   keys: UsableKeys;
   /** Which team an API token belongs to (server-side reporters), cached briefly. */
   teamTokens: TeamTokens;

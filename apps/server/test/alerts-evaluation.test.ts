@@ -28,7 +28,7 @@ import { manualClock, PUBLIC_URL, startServer, type TestServer } from './helpers
 import { startSmtp, type TestSmtp } from './helpers/smtp.js';
 
 /**
- * The alert evaluation engine (issue 38, DESIGN §13): each metric's value over a rule's window of closed
+ * The alert evaluation engine (issue 38, docs/DESIGN.md §13): each metric's value over a rule's window of closed
  * minutes from real ingest traffic, the condition with its minimum of viewers, incidents that open once
  * and resolve once, the e-mails through a real SMTP server, the live event, and the form's preview.
  */

@@ -32,7 +32,7 @@ import { closedPort } from './helpers/http-site.js';
 import { startServer, type TestServer } from './helpers/server.js';
 
 /**
- * Alert rules (DESIGN §13): the CRUD, its limits, field errors, roles, the secret answered once, the
+ * Alert rules (docs/DESIGN.md §13): the CRUD, its limits, field errors, roles, the secret answered once, the
  * supervisor's audit and the live event. The evaluation and the deliveries have their own tests.
  */
 

@@ -24,7 +24,7 @@ import {
 import { Api, type Json } from './helpers/http.js';
 import { PUBLIC_URL, startServer, type TestServer } from './helpers/server.js';
 
-/** Hardening issue, item 9 (DESIGN §12): every supervisor action on a customer's team is recorded. */
+/** Hardening issue, item 9 (docs/DESIGN.md §12): every supervisor action on a customer's team is recorded. */
 let server: TestServer;
 let sup: BuiltUser;
 let as: Api;

@@ -14,7 +14,7 @@ import {
 } from './helpers/server.js';
 
 /**
- * Hardening issue, item 1 (DESIGN §7 Integrity): a copied key hash must not be able to stop the
+ * Hardening issue, item 1 (docs/DESIGN.md §7 Integrity): a copied key hash must not be able to stop the
  * statistics of any team from being saved.
  */
 const now = () => Math.floor(Date.now() / 1000);

@@ -6,7 +6,7 @@ import { PUBLIC_URL, startServer, type TestServer } from './helpers/server.js';
 import { type CapturedMail, startSmtp, type TestSmtp } from './helpers/smtp.js';
 
 /**
- * DESIGN §4: every mailed link is built from the parsed, normalized base with exactly one `/` before the
+ * docs/DESIGN.md §4: every mailed link is built from the parsed, normalized base with exactly one `/` before the
  * hash, whether or not the base the browser sent ends with one, and never from the raw string.
  */
 let smtp: TestSmtp;

@@ -14,7 +14,7 @@ import { PUBLIC_URL, startServer, type TestServer } from './helpers/server.js';
 import { connectWs, nextMessage, type Refused } from './helpers/ws.js';
 
 /**
- * DESIGN §7 "Integrity" and §11: what the server does for the player plugin — the Origin rule on the
+ * docs/DESIGN.md §7 "Integrity" and §11: what the server does for the player plugin — the Origin rule on the
  * ingest, the public settings and the tracker; seq de-duplication; the plugin bundle and the demo pages.
  */
 
@@ -115,7 +115,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-describe('ingest: the Origin rule (DESIGN §7)', () => {
+describe('ingest: the Origin rule (docs/DESIGN.md §7)', () => {
   it("counts reports from the key's domain, its subdomains, the dashboard's own origin and without an Origin", async () => {
     const accepted: Array<[string | undefined, number]> = [
       [`https://${SITE}`, 1],
@@ -230,7 +230,7 @@ describe('ingest: CORS', () => {
   });
 });
 
-describe('ingest: seq (DESIGN §7 Integrity)', () => {
+describe('ingest: seq (docs/DESIGN.md §7 Integrity)', () => {
   it('counts a (key, session, seq) once: a replayed report and a retried batch add nothing twice', async () => {
     const k = (await buildKey(server.app, teamId, siteId)).keyHash;
     const first = report(k, 'viewer', 1000, 0);
@@ -277,7 +277,7 @@ describe('ingest: seq (DESIGN §7 Integrity)', () => {
   });
 });
 
-describe('public key settings for the plugin (DESIGN §11)', () => {
+describe('public key settings for the plugin (docs/DESIGN.md §11)', () => {
   const stun = { urls: `stun:stun.ice${R}.test:3478` };
   const turnUrl = `turn:turn.ice${R}.test:3478?transport=udp`;
 
@@ -441,7 +441,7 @@ describe('tracker at shutdown', () => {
   });
 });
 
-describe('plugin bundle and demo pages (DESIGN §11)', () => {
+describe('plugin bundle and demo pages (docs/DESIGN.md §11)', () => {
   it('serves the bundle as JavaScript, loadable from any page, with an ETag', async () => {
     const r = await rawGet(server.base, PLAYER_PATHS.bundle);
     expect(r.status).toBe(200);

@@ -7,7 +7,7 @@ import { Api } from './helpers/http.js';
 import { dropDatabase, freshDatabaseUrl, startServer } from './helpers/server.js';
 
 describe('configuration', () => {
-  it('has the defaults of DESIGN §3', () => {
+  it('has the defaults of docs/DESIGN.md §3', () => {
     const c = loadConfig({});
     expect(c).toMatchObject({
       port: 8080,

@@ -11,7 +11,7 @@ import { ingestAsBrowsers } from './helpers/ingest.js';
 import { M, NOW, statsServer, statsTeam } from './helpers/stats.js';
 
 /**
- * Breakdowns (DESIGN §7): by stream, country, network, browser and system. The server sits behind a
+ * Breakdowns (docs/DESIGN.md §7): by stream, country, network, browser and system. The server sits behind a
  * proxy the test plays (TRUST_PROXY, X-Forwarded-For): country and network come from the IP databases
  * shipped in npm packages, read from disk; a private address, or one the databases lack, is Unknown.
  */

@@ -7,7 +7,7 @@ import { ingestAsBrowsers } from './helpers/ingest.js';
 import { HOUR, M, NOW, statsServer } from './helpers/stats.js';
 
 /**
- * Viewer experience (DESIGN §7): the reports' play time, stalls, startup times, plays, failures and
+ * Viewer experience (docs/DESIGN.md §7): the reports' play time, stalls, startup times, plays, failures and
  * peers, stored as series of the series table, merged over keys and over time, answered per point and
  * for the whole window (`totals`); a session that only played is a viewer.
  */

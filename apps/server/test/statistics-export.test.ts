@@ -12,7 +12,7 @@ import { ingestAsBrowsers } from './helpers/ingest.js';
 import { M, NOW, statsServer, statsTeam } from './helpers/stats.js';
 
 /**
- * The export API (DESIGN §7): a team API token of scope `statistics` reads GET /stats/v1/export, which
+ * The export API (docs/DESIGN.md §7): a team API token of scope `statistics` reads GET /stats/v1/export, which
  * answers what the dashboard answers for the same range and keys, as JSON or CSV. Runs on SQLite and,
  * with TEST_DATABASE_URL, on PostgreSQL.
  */

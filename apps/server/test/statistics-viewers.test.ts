@@ -7,7 +7,7 @@ import { Api, type Json } from './helpers/http.js';
 import { ingestAsBrowsers } from './helpers/ingest.js';
 import { manualClock, startServer, type TestServer } from './helpers/server.js';
 
-// Issue 12: usersCount, the distinct sessions with any bytes, beside the per-series counts (DESIGN §7).
+// Issue 12: usersCount, the distinct sessions with any bytes, beside the per-series counts (docs/DESIGN.md §7).
 // 45.5 minutes into an hour: the 20-minute bucket hh:40 and the hour hh:00 hold the recent minutes.
 const HOUR = Math.floor(Date.now() / 3_600_000) * 3600;
 const NOW = HOUR + 45 * 60 + 30;

@@ -7,7 +7,7 @@ import { PUBLIC_URL, startServer, type TestServer } from './helpers/server.js';
 import { connectWs, type Inbox, inbox, type Refused, type WsClient } from './helpers/ws.js';
 
 /**
- * DESIGN §11 "Integrity of P2P delivery": the tracker knows each connection's key, checks its Origin
+ * docs/DESIGN.md §11 "Integrity of P2P delivery": the tracker knows each connection's key, checks its Origin
  * against that key, and keeps swarms of different keys apart even for equal info hashes — no scrape,
  * offer or answer crosses keys. Spoken as the WebTorrent tracker protocol over raw WebSockets: offers
  * and answers are opaque to the tracker, so no WebRTC is needed.

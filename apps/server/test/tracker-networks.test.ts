@@ -29,7 +29,7 @@ import { PUBLIC_URL, startServer, type TestServer } from './helpers/server.js';
 import { type Inbox, inbox, type WsClient } from './helpers/ws.js';
 
 /**
- * ISP-aware peer matching (DESIGN §14): the tracker answers an announce with peers of the announcer's
+ * ISP-aware peer matching (docs/DESIGN.md §14): the tracker answers an announce with peers of the announcer's
  * own network first, others only when its network has too few, same country before anyone. Viewers
  * come from many addresses through one trusted proxy hop (TRUST_PROXY=1, X-Forwarded-For), as behind a
  * load balancer; networks are NETWORKS_FILE's private ranges, or public addresses' autonomous systems

@@ -8,7 +8,7 @@ import { PUBLIC_URL, startServer, type TestServer } from './helpers/server.js';
 import { connectWs } from './helpers/ws.js';
 
 /**
- * DESIGN §11 "One predicate decides whether a key is usable": the ingest, the public settings read, the
+ * docs/DESIGN.md §11 "One predicate decides whether a key is usable": the ingest, the public settings read, the
  * Origin rule, the tracker and the integrity service give the same answer for every state of a key, its
  * domain and its team.
  */

@@ -288,7 +288,7 @@ describe('compressed JSON answers', () => {
   });
 });
 
-describe('the outbox page on an open interface (DESIGN §3)', () => {
+describe('the outbox page on an open interface (docs/DESIGN.md §3)', () => {
   const outboxStatus = async (env: Record<string, string>) => {
     const server = await startServer({ env });
     try {

@@ -5,7 +5,7 @@ import { MSG_ALERTS } from './messages.js';
 import { ROLE_ROWS, Role } from './roles.js';
 
 /**
- * Alert rules of a team, their incidents and their signed webhooks (DESIGN §13). A rule watches one
+ * Alert rules of a team, their incidents and their signed webhooks (docs/DESIGN.md §13). A rule watches one
  * metric of the team's keys over a window of closed minutes; while the condition holds an incident is
  * open, and each opening and resolution is notified once (e-mail to members of chosen roles, a signed
  * POST to one URL).
@@ -88,7 +88,7 @@ export const ALERT_EMAIL_ROLES: readonly number[] = ROLE_ROWS.filter((r) => r.id
 /** What the server signs with: `whsec_` and 32 random bytes in base64url. Shown once, at creation and
  *  at each rotation. */
 export const WEBHOOK_SECRET_PATTERN = /^whsec_[A-Za-z0-9_-]{43}$/;
-/** The headers of a delivery (DESIGN §13). */
+/** The headers of a delivery (docs/DESIGN.md §13). */
 export const WEBHOOK_HEADERS = { delivery: 'Tlprt-Delivery', signature: 'Tlprt-Signature' } as const;
 
 /** A webhook target: http(s), no user name or password, no fragment. Private addresses are refused
@@ -232,7 +232,7 @@ export const ZAlertPreview = z.object({
 export type TAlertPreview = z.infer<typeof ZAlertPreview>;
 export const ZAlertPreviewResponse = envelope(ZAlertPreview);
 
-/** The body of every webhook POST, signed as sent (DESIGN §13). */
+/** The body of every webhook POST, signed as sent (docs/DESIGN.md §13). */
 export const ZWebhookPayload = z.object({
   type: z.enum(ALERT_EVENT_TYPES),
   /** The delivery's id, as in `Tlprt-Delivery`: the same on every retry (a receiver dedupes on it). */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { envelope, ZId } from './common.js';
 
 /**
- * The supervisor audit log (DESIGN §12): what a supervisor did to a customer's team, its domains and
+ * The supervisor audit log (docs/DESIGN.md §12): what a supervisor did to a customer's team, its domains and
  * keys, and who was granted or lost the supervisor flag.
  */
 export const AUDIT_ACTIONS = {

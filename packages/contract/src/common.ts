@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LIMITS } from './constants.js';
 import { MSG } from './messages.js';
 
-/** Every error body of the three APIs (DESIGN §4). */
+/** Every error body of the three APIs (docs/DESIGN.md §4). */
 export const ZApiError = z.object({
   message: z.string(),
   errors: z.record(z.string(), z.string()).optional(),

@@ -46,7 +46,7 @@ export const LIMITS = {
    *  characters with their hashes and ranges fit with room for JSON's spacing and escapes. */
   hashesPerPush: 1000,
   hashPushBodyBytes: 4 * 1024 * 1024,
-  /** Alert rules of one team (DESIGN §13), their names, the keys one watches, its window in minutes. */
+  /** Alert rules of one team (docs/DESIGN.md §13), their names, the keys one watches, its window in minutes. */
   alertsPerTeam: 20,
   alertNameMax: 60,
   alertKeysMax: 100,
@@ -66,7 +66,7 @@ export const TIMINGS = {
   heartbeatMs: 15_000,
   loaderStepMs: 30,
   loaderStep: 10,
-  /** E-mail link lifetimes (DESIGN §4). */
+  /** E-mail link lifetimes (docs/DESIGN.md §4). */
   linkTtlMs: 24 * 3600 * 1000,
   inviteTtlMs: 7 * 24 * 3600 * 1000,
   /** Bearer token lifetime. */
@@ -107,7 +107,7 @@ export const KeySettingId = {
   PeeringOpeningQuota: 101,
   PeerMatching: 102,
 } as const;
-/** The values of key setting 102 (DESIGN §14): whom the tracker answers an announce with first. */
+/** The values of key setting 102 (docs/DESIGN.md §14): whom the tracker answers an announce with first. */
 export const PeerMatching = { Anyone: 0, Country: 1, Network: 2 } as const;
 export type PeerMatchingValue = (typeof PeerMatching)[keyof typeof PeerMatching];
 export const TimeRange = { Live: 0, Day: 1, Week: 2, Month: 3 } as const;
@@ -133,7 +133,7 @@ export const EventCode = {
   KeyChanged: 92,
   ForcedLogoutAccount: 100,
   /** An alert rule of the team was created, changed, deleted, or its state changed (opened, resolved):
-   *  `{code, team_id, alert_id}`. Not of the spec: the Alerts screen of DESIGN §13. */
+   *  `{code, team_id, alert_id}`. Not of the spec: the Alerts screen of docs/DESIGN.md §13. */
   AlertChanged: 110,
   TeamReactivated: 1032,
   TeamBlocked: 3032,
@@ -145,7 +145,7 @@ export const FORCED_LOGOUT_CODES: readonly number[] = [
   EventCode.ForcedLogoutAccount,
 ];
 
-/** Kinds of single-use e-mail link (stored hashed, DESIGN §4). */
+/** Kinds of single-use e-mail link (stored hashed, docs/DESIGN.md §4). */
 export const LinkKind = {
   Register: 'register',
   Recovery: 'recovery',

@@ -86,7 +86,7 @@ describe('reference data', () => {
     expect(new Set(TIME_ZONES.map((z) => z.id)).size).toBe(TIME_ZONES.length);
   });
 
-  it('names 19 dictionaries (spec 18, and key_setting_102 of DESIGN §14); all but the two ISO lists are fixed here', () => {
+  it('names 19 dictionaries (spec 18, and key_setting_102 of docs/DESIGN.md §14); all but the two ISO lists are fixed here', () => {
     expect(DICTIONARY_NAMES).toHaveLength(19);
     const fixed = Object.keys(ENUM_DICTIONARIES);
     expect(DICTIONARY_NAMES.filter((n) => !fixed.includes(n)).sort()).toEqual([

@@ -220,7 +220,7 @@ export const ZPublicKeySettingsResponse = envelope(
   z.object({
     keyHash: z.string(),
     settings: z.record(z.string(), z.number()),
-    /** The server's ICE_SERVERS (DESIGN §11): the only STUN/TURN servers the plugin uses. */
+    /** The server's ICE_SERVERS (docs/DESIGN.md §11): the only STUN/TURN servers the plugin uses. */
     iceServers: z.array(ZIceServer),
     /** TRACKER_NODES, when the swarms are spread over several servers: the plugin takes the tracker of
      *  each stream's swarm from it (trackerNodeFor). Only the nodes that answer the others' liveness

@@ -3,7 +3,7 @@ import { ZApiError } from './common.js';
 import type { TeamAction } from './policy.js';
 
 /**
- * One HTTP call of the three APIs (DESIGN §4), defined once: the server registers its route from it
+ * One HTTP call of the three APIs (docs/DESIGN.md §4), defined once: the server registers its route from it
  * (validation, the access hooks, the OpenAPI entry), the web app calls it through it (the path, the
  * bearer token, the parse of the answer).
  */

@@ -334,7 +334,7 @@ export const MSG_TOKENS = {
   neverUsed: 'Never used',
 } as const;
 
-/** Answers of the integrity service (GET /player/v1/integrity, DESIGN §11): field messages of its
+/** Answers of the integrity service (GET /player/v1/integrity, docs/DESIGN.md §11): field messages of its
  *  query, and the reasons the plugin takes a segment from the CDN only. */
 export const MSG_INTEGRITY = {
   url: 'Must be an absolute http or https URL of at most 2048 characters, without user name or password',
@@ -373,7 +373,7 @@ export const MSG_HASHES = {
     `Send it as "Authorization: Bearer <token>" on POST ${path} with {"hashes": [{"url", "sha256", "range"?}]} to publish your segments' SHA-256: viewers then verify P2P segments without the server fetching them from your origin.`,
 } as const;
 
-/** Alerts and signed webhooks (DESIGN §13): the screen, the e-mails and the field messages. */
+/** Alerts and signed webhooks (docs/DESIGN.md §13): the screen, the e-mails and the field messages. */
 export const MSG_ALERTS = {
   title: 'Alerts',
   intro:

@@ -11,7 +11,7 @@ export const PLAYER_API_PATHS = {
 } as const;
 
 /**
- * The player plugin and what the server serves for it (DESIGN §11). The plugin's server is the origin
+ * The player plugin and what the server serves for it (docs/DESIGN.md §11). The plugin's server is the origin
  * the plugin was loaded from, so every other path here is taken relative to it.
  */
 export const PLAYER_PATHS = {
@@ -37,9 +37,9 @@ export const PLAYER_PATHS = {
   guide: '/docs',
   /** What the plugin reads at attach (404: the key is not usable here). */
   settings: (keyHash: string) => endpointPath({ path: PLAYER_API_PATHS.settings }, { keyHash }),
-  /** Where it reports (DESIGN §7). */
+  /** Where it reports (docs/DESIGN.md §7). */
   ingest: PLAYER_API_PATHS.ingest,
-  /** The origin's SHA-256 of a segment, the reference every peer's copy is held to (DESIGN §11
+  /** The origin's SHA-256 of a segment, the reference every peer's copy is held to (docs/DESIGN.md §11
    *  Integrity): `?key=<keyHash>&url=<absolute segment URL>[&range=<start>-<end>]`, `end` included. */
   integrity: '/player/v1/integrity',
   /** Where a team's packager publishes its segments' SHA-256 (POST, an API token of scope `hashes`). */

@@ -44,7 +44,7 @@ export const isSupervisorRole: Predicate = (c) => c.role === Role.Supervisor;
 export const isTeamAdmin: Predicate = (c) => roleRights(c.role).administers;
 /** API tokens (who may make machines report or read the team's statistics). */
 export const isTokenManager: Predicate = (c) => roleRights(c.role).managesTokens;
-/** Alert rules (DESIGN §13): Admins and Key masters (and supervisors) manage them. */
+/** Alert rules (docs/DESIGN.md §13): Admins and Key masters (and supervisors) manage them. */
 export const isAlertManager: Predicate = (c) => roleRights(c.role).managesAlerts;
 /** Spec §6: every role but Viewer adds, verifies, deactivates and deletes domains and manages keys. */
 export const isDomainManager: Predicate = (c) => roleRights(c.role).managesDomains;

@@ -1,11 +1,11 @@
 /**
- * What an ingest report may hold (DESIGN §7), as plain values without zod: the player plugin's bundle
+ * What an ingest report may hold (docs/DESIGN.md §7), as plain values without zod: the player plugin's bundle
  * imports these, and a module building zod schemas would bring zod into every customer's page.
  */
 
 /** The fields of an ingest report that carry a count (their values are whole, 0 or more). */
 export const REPORT_COUNT_LIMITS = {
-  /** The most bytes one report may count per series (DESIGN §7 Integrity): the plugin reports every
+  /** The most bytes one report may count per series (docs/DESIGN.md §7 Integrity): the plugin reports every
    *  10 s, and 4 GiB in 10 s is over 3 Gbit/s for one viewer. */
   cdnBytes: 2 ** 32,
   p2pBytes: 2 ** 32,

@@ -19,7 +19,7 @@ export interface RoleRights {
   managesDomains: boolean;
   /** Creates and revokes the team's API tokens (those who answer for the team's traffic and bill). */
   managesTokens: boolean;
-  /** Creates, changes and deletes the team's alert rules (DESIGN §13); every member sees them. */
+  /** Creates, changes and deletes the team's alert rules (docs/DESIGN.md §13); every member sees them. */
   managesAlerts: boolean;
   /** Sees the leave option. */
   leaves: boolean;

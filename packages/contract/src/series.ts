@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { STARTUP_BUCKETS_MS, type TReportCountField } from './report.js';
 
 /**
- * The statistics series, defined once (DESIGN §7). Ingest validation, the in-memory aggregation, the
+ * The statistics series, defined once (docs/DESIGN.md §7). Ingest validation, the in-memory aggregation, the
  * stored columns, rollups and team totals, the packed blocks, the answer's point fields, the chart and
  * the guide's glossary all follow this table. Adding a series is a row here and a migration adding its
  * column to the tables of points (the server rebuilds its blocks on start when their layout changed).

@@ -11,10 +11,10 @@ import {
 } from './report.js';
 import { ZChartPoint, ZSeriesPoint } from './series.js';
 
-/** The most bytes one report may count per series (DESIGN §7 Integrity). The key hash is public, so a
+/** The most bytes one report may count per series (docs/DESIGN.md §7 Integrity). The key hash is public, so a
  *  larger count is an attack on the team's statistics, not traffic. */
 export const INGEST_MAX_BYTES = REPORT_COUNT_LIMITS.cdnBytes;
-/** A report's counts (DESIGN §7), each with its own ceiling (REPORT_COUNT_LIMITS). */
+/** A report's counts (docs/DESIGN.md §7), each with its own ceiling (REPORT_COUNT_LIMITS). */
 const counts = Object.fromEntries(
   Object.entries(REPORT_COUNT_LIMITS).map(([field, max]) => [
     field,
@@ -32,7 +32,7 @@ export const MSG_REPORT_FIELDS = {
   /** p2pCrossBytes counts part of p2pBytes (REPORT_COUNT_LIMITS). */
   crossAboveP2p: 'Must not be more than p2pBytes: bytes from peers of other networks are part of them',
 } as const;
-/** Ingest (DESIGN §7): what the player plugin or an edge aggregator sends. */
+/** Ingest (docs/DESIGN.md §7): what the player plugin or an edge aggregator sends. */
 export const ZIngestReport = z
   .object({
     apiKey: ZKeyHash,
@@ -82,7 +82,7 @@ export const ZStatsQuery = z.object({
 });
 export type TStatsQuery = z.infer<typeof ZStatsQuery>;
 
-/** One point (spec §3, DESIGN §7): its time and a field per series of the series table (series.ts);
+/** One point (spec §3, docs/DESIGN.md §7): its time and a field per series of the series table (series.ts);
  *  nodr fields only for version-1 teams. `usersCount` is the audience: a session fed by both the CDN
  *  and peers is in both series but counts once there. `rejectedDwSize` is not traffic: p2pDwSize counts
  *  accepted peer bytes only. */
@@ -114,7 +114,7 @@ export const STATS_RANGES = {
   month: { step: 3600, window: 2_592_000, maxSpan: 92 * 86_400 },
 } as const;
 export type TStatsRange = keyof typeof STATS_RANGES;
-/** How long the points of each step are kept (DESIGN §2: minutes 2 days, 20-minute rollups 62 days,
+/** How long the points of each step are kept (docs/DESIGN.md §2: minutes 2 days, 20-minute rollups 62 days,
  *  hours 2 years): the earliest a window of that step can start. */
 export const STATS_STEP_KEPT_S: Readonly<Record<number, number>> = {
   60: 2 * 86_400,
@@ -143,7 +143,7 @@ export const ZStatsSettingsPut = z.object({
 export const ZStatsSettingsResponse = envelope(ZStatsSettings);
 
 /**
- * Breakdowns (DESIGN §7): where the traffic of a range comes from, by stream (the playlist's URL
+ * Breakdowns (docs/DESIGN.md §7): where the traffic of a range comes from, by stream (the playlist's URL
  * without its query), by country and by network (ASN) of the viewer's address, by browser and by
  * operating system. Stored per key and hour (the day and live ranges) and per key and day (week,
  * month), at most BREAKDOWN_NAMES_PER_BUCKET names per key, bucket and dimension on a node, those of the
@@ -195,7 +195,7 @@ export const ZBreakdownSeriesQuery = ZBreakdownQuery.extend({
 });
 export type TBreakdownSeriesQuery = z.infer<typeof ZBreakdownSeriesQuery>;
 
-/** GET /stats/v1/export (DESIGN §7): the dashboard's answer for machines, with a team API token of
+/** GET /stats/v1/export (docs/DESIGN.md §7): the dashboard's answer for machines, with a team API token of
  *  scope `statistics`. `keys`: key hashes separated by commas (all of the token's team). */
 export const ZStatsExportQuery = z.object({
   range: ZStatsRange,

@@ -1,5 +1,5 @@
 /**
- * What the viewer lived through (DESIGN §7 "Viewer experience"), measured on the media element alone so
+ * What the viewer lived through (docs/DESIGN.md §7 "Viewer experience"), measured on the media element alone so
  * that every integration (hls.js, Shaka, players built on hls.js, CDN-only) counts the same way.
  *
  * Time is split without overlap: startup (play requested → first frame), playing (the picture

@@ -120,7 +120,7 @@ const MAX_TRACKED_SEGMENTS = 256;
 const MAX_SUSPECT_SEGMENTS = 4096;
 
 /**
- * Every byte a peer sends is checked before the player gets it (DESIGN §11 Integrity). p2p-media-loader
+ * Every byte a peer sends is checked before the player gets it (docs/DESIGN.md §11 Integrity). p2p-media-loader
  * calls `validateP2P` for a segment completed by a peer, and `validateHttp` for one completed over HTTP.
  * A segment completed over HTTP may hold a peer's bytes in two ways: a peer that stalls mid-segment
  * leaves its bytes for the CDN request to continue from, and a peer's complete copy whose check did not

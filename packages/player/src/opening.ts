@@ -1,5 +1,5 @@
 /**
- * The opening wait for peers without a slower start (DESIGN §11, key setting 12).
+ * The opening wait for peers without a slower start (docs/DESIGN.md §11, key setting 12).
  *
  * p2p-media-loader's `httpDownloadInitialTimeoutMs` holds every CDN download of a stream for that long
  * after the stream's first request, so that peers found by the tracker in the meantime can send the

@@ -17,7 +17,7 @@ type SendReports = (body: string, keepalive: boolean) => Promise<TIngestResponse
 /** A 2xx answer that could not be read. */
 export const NO_VERDICT: TIngestResponse = { accepted: 0, rejected: 0, errors: [] };
 
-/** What a report says besides the bytes (DESIGN §7 "Viewer experience"). */
+/** What a report says besides the bytes (docs/DESIGN.md §7 "Viewer experience"). */
 export interface ReportSources {
   /** The viewer's experience since it was last asked (Experience.take). */
   experience?: () => ExperienceCounts;
@@ -57,7 +57,7 @@ export function newSessionId(): string {
 
 /**
  * The bytes a viewer got and what it lived through since its last report, sent as ingest reports
- * (DESIGN §7). A report keeps its `seq` until the server acknowledges it, and is sent again with the next
+ * (docs/DESIGN.md §7). A report keeps its `seq` until the server acknowledges it, and is sent again with the next
  * one if it was not: the server counts a (key, session, seq) once, so a retry after a lost answer never
  * counts twice, and a failed send loses nothing.
  */

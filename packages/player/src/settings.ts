@@ -149,7 +149,7 @@ export function failoverPlanFor(
 export const openingWaitMs = (s: PlayerSettings): number => Math.min(2000, s.downloadTimeoutS * 1000);
 
 /**
- * The mapping of DESIGN §11 and the guide:
+ * The mapping of docs/DESIGN.md §11 and the guide:
  * - 13 min buffer size → `highDemandTimeWindow`: what plays within it is fetched at once (from the CDN
  *   when no peer has it); the engine also caps hls.js's forward buffer to it.
  * - HTTP prefetch beyond that window is limited to the same window, so segments further ahead are left

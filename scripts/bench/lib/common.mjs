@@ -73,7 +73,7 @@ export async function seedBenchTeam(db, { keys = 10, session = false } = {}) {
       keyHash,
     });
   }
-  // Batches of many sessions go to the ingest with an API token of the team (DESIGN §7).
+  // Batches of many sessions go to the ingest with an API token of the team (docs/DESIGN.md §7).
   const ingestToken = `${(await import('@tlprt/contract')).TEAM_TOKEN_PREFIX}${randomToken(32)}`;
   const { insertToken } = await load('features/team-tokens/queries.js');
   await insertToken(db, {

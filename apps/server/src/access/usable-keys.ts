@@ -31,7 +31,7 @@ export interface KeyStateRow {
 }
 
 /**
- * The one rule of DESIGN §11 "is this key usable": the key active and not suspended; its team neither
+ * The one rule of docs/DESIGN.md §11 "is this key usable": the key active and not suspended; its team neither
  * suspended nor disabled; its domain, when it has one, verified, promoted out of the drafts, active and
  * not suspended. Every public entry point asks this, so a key refused by one is refused by all.
  */

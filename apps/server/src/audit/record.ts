@@ -17,7 +17,7 @@ const asText = (v: unknown): string | null =>
   v === undefined || v === null ? null : typeof v === 'string' ? v : JSON.stringify(v);
 
 /**
- * Records one supervisor action (DESIGN §12). Called inside the transaction of the change it records,
+ * Records one supervisor action (docs/DESIGN.md §12). Called inside the transaction of the change it records,
  * so the change and its entry are written together or not at all.
  */
 export async function recordAudit(db: Db, actor: AuditActor, at: number, e: AuditEntry): Promise<void> {

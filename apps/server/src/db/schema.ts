@@ -189,7 +189,7 @@ export interface OriginsTable {
   verified_at: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
-/** One supervisor action (migration 0008, DESIGN §12). */
+/** One supervisor action (migration 0008, docs/DESIGN.md §12). */
 export interface SupervisorAuditTable {
   id: Generated<number>;
   team_id: number | null;
@@ -230,7 +230,7 @@ export interface SegmentHashesTable {
   expires_at: number;
 }
 
-/** An alert rule of a team (migration 0022, DESIGN §13). */
+/** An alert rule of a team (migration 0022, docs/DESIGN.md §13). */
 export interface AlertRulesTable {
   id: Generated<number>;
   team_id: number;

@@ -32,7 +32,7 @@ type WireMessage = z.output<typeof ZBusMessage>;
 
 export type BusListener = (message: BusMessage) => void;
 
-/** Fan-out of live events (DESIGN §5). Every server node subscribes and delivers to its own streams. */
+/** Fan-out of live events (docs/DESIGN.md §5). Every server node subscribes and delivers to its own streams. */
 export interface EventBus {
   publish(target: EventTarget, event: TLiveEvent, options?: { close?: boolean }): Promise<void>;
   subscribe(listener: BusListener): () => void;

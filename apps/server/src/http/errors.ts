@@ -6,7 +6,7 @@ import { DatabaseBusyError, isDataException } from '../db/errors.js';
 /** Retry-After of a call refused because another process held SQLite's lock past SQLITE_LOCK_WAIT_MS. */
 const DATABASE_BUSY_RETRY_AFTER_S = 2;
 
-/** An error a service throws on purpose: the status and body of spec §8 / DESIGN §4. */
+/** An error a service throws on purpose: the status and body of spec §8 / docs/DESIGN.md §4. */
 export class HttpError extends Error {
   constructor(
     readonly statusCode: number,

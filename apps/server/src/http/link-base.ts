@@ -2,7 +2,7 @@ import { MSG } from '@tlprt/contract';
 import { HttpError } from './errors.js';
 
 /**
- * Link bases sent by the client must be on PUBLIC_URL's origin (DESIGN §4): the server never mails a
+ * Link bases sent by the client must be on PUBLIC_URL's origin (docs/DESIGN.md §4): the server never mails a
  * live hash to another site. Throws 400 naming every foreign field.
  */
 export function assertOwnLinkBases(publicUrl: string, bases: Record<string, string>): void {
@@ -15,7 +15,7 @@ export function assertOwnLinkBases(publicUrl: string, bases: Record<string, stri
 }
 
 /**
- * A mailed link (DESIGN §4): `<base>/<segment>/.../<hash>` built from the parsed, normalized base, never
+ * A mailed link (docs/DESIGN.md §4): `<base>/<segment>/.../<hash>` built from the parsed, normalized base, never
  * from the raw client string (a mail client may read `http://us.example\@them.example/` as a link to
  * them.example), with exactly one `/` before each segment whether or not the base ends with one. The
  * base's query string (e.g. ?teamIdInvite=) stays after the path. Segments are placed as given: the

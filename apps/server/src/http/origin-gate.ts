@@ -25,7 +25,7 @@ function pageOf(origin: string): Page | undefined {
 }
 
 /**
- * The Origin rule of DESIGN §7 and §11, shared by the ingest, the public settings read, the tracker and
+ * The Origin rule of docs/DESIGN.md §7 and §11, shared by the ingest, the public settings read, the tracker and
  * the integrity service: for a given key, the key must be usable (access/usable-keys.ts, whatever the
  * Origin) and a browser's Origin must be the dashboard's own origin (PUBLIC_URL: the demo page) or a
  * verified, active, promoted domain (or a subdomain of it) that this very key serves (its own domain,

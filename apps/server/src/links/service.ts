@@ -13,7 +13,7 @@ import {
 } from './queries.js';
 
 /**
- * Single-use e-mail links (DESIGN §4): the mailed hash is random, only its sha256 is stored, it expires
+ * Single-use e-mail links (docs/DESIGN.md §4): the mailed hash is random, only its sha256 is stored, it expires
  * (24 h; invitations 7 days) and works once.
  */
 

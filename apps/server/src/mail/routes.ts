@@ -41,7 +41,7 @@ li{margin:.8rem 0}small{color:#666}pre{white-space:pre-wrap;background:#f6f6f6;p
 const linkList = (links: string[]) =>
   links.map((l) => `<div><a href="${escapeHtml(l)}">${escapeHtml(l)}</a></div>`).join('');
 
-/** The local outbox (DESIGN §3): every mail sent without SMTP_URL. Not registered in production. */
+/** The local outbox (docs/DESIGN.md §3): every mail sent without SMTP_URL. Not registered in production. */
 export function mailboxRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const hide = { hide: true };

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { isIPv4, isIPv6 } from 'node:net';
 
 /**
- * An operator's own networks (NETWORKS_FILE, DESIGN §14): address ranges named by an autonomous system
+ * An operator's own networks (NETWORKS_FILE, docs/DESIGN.md §14): address ranges named by an autonomous system
  * number, checked before the shipped ASN table and for private addresses too (a campus, an ISP's own
  * deployment, the tests' namespaces). One range per line, `start,end,asn,"name"`, as the shipped
  * table (@ip-location-db/asn) writes it: start and end as numbers, an IPv4 address as its 32-bit value

@@ -79,7 +79,7 @@ export interface FetchedPage {
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 /**
- * GET `start` with the SSRF guard of DESIGN §6: every hop's host is resolved once, each address is
+ * GET `start` with the SSRF guard of docs/DESIGN.md §6: every hop's host is resolved once, each address is
  * classified, and the connection goes to the checked address (no second look-up that a rebinding
  * DNS server could answer differently). Throws CheckFailed with a short reason.
  */

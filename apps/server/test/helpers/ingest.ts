@@ -2,7 +2,7 @@ import { INGEST_MAX_ERRORS, PATHS, type TIngestResponse, ZIngestResponse } from 
 import type { Api, Res } from './http.js';
 
 /**
- * Sends `reports` as browsers do (DESIGN §7: without an API token, one request per session) and
+ * Sends `reports` as browsers do (docs/DESIGN.md §7: without an API token, one request per session) and
  * answers as one batch would: accepted and rejected summed, errors by their index in `reports`. Tests of
  * aggregation send several sessions at once through it; tests of the batch rule post directly.
  */

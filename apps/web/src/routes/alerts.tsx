@@ -5,7 +5,7 @@ import { useSession } from '../platform/session/SessionProvider';
 import { useRouteName } from '../platform/session/useRouteName';
 import { PageBody } from '../platform/ui/Page';
 
-/** /alerts — the team's alert rules (DESIGN §13); Viewers see them read-only. */
+/** /alerts — the team's alert rules (docs/DESIGN.md §13); Viewers see them read-only. */
 export default function AlertsRoute() {
   useRouteName(ROUTE_NAMES.alerts);
   const { currentTeam } = useSession();

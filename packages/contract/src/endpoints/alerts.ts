@@ -13,7 +13,7 @@ import { endpoint } from '../endpoint.js';
 
 const tag = 'alerts';
 
-/** A team's alert rules, their incidents and webhook deliveries (DESIGN §13). */
+/** A team's alert rules, their incidents and webhook deliveries (docs/DESIGN.md §13). */
 export const ALERT_ENDPOINTS = {
   list: endpoint({
     method: 'GET',

@@ -1,7 +1,7 @@
 import { ZAuditQuery, ZAuditResponse } from '../audit.js';
 import { endpoint } from '../endpoint.js';
 
-/** The supervisors' audit log of DESIGN §12. */
+/** The supervisors' audit log of docs/DESIGN.md §12. */
 export const AUDIT_ENDPOINTS = {
   /** Without `team_id`, every entry. */
   read: endpoint({

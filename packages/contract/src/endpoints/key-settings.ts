@@ -91,7 +91,7 @@ export const KEY_SETTING_ENDPOINTS = {
   }),
 } as const;
 
-/** The supervisor's write of each layer (DESIGN: key, team and domain overrides). */
+/** The supervisor's write of each layer (docs/DESIGN.md §11: key, team and domain overrides). */
 export const SUPERVISOR_SET = {
   key: 'setSupervisorByKey',
   team: 'setSupervisorByTeam',

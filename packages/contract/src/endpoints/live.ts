@@ -1,6 +1,6 @@
 import { endpoint } from '../endpoint.js';
 
-/** The live event stream of DESIGN §5. */
+/** The live event stream of docs/DESIGN.md §5. */
 export const LIVE_ENDPOINTS = {
   /** An event stream, not JSON: no success body schema. */
   stream: endpoint({

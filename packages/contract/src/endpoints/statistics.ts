@@ -37,7 +37,7 @@ const ZSavedListParams = z.object({ user_id: ZId, team_id: ZId });
 
 /** What players report, the dashboard's charts (spec §7) and each user's saved key lists. */
 export const STATISTICS_ENDPOINTS = {
-  /** No token: the key hash in each report is the credential (DESIGN §7). */
+  /** No token: the key hash in each report is the credential (docs/DESIGN.md §7). */
   ingest: endpoint({
     method: 'POST',
     path: PLAYER_API_PATHS.ingest,

@@ -1,7 +1,7 @@
 import { type MigrationDb, seriesColumns } from './helpers.js';
 
 /**
- * Statistics (DESIGN §2/§7): the minute table written by ingest flushes, its 20-minute and
+ * Statistics (docs/DESIGN.md §2/§7): the minute table written by ingest flushes, its 20-minute and
  * hourly rollups (sizes summed, users the peak minute), the session ids of recent minutes (so distinct
  * viewers stay right across flushes and server nodes) and the saved statistics lists.
  */

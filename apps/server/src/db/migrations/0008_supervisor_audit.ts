@@ -1,7 +1,7 @@
 import { type MigrationDb, withId } from './helpers.js';
 
 /**
- * The supervisor audit log (DESIGN §12): every supervisor action on a customer's team, domain or key,
+ * The supervisor audit log (docs/DESIGN.md §12): every supervisor action on a customer's team, domain or key,
  * and grants and revocations of the supervisor flag, with who, when, what and the value before and after.
  * The actor's e-mail is copied in, so the entry still says who it was after the account is gone.
  */

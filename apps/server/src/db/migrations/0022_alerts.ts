@@ -1,7 +1,7 @@
 import { type MigrationDb, withId } from './helpers.js';
 
 /**
- * Alert rules, their incidents and their webhook deliveries (issue 38, DESIGN §13).
+ * Alert rules, their incidents and their webhook deliveries (issue 38, docs/DESIGN.md §13).
  *
  * - `alert_rules`: a rule's settings (keys and e-mail roles as JSON arrays), its state (`firing` 0/1 with
  *   the open incident), the last window's value, and `evaluated_minute`: the last closed minute (unix

@@ -26,7 +26,7 @@ import { conditionHolds, formatMetricValue, seenValue, windowMinutes, windowValu
 import { minuteSums } from './window-queries.js';
 
 /**
- * Evaluates every rule once per closed minute (DESIGN §13). A minute M (unix s of its start) is
+ * Evaluates every rule once per closed minute (docs/DESIGN.md §13). A minute M (unix s of its start) is
  * evaluated once `now` ≥ (M + 60) s + ALERTS_EVALUATE_AFTER_MS, so every node's flush and the plugins'
  * reports of it are stored; each rule's window is its `window_minutes` minutes ending with M. Nodes race
  * for a rule's minute with a conditional update in the transaction that opens or resolves its incident

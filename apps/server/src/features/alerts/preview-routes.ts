@@ -7,7 +7,7 @@ import { route, teamAccess } from '../../http/route.js';
 import { PREVIEW_POINTS, previewEnds, previewPoints } from './window.js';
 import { foreignKeys, minuteSums } from './window-queries.js';
 
-/** The form's preview (DESIGN §13): the value a rule on these keys, metric and window would have seen
+/** The form's preview (docs/DESIGN.md §13): the value a rule on these keys, metric and window would have seen
  *  every 10 minutes of the last 24 hours, from one read of the stored minutes (kept 2 days). */
 export async function previewAlert(
   ctx: AppContext,

@@ -7,7 +7,7 @@ import * as alerts from './service.js';
 /** A save's or a rotation's answer may hold a signing secret: no cache on the way may keep a copy. */
 const noStore = (reply: FastifyReply) => reply.header('Cache-Control', 'no-store');
 
-/** The rules' CRUD and the secret's rotation (DESIGN §13); the test, the delivery log and the preview
+/** The rules' CRUD and the secret's rotation (docs/DESIGN.md §13); the test, the delivery log and the preview
  *  are registered by their own parts. */
 export function alertRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {

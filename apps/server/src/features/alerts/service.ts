@@ -89,7 +89,7 @@ async function checkInput(
 const changed = (db: Db, access: TeamAccess, id: number): Promise<Outgoing> =>
   toTeam(db, access, { code: EventCode.AlertChanged, alert_id: id });
 
-/** A supervisor's changes to a customer's alerts are audited (DESIGN §12, §13). */
+/** A supervisor's changes to a customer's alerts are audited (docs/DESIGN.md §12, §13). */
 const bySupervisor = (access: TeamAccess) => access.role === Role.Supervisor;
 
 /** At most LIMITS.alertsPerTeam rules (409). With a webhook URL, its secret is answered once. */

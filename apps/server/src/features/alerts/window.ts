@@ -9,7 +9,7 @@ import {
 } from '@tlprt/contract';
 
 /**
- * A rule's metric over its window (DESIGN §13), from the watched keys' stored columns summed per minute.
+ * A rule's metric over its window (docs/DESIGN.md §13), from the watched keys' stored columns summed per minute.
  * Pure: the evaluator and the form's preview compute the same value from the same sums.
  */
 

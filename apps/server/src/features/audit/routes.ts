@@ -5,7 +5,7 @@ import { caller } from '../../http/auth.js';
 import { route } from '../../http/route.js';
 import { readAudit } from './service.js';
 
-/** The supervisor audit log of DESIGN §12. */
+/** The supervisor audit log of docs/DESIGN.md §12. */
 export function auditRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
     route(app, E.read, async (req) => ({

@@ -15,7 +15,7 @@ import { deleteExpiredHashes } from './store.js';
 const EXPIRED_SWEEP_MS = 10 * 60_000;
 
 /**
- * GET /player/v1/integrity (DESIGN §11, issue 36). One question per P2P segment of every viewer, so it
+ * GET /player/v1/integrity (docs/DESIGN.md §11, issue 36). One question per P2P segment of every viewer, so it
  * is answered ahead of Fastify's router (integrity-http.ts) by the same gate and service; the route
  * below answers what that path leaves (a closing server) and `inject`, and documents the call.
  */

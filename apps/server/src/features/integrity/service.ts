@@ -82,7 +82,7 @@ function withoutFragment(given: URL): URL {
 }
 
 /**
- * DESIGN §11 "Integrity of P2P delivery" and issue 36: the reference hash of a segment, from the
+ * docs/DESIGN.md §11 "Integrity of P2P delivery" and issue 36: the reference hash of a segment, from the
  * cheapest trusted source first. This node's memory; the shared table (a hash the team's packager
  * pushed, or one any node of the cluster learned); the origin's digest header (no body); the origin's
  * body, hashed by this server. Only for hosts of the key's team (or the server's own demo stream), one

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.js';
 import { caller } from '../../http/auth.js';
 import { route } from '../../http/route.js';
 
-/** The live event stream of DESIGN §5. */
+/** The live event stream of docs/DESIGN.md §5. */
 export function liveRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
     route(app, E.stream, async (req, reply) => {

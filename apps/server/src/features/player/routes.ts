@@ -47,7 +47,7 @@ function optionalFile(name: string, module: string): Record<string, string> {
 
 /**
  * GET /player/v1/tlprt-p2p.min.js (the plugin, for every customer page: loadable cross-origin) and,
- * outside production, the demo page with its stream (DESIGN §11).
+ * outside production, the demo page with its stream (docs/DESIGN.md §11).
  */
 export function playerRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {

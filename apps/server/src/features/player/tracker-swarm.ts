@@ -2,7 +2,7 @@ import { networkTagOf, networkTagOfPeerId, PeerMatching, type PeerMatchingValue 
 import { CLOSE_POLICY } from './tracker-limits.js';
 
 /**
- * What the tracker knows of a connection's place (DESIGN §14), found once at its upgrade in the
+ * What the tracker knows of a connection's place (docs/DESIGN.md §14), found once at its upgrade in the
  * server's process (tracker-networks.ts) and carried with it into a tracker worker: the swarm that
  * matches peers may live in another process than the one that saw the address.
  */
@@ -219,7 +219,7 @@ export class Swarm {
   }
 
   /**
-   * Up to `numwant` other peers for the offers of `member`, nearest first (DESIGN §14). The swarm's
+   * Up to `numwant` other peers for the offers of `member`, nearest first (docs/DESIGN.md §14). The swarm's
    * address groups are ranked by the announcer's place and its key's setting 102: with `network`, its
    * own network, then its country, then the rest; with `country`, its country or network, then the
    * rest; with `anyone`, all alike. The nearest rank answers alone while it holds `matchMinPeers`

@@ -48,7 +48,7 @@ function queryOf(url: string): { key: string; shard: number } | undefined {
 }
 
 /**
- * The WebTorrent tracker of DESIGN §11 on the server's own port, fed the WebSocket upgrades of
+ * The WebTorrent tracker of docs/DESIGN.md §11 on the server's own port, fed the WebSocket upgrades of
  * `/tracker?key=<hash>&shard=<n>` whose Origin may use that key (the Origin rule of the ingest; a page
  * elsewhere cannot join any swarm). The key hash is public, so the Origin alone does not fence a
  * customer in: every connection's info hashes are namespaced by its key (tracker-keyed-socket.ts), so

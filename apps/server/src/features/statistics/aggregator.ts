@@ -136,7 +136,7 @@ function groupBySpan(pairs: ReadonlyArray<readonly [id: number, time: number]>) 
  * StatsOutage (the service retries with backoff and bounds the memory held). When the database answers
  * but refuses the batch for its data, the failing key-minutes are isolated (halves, down to one) so the
  * rest is written; one that keeps failing is logged at error level and dropped, never retried forever
- * (DESIGN §7).
+ * (docs/DESIGN.md §7).
  */
 export class StatsAggregator {
   private current = new Map<string, MinuteAgg>();

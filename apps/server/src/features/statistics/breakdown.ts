@@ -26,7 +26,7 @@ export interface Breakdown {
 }
 
 /**
- * A range's breakdown (DESIGN §7): the day and live ranges from whole hours, week and month from whole
+ * A range's breakdown (docs/DESIGN.md §7): the day and live ranges from whole hours, week and month from whole
  * UTC days, so the window answered (startTimestamp, endTimestamp) is the buckets' and may start
  * earlier than the chart's. Keys of other teams are ignored as the charts ignore them.
  */

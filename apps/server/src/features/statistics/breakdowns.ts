@@ -140,7 +140,7 @@ const newRow = (keyId: number, bucket: number, dim: number, name: string): Gathe
 });
 
 /**
- * The breakdowns of this node's reports (DESIGN §7), per key, hour, dimension and name. Cardinality is
+ * The breakdowns of this node's reports (docs/DESIGN.md §7), per key, hour, dimension and name. Cardinality is
  * bounded where it is born, and by traffic, not by arrival: the key hashes are public, so anyone can
  * report 50 made-up streams at the start of an hour, and the first 50 names would then push every real
  * stream into "Other". Each key, hour and dimension follows at most TRACKED_NAMES names; a new name

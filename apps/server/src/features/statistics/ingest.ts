@@ -82,7 +82,7 @@ function schemaMessage(r: unknown): string {
   return issue.path.length ? `${issue.path.map(String).join('.')}: ${issue.message}` : issue.message;
 }
 
-/** DESIGN §7: each report validated and accepted or rejected on its own. */
+/** docs/DESIGN.md §7: each report validated and accepted or rejected on its own. */
 export async function ingestReports(
   reports: unknown[],
   keys: UsableKeys,
@@ -114,7 +114,7 @@ export async function ingestReports(
     hashes.add(r.apiKey);
   }
   const verdicts = await keys.resolve(hashes);
-  // DESIGN §7: a browser's report counts only from a page of one of the key's domains.
+  // docs/DESIGN.md §7: a browser's report counts only from a page of one of the key's domains.
   const fromElsewhere = new Set<string>();
   if (source.origin !== undefined) {
     for (const h of hashes) {

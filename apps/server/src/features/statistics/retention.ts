@@ -22,7 +22,7 @@ const KEPT = [
   ['stats_team_breakdown_day', 'bucket', RETENTION_S.hour],
 ] as const;
 
-/** Deletes what DESIGN §2's retention no longer keeps, as of `nowMs`. Answers the rows deleted per table. */
+/** Deletes what docs/DESIGN.md §2's retention no longer keeps, as of `nowMs`. Answers the rows deleted per table. */
 export async function pruneStats(db: Db, nowMs: number): Promise<Record<string, number>> {
   const now = Math.floor(nowMs / 1000);
   const deleted: Record<string, number> = {};

@@ -31,7 +31,7 @@ import type { StatsService } from './service.js';
 import { getSettings, putSettings } from './settings.js';
 
 /**
- * What players report: 1 MiB bodies. Two kinds of senders (DESIGN §7):
+ * What players report: 1 MiB bodies. Two kinds of senders (docs/DESIGN.md §7):
  * - with a team's API token (`Authorization: Bearer`): server-side reporters, batches of many
  *   sessions of that team's keys;
  * - without (browsers; anyone who copied a key hash): the reports of one session per request, within a
@@ -87,7 +87,7 @@ export function ingestRoutes(svc: StatsService): FastifyPluginAsync {
             : serializerCompiler(status as unknown as Parameters<typeof serializerCompiler>[0]),
       },
     );
-    // CORS preflight of players on customers' pages (DESIGN §7): only for origins that may report.
+    // CORS preflight of players on customers' pages (docs/DESIGN.md §7): only for origins that may report.
     app.options(E.ingest.path, { schema: { hide: true } }, async (req, reply) => {
       const origin = req.headers.origin;
       if (origin && (await svc.ctx.origins.forAnyKey(origin))) return preflight(reply, origin, 'POST');

@@ -83,7 +83,7 @@ class ForgottenSessions {
 }
 
 /**
- * The (key, session, seq) already counted by this node (DESIGN §7 Integrity): a replay or a retry after
+ * The (key, session, seq) already counted by this node (docs/DESIGN.md §7 Integrity): a replay or a retry after
  * a lost answer is accepted but not counted again. Per session, a constant: its highest seq and a window
  * of the 32 below. Sessions are kept within a memory budget, the least recently reporting pushed out
  * first (an honest viewer reports every 10 s, so a flood of made-up sessions pushes out only idle ones),

@@ -43,7 +43,7 @@ function clampWindow(range: TStatsRange, start: number, end: number, nowSec: num
 }
 
 /**
- * The summed points of the asked keys, POINT_VALUES per point from `from` (DESIGN §7). Minutes are
+ * The summed points of the asked keys, POINT_VALUES per point from `from` (docs/DESIGN.md §7). Minutes are
  * exact for any keys. A 20-minute or hourly point stores each key's peak minute, so over several keys
  * its viewers are the team's own peak minute when the keys not asked had no viewers in the window (a
  * list of all the team's keys, or of all that had traffic), and otherwise the sum of the asked keys'
@@ -117,7 +117,7 @@ export interface StatsSeries {
   timeZone: string;
 }
 
-/** POST /stats/v3/dashboard/{range}: one zero-filled point per step, oldest first (DESIGN §7). */
+/** POST /stats/v3/dashboard/{range}: one zero-filled point per step, oldest first (docs/DESIGN.md §7). */
 export async function queryStats(
   svc: StatsService,
   actor: UserRow,

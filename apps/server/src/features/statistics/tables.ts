@@ -103,7 +103,7 @@ export type StatsDb = Kysely<Database & StatsTables>;
 
 export const statsDb = (db: Db): StatsDb => db.withTables<StatsTables>();
 
-/** Retention (DESIGN §2): minutes 2 days, 20-minute rollups 62 days, hourly 2 years; sessions 2 hours. */
+/** Retention (docs/DESIGN.md §2): minutes 2 days, 20-minute rollups 62 days, hourly 2 years; sessions 2 hours. */
 export const RETENTION_S = {
   minute: 2 * 86_400,
   twenty: 62 * 86_400,

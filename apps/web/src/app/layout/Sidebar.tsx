@@ -17,7 +17,7 @@ const INTEGRATION_LINKS = [
   [WEB_PATHS.origins, 'Origins'],
 ] as const;
 
-/** Sidebar of spec §2: team block, Statistics, Alerts (DESIGN §13), Integration (My domains, Add domains, Origins), Settings, Logout. */
+/** Sidebar of spec §2: team block, Statistics, Alerts (docs/DESIGN.md §13), Integration (My domains, Add domains, Origins), Settings, Logout. */
 export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
   const { currentTeam } = useSession();
   const rights = useRoleRights();

@@ -16,7 +16,7 @@ import { useAlerts } from './queries';
 type Editing = { rule: TAlertRule | null } | null;
 
 /**
- * The Alerts screen (DESIGN §13): the team's rules with their state, for every member; creating,
+ * The Alerts screen (docs/DESIGN.md §13): the team's rules with their state, for every member; creating,
  * editing, testing, rotating and deleting where the contract's policy allows it.
  */
 export function AlertsScreen({ team }: { team: TTeamSummary }) {

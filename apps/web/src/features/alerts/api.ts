@@ -3,7 +3,7 @@ import { request } from '../../platform/api/client';
 
 const E = ENDPOINTS.alerts;
 
-/** A team's alert rules, their deliveries and the form's preview (DESIGN §13). */
+/** A team's alert rules, their deliveries and the form's preview (docs/DESIGN.md §13). */
 export const alertsApi = {
   list: (teamId: number, signal?: AbortSignal) => request(E.list, { params: { teamId }, signal }),
   create: (teamId: number, body: TAlertRuleInput) => request(E.create, { params: { teamId }, body }),

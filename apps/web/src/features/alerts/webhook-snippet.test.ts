@@ -3,7 +3,7 @@ import { type TWebhookPayload, WEBHOOK_HEADERS } from '@tlprt/contract';
 import { describe, expect, it } from 'vitest';
 import { guideBlocks } from '../guide/content';
 
-/** The guide's Node receiver, its `verify` function run as printed against deliveries signed as DESIGN
+/** The guide's Node receiver, its `verify` function run as printed against deliveries signed as docs/DESIGN.md
  *  §13 says the server signs them. */
 const snippet = guideBlocks('https://dash.example', '/p.js')
   .alerts.flatMap((b) => ('copy' in b ? [b.copy] : []))

@@ -284,7 +284,7 @@ function Block({ block, plugin }: { block: GuideBlock; plugin: string }) {
   );
 }
 
-/** The integration guide (DESIGN §11): public, at PLAYER_PATHS.guide; the "Documentation" links. Its
+/** The integration guide (docs/DESIGN.md §11): public, at PLAYER_PATHS.guide; the "Documentation" links. Its
  *  words are in content.ts. */
 export function IntegrationGuide() {
   const { hash } = useLocation();

@@ -183,7 +183,7 @@ const settingsAnswer = {
   },
 };
 
-/** What an alert's webhook POSTs (DESIGN §13), as the guide shows it. */
+/** What an alert's webhook POSTs (docs/DESIGN.md §13), as the guide shows it. */
 const webhookExample: TWebhookPayload = {
   type: 'alert.opened',
   id: 'dlv_8b1f2c3d4e5f60718293a4b5',

@@ -57,7 +57,7 @@ function Entry({ e }: { e: TAuditEntry }) {
   );
 }
 
-/** The team's supervisor history (DESIGN §12): a button on each card and row, and its modal. */
+/** The team's supervisor history (docs/DESIGN.md §12): a button on each card and row, and its modal. */
 export function TeamHistoryButton({ team }: { team: TTeamListItem }) {
   const name = teamName(team);
   return (

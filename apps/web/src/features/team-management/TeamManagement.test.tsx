@@ -224,7 +224,7 @@ describe('filters build the request', () => {
   });
 });
 
-describe("a team's history (DESIGN §12)", () => {
+describe("a team's history (docs/DESIGN.md §12)", () => {
   const entry = (id: number, over: Partial<TAuditEntry>): TAuditEntry => ({
     id,
     action: AUDIT_ACTIONS.tagAdded,

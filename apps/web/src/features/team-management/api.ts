@@ -8,7 +8,7 @@ const E = ENDPOINTS.teams;
 
 /** Calls of the Team Management panel (spec §7 Teams: search, favourite, tags; the CSV exports). */
 export const teamManagementApi = {
-  /** A team's supervisor history (DESIGN §12), newest first. */
+  /** A team's supervisor history (docs/DESIGN.md §12), newest first. */
   audit: (teamId: number, page: number, signal?: AbortSignal) =>
     request(ENDPOINTS.audit.read, { query: { team_id: teamId, page }, signal }),
   search: (body: TTeamSearchRequest, signal?: AbortSignal) => request(E.search, { body, signal }),

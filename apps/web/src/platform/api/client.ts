@@ -18,7 +18,7 @@ import { ApiError } from './errors';
 import { reportApiError } from './popups';
 
 /**
- * The one client of the three APIs (/auth, /api, /stats; DESIGN §4). Authenticated calls carry the
+ * The one client of the three APIs (/auth, /api, /stats; docs/DESIGN.md §4). Authenticated calls carry the
  * bearer token; only 200 and 201 are success and every success body is parsed with its contract
  * schema; anything else becomes an ApiError, mapped to a popup in api/popups.ts.
  */

@@ -14,7 +14,7 @@ import { attemptsOf, findTeamRule, latestDeliveries } from './delivery-queries.j
 import { presentDeliveries } from './presenter.js';
 import type { WebhookSender } from './sender.js';
 
-/** Send test and the delivery log of a rule (DESIGN §13). */
+/** Send test and the delivery log of a rule (docs/DESIGN.md §13). */
 export function alertWebhookRoutes(ctx: AppContext, webhooks: WebhookSender): FastifyPluginAsync {
   return async (app) => {
     route(app, E.test, async (req) => {

@@ -50,7 +50,7 @@ export interface DeliveryEvent {
   resolvedAt: number | null;
 }
 
-/** A delivery is retried until this long after it was made, then failed (DESIGN §13). */
+/** A delivery is retried until this long after it was made, then failed (docs/DESIGN.md §13). */
 export const GIVE_UP_AFTER_MS = 24 * 3600_000;
 /** The wait before each retry: the first within 30 s (a receiver restarting), then growing (a receiver
  *  down for hours is not hammered), then every REPEAT_DELAY_MS until GIVE_UP_AFTER_MS. */
@@ -87,7 +87,7 @@ export function retryDelayMs(attempts: number): number {
 }
 
 /**
- * The outbox of signed webhook deliveries (DESIGN §13). A delivery is a row written in the transaction
+ * The outbox of signed webhook deliveries (docs/DESIGN.md §13). A delivery is a row written in the transaction
  * of the change that caused it (an incident opened or resolved, a test), so it exists exactly when that
  * change does. Any node sends a due one: it holds it by a lease (one conditional update, which only one
  * node wins), POSTs the stored body signed with the rule's current secret to its current URL through

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 
 /**
- * The `Tlprt-Signature` of a delivery (DESIGN §13): `t=<unix s>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`.
+ * The `Tlprt-Signature` of a delivery (docs/DESIGN.md §13): `t=<unix s>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`.
  * The time is signed with the body so a receiver can refuse an old message replayed, and the body is
  * signed as the exact bytes sent (a receiver verifies the raw body before parsing it).
  */

@@ -55,7 +55,7 @@ export function publicKeySettingRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
     route(app, E.publicRead, async (req, reply) => {
       const origin = req.headers.origin;
-      // A page that is not on one of the key's domains is told what any unusable key gets (DESIGN §11).
+      // A page that is not on one of the key's domains is told what any unusable key gets (docs/DESIGN.md §11).
       if (!(await ctx.origins.forKey(req.params.keyHash, origin))) throw notFound();
       allowOrigin(reply, origin);
       // Each answer carries its own TURN credentials: no shared cache may hand one viewer's to another.

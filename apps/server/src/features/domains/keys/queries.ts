@@ -31,7 +31,7 @@ export function listKeys(db: Db, teamId: number): Promise<KeyView[]> {
   return keysOfTeam(db, teamId).orderBy('keys.created_at', 'asc').orderBy('keys.id', 'asc').execute();
 }
 
-/** The team's deleted keys whose statistics are still kept (the hourly rows live longest, DESIGN §2):
+/** The team's deleted keys whose statistics are still kept (the hourly rows live longest, docs/DESIGN.md §2):
  *  the statistics list selector charts their past traffic from its Deleted group. */
 export function listDeletedKeysWithStatistics(db: Db, teamId: number): Promise<KeyView[]> {
   return keysOfTeam(db, teamId, [KeyStatus.Deleted])

@@ -1,4 +1,4 @@
-/** Domain ownership verification (DESIGN §6): the verifier, its copyable instructions and helpers. */
+/** Domain ownership verification (docs/DESIGN.md §6): the verifier, its copyable instructions and helpers. */
 export { type AddressClass, classifyAddress, isPublicAddress } from '../../../net/address.js';
 export { normalizeHost } from '../../../net/host.js';
 export { isValidHash, newVerificationHash } from './host.js';

@@ -59,7 +59,7 @@ const DEFAULTS = {
 /** DNS labels hold at most 63 octets, which bounds the hash usable in the CNAME name. */
 const MAX_DNS_LABEL = 63;
 
-/** The verifier as the server's configuration describes it (DESIGN §3). */
+/** The verifier as the server's configuration describes it (docs/DESIGN.md §3). */
 export function verifierOptionsFromConfig(config: Config): VerifierOptions {
   return {
     dnsServers: config.dnsServers,
@@ -159,7 +159,7 @@ function dnsName(name: string): string {
 
 type Scheme = 'https' | 'http';
 
-/** DESIGN §6: https first, then http; the check passes if either does. Both reasons are kept. */
+/** docs/DESIGN.md §6: https first, then http; the check passes if either does. Both reasons are kept. */
 async function httpsThenHttp(host: string, check: (scheme: Scheme) => Promise<void>): Promise<void> {
   const reasons: string[] = [];
   for (const scheme of ['https', 'http'] as const) {
