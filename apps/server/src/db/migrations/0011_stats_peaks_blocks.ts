@@ -39,7 +39,7 @@ const BLOCKS = [
  *   key leads with the minute, which retention deletes by, so no other index is needed; on SQLite the
  *   table is its own index (WITHOUT ROWID).
  * - Blocks: a key's points of one span (an hour of minutes, a day of 20-minute points, 3 days of hourly
- *   ones) packed in one value, 41 bytes a point (layout in features/statistics/queries.ts, packPoints),
+ *   ones) packed in one value, 41 bytes a point (layout in features/statistics/block-format.ts, packed by block-queries.ts packPoints),
  *   and the team minute totals likewise, filled here from the rows kept: a range then reads a few
  *   values per key instead of a row per point.
  */

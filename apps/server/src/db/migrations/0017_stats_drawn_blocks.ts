@@ -41,7 +41,7 @@ async function remake(db: MigrationDb, cut: boolean): Promise<void> {
 
 /**
  * Each block keeps the chart's cut of its points (`drawn`: the block's sums of the series the chart
- * shows as totals only, then the drawn series a point; features/statistics/queries.ts), so that a
+ * shows as totals only, then the drawn series a point; features/statistics/block-format.ts), so that a
  * chart reads and decodes less than half of what the whole points are, and a version that every write
  * changes, so that a server keeps blocks it decoded while they hold (statistics/block-cache.ts).
  * `drawn` comes before `points` so that SQLite reads it without walking through the larger value's

@@ -9,15 +9,14 @@ import {
 import { sql } from 'kysely';
 import type { Db } from '../../db/index.js';
 import { isStorageUnavailable } from '../../db/writable.js';
+import { refreshBlocks } from './block-queries.js';
+import { POINT_SIZES, ROLLUP_SIZES } from './levels.js';
 import {
   databaseAnswers,
   insertSessions,
   lockFlushes,
   type MinuteRow,
-  POINT_SIZES,
-  ROLLUP_SIZES,
   recountViewers,
-  refreshBlocks,
   refreshRollups,
   refreshTeamTotals,
   type SessionRow,

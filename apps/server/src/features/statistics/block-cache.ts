@@ -1,7 +1,7 @@
 /**
- * Decoded blocks (queries.ts), each under the version it was written with: a block whose span has
- * ended (every hour of a day's chart but the current one) is read from the database and decoded once,
- * not once per chart. A read first asks the database for the blocks' versions, so a block another
+ * Decoded blocks (block-format.ts decodeBlock), each under the version it was written with: a block
+ * whose span has ended (every hour of a day's chart but the current one) is read from the database and
+ * decoded once, not once per chart. A read first asks the database for the blocks' versions, so a block another
  * node rewrote is read again. Bounded by bytes; the least recently used go first.
  */
 export class BlockCache {

@@ -2,7 +2,7 @@ import { BREAKDOWN_MAX_ROWS, columnIndex, STORED_COLUMNS } from '@tlprt/contract
 import { sql } from 'kysely';
 import { isPostgres } from '../../db/index.js';
 import { chunks } from '../../lib/chunks.js';
-import { cappedSum, columnList, least, minuteCap, sumCap } from './queries.js';
+import { cappedSum, columnList, least, minuteCap, sumCap } from './sql-parts.js';
 import type { StatsDb } from './tables.js';
 
 /** The breakdowns' SQL (migration 0016): per key and hour, rolled up per key and day, and the team

@@ -1,7 +1,8 @@
 import { findTimeZone, zoneOffsetMinutes } from '@tlprt/contract';
 import type { FastifyInstance } from 'fastify';
 import { backfillHistory } from './backfill.js';
-import { findMembersTeam, findTeamFacts, hasHourlyPoints, listActiveKeysExcept } from './queries.js';
+import { findMembersTeam, hasHourlyPoints, listActiveKeysExcept } from './demo-queries.js';
+import { findTeamFacts } from './queries.js';
 import { LiveSimulation } from './simulator.js';
 import { statsDb } from './tables.js';
 

@@ -1,9 +1,11 @@
 import type { Db } from '../../db/index.js';
-import { BLOCK_LAYOUT, lockFlushes, rewriteAllBlocks } from './queries.js';
+import { BLOCK_LAYOUT } from './block-format.js';
+import { rewriteAllBlocks } from './block-queries.js';
+import { lockFlushes } from './queries.js';
 import { statsDb } from './tables.js';
 
 /**
- * The packed blocks follow the series table (queries.ts BLOCK_LAYOUT). On start, blocks written in
+ * The packed blocks follow the series table (block-format.ts BLOCK_LAYOUT). On start, blocks written in
  * another layout (a series added, or the blocks emptied by a migration) are rewritten from their rows
  * before anything reads them, under the flush lock so that nodes starting together rewrite once.
  */

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/index.js';
-import { deleteRowsBefore } from './queries.js';
+import { deleteRowsBefore } from './retention-queries.js';
 import { BLOCK_SPAN_S, RETENTION_S } from './tables.js';
 
 /** Each table with its time column and how long it is kept; team totals go with the rows they total,

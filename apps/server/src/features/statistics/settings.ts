@@ -9,7 +9,7 @@ import { authorizeTeam, denied } from '../../access/team-access.js';
 import type { AppContext } from '../../context.js';
 import type { UserRow } from '../../db/schema.js';
 import { badRequest } from '../../http/errors.js';
-import { findSettingsJson, saveSettingsJson } from './queries.js';
+import { findSettingsJson, saveSettingsJson } from './settings-queries.js';
 import { statsDb } from './tables.js';
 
 const DEFAULT: TStatsSettings = { tabs: [] };

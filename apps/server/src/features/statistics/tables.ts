@@ -57,7 +57,7 @@ interface StatsMinuteSessionsTable {
   session_hash: string;
   series: number;
 }
-/** A key's points of one span packed in one value (0011, queries.ts packPoints): what the ranges read;
+/** A key's points of one span packed in one value (0011, block-format.ts, block-queries.ts packPoints): what the ranges read;
  *  `drawn` is the chart's cut of them, `version` changes with every write (0017, BlockCache). */
 interface StatsBlocksTable {
   key_id: number;
@@ -114,7 +114,7 @@ export const RETENTION_S = {
 /** The most the decoded blocks kept for the charts take (BlockCache): a day of 25 keys is 2.5 MB. */
 export const BLOCK_CACHE_BYTES = 64 * 2 ** 20;
 
-/** The seconds of points one block packs per level (queries.ts, packPoints): at most 72 points. */
+/** The seconds of points one block packs per level (block-queries.ts packPoints): at most 72 points. */
 export const BLOCK_SPAN_S = { minute: 3600, twenty: 86_400, hour: 3 * 86_400 } as const;
 
 /** The peak series (viewers), each with its bit in a stored session's `series` (0: every session). */

@@ -1,0 +1,42 @@
+import { KeyStatus } from '@tlprt/contract';
+import type { Db } from '../../db/index.js';
+import type { StatsDb } from './tables.js';
+
+/** The demo traffic's look-ups (demo.ts). */
+
+/** The team named `teamName` that `email` is a member of. */
+export async function findMembersTeam(db: Db, email: string, teamName: string) {
+  const row = await db
+    .selectFrom('teams as t')
+    .innerJoin('team_members as m', 'm.team_id', 't.id')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .select('t.id')
+    .where('u.email', '=', email)
+    .where('t.name', '=', teamName)
+    .executeTakeFirst();
+  return row?.id;
+}
+
+/** The team's active keys but the one named `exceptName`, oldest first. */
+export function listActiveKeysExcept(db: Db, teamId: number, exceptName: string) {
+  return db
+    .selectFrom('keys')
+    .select(['id', 'key_hash'])
+    .where('team_id', '=', teamId)
+    .where('status', '=', KeyStatus.Active)
+    .where('name', '!=', exceptName)
+    .orderBy('id')
+    .execute();
+}
+
+/** Whether any of the keys has hourly points (history written before). */
+export async function hasHourlyPoints(db: StatsDb, keyIds: readonly number[]): Promise<boolean> {
+  if (keyIds.length === 0) return false;
+  const row = await db
+    .selectFrom('stats_hour')
+    .select('key_id')
+    .where('key_id', 'in', keyIds)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
