@@ -5,32 +5,25 @@ import {
   PLAYER_REPORT_INTERVAL_MS,
   type TPlayerName,
 } from '@tlprt/contract';
-import { HlsJsP2PEngine } from 'p2p-media-loader-hlsjs';
-import { ShakaP2PEngine } from 'p2p-media-loader-shaka';
-import { keepByteRangeLengths } from './byte-range-fix.js';
-import { countResourceBytes } from './cdn-only.js';
+import { type Counters, Tally } from './counts.js';
+import { countEvents, engineCore, type P2PEngine, playlistWatcher, segmentGuard } from './engine.js';
 import { Experience, isMediaLike } from './experience.js';
-import { followFlowplayer, isFlowplayer } from './flowplayer.js';
-import { hlsConfigFor } from './hls.js';
-import { IntegrityReferences, SegmentGuard } from './integrity.js';
-import { type HlsLiveConfig, liveWindows, readLivePlaylist, startLiveLag } from './live.js';
-import { OpeningWait, openingCore } from './opening.js';
+import { INTEGRATIONS } from './integrations/index.js';
+import { IntegrityReferences } from './integrity.js';
+import { OpeningWait } from './opening.js';
 import { OwnNetworkFirst } from './own-network.js';
-import { dropPeer } from './peer-drop.js';
 import { NO_VERDICT, newSessionId, Reporter, streamName } from './reporter.js';
 import {
-  coreSettings,
   failoverPlanFor,
   openingWaitMs,
   opensPeering,
   type PlayerSettings,
   readSettings,
   swarmNodeFor,
-  trackerUrlFor,
 } from './settings.js';
-import { fillShakaSegmentIndexes } from './shaka-index.js';
-import { countOutsideEngine } from './shaka-outside.js';
 import { followTrackers, TrackerFailover } from './tracker-failover.js';
+
+export type { Counters };
 
 export interface AttachOptions {
   /** The key hash of the Add domain / My domains screens. */
@@ -49,20 +42,6 @@ export interface AttachOptions {
   shaka?: unknown;
   /** Our server, when the plugin is not loaded from it. */
   server?: string;
-}
-
-export interface Counters {
-  cdnBytes: number;
-  /** Bytes from peers that matched the origin's hash (only those reach the player). */
-  p2pBytes: number;
-  /** Of p2pBytes, those from peers not known to be of this viewer's network. */
-  p2pCrossBytes: number;
-  /** Bytes from peers that did not match the origin's hash: thrown away, fetched again. */
-  rejectedBytes: number;
-  /** Segments from peers the server could not vouch for: thrown away, fetched from the CDN. */
-  unverifiableSegments: number;
-  uploadedBytes: number;
-  peers: number;
 }
 
 export interface Handle {
@@ -85,41 +64,6 @@ export interface Handle {
   /** Sends what is left, stops reporting and sharing; hls.js: destroys the player it made. */
   detach(): void;
 }
-
-/** What the plugin uses of either engine (hls.js's and Shaka's have the same events and config calls). */
-type P2PEngine = Pick<HlsJsP2PEngine, 'addEventListener' | 'applyDynamicConfig'>;
-
-type HlsClass = new (
-  config?: Record<string, unknown>,
-) => {
-  loadSource(src: string): void;
-  attachMedia(media: HTMLMediaElement): void;
-  destroy(): void;
-};
-
-type HlsListener = (event: string, data: { media?: unknown; fatal?: boolean } | undefined) => void;
-/** What the plugin follows of an hls.js instance for the viewer's experience. */
-interface HlsEvents {
-  media?: unknown;
-  on(event: string, listener: HlsListener): void;
-  off?(event: string, listener: HlsListener): void;
-}
-const hasHlsEvents = (h: unknown): h is HlsEvents =>
-  typeof h === 'object' && h !== null && typeof (h as { on?: unknown }).on === 'function';
-
-/** shaka.util.Error: CRITICAL ends playback; LOAD_INTERRUPTED and OPERATION_ABORTED are the player's own
- *  doing (another load, a destroy), no failure the viewer saw. */
-const SHAKA_CRITICAL = 2;
-const SHAKA_NOT_FAILURES = new Set([7000, 7001]);
-const isShakaFailure = (e: unknown): boolean => {
-  const err = e as { severity?: unknown; code?: unknown } | null;
-  return (
-    typeof err === 'object' &&
-    err !== null &&
-    err.severity === SHAKA_CRITICAL &&
-    !SHAKA_NOT_FAILURES.has(err.code as number)
-  );
-};
 
 /** The origin the plugin was loaded from (read while the bundle runs; `currentScript` is gone later). */
 const loadedFrom: string | undefined = (() => {
@@ -154,69 +98,76 @@ function absoluteUrl(src: string | undefined): string | undefined {
   }
 }
 
-function requireSrc(o: AttachOptions): string {
-  if (!o.src) throw new TypeError(`TlprtP2P.attach: "src" (the stream's URL) is needed for ${o.player}`);
-  return o.src;
+/** The reporter of a usable key: its reports go to our server's ingest. */
+function newReporter(
+  server: string,
+  options: AttachOptions,
+  sessionId: string,
+  experience: Experience,
+  tally: Tally,
+): Reporter {
+  return new Reporter(
+    options.key,
+    sessionId,
+    (body, keepalive) =>
+      fetch(server + PLAYER_PATHS.ingest, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body,
+        keepalive,
+        credentials: 'omit',
+      }).then((r) => (r.ok ? r.json().catch(() => NO_VERDICT) : null)),
+    undefined,
+    {
+      experience: () => experience.take(),
+      peers: () => tally.peerCount,
+      stream: streamName(options.src, location.href),
+    },
+  );
 }
 
+/** Reports every 10 s and when the page is hidden; returns what stops it (sending what is left). */
+function reportEvery(reporter: Reporter): () => void {
+  const timer = setInterval(() => void reporter.flush(), PLAYER_REPORT_INTERVAL_MS);
+  const onHide = () => {
+    if (document.visibilityState === 'hidden') void reporter.flush(true);
+  };
+  const onPageHide = () => void reporter.flush(true);
+  document.addEventListener('visibilitychange', onHide);
+  window.addEventListener('pagehide', onPageHide);
+  return () => {
+    clearInterval(timer);
+    document.removeEventListener('visibilitychange', onHide);
+    window.removeEventListener('pagehide', onPageHide);
+    void reporter.flush(true);
+  };
+}
+
+/**
+ * The common path of every player: the key's settings, the counts and their reports, the guard of
+ * peers' segments, the engine's config and events; the player's own part is its kind's integration
+ * (integrations/), which makes the engine and binds the player.
+ */
 export async function attach(options: AttachOptions): Promise<Handle> {
-  const integration = PLAYER_INTEGRATION[options.player];
-  if (!integration) throw new TypeError(`TlprtP2P.attach: unknown player "${String(options.player)}"`);
+  const kind = PLAYER_INTEGRATION[options.player];
+  if (!kind) throw new TypeError(`TlprtP2P.attach: unknown player "${String(options.player)}"`);
+  const integration = INTEGRATIONS[kind];
   if (typeof options.key !== 'string' || options.key === '')
     throw new TypeError('TlprtP2P.attach: "key" is needed');
   const server = (options.server ?? loadedFrom ?? location.origin).replace(/\/+$/, '');
   const settings = await fetchSettings(server, options.key);
-  const peering = settings !== null && integration !== 'cdn-only' && opensPeering(settings.peeringQuota);
+  const peering = settings !== null && integration.peers && opensPeering(settings.peeringQuota);
 
-  const counters: Counters = {
-    cdnBytes: 0,
-    p2pBytes: 0,
-    p2pCrossBytes: 0,
-    rejectedBytes: 0,
-    unverifiableSegments: 0,
-    uploadedBytes: 0,
-    peers: 0,
-  };
-  const listeners = new Set<(c: Counters) => void>();
-  // Connections per peer: the library connects to a peer once per stream it shares (video, audio).
-  const peers = new Map<string, number>();
-  const changed = () => {
-    counters.peers = peers.size;
-    for (const l of listeners) l({ ...counters });
-  };
+  const tally = new Tally();
   const sessionId = newSessionId();
   // Measured only where it is reported: a key that is not usable reports nothing.
   const experience = settings ? new Experience(isMediaLike(options.video) ? options.video : null) : null;
-  const reporter =
-    settings && experience
-      ? new Reporter(
-          options.key,
-          sessionId,
-          (body, keepalive) =>
-            fetch(server + PLAYER_PATHS.ingest, {
-              method: 'POST',
-              headers: { 'Content-Type': 'application/json' },
-              body,
-              keepalive,
-              credentials: 'omit',
-            }).then((r) => (r.ok ? r.json().catch(() => NO_VERDICT) : null)),
-          undefined,
-          {
-            experience: () => experience.take(),
-            peers: () => peers.size,
-            stream: streamName(options.src, location.href),
-          },
-        )
-      : null;
-  const cdnDownloaded = (bytes: number) => {
-    counters.cdnBytes += bytes;
-    reporter?.add(bytes, 0, 0);
-    changed();
-  };
+  const reporter = settings && experience ? newReporter(server, options, sessionId, experience, tally) : null;
+  tally.reporter = reporter;
+  const cdnDownloaded = (bytes: number) => tally.cdn(bytes);
 
   // One engine per attach; the guard reaches it once it exists (its validators go into its config).
   let engine: P2PEngine | undefined;
-  let p2pOff = false;
   // The wait for peers of the first segments (12, at most 2 s) holds the segments ahead of the first
   // download only, never the one the player needs to start (opening.ts); none without peering.
   const openingMs = settings && peering ? openingWaitMs(settings) : 0;
@@ -238,234 +189,32 @@ export async function attach(options: AttachOptions): Promise<Handle> {
     stream: streamName(options.src, location.href),
   });
   const ownNetwork = new OwnNetworkFirst(settings?.networkTag, settings?.ownNetworkFirst ?? 0, () => engine);
-  const guard = new SegmentGuard(references, {
-    accepted(bytes, crossBytes) {
-      counters.p2pBytes += bytes;
-      counters.p2pCrossBytes += crossBytes;
-      reporter?.add(0, bytes, 0, crossBytes);
-      changed();
-    },
-    otherNetwork: (peerId) => ownNetwork.isCross(peerId),
-    rejected(bytes) {
-      counters.rejectedBytes += bytes;
-      reporter?.add(0, 0, bytes);
-      changed();
-    },
-    unverifiable() {
-      counters.unverifiableSegments += 1;
-      changed();
-    },
-    streamRefused() {
-      // Nothing of this stream can be verified: peers would only cost the viewer time.
-      if (p2pOff || !engine) return;
-      p2pOff = true;
-      opening.stop();
-      engine.applyDynamicConfig({ core: { isP2PDisabled: true, isP2PUploadDisabled: true } });
-    },
-    dropPeer(peerId) {
-      // The library announces a peer from inside its constructor, before it can be found: drop it next.
-      setTimeout(() => {
-        if (engine) dropPeer(engine, peerId);
-      }, 0);
-    },
-  });
-
-  const core = (src: string) => {
-    if (!settings) return undefined;
-    const streamUrl = new URL(src, location.href).href;
-    return {
-      ...coreSettings(
-        settings,
-        {
-          // The tracker keeps each key's swarms apart: it must know the key of the connection.
-          trackerUrl: trackerUrlFor(server, settings, options.key, streamUrl),
-          key: options.key,
-          streamUrl,
-        },
-        peering,
-      ),
-      validateP2PSegment: guard.validateP2P,
-      validateHTTPSegment: guard.validateHttp,
-      // The wait is applied per stream once its first download has begun (opening.ts).
-      ...openingCore(openingMs),
-    };
-  };
-  // A live stream's windows and lag come from the stream itself, at its first playlist (live.ts).
-  let liveSeen = false;
-  const watchPlaylist = (text: string, hlsConfig: HlsLiveConfig) => {
-    if (liveSeen || !settings || !engine) return;
-    const live = readLivePlaylist(text);
-    if (!live) return;
-    liveSeen = true;
-    const windows = liveWindows(settings, live);
-    if (!windows) return;
-    engine.applyDynamicConfig({ core: windows });
-    startLiveLag(hlsConfig, live);
-  };
-
+  const guard = segmentGuard(references, { tally, ownNetwork, opening }, () => engine);
+  const core = (src: string) =>
+    settings ? engineCore(settings, { server, key: options.key, src, peering, openingMs }, guard) : undefined;
+  const cleanups: Array<() => void> = [];
   const listen = (e: P2PEngine) => {
     engine = e;
     if (failover) cleanups.push(followTrackers(e, failover));
-    e.addEventListener('onChunkDownloaded', (bytes, source, peerId) => {
-      if (source === 'http') cdnDownloaded(bytes);
-      else guard.chunk(bytes, source, peerId);
-    });
-    let rangesKept = false;
-    e.addEventListener('onSegmentStart', ({ segment, downloadSource, peerId }) => {
-      // The first download is the first moment a request of the library exists to reach its class.
-      if (!rangesKept && segment.byteRange) rangesKept = keepByteRangeLengths(e);
-      opening.segmentStarted(segment.runtimeId);
-      guard.segmentStarted(segment.url, segment.byteRange, downloadSource, peerId);
-    });
-    e.addEventListener('onSegmentError', ({ segment, error, peerId }) =>
-      guard.segmentFailed(segment.url, segment.byteRange, error.type, peerId),
-    );
-    e.addEventListener('onChunkUploaded', (bytes) => {
-      counters.uploadedBytes += bytes;
-      changed();
-    });
-    e.addEventListener('onPeerConnect', ({ peerId }) => {
-      peers.set(peerId, (peers.get(peerId) ?? 0) + 1);
-      guard.peerConnected(peerId);
-      ownNetwork.connected(peerId);
-      changed();
-    });
-    e.addEventListener('onPeerClose', ({ peerId }) => {
-      const left = (peers.get(peerId) ?? 0) - 1;
-      if (left > 0) peers.set(peerId, left);
-      else peers.delete(peerId);
-      guard.peerClosed(peerId);
-      ownNetwork.closed(peerId);
-      changed();
-    });
+    countEvents(e, { tally, guard, opening, ownNetwork });
   };
 
-  const cleanups: Array<() => void> = [];
-  // Each hls.js once: the element it plays in (now and whenever it attaches another) and its fatal errors.
-  const followed = new WeakSet<object>();
-  const followHls = (h: unknown) => {
-    if (!experience || !hasHlsEvents(h) || followed.has(h)) return;
-    followed.add(h);
-    if (isMediaLike(h.media)) experience.observe(h.media);
-    const attaching: HlsListener = (_event, data) => {
-      if (isMediaLike(data?.media)) experience.observe(data.media);
-    };
-    const error: HlsListener = (_event, data) => {
-      if (data?.fatal) experience.failure();
-    };
-    h.on('hlsMediaAttaching', attaching);
-    h.on('hlsError', error);
-    cleanups.push(() => {
-      h.off?.('hlsMediaAttaching', attaching);
-      h.off?.('hlsError', error);
-    });
-  };
-  // Players built on hls.js may hand over a function returning theirs, which exists only once it loads:
-  // asked again whenever an hls.js makes a playlist loader (before it loads, so before play is asked).
-  let hostedHls: unknown;
-  const followHostedHls = () => {
-    try {
-      followHls(typeof hostedHls === 'function' ? hostedHls() : hostedHls);
-    } catch {
-      // The player's getter failed: it runs inside hls.js's loading, which must go on regardless.
-    }
-  };
-  let hls: unknown;
-  let hlsConfig: Record<string, unknown> = {};
-  let hostedEngine: HlsJsP2PEngine | undefined;
-
-  if (integration === 'hls.js') {
-    const Hls = options.instance as HlsClass;
-    if (typeof Hls !== 'function')
-      throw new TypeError('TlprtP2P.attach: "instance" must be the Hls class for hls.js');
-    const src = requireSrc(options);
-    const coreConfig = core(src);
-    let player: InstanceType<HlsClass>;
-    if (coreConfig) {
-      const hlsEngine = new HlsJsP2PEngine({ core: coreConfig });
-      listen(hlsEngine);
-      player = new Hls({ ...options.hlsConfig, ...hlsConfigFor(hlsEngine, watchPlaylist) });
-      followHls(player);
-      hlsEngine.bindHls(player);
-      cleanups.push(() => hlsEngine.destroy());
-    } else {
-      player = new Hls({ ...options.hlsConfig });
-    }
-    hls = player;
-    if (options.video) {
-      player.loadSource(src);
-      player.attachMedia(options.video);
-    }
-    cleanups.push(() => player.destroy());
-  } else if (integration === 'shaka') {
-    const shaka = (options.shaka ?? (globalThis as { shaka?: unknown }).shaka) as never;
-    const player = options.instance as {
-      load(src: string): Promise<void>;
-      getMediaElement?: () => unknown;
-      addEventListener?: (type: string, listener: (e: { detail?: unknown }) => void) => void;
-      removeEventListener?: (type: string, listener: (e: { detail?: unknown }) => void) => void;
-    };
-    if (!shaka || !player || typeof player.load !== 'function')
-      throw new TypeError('TlprtP2P.attach: "instance" must be a shaka.Player (and shaka loaded)');
-    const src = requireSrc(options);
-    const coreConfig = core(src);
-    if (coreConfig) {
-      ShakaP2PEngine.registerPlugins(shaka);
-      const shakaEngine = new ShakaP2PEngine({ core: coreConfig }, shaka);
-      listen(shakaEngine);
-      shakaEngine.bindShakaPlayer(player as never);
-      cleanups.push(() => shakaEngine.destroy());
-    }
-    if (reporter) cleanups.push(countOutsideEngine(shaka, cdnDownloaded));
-    if (experience) {
-      const media = player.getMediaElement?.();
-      if (isMediaLike(media)) experience.observe(media);
-      const error = (e: { detail?: unknown }) => {
-        if (isShakaFailure(e.detail)) experience.failure();
-      };
-      player.addEventListener?.('error', error);
-      cleanups.push(() => player.removeEventListener?.('error', error));
-    }
-    try {
-      await player.load(src);
-    } catch (e) {
-      // Shaka rejects the load without an error event: the viewer saw it fail all the same, and the
-      // caller, without a handle, cannot detach: the failure goes out now.
-      if (isShakaFailure(e)) experience?.failure();
-      void reporter?.flush();
-      throw e;
-    }
-    if (coreConfig) cleanups.push(fillShakaSegmentIndexes(player));
-  } else if (integration === 'hosted-hls.js') {
-    const coreConfig = core(requireSrc(options));
-    if (coreConfig) {
-      hostedEngine = new HlsJsP2PEngine({ core: coreConfig });
-      listen(hostedEngine);
-      hlsConfig = hlsConfigFor(hostedEngine, watchPlaylist, followHostedHls);
-      const hosted = hostedEngine;
-      cleanups.push(() => hosted.destroy());
-    }
-  } else if (reporter) {
-    cleanups.push(countResourceBytes(cdnDownloaded));
-  }
+  const wiring = integration.attach({
+    options,
+    core,
+    listen,
+    watchPlaylist: playlistWatcher(settings, () => engine),
+    experience,
+    reporter,
+    cdnDownloaded,
+    cleanups,
+  });
+  // Only Shaka's is a promise (it waits for the load); the others go on at once.
+  const { hls, hlsConfig = {}, bindHls } = wiring instanceof Promise ? await wiring : wiring;
 
   cleanups.push(() => opening.stop());
   if (experience) cleanups.push(() => experience.destroy());
-  if (reporter) {
-    const timer = setInterval(() => void reporter.flush(), PLAYER_REPORT_INTERVAL_MS);
-    const onHide = () => {
-      if (document.visibilityState === 'hidden') void reporter.flush(true);
-    };
-    const onPageHide = () => void reporter.flush(true);
-    document.addEventListener('visibilitychange', onHide);
-    window.addEventListener('pagehide', onPageHide);
-    cleanups.push(() => {
-      clearInterval(timer);
-      document.removeEventListener('visibilitychange', onHide);
-      window.removeEventListener('pagehide', onPageHide);
-      void reporter.flush(true);
-    });
-  }
+  if (reporter) cleanups.push(reportEvery(reporter));
 
   let detached = false;
   return {
@@ -475,27 +224,17 @@ export async function attach(options: AttachOptions): Promise<Handle> {
     hls,
     hlsConfig,
     bindHls(h: unknown) {
-      if (!hostedEngine) return;
-      if (options.player === 'flowplayer' && isFlowplayer(h))
-        cleanups.push(followFlowplayer(h, hostedEngine, hlsConfig, followHls));
-      else {
-        hostedEngine.bindHls(h);
-        hostedHls = h;
-        followHostedHls();
-      }
+      bindHls?.(h);
     },
     addCdnBytes(bytes: number) {
       if (Number.isSafeInteger(bytes) && bytes > 0) cdnDownloaded(bytes);
     },
-    counters: () => ({ ...counters }),
-    onUpdate(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    counters: () => tally.snapshot(),
+    onUpdate: (listener) => tally.onUpdate(listener),
     detach() {
       if (detached) return;
       detached = true;
-      listeners.clear();
+      tally.stopUpdates();
       for (const c of cleanups.reverse()) c();
     },
   };

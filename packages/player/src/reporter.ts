@@ -7,8 +7,25 @@ import {
   STARTUP_MAX_MS,
   type TIngestReport,
   type TIngestResponse,
+  type TReportCountField,
 } from '@tlprt/contract';
 import type { ExperienceCounts } from './experience.js';
+
+/** The experience's counts: gathered by Experience, each kept within its ceiling (takeExperience). */
+type TExperienceCount = Exclude<keyof ExperienceCounts, 'startupMs'>;
+const EXPERIENCE_COUNTS: readonly TReportCountField[] = [
+  'playMs',
+  'stallMs',
+  'plays',
+  'failures',
+] satisfies TExperienceCount[];
+/** A report's count fields the plugin adds up between two reports, by their contract name (report.ts
+ *  REPORT_COUNT_LIMITS): all but the experience's and the peers (counted when the report is made). */
+type TSummedField = Exclude<TReportCountField, TExperienceCount | 'peers'>;
+export type ReportCounts = Partial<Record<TSummedField, number>>;
+const SUMMED = (Object.keys(REPORT_COUNT_LIMITS) as TReportCountField[]).filter(
+  (f): f is TSummedField => f !== 'peers' && !EXPERIENCE_COUNTS.includes(f),
+);
 
 /** Sends one ingest body; the server's answer when it was 2xx (a keepalive answer may be unreadable:
  *  then an empty verdict), null when it failed or was refused (429: the budget of the address). */
@@ -62,10 +79,7 @@ export function newSessionId(): string {
  * counts twice, and a failed send loses nothing.
  */
 export class Reporter {
-  private cdn = 0;
-  private p2p = 0;
-  private cross = 0;
-  private rejected = 0;
+  private counts: ReportCounts = {};
   private experience: ExperienceCounts = emptyExperience();
   private seq = 0;
   private pending: TIngestReport[] = [];
@@ -81,11 +95,12 @@ export class Reporter {
     private readonly sources: ReportSources = {},
   ) {}
 
-  add(cdnBytes: number, p2pBytes: number, rejectedBytes = 0, p2pCrossBytes = 0): void {
-    this.cdn += cdnBytes;
-    this.p2p += p2pBytes;
-    this.rejected += rejectedBytes;
-    this.cross += p2pCrossBytes;
+  /** Counts for the next report, by their field names: `add({ cdnBytes: 1000 })`. */
+  add(counts: ReportCounts): void {
+    for (const f of SUMMED) {
+      const n = counts[f];
+      if (n !== undefined) this.counts[f] = (this.counts[f] ?? 0) + n;
+    }
   }
 
   addExperience(x: ExperienceCounts): void {
@@ -108,26 +123,23 @@ export class Reporter {
     if (taken) this.addExperience(taken);
     const experience = this.takeExperience();
     // A viewer of an already buffered video receives nothing and still watches: its report counts it.
-    if (this.cdn > 0 || this.p2p > 0 || this.rejected > 0 || Object.keys(experience).length > 0) {
+    const counts = this.takeCounts();
+    if (counts || Object.keys(experience).length > 0) {
       const peers = clamp(this.sources.peers?.() ?? 0, REPORT_COUNT_LIMITS.peers);
       const stream = this.sources.stream;
       this.pending.push({
         apiKey: this.key,
         sessionId: this.sessionId,
         ts: this.nowS(),
-        cdnBytes: this.cdn,
-        p2pBytes: this.p2p,
-        ...(this.rejected > 0 ? { rejectedBytes: this.rejected } : {}),
-        ...(this.cross > 0 ? { p2pCrossBytes: this.cross } : {}),
+        // The contract requires these two, 0 included; the other counts are there only above 0.
+        cdnBytes: 0,
+        p2pBytes: 0,
+        ...counts,
         ...experience,
         ...(peers > 0 ? { peers } : {}),
         ...(stream ? { stream } : {}),
         seq: this.seq++,
       });
-      this.cdn = 0;
-      this.p2p = 0;
-      this.cross = 0;
-      this.rejected = 0;
       // Offline for long: the oldest reports go (their ts would soon be refused as too old anyway).
       if (this.pending.length > PLAYER_MAX_PENDING_REPORTS)
         this.pending.splice(0, this.pending.length - PLAYER_MAX_PENDING_REPORTS);
@@ -153,6 +165,16 @@ export class Reporter {
       });
     this.sending = sending;
     return sending;
+  }
+
+  /** The counts added so far as report fields (those above 0, in the contract's order); none when all
+   *  are 0. */
+  private takeCounts(): ReportCounts | null {
+    const c = this.counts;
+    this.counts = {};
+    const out: ReportCounts = {};
+    for (const f of SUMMED) if ((c[f] ?? 0) > 0) out[f] = c[f];
+    return Object.keys(out).length > 0 ? out : null;
   }
 
   /** The experience gathered so far as report fields (only those above 0, each within the contract's
@@ -186,7 +208,7 @@ export class Reporter {
     for (const e of refused) {
       const r = batch[e.index];
       if (r?.sessionId !== this.sessionId) continue;
-      this.add(r.cdnBytes, r.p2pBytes, r.rejectedBytes ?? 0, r.p2pCrossBytes ?? 0);
+      this.add(Object.fromEntries(SUMMED.map((f) => [f, r[f] ?? 0])));
       this.addExperience({
         playMs: r.playMs ?? 0,
         stallMs: r.stallMs ?? 0,

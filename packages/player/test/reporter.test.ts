@@ -37,10 +37,10 @@ describe('Reporter', () => {
   it('reports only the bytes since the previous report, with an increasing seq', async () => {
     const r = recorder();
     const rep = new Reporter('KEY', 'sess', r.send, () => T);
-    rep.add(100, 10);
-    rep.add(50, 0);
+    rep.add({ cdnBytes: 100, p2pBytes: 10 });
+    rep.add({ cdnBytes: 50, p2pBytes: 0 });
     await rep.flush();
-    rep.add(7, 3);
+    rep.add({ cdnBytes: 7, p2pBytes: 3 });
     await rep.flush();
     expect(r.sent.map((s) => s.reports)).toEqual([
       [{ apiKey: 'KEY', sessionId: 'sess', ts: T, cdnBytes: 150, p2pBytes: 10, seq: 0 }],
@@ -49,11 +49,33 @@ describe('Reporter', () => {
     expect(rep.unacknowledged).toBe(0);
   });
 
+  it('sends each count under its contract name, in the contract’s order: cdnBytes and p2pBytes always, the others above 0', async () => {
+    const bodies: string[] = [];
+    const rep = new Reporter(
+      'KEY',
+      'sess',
+      async (body) => {
+        bodies.push(body);
+        return NO_VERDICT;
+      },
+      () => T,
+    );
+    rep.add({ p2pCrossBytes: 1, p2pBytes: 5 });
+    rep.add({ rejectedBytes: 2, cdnBytes: 0 });
+    await rep.flush();
+    rep.add({ p2pBytes: 4, p2pCrossBytes: 0 });
+    await rep.flush();
+    expect(bodies).toEqual([
+      `{"reports":[{"apiKey":"KEY","sessionId":"sess","ts":${T},"cdnBytes":0,"p2pBytes":5,"rejectedBytes":2,"p2pCrossBytes":1,"seq":0}]}`,
+      `{"reports":[{"apiKey":"KEY","sessionId":"sess","ts":${T},"cdnBytes":0,"p2pBytes":4,"seq":1}]}`,
+    ]);
+  });
+
   it('sends nothing when nothing was received', async () => {
     const r = recorder();
     const rep = new Reporter('KEY', 'sess', r.send, () => T);
     await rep.flush();
-    rep.add(0, 0);
+    rep.add({ cdnBytes: 0, p2pBytes: 0 });
     await rep.flush();
     expect(r.sent).toEqual([]);
   });
@@ -61,7 +83,7 @@ describe('Reporter', () => {
   it('passes keepalive on (the page-hide send)', async () => {
     const r = recorder();
     const rep = new Reporter('KEY', 'sess', r.send, () => T);
-    rep.add(1, 0);
+    rep.add({ cdnBytes: 1, p2pBytes: 0 });
     await rep.flush(true);
     expect(r.sent[0]?.keepalive).toBe(true);
   });
@@ -71,7 +93,7 @@ describe('Reporter', () => {
     let t = T;
     const rep = new Reporter('KEY', 'sess', r.send, () => t);
     r.answer(async () => false);
-    rep.add(1000, 0);
+    rep.add({ cdnBytes: 1000, p2pBytes: 0 });
     await rep.flush();
     expect(rep.unacknowledged).toBe(1);
 
@@ -79,13 +101,13 @@ describe('Reporter', () => {
       throw new TypeError('network down');
     });
     t += 10;
-    rep.add(0, 200);
+    rep.add({ cdnBytes: 0, p2pBytes: 200 });
     await rep.flush();
     expect(rep.unacknowledged).toBe(2);
 
     r.answer(async () => true);
     t += 10;
-    rep.add(30, 0);
+    rep.add({ cdnBytes: 30, p2pBytes: 0 });
     await rep.flush();
     const first = { apiKey: 'KEY', sessionId: 'sess', ts: T, cdnBytes: 1000, p2pBytes: 0, seq: 0 };
     const second = { apiKey: 'KEY', sessionId: 'sess', ts: T + 10, cdnBytes: 0, p2pBytes: 200, seq: 1 };
@@ -102,9 +124,9 @@ describe('Reporter', () => {
     const rep = new Reporter('KEY', 'sess', r.send, () => T);
     let acknowledge: (ok: boolean) => void = () => {};
     r.answer(() => new Promise<boolean | TIngestResponse>((resolve) => (acknowledge = resolve)));
-    rep.add(10, 0);
+    rep.add({ cdnBytes: 10, p2pBytes: 0 });
     const inFlight = rep.flush();
-    rep.add(20, 0);
+    rep.add({ cdnBytes: 20, p2pBytes: 0 });
     const meanwhile = rep.flush();
     expect(r.sent).toHaveLength(1);
     acknowledge(true);
@@ -124,9 +146,9 @@ describe('Reporter', () => {
     const rep = new Reporter('KEY', 'sess', r.send, () => T);
     const answers: Array<(ok: boolean) => void> = [];
     r.answer(() => new Promise<boolean | TIngestResponse>((resolve) => answers.push(resolve)));
-    rep.add(10, 0);
+    rep.add({ cdnBytes: 10, p2pBytes: 0 });
     const inFlight = rep.flush();
-    rep.add(0, 5);
+    rep.add({ cdnBytes: 0, p2pBytes: 5 });
     const hidden = rep.flush(true);
     expect(r.sent).toHaveLength(2);
     expect(r.sent[1]?.keepalive).toBe(true);
@@ -147,7 +169,7 @@ describe('Reporter', () => {
     const r = recorder();
     const rep = new Reporter('KEY', 'sess', r.send, () => T);
     r.answer(async () => false);
-    rep.add(3, 0);
+    rep.add({ cdnBytes: 3, p2pBytes: 0 });
     await rep.flush(true);
     r.answer(async () => true);
     await rep.flush();
@@ -161,7 +183,7 @@ describe('Reporter', () => {
     r.answer(async () => false);
     const n = PLAYER_MAX_PENDING_REPORTS + 5;
     for (let i = 0; i < n; i++) {
-      rep.add(i + 1, 0);
+      rep.add({ cdnBytes: i + 1, p2pBytes: 0 });
       await rep.flush();
     }
     expect(rep.unacknowledged).toBe(PLAYER_MAX_PENDING_REPORTS);
@@ -223,7 +245,7 @@ describe('Reporter: viewer experience', () => {
     expect(r.sent).toHaveLength(1);
 
     x.set({ stallMs: 1200, startupMs: [640], plays: 1, failures: 1 });
-    rep.add(500, 0);
+    rep.add({ cdnBytes: 500, p2pBytes: 0 });
     peers = 0;
     await rep.flush();
     expect(r.sent[1]?.reports).toEqual([
@@ -347,7 +369,7 @@ describe('newSessionId', () => {
   it('goes on under a new session when the server forgot this one, sending the refused bytes again', async () => {
     const r = recorder();
     const rep = new Reporter('KEY', 'old', r.send, () => T);
-    rep.add(100, 20, 3);
+    rep.add({ cdnBytes: 100, p2pBytes: 20, rejectedBytes: 3 });
     r.answer(async () => ({
       accepted: 0,
       rejected: 1,
@@ -355,7 +377,7 @@ describe('newSessionId', () => {
     }));
     await rep.flush();
     r.answer(async () => true);
-    rep.add(1, 0);
+    rep.add({ cdnBytes: 1, p2pBytes: 0 });
     await rep.flush();
     const again = r.sent[1]?.reports ?? [];
     expect(again).toHaveLength(1);
