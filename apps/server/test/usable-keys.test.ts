@@ -1,6 +1,12 @@
 import { DomainStatus, INGEST_ERRORS, KeyStatus, PATHS, PLAYER_PATHS, TeamStatus } from '@tlprt/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type KeyStateRow, keyVerdict } from '../src/access/usable-keys.js';
+import {
+  type KeyStateRow,
+  keyVerdict,
+  USABLE_DOMAIN,
+  USABLE_KEY_ROW,
+  USABLE_TEAM,
+} from '../src/access/usable-keys.js';
 import { updateKey } from '../src/features/domains/keys/queries.js';
 import { buildDomain, buildKey, buildTeam, setTeamState } from './factories.js';
 import { Api } from './helpers/http.js';
@@ -122,6 +128,20 @@ describe('every public entry point asks the same rule', () => {
       ok ? 200 : 404,
     );
     expect(await server.app.ctx.origins.forKey(keyHash, DASHBOARD)).toBe(ok);
+    // The rule's SQL half (the Origin rule's look-up by host, a team's usable domains) agrees.
+    const bySql = await server.app.ctx.db
+      .selectFrom('keys as k')
+      .innerJoin('teams as t', 't.id', 'k.team_id')
+      .leftJoin('domains as d', (j) =>
+        j.onRef('d.id', '=', 'k.domain_id').onRef('d.team_id', '=', 'k.team_id'),
+      )
+      .select('k.id')
+      .where('k.key_hash', '=', keyHash)
+      .where((eb) =>
+        eb.and([USABLE_KEY_ROW, USABLE_TEAM, eb.or([eb('k.domain_id', 'is', null), USABLE_DOMAIN])]),
+      )
+      .executeTakeFirst();
+    expect(bySql !== undefined).toBe(ok);
     // The integrity service: a usable key gets past the key to the host rule (403 for a foreign host).
     const integrity = await api.get(
       `${PLAYER_PATHS.integrity}?${new URLSearchParams({ key: keyHash, url: 'https://elsewhere.example/s.ts' })}`,

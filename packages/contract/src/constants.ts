@@ -97,6 +97,8 @@ export const RATE_LIMITS = {
 export const TeamStatus = { Active: 10, DeletionRequested: 30, Disabled: 40, Suspended: 50 } as const;
 export const DomainStatus = { Active: 10, Inactive: 20, Suspended: 40, Deleted: 50 } as const;
 export const KeyStatus = { Active: 10, Inactive: 20, Locked: 30, Restricted: 40, Deleted: 50 } as const;
+/** origins.status: an Origin the integrity service may fetch from (Active) or switched off. */
+export const OriginStatus = { Active: 10, Inactive: 20 } as const;
 export const UserStatus = { Active: 10, Blocked: 30, Deleting: 40 } as const;
 export const InviteStatus = { Pending: 10, Accepted: 20, Declined: 30, Revoked: 40 } as const;
 export const VerificationMethod = { CNAME: 1, dnsTXT: 2, HTML: 3, META: 4, SupervisorBypass: 5 } as const;

@@ -1,5 +1,5 @@
 import { TeamStatus, UserStatus } from './constants.js';
-import { ROLE_ROWS, Role, type RoleId, roleRights, roleRow } from './roles.js';
+import { isAdminRole, ROLE_ROWS, Role, type RoleId, roleRights, roleRow } from './roles.js';
 
 /**
  * Who may do what (spec §6 and the team states of §4), as small named predicates combined per action.
@@ -78,10 +78,11 @@ export const isPlatformSupervisor = (actor: Pick<PolicyActor, 'supervisor'>): bo
 /** The sole-admin rule (spec §6 "The team must have at least one admin"): changing `targetRole` to
  *  `newRole` (null: removal) would leave none. */
 export const leavesTeamWithoutAdmin = (targetRole: RoleId, newRole: RoleId | null, admins: number): boolean =>
-  targetRole === Role.Admin && newRole !== Role.Admin && admins <= 1;
-/** Leaving is refused to the only member and to the sole admin (spec §6). */
+  isAdminRole(targetRole) && !isAdminRole(newRole) && admins <= 1;
+/** Leaving is refused to the only member and to the sole admin (spec §6). `myRole` is the membership
+ *  role (admins are members holding a role of rights.administers, roles.ts ADMIN_ROLES). */
 export const mayLeaveTeam = (myRole: RoleId | null, members: number, admins: number): boolean =>
-  members > 1 && !(myRole === Role.Admin && admins <= 1);
+  members > 1 && !(isAdminRole(myRole) && admins <= 1);
 
 const all =
   (...ps: Predicate[]): Predicate =>

@@ -1,18 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import {
+  ADMIN_ROLES,
   ASSIGNABLE_ROLES,
   DEFAULT_INVITE_ROLE,
   ENUM_DICTIONARIES,
   invitableRoles,
+  isAdminRole,
   isAssignableRole,
   mayInviteRole,
-  ROLE_NAMES,
+  ROLE_ROWS,
   ROLES,
   Role,
   type RoleKey,
   type RoleTable,
   roleColor,
   roleName,
+  TEAM_CREATOR_ROLE,
 } from './index.js';
 
 /*
@@ -63,7 +66,7 @@ describe('roles table', () => {
 
   it('ids, names and colours come from the rows', () => {
     expect(Role).toEqual({ Admin: 10, BillingMaster: 20, KeyMaster: 30, Viewer: 40, Supervisor: 50 });
-    expect(ROLE_NAMES).toEqual({
+    expect(Object.fromEntries(ROLE_ROWS.map((r) => [r.id, roleName(r.id)]))).toEqual({
       10: 'Admin',
       20: 'Billing master',
       30: 'Key master',
@@ -73,7 +76,7 @@ describe('roles table', () => {
     expect(roleName(Role.KeyMaster)).toBe('Key master');
     expect(roleName(99)).toBe('Role 99');
     expect([Role.KeyMaster, Role.Admin, Role.Viewer].map(roleColor)).toEqual(['blue', 'yellow', 'gray']);
-    expect(ENUM_DICTIONARIES.user_roles_in_team.map((r) => r.name)).toEqual(Object.values(ROLE_NAMES));
+    expect(ENUM_DICTIONARIES.user_roles_in_team.map((r) => r.name)).toEqual(ROLE_ROWS.map((r) => r.name));
   });
 
   it('assignable roles and invitations (spec §5, §6)', () => {
@@ -89,5 +92,18 @@ describe('roles table', () => {
     expect(mayInviteRole(Role.KeyMaster, Role.Admin)).toBe(false);
     expect(mayInviteRole(Role.KeyMaster, Role.Viewer)).toBe(true);
     expect(invitableRoles(Role.Admin)).toContain(DEFAULT_INVITE_ROLE);
+  });
+
+  it('admins are the roles that administer (the sole-admin rule counts them)', () => {
+    expect(ADMIN_ROLES).toEqual([Role.Admin, Role.Supervisor]);
+    expect(ADMIN_ROLES.filter(isAssignableRole)).toEqual([Role.Admin]);
+    expect([Role.Admin, Role.KeyMaster, Role.Viewer, Role.BillingMaster, null].map(isAdminRole)).toEqual([
+      true,
+      false,
+      false,
+      false,
+      false,
+    ]);
+    expect(isAdminRole(TEAM_CREATOR_ROLE)).toBe(true);
   });
 });

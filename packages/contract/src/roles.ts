@@ -125,14 +125,19 @@ export const roleColor = (id: number): RoleColor => roleRow(id)?.color ?? 'grape
 /** The rights of a role id; none for no role (a stranger, or a number that is no role). */
 export const roleRights = (id: number | null | undefined): RoleRights => roleRow(id)?.rights ?? none;
 
-/** Names by id (the dictionaries, screens indexing by a role number). */
-export const ROLE_NAMES: Readonly<Record<number, string>> = Object.fromEntries(
-  ROLE_ROWS.map((r) => [r.id, r.name]),
-);
 /** Role dropdowns show only these (spec §6: Admin, Key master, Viewer). */
 export const ASSIGNABLE_ROLES: readonly number[] = ROLE_ROWS.filter((r) => r.assignable).map((r) => r.id);
 export const isAssignableRole = (id: number): id is RoleId => roleRow(id)?.assignable === true;
 
+/** The roles whose holders administer their team (rights.administers). The sole-admin rule (spec §6
+ *  "The team must have at least one admin") counts the members holding one; SQL filters on this list.
+ *  The supervisor's role is among them but no membership row holds it (policy.ts effectiveRole). */
+export const ADMIN_ROLES: readonly RoleId[] = ROLE_ROWS.filter((r) => r.rights.administers).map((r) => r.id);
+/** Does a member of this role administer the team? False for no role. */
+export const isAdminRole = (id: number | null | undefined): boolean => roleRights(id).administers;
+
+/** The role the creator of a team gets in it (spec §6: the creator becomes its admin). */
+export const TEAM_CREATOR_ROLE: RoleId = Role.Admin;
 /** The role an invitation offers unless another is picked. */
 export const DEFAULT_INVITE_ROLE: RoleId = Role.Viewer;
 /** The role of fewest rights: what a list shows for a team whose membership row it did not read. */

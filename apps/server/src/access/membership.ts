@@ -1,7 +1,8 @@
-import { Role, type RoleId } from '@tlprt/contract';
+import { ADMIN_ROLES, type RoleId } from '@tlprt/contract';
 import type { Db } from '../db/index.js';
 
-/** Membership facts every feature may ask (who is in a team, with which role, how many admins). */
+/** Membership facts every feature may ask (who is in a team, with which role, how many admins: members
+ *  holding a role of rights.administers, the contract's ADMIN_ROLES). */
 
 export function findMember(db: Db, teamId: number, userId: number) {
   return db
@@ -22,7 +23,7 @@ export async function countAdmins(db: Db, teamId: number): Promise<number> {
     .selectFrom('team_members')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('team_id', '=', teamId)
-    .where('role', '=', Role.Admin)
+    .where('role', 'in', ADMIN_ROLES)
     .executeTakeFirstOrThrow();
   return Number(r.n);
 }
@@ -64,7 +65,7 @@ export async function membershipFacts(db: Db, userId: number): Promise<Membershi
         .selectFrom('team_members as a')
         .select((e2) => e2.fn.countAll<number>().as('n'))
         .whereRef('a.team_id', '=', 'm.team_id')
-        .where('a.role', '=', Role.Admin)
+        .where('a.role', 'in', ADMIN_ROLES)
         .as('admins'),
     ])
     .where('m.user_id', '=', userId)

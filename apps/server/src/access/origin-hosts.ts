@@ -1,6 +1,7 @@
-import { DomainStatus, type TOriginVerification } from '@tlprt/contract';
+import type { TOriginVerification } from '@tlprt/contract';
 import type { Db } from '../db/index.js';
 import { hostAndParents, normalizeHost } from '../net/host.js';
+import { USABLE_DOMAIN } from './usable-keys.js';
 
 /**
  * The one rule of issue 36 "may the integrity service fetch from this Origin's host": the Origins
@@ -27,16 +28,14 @@ function isUnder(host: string, hosts: ReadonlySet<string>): boolean {
   return hostAndParents(host).some((h) => hosts.has(h));
 }
 
-/** The team's usable domains (verified, promoted out of the drafts, active, not suspended), as stored. */
+/** The team's usable domains (verified, promoted out of the drafts, active, not suspended: the domain's
+ *  part of the key rule, usable-keys.ts USABLE_DOMAIN), as stored. */
 export async function usableDomainHosts(db: Db, teamId: number): Promise<string[]> {
   const rows = await db
-    .selectFrom('domains')
-    .select('host')
-    .where('team_id', '=', teamId)
-    .where('verification', '=', 1)
-    .where('draft', '=', 1)
-    .where('status', '=', DomainStatus.Active)
-    .where('suspended', '=', 0)
+    .selectFrom('domains as d')
+    .select('d.host')
+    .where('d.team_id', '=', teamId)
+    .where(USABLE_DOMAIN)
     .execute();
   return rows.map((d) => d.host);
 }

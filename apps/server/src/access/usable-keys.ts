@@ -1,5 +1,7 @@
 import { DomainStatus, INGEST_ERRORS, KeyStatus, TeamStatus } from '@tlprt/contract';
+import { type Expression, expressionBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../db/index.js';
+import type { Database } from '../db/schema.js';
 import { chunks } from '../lib/chunks.js';
 import type { Clock } from '../lib/clock.js';
 
@@ -56,6 +58,33 @@ export function keyVerdict(row: KeyStateRow | undefined): KeyVerdict {
   };
 }
 
+/*
+ * The same rule in SQL, for the statements that must filter rows by it (the Origin rule's look-up by
+ * host, a team's usable domains): a where clause per table, over the aliases `k` (keys), `t` (teams)
+ * and `d` (domains). keyVerdict above and these clauses are the two halves of one rule, kept side by
+ * side; usable-keys.test.ts runs every state of its table through both (a key `k` of team `t` with its
+ * own domain `d` left-joined: key and team usable, and no domain or a usable one).
+ */
+type KeyTables = Database & { k: Database['keys']; t: Database['teams']; d: Database['domains'] };
+const eb = expressionBuilder<KeyTables, 'k' | 't' | 'd'>();
+
+/** The key `k` is active and not suspended (its own half of the rule). */
+export const USABLE_KEY_ROW: Expression<SqlBool> = eb.and([
+  eb('k.status', '=', KeyStatus.Active),
+  eb('k.suspended', '=', 0),
+]);
+/** The team `t` is neither suspended (flag or status) nor disabled. */
+export const USABLE_TEAM: Expression<SqlBool> = eb.and([
+  eb('t.suspended', '=', 0),
+  eb('t.status_id', 'not in', [TeamStatus.Disabled, TeamStatus.Suspended]),
+]);
+/** The domain `d` is verified, promoted out of the drafts, active and not suspended. */
+export const USABLE_DOMAIN: Expression<SqlBool> = eb.and([
+  eb('d.status', '=', DomainStatus.Active),
+  eb('d.verification', '=', 1),
+  eb('d.draft', '=', 1),
+  eb('d.suspended', '=', 0),
+]);
 export async function findKeyStates(db: Db, hashes: readonly string[]): Promise<KeyStateRow[]> {
   const parts: KeyStateRow[][] = [];
   for (const part of chunks(hashes, 500)) {

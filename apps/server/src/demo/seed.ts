@@ -1,4 +1,11 @@
-import { DomainStatus, KeyStatus, LinkKind, Role, VerificationMethod } from '@tlprt/contract';
+import {
+  DomainStatus,
+  KeyStatus,
+  LinkKind,
+  Role,
+  TEAM_CREATOR_ROLE,
+  VerificationMethod,
+} from '@tlprt/contract';
 import { findMember, insertMember } from '../access/membership.js';
 import type { AppContext } from '../context.js';
 import { findUserByEmail, insertUserIfAbsent } from '../directory/users.js';
@@ -54,7 +61,7 @@ async function ensureTeam(ctx: AppContext, ownerId: number, name: string): Promi
   const existing = await findTeamByNameOfUser(ctx.db, ownerId, name);
   return (
     existing?.id ??
-    insertTeamWithMember(ctx.db, { name, createdAt: ctx.now() }, { userId: ownerId, role: Role.Admin })
+    insertTeamWithMember(ctx.db, { name, createdAt: ctx.now() }, { userId: ownerId, role: TEAM_CREATOR_ROLE })
   );
 }
 

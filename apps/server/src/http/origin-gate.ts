@@ -1,6 +1,5 @@
-import { DomainStatus, KeyStatus, TeamStatus } from '@tlprt/contract';
 import { sql } from 'kysely';
-import type { UsableKeys } from '../access/usable-keys.js';
+import { USABLE_DOMAIN, USABLE_KEY_ROW, USABLE_TEAM, type UsableKeys } from '../access/usable-keys.js';
 import type { Db } from '../db/index.js';
 import type { Clock } from '../lib/clock.js';
 import { hostAndParents } from '../net/host.js';
@@ -81,20 +80,17 @@ export class OriginGate {
     });
   }
 
-  /** Active, unsuspended keys serving `page` (its host or a parent of it, and a domain that takes plain
-   *  `http://` pages for one): the domain's own keys and its team's team-wide ones. */
+  /** Usable keys serving `page` (its host or a parent of it, and a domain that takes plain `http://`
+   *  pages for one): the domain's own keys and its team's team-wide ones, the domain, its team and the
+   *  key each passing their part of the one rule (access/usable-keys.ts). */
   private usableKeysOf({ host, plainHttp }: Page) {
     return this.db
       .selectFrom('domains as d')
       .innerJoin('teams as t', 't.id', 'd.team_id')
       .where('d.host', 'in', hostAndParents(host))
       .$if(plainHttp, (q) => q.where('d.plain_http', '=', 1))
-      .where('d.status', '=', DomainStatus.Active)
-      .where('d.verification', '=', 1)
-      .where('d.draft', '=', 1)
-      .where('d.suspended', '=', 0)
-      .where('t.suspended', '=', 0)
-      .where('t.status_id', 'not in', [TeamStatus.Disabled, TeamStatus.Suspended])
+      .where(USABLE_DOMAIN)
+      .where(USABLE_TEAM)
       .innerJoin('keys as k', (j) =>
         j.on((eb) =>
           eb.or([
@@ -103,8 +99,7 @@ export class OriginGate {
           ]),
         ),
       )
-      .where('k.status', '=', KeyStatus.Active)
-      .where('k.suspended', '=', 0);
+      .where(USABLE_KEY_ROW);
   }
 
   private async cached(id: string, compute: () => Promise<boolean>): Promise<boolean> {

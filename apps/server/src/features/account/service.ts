@@ -2,10 +2,10 @@ import {
   DELETE_CHECK_MESSAGES,
   DeleteCheckStatus,
   EventCode,
+  isAdminRole,
   LinkKind,
   MSG,
   MSG_TEAMS,
-  Role,
   type TDeleteInfo,
   type ZChangeEmailRequest,
   type ZChangePasswordRequest,
@@ -144,12 +144,12 @@ function deletionCheck(teams: MembershipFacts[]): TDeleteInfo {
   });
   const suspended = teams.filter((t) => t.suspended === 1);
   if (suspended.length) return result(DeleteCheckStatus.CannotDelete, suspended);
-  const blocking = teams.filter((t) => t.role === Role.Admin && t.admins === 1 && t.members > 1);
+  const blocking = teams.filter((t) => isAdminRole(t.role) && t.admins === 1 && t.members > 1);
   if (blocking.length === 1) return result(DeleteCheckStatus.CannotDeleteSoleAdminManyUsers, blocking);
   if (blocking.length > 1) return result(DeleteCheckStatus.CannotDeleteManyTeams, blocking);
   if (teams.length === 0) return result(DeleteCheckStatus.CanDelete);
   if (teams.some((t) => t.members === 1)) return result(DeleteCheckStatus.CanDeleteSoloTeam);
-  if (teams.some((t) => t.role === Role.Admin)) return result(DeleteCheckStatus.CanDeleteNoSoloAdmin);
+  if (teams.some((t) => isAdminRole(t.role))) return result(DeleteCheckStatus.CanDeleteNoSoloAdmin);
   return result(DeleteCheckStatus.CanDeleteNoAdminRole);
 }
 

@@ -2,10 +2,10 @@ import {
   AUDIT_ACTIONS,
   EventCode,
   type FieldErrors,
+  isSupervisorRole,
   LIMITS,
   MSG,
   MSG_ALERTS,
-  Role,
   type TAlertRule,
   type TAlertRuleValues,
   type TAlertSaved,
@@ -90,7 +90,7 @@ const changed = (db: Db, access: TeamAccess, id: number): Promise<Outgoing> =>
   toTeam(db, access, { code: EventCode.AlertChanged, alert_id: id });
 
 /** A supervisor's changes to a customer's alerts are audited (docs/DESIGN.md §12, §13). */
-const bySupervisor = (access: TeamAccess) => access.role === Role.Supervisor;
+const bySupervisor = (access: TeamAccess) => isSupervisorRole(access.policy);
 
 /** At most LIMITS.alertsPerTeam rules (409). With a webhook URL, its secret is answered once. */
 export async function createAlert(

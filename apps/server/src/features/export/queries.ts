@@ -1,4 +1,4 @@
-import { Role } from '@tlprt/contract';
+import { ADMIN_ROLES } from '@tlprt/contract';
 import type { Db } from '../../db/index.js';
 
 /** Rows are read in keyset pages of this many, so an export never holds a whole table. */
@@ -70,7 +70,7 @@ export async function teamBatch(db: Db, afterId: number, limit = EXPORT_BATCH): 
       .innerJoin('users as u', 'u.id', 'm.user_id')
       .select(['m.team_id', 'u.email'])
       .where('m.team_id', 'in', ids)
-      .where('m.role', '=', Role.Admin)
+      .where('m.role', 'in', ADMIN_ROLES)
       .orderBy('m.team_id')
       .orderBy('u.email')
       .execute(),

@@ -1,8 +1,6 @@
+import { OriginStatus } from '@tlprt/contract';
 import { isFetchableOrigin, originVerification, usableDomainHosts } from '../../access/origin-hosts.js';
 import type { Db } from '../../db/index.js';
-
-/** origins.status of an active Origin (the origins feature's OriginStatus.Active). */
-const ORIGIN_ACTIVE = 10;
 
 /** The hosts a team's streams may come from, as stored: its usable domains (verified, promoted out of
  *  the drafts, active, not suspended) and the names of its active Origins that may be fetched from
@@ -17,7 +15,7 @@ export async function teamHostRows(
       .selectFrom('origins')
       .select(['name', 'verified_at'])
       .where('team_id', '=', teamId)
-      .where('status', '=', ORIGIN_ACTIVE)
+      .where('status', '=', OriginStatus.Active)
       .where('suspended', '=', 0)
       .execute(),
   ]);

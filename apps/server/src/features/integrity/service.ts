@@ -81,6 +81,58 @@ function withoutFragment(given: URL): URL {
   return url;
 }
 
+/** What reading a customer's segment needs of the service. */
+interface CustomerReadDeps {
+  ctx: AppContext;
+  fetchOptions: SafeFetchOptions;
+  fetchLimits: OriginFetchLimits;
+  teamHosts: TeamHosts;
+  count: NonNullable<IntegrityServiceOptions['countVerification']>;
+}
+
+/** A customer's segment: the shared table first, then the origin (whose answer goes to the table). */
+function customerRead(
+  { ctx, fetchOptions, fetchLimits, teamHosts, count }: CustomerReadDeps,
+  q: SegmentQuestion,
+  segment: string,
+): () => Promise<Outcome> {
+  const { key, url, range } = q;
+  return async () => {
+    const now = ctx.now();
+    const stored = await readStoredHash(ctx.db, key.teamId, segment, now).catch((err: unknown) => {
+      // The origin can still answer: a database hiccup costs a fetch, not the viewer's P2P.
+      ctx.log.warn({ err }, 'integrity: stored hashes not read');
+      return undefined;
+    });
+    if (stored) return { ok: true, from: 'stored', sha256: stored.sha256, ttlMs: stored.expiresAt - now };
+    let got: OriginHash;
+    try {
+      got = await fetchLimits.run(key.teamId, () =>
+        readOriginHash(url, range, {
+          ...fetchOptions,
+          allowHost: (h) => teamHosts.allows(key.teamId, h),
+          allowedHosts: "the team's",
+        }),
+      );
+    } catch (err) {
+      // Bytes a failed read received were paid for at the origin all the same.
+      if (err instanceof OriginReadFailed && err.originBytes > 0) count(key, err.originBytes, q.stream);
+      throw err;
+    }
+    if (got.originBytes > 0) count(key, got.originBytes, q.stream);
+    const { sha256 } = got;
+    await storeLearnedHash(
+      ctx.db,
+      key.teamId,
+      segment,
+      { sha256, source: got.source === 'stated' ? SegmentHashSource.Stated : SegmentHashSource.Fetched },
+      now + LEARNED_TTL_MS,
+      now,
+    ).catch((err: unknown) => ctx.log.warn({ err }, 'integrity: learned hash not stored'));
+    return { ok: true, from: 'origin', sha256 };
+  };
+}
+
 /**
  * docs/DESIGN.md §11 "Integrity of P2P delivery" and issue 36: the reference hash of a segment, from the
  * cheapest trusted source first. This node's memory; the shared table (a hash the team's packager
@@ -154,45 +206,6 @@ export function createIntegrityService(
     });
   }
 
-  /** A customer's segment: the shared table first, then the origin (whose answer goes to the table). */
-  function customerRead(q: SegmentQuestion, segment: string): () => Promise<Outcome> {
-    const { key, url, range } = q;
-    return async () => {
-      const now = ctx.now();
-      const stored = await readStoredHash(ctx.db, key.teamId, segment, now).catch((err: unknown) => {
-        // The origin can still answer: a database hiccup costs a fetch, not the viewer's P2P.
-        ctx.log.warn({ err }, 'integrity: stored hashes not read');
-        return undefined;
-      });
-      if (stored) return { ok: true, from: 'stored', sha256: stored.sha256, ttlMs: stored.expiresAt - now };
-      let got: OriginHash;
-      try {
-        got = await fetchLimits.run(key.teamId, () =>
-          readOriginHash(url, range, {
-            ...fetchOptions,
-            allowHost: (h) => teamHosts.allows(key.teamId, h),
-            allowedHosts: "the team's",
-          }),
-        );
-      } catch (err) {
-        // Bytes a failed read received were paid for at the origin all the same.
-        if (err instanceof OriginReadFailed && err.originBytes > 0) count(key, err.originBytes, q.stream);
-        throw err;
-      }
-      if (got.originBytes > 0) count(key, got.originBytes, q.stream);
-      const { sha256 } = got;
-      await storeLearnedHash(
-        ctx.db,
-        key.teamId,
-        segment,
-        { sha256, source: got.source === 'stated' ? SegmentHashSource.Stated : SegmentHashSource.Fetched },
-        now + LEARNED_TTL_MS,
-        now,
-      ).catch((err: unknown) => ctx.log.warn({ err }, 'integrity: learned hash not stored'));
-      return { ok: true, from: 'origin', sha256 };
-    };
-  }
-
   async function sha256Of(q: SegmentQuestion): Promise<string> {
     const url = withoutFragment(q.url);
     const segment = segmentId(url, q.range);
@@ -209,7 +222,7 @@ export function createIntegrityService(
         Number(url.port) !== fetchOptions.ports[url.protocol === 'https:' ? 'https' : 'http']
       )
         throw new HttpError(403, MSG_INTEGRITY.portNotFetched);
-      read = customerRead({ ...q, url }, segment);
+      read = customerRead({ ctx, fetchOptions, fetchLimits, teamHosts, count }, { ...q, url }, segment);
     }
     let computed = false;
     const outcome = await cache.resolve(memoryId(q.key.teamId, segment), () => {

@@ -2,7 +2,7 @@ import {
   can,
   canManageInvitation,
   InviteStatus,
-  Role,
+  isAdminRole,
   type TTeamDetail,
   type TTeamMember,
 } from '@tlprt/contract';
@@ -22,7 +22,7 @@ export function presentTeamDetail(
   tags: string[],
   at: Date,
 ): TTeamDetail {
-  const admins = members.filter((m) => m.role === Role.Admin).length;
+  const admins = members.filter((m) => isAdminRole(m.role)).length;
   const mayChangeRoles = can('team.setRole', access.policy);
   const users: TTeamMember[] = members.map((m) => ({
     id: m.id,
@@ -33,7 +33,7 @@ export function presentTeamDetail(
     invite_status: 0,
     invite_id: null,
     inviting_user: null,
-    isAdminUser: m.role === Role.Admin && admins > 1,
+    isAdminUser: isAdminRole(m.role) && admins > 1,
     isSelectRole: mayChangeRoles,
     isResendInviteUserTeam: false,
   }));
@@ -50,7 +50,7 @@ export function presentTeamDetail(
     isSelectRole: false,
     isResendInviteUserTeam: canManageInvitation(access.policy, i.inviting_user_id),
   }));
-  const soleAdminWithOthers = access.memberRole === Role.Admin && admins === 1 && members.length > 1;
+  const soleAdminWithOthers = isAdminRole(access.memberRole) && admins === 1 && members.length > 1;
   return {
     ...presentTeamSummary({ ...access.team, role: access.role, favourite: access.favourite ? 1 : 0 }, at),
     users: [...users, ...invited],

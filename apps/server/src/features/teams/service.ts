@@ -8,8 +8,8 @@ import {
   MSG,
   MSG_TEAMS,
   mayLeaveTeam,
-  Role,
   type TCreateTeamRequest,
+  TEAM_CREATOR_ROLE,
   type TTeamDetail,
   type TTeamSummary,
   type ZSetVersionRequest,
@@ -42,7 +42,7 @@ import {
   toggleFavourite,
 } from './queries.js';
 
-/** The create-team block: the creator becomes Admin of the new team. */
+/** The create-team block: the creator becomes the new team's admin (the contract's TEAM_CREATOR_ROLE). */
 export async function createTeam(
   ctx: AppContext,
   actor: UserRow,
@@ -52,7 +52,7 @@ export async function createTeam(
   const teamId = await insertTeamWithMember(
     ctx.db,
     { name: input.name, createdAt: ctx.now() },
-    { userId: actor.id, role: Role.Admin },
+    { userId: actor.id, role: TEAM_CREATOR_ROLE },
   );
   const row = await findTeamOfUser(ctx.db, actor.id, teamId);
   if (!row) throw new Error(`team ${teamId} vanished after creation`);
