@@ -13,6 +13,7 @@ export * from './forms.js';
 export * from './guide.js';
 export * from './invitations.js';
 export * from './messages.js';
+export * from './messages-statistics.js';
 export * from './player.js';
 export * from './players.js';
 export * from './policy.js';

@@ -1,10 +1,11 @@
-import { Alert, Badge, Button, Group, Modal, Skeleton, Stack, Text } from '@mantine/core';
+import { Alert, Badge, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { LIMITS, MSG_ALERTS, type TAlertRule, type TAlertSaved, type TTeamSummary } from '@tlprt/contract';
 import { useState } from 'react';
 import { usePolicy } from '../../platform/session/policy';
 import { openConfirm } from '../../platform/ui/AppModals';
 import { CopyBlock } from '../../platform/ui/CopyBlock';
 import { IconAlert, IconBell, IconPlus } from '../../platform/ui/icons';
+import { ListState } from '../../platform/ui/ListState';
 import { EmptyState, PageTitle, SuspendedBanner } from '../../platform/ui/Page';
 import { AlertCard, type TestResult } from './AlertCard';
 import { AlertFormModal } from './AlertForm';
@@ -89,49 +90,51 @@ export function AlertsScreen({ team }: { team: TTeamSummary }) {
             {MSG_ALERTS.limitReached}
           </Text>
         )}
-        {alerts.isPending ? (
-          <Stack gap="md" aria-busy="true" aria-label={MSG_ALERTS.loading}>
-            <Skeleton h={150} radius="md" />
-            <Skeleton h={150} radius="md" />
-          </Stack>
-        ) : !alerts.data ? (
-          <Alert color="red" variant="light" icon={<IconAlert />} title={MSG_ALERTS.loadFailed}>
-            <Button
-              mt="xs"
-              size="xs"
-              variant="light"
-              color="red"
-              loading={alerts.isFetching}
-              onClick={() => void alerts.refetch()}
-            >
-              {MSG_ALERTS.retry}
-            </Button>
-          </Alert>
-        ) : alerts.data.length === 0 ? (
-          <EmptyState icon={<IconBell size={28} />} title={MSG_ALERTS.empty}>
-            <Text c="dimmed" size="sm">
-              {MSG_ALERTS.emptyHint}
-            </Text>
-            {create}
-          </EmptyState>
-        ) : (
-          alerts.data.map((r) => (
-            <AlertCard
-              key={r.id}
-              teamId={team.id}
-              rule={r}
-              keyName={keys.nameOf}
-              test={tests[r.id] ?? null}
-              actions={{
-                onEdit: manage ? () => setEditing({ rule: r }) : undefined,
-                onDelete: mayDelete ? () => askDelete(r) : undefined,
-                onTest: manage && r.webhookUrl ? () => sendTest(r) : undefined,
-                onRotate: manage && r.webhookUrl ? () => askRotate(r) : undefined,
-                testing: test.isPending && test.variables === r.id,
-              }}
-            />
-          ))
-        )}
+        <ListState
+          query={alerts}
+          loading={{ label: MSG_ALERTS.loading, height: 150, radius: 'md', gap: 'md' }}
+          failed={
+            <Alert color="red" variant="light" icon={<IconAlert />} title={MSG_ALERTS.loadFailed}>
+              <Button
+                mt="xs"
+                size="xs"
+                variant="light"
+                color="red"
+                loading={alerts.isFetching}
+                onClick={() => void alerts.refetch()}
+              >
+                {MSG_ALERTS.retry}
+              </Button>
+            </Alert>
+          }
+          empty={
+            <EmptyState icon={<IconBell size={28} />} title={MSG_ALERTS.empty}>
+              <Text c="dimmed" size="sm">
+                {MSG_ALERTS.emptyHint}
+              </Text>
+              {create}
+            </EmptyState>
+          }
+        >
+          {(rules) =>
+            rules.map((r) => (
+              <AlertCard
+                key={r.id}
+                teamId={team.id}
+                rule={r}
+                keyName={keys.nameOf}
+                test={tests[r.id] ?? null}
+                actions={{
+                  onEdit: manage ? () => setEditing({ rule: r }) : undefined,
+                  onDelete: mayDelete ? () => askDelete(r) : undefined,
+                  onTest: manage && r.webhookUrl ? () => sendTest(r) : undefined,
+                  onRotate: manage && r.webhookUrl ? () => askRotate(r) : undefined,
+                  testing: test.isPending && test.variables === r.id,
+                }}
+              />
+            ))
+          }
+        </ListState>
       </Stack>
       <AlertFormModal
         teamId={team.id}

@@ -1,7 +1,6 @@
 import {
   ActionIcon,
   Alert,
-  Anchor,
   Badge,
   Box,
   Button,
@@ -17,48 +16,29 @@ import {
 } from '@mantine/core';
 import {
   bareHost,
-  KeyStatus,
   LIMITS,
   MSG_DOMAINS,
-  PLAYER_KIND_HELP,
-  PLAYER_KIND_LABEL,
-  PLAYER_TABLE,
-  PLAYERS,
   type TDomain,
   VerificationMethod,
-  WEB_PATHS,
   ZCreateDomainRequest,
 } from '@tlprt/contract';
 import { useState } from 'react';
-import { Link } from 'react-router';
 import { isApiError } from '../../platform/api/errors';
-import { GUIDE_URL, pluginUrl } from '../../platform/config';
 import { useContractForm } from '../../platform/form';
-import { playerSnippet } from '../../platform/integration/snippets';
 import { useDomains } from '../../platform/queries/domains';
 import { usePolicy } from '../../platform/session/policy';
 import { useSession } from '../../platform/session/SessionProvider';
 import { openConfirm } from '../../platform/ui/AppModals';
 import { CopyBlock } from '../../platform/ui/CopyBlock';
-import {
-  IconAlert,
-  IconBook,
-  IconChart,
-  IconCircleCheck,
-  IconKey,
-  IconPlug,
-  IconX,
-} from '../../platform/ui/icons';
+import { IconAlert, IconCircleCheck, IconPlug, IconX } from '../../platform/ui/icons';
 import { cardPadding, EmptyState, LoadFailedAlert, SuspendedBanner } from '../../platform/ui/Page';
 import { VerifyButton } from '../../platform/ui/VerifyButton';
 import { DraftNav } from './DraftNav';
 import { currentDraft, isVerifiedDraft, useDraftSelection } from './drafts';
-import { useCreateKey } from './keys/mutations';
-import { useKeys } from './keys/queries';
 import { useCreateDomain, usePromoteDomain, useVerifyDomain } from './mutations';
+import { Links, PlayerStep } from './PlayerStep';
 import { useDictionaries, useInstructions } from './queries';
 
-/** The URL the user types; the team comes from the session. */
 const DOMAIN_INPUT = ZCreateDomainRequest.pick({ url: true });
 
 /** Verification state of each draft (spec §4: tracked per draft). */
@@ -466,120 +446,3 @@ function MethodInstructions({
  * Step 2: the player snippets (spec §2). The key is the draft's first active key, else the team's first
  * active key for every domain; "Generate new token" creates one (a team key: a draft has no keys of its own).
  */
-function PlayerStep({ draft }: { draft: TDomain }) {
-  const { currentTeam } = useSession();
-  const team = currentTeam as NonNullable<typeof currentTeam>;
-  const policy = usePolicy(team);
-  const keys = useKeys(team.id);
-  const createKey = useCreateKey(team.id);
-  const own = draft.keys.find((k) => k.status === KeyStatus.Active);
-  const teamWide = keys.data?.find((k) => k.domainId === null && k.status === KeyStatus.Active);
-  const key = own ?? teamWide ?? null;
-  const domainId = draft.draft.id === 1 ? draft.id : 0;
-  const plugin = pluginUrl();
-
-  return (
-    <Card withBorder p={cardPadding} component="section" aria-labelledby="player-title">
-      <Stack gap="md">
-        <div>
-          <Title order={2} fz="lg" id="player-title">
-            Step 2. Add the P2P plugin to your player
-          </Title>
-          <Text size="sm" c="dimmed">
-            Copy the snippet for your player into the page that plays video on {draft.url}, and put your
-            stream's address in SRC. The{' '}
-            <Anchor href={`${GUIDE_URL}#players`} target="_blank" rel="noreferrer" inherit underline="always">
-              integration guide
-            </Anchor>{' '}
-            explains each player and the key settings.
-          </Text>
-        </div>
-        <Group
-          justify="space-between"
-          gap="sm"
-          p="sm"
-          style={{ borderRadius: 12, background: 'var(--app-bg)' }}
-        >
-          <Group gap="xs" wrap="nowrap" miw={0}>
-            <IconKey size={18} />
-            {key ? (
-              <Text ff="monospace" size="sm" style={{ wordBreak: 'break-all' }} data-testid="snippet-key">
-                {key.keyHash}
-              </Text>
-            ) : (
-              <Text size="sm" c="dimmed">
-                No active service key yet.
-              </Text>
-            )}
-          </Group>
-          {!key && (
-            <Button
-              size="xs"
-              variant="light"
-              loading={createKey.isPending}
-              disabled={!policy.can('keys.manage')}
-              onClick={() => createKey.mutate(domainId)}
-              title={MSG_DOMAINS.generateTokenHelp}
-            >
-              {MSG_DOMAINS.generateToken}
-            </Button>
-          )}
-        </Group>
-        <Tabs defaultValue={PLAYERS[0]} keepMounted={false}>
-          <Tabs.List style={{ flexWrap: 'wrap' }}>
-            {PLAYERS.map((p) => (
-              <Tabs.Tab key={p} value={p}>
-                {p}
-              </Tabs.Tab>
-            ))}
-          </Tabs.List>
-          {PLAYERS.map((p) => {
-            const { kind } = PLAYER_TABLE[p];
-            return (
-              <Tabs.Panel key={p} value={p} pt="md">
-                <Stack gap="sm">
-                  <Group gap="xs" wrap="nowrap" align="flex-start" data-testid="snippet-integration">
-                    <Badge
-                      color={kind === 'cdn-only' ? 'orange' : 'teal'}
-                      variant="light"
-                      radius="sm"
-                      style={{ flexShrink: 0 }}
-                      mt={1}
-                    >
-                      {PLAYER_KIND_LABEL[kind]}
-                    </Badge>
-                    <Text size="sm">{PLAYER_KIND_HELP[kind]}</Text>
-                  </Group>
-                  <CopyBlock
-                    label={`${p} snippet`}
-                    value={playerSnippet(p, key?.keyHash ?? null, plugin)}
-                    multiline
-                  />
-                </Stack>
-              </Tabs.Panel>
-            );
-          })}
-        </Tabs>
-      </Stack>
-    </Card>
-  );
-}
-
-function Links() {
-  return (
-    <Group gap="lg">
-      <Anchor href={GUIDE_URL} target="_blank" rel="noreferrer" size="sm">
-        <Group gap={6} component="span">
-          <IconBook size={16} />
-          Documentation
-        </Group>
-      </Anchor>
-      <Anchor component={Link} to={WEB_PATHS.statistics} size="sm">
-        <Group gap={6} component="span">
-          <IconChart size={16} />
-          {MSG_DOMAINS.goToStatistics}
-        </Group>
-      </Anchor>
-    </Group>
-  );
-}

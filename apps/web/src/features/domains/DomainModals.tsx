@@ -124,29 +124,43 @@ export function useDomainModals(teamId: number): (pending: Pending) => void {
         });
       }
       case 'deleteKey':
-        return openAppModal({
-          title: 'Delete key',
-          size: 'lg',
-          render: (close) => <DeleteKeyForm teamId={teamId} k={pending.key} onClose={close} />,
-        });
       case 'keySettings':
-        return openAppModal({
-          title: 'Key settings',
-          size: 'lg',
-          render: (close) => (
-            <KeySettingsModal teamId={teamId} domain={domain} k={pending.key} onClose={close} />
-          ),
-        });
       case 'supervisorSettings':
-        return openAppModal({
-          title: 'Supervisor settings',
-          size: 'min(1100px, 96vw)',
-          render: (close) => (
-            <SupervisorSettingsModal teamId={teamId} domain={domain} k={pending.key} onClose={close} />
-          ),
-        });
+        return openKeyModal(teamId, pending);
     }
   };
+}
+
+/** The key's own modals (forms, not confirmations). */
+function openKeyModal(
+  teamId: number,
+  pending: Extract<Pending, { kind: 'deleteKey' | 'keySettings' | 'supervisorSettings' }>,
+) {
+  const { domain } = pending;
+  switch (pending.kind) {
+    case 'deleteKey':
+      return openAppModal({
+        title: 'Delete key',
+        size: 'lg',
+        render: (close) => <DeleteKeyForm teamId={teamId} k={pending.key} onClose={close} />,
+      });
+    case 'keySettings':
+      return openAppModal({
+        title: 'Key settings',
+        size: 'lg',
+        render: (close) => (
+          <KeySettingsModal teamId={teamId} domain={domain} k={pending.key} onClose={close} />
+        ),
+      });
+    case 'supervisorSettings':
+      return openAppModal({
+        title: 'Supervisor settings',
+        size: 'min(1100px, 96vw)',
+        render: (close) => (
+          <SupervisorSettingsModal teamId={teamId} domain={domain} k={pending.key} onClose={close} />
+        ),
+      });
+  }
 }
 
 /** Spec §5: the user types the exact key text; Confirm stays disabled until it matches. */

@@ -7,7 +7,6 @@ import {
   Card,
   Group,
   SimpleGrid,
-  Skeleton,
   Stack,
   Switch,
   Text,
@@ -31,7 +30,8 @@ import { useSession } from '../../platform/session/SessionProvider';
 import { openConfirm } from '../../platform/ui/AppModals';
 import { CopyBlock } from '../../platform/ui/CopyBlock';
 import { IconAlert, IconCircleCheck, IconPlus, IconServer, IconTrash } from '../../platform/ui/icons';
-import { EmptyState, LoadFailedAlert, SuspendedBanner } from '../../platform/ui/Page';
+import { ListState } from '../../platform/ui/ListState';
+import { EmptyState, SuspendedBanner } from '../../platform/ui/Page';
 import { VerifyButton } from '../../platform/ui/VerifyButton';
 import { useCreateOrigin, useDeleteOrigin, useToggleOrigin, useVerifyOrigin } from './mutations';
 import { useOrigins } from './queries';
@@ -92,121 +92,118 @@ export function Origins() {
           )}
         </Card>
       )}
-      {origins.isPending ? (
-        <Stack gap="sm" aria-busy="true" aria-label="Loading origins">
-          <Skeleton h={64} radius="lg" />
-          <Skeleton h={64} radius="lg" />
-        </Stack>
-      ) : !origins.data ? (
-        <LoadFailedAlert />
-      ) : origins.data.length === 0 ? (
-        <EmptyState icon={<IconServer size={28} />} title="No origins yet">
-          <Text c="dimmed" size="sm">
-            {editable
-              ? `Press "${MSG_DOMAINS.addOrigin}" to create the first one.`
-              : 'Origins of this team are listed here.'}
-          </Text>
-        </EmptyState>
-      ) : (
-        <Stack gap={6}>
-          {/* Column headings of the rows below; each control carries its own accessible name. */}
-          <Group justify="space-between" px="md" visibleFrom="xs" aria-hidden wrap="nowrap">
-            <Text size="xs" c="dimmed" fw={600} tt="uppercase" pl={28} style={{ letterSpacing: '0.04em' }}>
-              Origin host · integrity check
+      <ListState
+        query={origins}
+        loading={{ label: 'Loading origins', height: 64, radius: 'lg', gap: 'sm' }}
+        empty={
+          <EmptyState icon={<IconServer size={28} />} title="No origins yet">
+            <Text c="dimmed" size="sm">
+              {editable
+                ? `Press "${MSG_DOMAINS.addOrigin}" to create the first one.`
+                : 'Origins of this team are listed here.'}
             </Text>
-            <Text size="xs" c="dimmed" fw={600} tt="uppercase" style={{ letterSpacing: '0.04em' }}>
-              {editable ? 'Active · Delete' : 'Active'}
-            </Text>
-          </Group>
-          <Accordion
-            multiple
-            // What still needs doing is open from the start for whoever may do it.
-            defaultValue={
-              editable
-                ? origins.data.filter((o) => o.verification === 'unverified').map((o) => String(o.id))
-                : []
-            }
-            variant="separated"
-            radius="lg"
-            chevronPosition="left"
-            styles={{
-              item: {
-                background: 'var(--app-surface)',
-                border: '1px solid var(--app-border)',
-              },
-            }}
-          >
-            {origins.data.map((o) => {
-              const active = o.status.id === 10;
-              const badge = VERIFICATION_BADGE[o.verification];
-              return (
-                <Accordion.Item key={o.id} value={String(o.id)}>
-                  <Group gap={4} wrap="nowrap" pr="sm">
-                    <Accordion.Control aria-label={`Origin ${o.name}`} style={{ flex: 1, minWidth: 0 }}>
-                      <Group gap="sm" wrap="wrap">
-                        {/* What the customer typed: their own host, not the generated reference. */}
-                        <Text fw={600} ff="monospace" size="sm" style={{ wordBreak: 'break-all' }}>
-                          {o.name}
-                        </Text>
-                        {badge && (
-                          <Badge color={badge.color} variant="light" radius="sm">
-                            {badge.label}
-                          </Badge>
-                        )}
-                        {o.suspended === 1 && (
-                          <Badge color="red" variant="filled" radius="sm">
-                            {MSG_DOMAINS.suspendedLabel}
-                          </Badge>
-                        )}
-                      </Group>
-                    </Accordion.Control>
-                    <Tooltip label={active ? 'Deactivate origin' : 'Activate origin'}>
-                      <Switch
-                        aria-label={`Active ${o.name}`}
-                        checked={active}
-                        color="green"
-                        disabled={!editable || (toggle.isPending && toggle.variables === o.id)}
-                        onChange={() => toggle.mutate(o.id)}
-                      />
-                    </Tooltip>
-                    {editable && (
-                      <Tooltip label="Delete origin">
-                        <ActionIcon
-                          variant="subtle"
-                          color="red"
-                          aria-label={`Delete origin ${o.name}`}
-                          onClick={() => askDelete(o)}
-                        >
-                          <IconTrash />
-                        </ActionIcon>
+          </EmptyState>
+        }
+      >
+        {(list) => (
+          <Stack gap={6}>
+            {/* Column headings of the rows below; each control carries its own accessible name. */}
+            <Group justify="space-between" px="md" visibleFrom="xs" aria-hidden wrap="nowrap">
+              <Text size="xs" c="dimmed" fw={600} tt="uppercase" pl={28} style={{ letterSpacing: '0.04em' }}>
+                Origin host · integrity check
+              </Text>
+              <Text size="xs" c="dimmed" fw={600} tt="uppercase" style={{ letterSpacing: '0.04em' }}>
+                {editable ? 'Active · Delete' : 'Active'}
+              </Text>
+            </Group>
+            <Accordion
+              multiple
+              // What still needs doing is open from the start for whoever may do it.
+              defaultValue={
+                editable ? list.filter((o) => o.verification === 'unverified').map((o) => String(o.id)) : []
+              }
+              variant="separated"
+              radius="lg"
+              chevronPosition="left"
+              styles={{
+                item: {
+                  background: 'var(--app-surface)',
+                  border: '1px solid var(--app-border)',
+                },
+              }}
+            >
+              {list.map((o) => {
+                const active = o.status.id === 10;
+                const badge = VERIFICATION_BADGE[o.verification];
+                return (
+                  <Accordion.Item key={o.id} value={String(o.id)}>
+                    <Group gap={4} wrap="nowrap" pr="sm">
+                      <Accordion.Control aria-label={`Origin ${o.name}`} style={{ flex: 1, minWidth: 0 }}>
+                        <Group gap="sm" wrap="wrap">
+                          {/* What the customer typed: their own host, not the generated reference. */}
+                          <Text fw={600} ff="monospace" size="sm" style={{ wordBreak: 'break-all' }}>
+                            {o.name}
+                          </Text>
+                          {badge && (
+                            <Badge color={badge.color} variant="light" radius="sm">
+                              {badge.label}
+                            </Badge>
+                          )}
+                          {o.suspended === 1 && (
+                            <Badge color="red" variant="filled" radius="sm">
+                              {MSG_DOMAINS.suspendedLabel}
+                            </Badge>
+                          )}
+                        </Group>
+                      </Accordion.Control>
+                      <Tooltip label={active ? 'Deactivate origin' : 'Activate origin'}>
+                        <Switch
+                          aria-label={`Active ${o.name}`}
+                          checked={active}
+                          color="green"
+                          disabled={!editable || (toggle.isPending && toggle.variables === o.id)}
+                          onChange={() => toggle.mutate(o.id)}
+                        />
                       </Tooltip>
-                    )}
-                  </Group>
-                  <Accordion.Panel>
-                    <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="md">
-                      <Field label="Status" value={o.status.name} />
-                      <Field label="Added on" value={formatDate(o.createdAt)} />
-                      <Field
-                        label="Service reference"
-                        value={o.url}
-                        mono
-                        help="Generated by this service to identify the origin (quote it to support). Your players keep loading from your own host."
+                      {editable && (
+                        <Tooltip label="Delete origin">
+                          <ActionIcon
+                            variant="subtle"
+                            color="red"
+                            aria-label={`Delete origin ${o.name}`}
+                            onClick={() => askDelete(o)}
+                          >
+                            <IconTrash />
+                          </ActionIcon>
+                        </Tooltip>
+                      )}
+                    </Group>
+                    <Accordion.Panel>
+                      <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="md">
+                        <Field label="Status" value={o.status.name} />
+                        <Field label="Added on" value={formatDate(o.createdAt)} />
+                        <Field
+                          label="Service reference"
+                          value={o.url}
+                          mono
+                          help="Generated by this service to identify the origin (quote it to support). Your players keep loading from your own host."
+                        />
+                      </SimpleGrid>
+                      <OriginVerification
+                        origin={o}
+                        teamId={team.id}
+                        editable={editable}
+                        state={verifyStates[o.id] ?? null}
+                        setState={(state) => setVerify(o.id, state)}
                       />
-                    </SimpleGrid>
-                    <OriginVerification
-                      origin={o}
-                      teamId={team.id}
-                      editable={editable}
-                      state={verifyStates[o.id] ?? null}
-                      setState={(state) => setVerify(o.id, state)}
-                    />
-                  </Accordion.Panel>
-                </Accordion.Item>
-              );
-            })}
-          </Accordion>
-        </Stack>
-      )}
+                    </Accordion.Panel>
+                  </Accordion.Item>
+                );
+              })}
+            </Accordion>
+          </Stack>
+        )}
+      </ListState>
     </Stack>
   );
 }

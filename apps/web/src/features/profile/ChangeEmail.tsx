@@ -1,15 +1,4 @@
-import {
-  Alert,
-  Button,
-  Card,
-  Group,
-  PasswordInput,
-  SimpleGrid,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Button, Card, Group, PasswordInput, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { linkBases, MSG_TEAMS, ZChangeEmailRequest } from '@tlprt/contract';
 import { showPopup } from '../../platform/api/popups';
 import { formError, showApiError, useContractForm } from '../../platform/form';
@@ -17,6 +6,7 @@ import { useSession } from '../../platform/session/SessionProvider';
 import { FormError } from '../../platform/ui/FormError';
 import { IconMail } from '../../platform/ui/icons';
 import { useChangeEmail, useChangeEmailResend, useChangeEmailRevoke } from './mutations';
+import { PendingLinkAlert } from './PendingLinkAlert';
 
 const FIELDS = ['email', 'password'] as const;
 
@@ -62,36 +52,17 @@ export function ChangeEmail({ locked, lockedReason }: { locked: boolean; lockedR
           </Text>
         </div>
         {pending ? (
-          <Alert variant="light" color="blue" icon={<IconMail />} title="Change requested">
-            <Stack gap="sm">
-              <Text size="sm">
-                Confirm the change with the link sent to <b>{user.newChangeEmail}</b>.
-              </Text>
-              <Group gap="sm">
-                <Button
-                  size="xs"
-                  variant="default"
-                  loading={resend.isPending}
-                  onClick={() =>
-                    resend.mutate(undefined, {
-                      onSuccess: () => showPopup({ kind: 'notice', title: MSG_TEAMS.linkSent }),
-                    })
-                  }
-                >
-                  Resend
-                </Button>
-                <Button
-                  size="xs"
-                  variant="light"
-                  color="red"
-                  loading={revoke.isPending}
-                  onClick={() => revoke.mutate()}
-                >
-                  Revoke
-                </Button>
-              </Group>
-            </Stack>
-          </Alert>
+          <PendingLinkAlert
+            title="Change requested"
+            color="blue"
+            icon={<IconMail />}
+            resend={resend}
+            revoke={revoke}
+          >
+            <Text size="sm">
+              Confirm the change with the link sent to <b>{user.newChangeEmail}</b>.
+            </Text>
+          </PendingLinkAlert>
         ) : (
           <form onSubmit={submit} noValidate>
             <Stack gap="md">

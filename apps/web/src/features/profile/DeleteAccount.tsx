@@ -1,10 +1,11 @@
-import { Alert, Badge, Button, Card, Group, List, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, List, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { MSG_TEAMS, roleColor, roleName, type TDeleteInfo } from '@tlprt/contract';
 import { showPopup } from '../../platform/api/popups';
 import { useSession } from '../../platform/session/SessionProvider';
 import { openInfo, openPasswordConfirm } from '../../platform/ui/AppModals';
 import { IconAlert, IconTrash } from '../../platform/ui/icons';
 import { useDeleteInfo, useDeleteResend, useDeleteRevoke, useRequestDelete } from './mutations';
+import { PendingLinkAlert } from './PendingLinkAlert';
 
 const canGoOn = (status: number) => status >= 200 && status < 300;
 
@@ -99,34 +100,15 @@ export function DeleteAccount() {
           )}
         </Group>
         {inProgress && (
-          <Alert color="red" variant="light" icon={<IconAlert />} title={MSG_TEAMS.deletingInProgress}>
-            <Stack gap="sm">
-              <Text size="sm">Confirm the deletion with the link we sent to {user.email}.</Text>
-              <Group gap="sm">
-                <Button
-                  size="xs"
-                  variant="default"
-                  loading={resend.isPending}
-                  onClick={() =>
-                    resend.mutate(undefined, {
-                      onSuccess: () => showPopup({ kind: 'notice', title: MSG_TEAMS.linkSent }),
-                    })
-                  }
-                >
-                  Resend
-                </Button>
-                <Button
-                  size="xs"
-                  color="red"
-                  variant="light"
-                  loading={revoke.isPending}
-                  onClick={() => revoke.mutate()}
-                >
-                  Revoke
-                </Button>
-              </Group>
-            </Stack>
-          </Alert>
+          <PendingLinkAlert
+            title={MSG_TEAMS.deletingInProgress}
+            color="red"
+            icon={<IconAlert />}
+            resend={resend}
+            revoke={revoke}
+          >
+            <Text size="sm">Confirm the deletion with the link we sent to {user.email}.</Text>
+          </PendingLinkAlert>
         )}
       </Stack>
     </Card>

@@ -1,21 +1,18 @@
 import type { TStatsPoint } from '@tlprt/contract';
-import { MIN_ZOOM_SPAN_S, MSG_STATS, SERIES } from '@tlprt/contract';
+import { MIN_ZOOM_SPAN_S, SERIES } from '@tlprt/contract';
 import { formatDateTime } from '../../platform/dates';
 import { DIMMED_TEXT } from '../../platform/ui/colors';
 import { formatBits, formatBytes, formatCount, formatPercent } from '../../platform/units';
 import { indexByTime, type PreviousPeriod } from './comparison';
 import { shortDay } from './period';
+import { drawnTraffic, SERIES_COLORS, type TrafficSeries, trafficOf } from './seriesStyle';
 
-const SERIES_COLORS = { cdn: '#4c6ef5', p2p: '#12b886', nodr: '#fab005' } as const;
-/** Refused peer bytes: an alarm, red apart from the traffic's colours. */
-const REFUSED_COLOR = '#e03131';
-const REFUSED = MSG_STATS.refusedSeries;
-/** Bytes fetched from the origin to verify peers' segments: not traffic, so neutral and not drawn. */
-const VERIFICATION_COLOR = '#868e96';
+const REFUSED_COLOR = SERIES_COLORS.rejectedBytes;
+const REFUSED = SERIES.rejectedBytes.label;
+const VERIFICATION_COLOR = SERIES_COLORS.verifyBytes;
 const VERIFICATION = SERIES.verifyBytes.label;
-/** The audience line (usersCount), dark over the series' bars. */
-const VIEWERS_COLOR = '#343a40';
-export const VIEWERS = 'Viewers';
+const VIEWERS_COLOR = SERIES_COLORS.users;
+export const VIEWERS = SERIES.users.label;
 /** The previous period (compare): grey and dashed, behind the current one, on both schemes. */
 export const PREVIOUS = 'Previous period';
 const PREVIOUS_COLOR = '#868e96';
@@ -66,18 +63,8 @@ interface Row {
 }
 const share = (v: number, total: number) => (total > 0 ? v / total : 0);
 
-function rows(p: TStatsPoint, nodr: boolean, kind: 'size' | 'users'): Row[] {
-  const r: Row[] = [
-    { name: 'CDN', color: SERIES_COLORS.cdn, value: kind === 'size' ? p.cdnDwSize : p.cdnUsersCount },
-    { name: 'P2P', color: SERIES_COLORS.p2p, value: kind === 'size' ? p.p2pDwSize : p.p2pUsersCount },
-  ];
-  if (nodr)
-    r.push({
-      name: 'NODR',
-      color: SERIES_COLORS.nodr,
-      value: kind === 'size' ? (p.nodrDwSize ?? 0) : (p.nodrUsersCount ?? 0),
-    });
-  return r;
+function rows(p: TStatsPoint, nodr: boolean, kind: 'bytes' | 'viewers'): Row[] {
+  return drawnTraffic(nodr).map((s) => ({ name: s.label, color: s.color, value: s[kind](p) }));
 }
 
 /** One line of the tooltip: a rate with the bytes of the step and their share, or a count. */
@@ -96,7 +83,6 @@ export interface TooltipSection {
   total: string;
   rows: TooltipRow[];
 }
-const trafficOf = (p: TStatsPoint) => p.cdnDwSize + p.p2pDwSize + (p.nodrDwSize ?? 0);
 
 /**
  * The tooltip of one point, as plain data (tested; rendered to HTML below), the same in every range:
@@ -109,7 +95,7 @@ const trafficOf = (p: TStatsPoint) => p.cdnDwSize + p.p2pDwSize + (p.nodrDwSize 
 export function tooltipLines(input: ChartInput, index: number) {
   const p = input.points[index];
   if (!p) return null;
-  const size = rows(p, input.nodr, 'size');
+  const size = rows(p, input.nodr, 'bytes');
   const sizeTotal = size.reduce((a, r) => a + r.value, 0);
   const rate = (bytes: number) => formatBits(bitsPerSecond(bytes, input.step));
   const notTraffic = (name: string, color: string, bytes: number): TooltipRow[] =>
@@ -133,7 +119,7 @@ export function tooltipLines(input: ChartInput, index: number) {
     {
       title: VIEWERS,
       total: formatCount(p.usersCount),
-      rows: rows(p, input.nodr, 'users').map((r) => ({
+      rows: rows(p, input.nodr, 'viewers').map((r) => ({
         name: r.name,
         color: r.color,
         value: formatCount(r.value),
@@ -202,45 +188,21 @@ export function minZoomSpanMs(step: number, points: readonly TStatsPoint[]): num
 export function buildChartOption(input: ChartInput, zoom: readonly [number, number] = [0, 100]) {
   const { points, step, nodr, utcOffset } = input;
   const t = (p: TStatsPoint) => axisTime(p.datePoint, utcOffset);
-  const names = nodr ? ['CDN', 'P2P', 'NODR'] : ['CDN', 'P2P'];
-  const sizeOf = (p: TStatsPoint, n: string) =>
-    n === 'CDN' ? p.cdnDwSize : n === 'P2P' ? p.p2pDwSize : (p.nodrDwSize ?? 0);
-  const usersOf = (p: TStatsPoint, n: string) =>
-    n === 'CDN' ? p.cdnUsersCount : n === 'P2P' ? p.p2pUsersCount : (p.nodrUsersCount ?? 0);
-  const colorOf = (n: string) =>
-    n === 'CDN' ? SERIES_COLORS.cdn : n === 'P2P' ? SERIES_COLORS.p2p : SERIES_COLORS.nodr;
+  const traffic = drawnTraffic(nodr);
   const min = points[0] ? t(points[0]) : undefined;
   const max = points[points.length - 1] ? t(points[points.length - 1] as TStatsPoint) : undefined;
   const minSpan = minZoomSpanMs(step, points);
   const refused = hasRefused(points);
-  const open = lastIsOpen(input);
-  const openAt = open ? points.length - 1 : -1;
   const refusedNames = refused ? [REFUSED] : [];
   const previous = input.previous;
   const previousNames = previous ? [PREVIOUS] : [];
-  const before = previous ? indexByTime(previous.points) : null;
-  /** The previous period's point drawn at `p`'s place. */
-  const previousOf = (p: TStatsPoint) => (previous && before?.get(p.datePoint - previous.shift)) || null;
-  const axisLabel = { color: DIMMED_TEXT, hideOverlap: true };
-  const splitLine = { lineStyle: { color: '#f1f3f5' } };
-  /** The audience line (usersCount), stepped over the series' viewers; the open minute has a dashed one. */
-  const audience = {
-    name: VIEWERS,
-    type: 'line' as const,
-    xAxisIndex: 1,
-    yAxisIndex: 1,
-    step: 'middle' as const,
-    showSymbol: false,
-    z: 3,
-    itemStyle: { color: VIEWERS_COLOR },
-  };
 
   return {
     useUTC: true,
     animation: false,
     // The audience's colour last: the dark scheme replaces it (chartScheme.ts).
     color: [
-      ...names.map(colorOf),
+      ...traffic.map((s) => s.color),
       ...(refused ? [REFUSED_COLOR] : []),
       ...(previous ? [PREVIOUS_COLOR] : []),
       VIEWERS_COLOR,
@@ -248,7 +210,7 @@ export function buildChartOption(input: ChartInput, zoom: readonly [number, numb
     legend: {
       top: 0,
       left: 64,
-      data: [...names, ...refusedNames, ...previousNames, VIEWERS],
+      data: [...traffic.map((s) => s.label), ...refusedNames, ...previousNames, VIEWERS],
       icon: 'roundRect',
       itemWidth: 12,
       itemHeight: 8,
@@ -272,6 +234,40 @@ export function buildChartOption(input: ChartInput, zoom: readonly [number, numb
         return tooltipHtml(input, at >= 0 ? at : (first?.dataIndex ?? 0));
       },
     },
+    ...chartAxes(min, max),
+    dataZoom: [
+      {
+        type: 'slider',
+        xAxisIndex: [0, 1],
+        bottom: 12,
+        height: 28,
+        minValueSpan: minSpan,
+        left: 72,
+        right: 24,
+        labelFormatter: (v: number) =>
+          step >= 3600 ? formatAxisTime(v).slice(5, 10) : formatAxisTime(v).slice(11),
+        filterMode: 'none',
+        start: zoom[0],
+        end: zoom[1],
+      },
+      {
+        type: 'inside',
+        xAxisIndex: [0, 1],
+        minValueSpan: minSpan,
+        filterMode: 'none',
+        start: zoom[0],
+        end: zoom[1],
+      },
+    ],
+    series: chartSeries(input),
+  };
+}
+
+/** The time axes of both panels and their value axes (Bandwidth in bits/s, Viewers as counts). */
+function chartAxes(min: number | undefined, max: number | undefined) {
+  const axisLabel = { color: DIMMED_TEXT, hideOverlap: true };
+  const splitLine = { lineStyle: { color: '#f1f3f5' } };
+  return {
     xAxis: [
       { type: 'time', gridIndex: 0, min, max, axisLabel: { ...axisLabel, show: false }, splitLine },
       {
@@ -310,160 +306,151 @@ export function buildChartOption(input: ChartInput, zoom: readonly [number, numb
         minInterval: 1,
       },
     ],
-    dataZoom: [
-      {
-        type: 'slider',
-        xAxisIndex: [0, 1],
-        bottom: 12,
-        height: 28,
-        minValueSpan: minSpan,
-        left: 72,
-        right: 24,
-        labelFormatter: (v: number) =>
-          step >= 3600 ? formatAxisTime(v).slice(5, 10) : formatAxisTime(v).slice(11),
-        filterMode: 'none',
-        start: zoom[0],
-        end: zoom[1],
-      },
-      {
-        type: 'inside',
-        xAxisIndex: [0, 1],
-        minValueSpan: minSpan,
-        filterMode: 'none',
-        start: zoom[0],
-        end: zoom[1],
-      },
-    ],
-    series: [
-      ...names.map((n) => ({
-        name: n,
-        type: 'line' as const,
-        xAxisIndex: 0,
-        yAxisIndex: 0,
-        stack: 'bandwidth',
-        showSymbol: false,
-        smooth: false,
-        lineStyle: { width: 1.5, color: colorOf(n) },
-        itemStyle: { color: colorOf(n) },
-        areaStyle: { opacity: 0.35, color: colorOf(n) },
-        data: points.map((p, i) => [t(p), i === openAt ? null : bitsPerSecond(sizeOf(p, n), step)]),
-      })),
-      // The minute still being counted: its last segment dashed over the stack's top of each series.
-      ...(open
-        ? names.map((n, k) => ({
-            name: n,
-            type: 'line' as const,
-            xAxisIndex: 0,
-            yAxisIndex: 0,
-            showSymbol: false,
-            silent: true,
-            tooltip: { show: false },
-            z: 3,
-            lineStyle: { width: 1.5, type: 'dashed' as const, color: colorOf(n), opacity: 0.8 },
-            itemStyle: { color: colorOf(n) },
-            areaStyle: { opacity: 0.12, color: colorOf(n) },
-            data: [openAt - 1, openAt].map((i) => {
-              const p = points[i] as TStatsPoint;
-              const below = names.slice(0, k).reduce((a, m) => a + sizeOf(p, m), 0);
+  };
+}
+
+/** The chart's series, in drawing order: the Bandwidth stack (and its open minute), refused bytes,
+ *  the series' viewers (and their open minute), the previous period, the audience (and its open
+ *  minute). */
+function chartSeries(input: ChartInput) {
+  const { points, step, nodr, utcOffset } = input;
+  const t = (p: TStatsPoint) => axisTime(p.datePoint, utcOffset);
+  const traffic = drawnTraffic(nodr);
+  const open = lastIsOpen(input);
+  const openAt = open ? points.length - 1 : -1;
+  const refusedNames = hasRefused(points) ? [REFUSED] : [];
+  const previous = input.previous;
+  const before = previous ? indexByTime(previous.points) : null;
+  /** The previous period's point drawn at `p`'s place. */
+  const previousOf = (p: TStatsPoint) => (previous && before?.get(p.datePoint - previous.shift)) || null;
+  /** The audience line (usersCount), stepped over the series' viewers, over them. */
+  const audience: LineSpec = { name: VIEWERS, color: VIEWERS_COLOR, panel: 1, width: 2, z: 3 };
+  /** The minute still being counted, over the last segment of a line: the same line, dashed and
+   *  lighter, drawn only (no tooltip), from the last finished point to the open one. */
+  const openSegment = (
+    of: LineSpec,
+    value: (p: TStatsPoint, i: number) => number,
+    extra: Partial<LineSpec>,
+  ) =>
+    line({
+      ...of,
+      stack: undefined,
+      area: undefined,
+      silent: true,
+      data: [openAt - 1, openAt].map((i) => [
+        t(points[i] as TStatsPoint),
+        value(points[i] as TStatsPoint, i),
+      ]),
+      ...extra,
+    });
+  /** A traffic source's area of the Bandwidth stack and its viewers' line. */
+  const bandwidthOf = (s: TrafficSeries): LineSpec => ({
+    name: s.label,
+    color: s.color,
+    panel: 0,
+    stack: 'bandwidth',
+    area: 0.35,
+  });
+  const viewersOf = (s: TrafficSeries): LineSpec => ({ name: s.label, color: s.color, panel: 1, area: 0.12 });
+  /** The previous period: grey and dashed, behind the current one. */
+  const previousLine = (panel: 0 | 1, value: (q: TStatsPoint) => number) =>
+    line({
+      name: PREVIOUS,
+      color: PREVIOUS_COLOR,
+      panel,
+      z: 1,
+      dashed: 0.9,
+      data: points.map((p) => {
+        const q = previousOf(p);
+        return [t(p), q ? value(q) : null];
+      }),
+    });
+
+  return [
+    ...traffic.map((s) =>
+      line({
+        ...bandwidthOf(s),
+        data: points.map((p, i) => [t(p), i === openAt ? null : bitsPerSecond(s.bytes(p), step)]),
+      }),
+    ),
+    // The minute still being counted: its last segment dashed over the stack's top of each series,
+    // its rate over the time that has passed (stacked by hand).
+    ...(open
+      ? traffic.map((s, k) =>
+          openSegment(
+            bandwidthOf(s),
+            (p, i) => {
+              const below = traffic.slice(0, k).reduce((a, m) => a + m.bytes(p), 0);
               const over =
                 i === openAt ? Math.min(step, Math.max(MIN_OPEN_SECONDS, input.openFor ?? step)) : step;
-              return [t(p), bitsPerSecond(below + sizeOf(p, n), over)];
-            }),
-          }))
-        : []),
-      ...refusedNames.map((n) => ({
-        name: n,
-        type: 'line' as const,
-        xAxisIndex: 0,
-        yAxisIndex: 0,
-        showSymbol: false,
-        smooth: false,
-        // Over the stacked traffic, so a small amount still shows.
-        z: 4,
-        lineStyle: { width: 2, color: REFUSED_COLOR },
-        itemStyle: { color: REFUSED_COLOR },
-        areaStyle: { opacity: 0.2, color: REFUSED_COLOR },
-        data: points.map((p) => [t(p), bitsPerSecond(p.rejectedDwSize, step)]),
-      })),
-      ...names.map((n) => ({
-        name: n,
-        type: 'line' as const,
-        xAxisIndex: 1,
-        yAxisIndex: 1,
-        step: 'middle' as const,
-        showSymbol: false,
-        lineStyle: { width: 1.5, color: colorOf(n) },
-        itemStyle: { color: colorOf(n) },
-        areaStyle: { opacity: 0.12, color: colorOf(n) },
-        data: points.map((p, i) => [t(p), i === openAt ? null : usersOf(p, n)]),
-      })),
-      // The minute still being counted: its viewers so far, dashed.
-      ...(open
-        ? names.map((n) => ({
-            name: n,
-            type: 'line' as const,
-            xAxisIndex: 1,
-            yAxisIndex: 1,
-            step: 'middle' as const,
-            showSymbol: false,
-            silent: true,
-            tooltip: { show: false },
-            lineStyle: { width: 1.5, type: 'dashed' as const, color: colorOf(n), opacity: 0.8 },
-            itemStyle: { color: colorOf(n) },
-            data: [openAt - 1, openAt].map((i) => {
-              const p = points[i] as TStatsPoint;
-              return [t(p), usersOf(p, n)];
-            }),
-          }))
-        : []),
-      ...previousNames.flatMap((n) => [
-        {
-          name: n,
-          type: 'line' as const,
-          xAxisIndex: 0,
-          yAxisIndex: 0,
-          showSymbol: false,
-          z: 1,
-          lineStyle: { width: 1.5, type: 'dashed' as const, color: PREVIOUS_COLOR, opacity: 0.9 },
-          itemStyle: { color: PREVIOUS_COLOR },
-          data: points.map((p) => {
-            const q = previousOf(p);
-            return [t(p), q ? bitsPerSecond(trafficOf(q), step) : null];
-          }),
-        },
-        {
-          name: n,
-          type: 'line' as const,
-          xAxisIndex: 1,
-          yAxisIndex: 1,
-          step: 'middle' as const,
-          showSymbol: false,
-          z: 1,
-          lineStyle: { width: 1.5, type: 'dashed' as const, color: PREVIOUS_COLOR, opacity: 0.9 },
-          itemStyle: { color: PREVIOUS_COLOR },
-          data: points.map((p) => [t(p), previousOf(p)?.usersCount ?? null]),
-        },
-      ]),
-      {
-        ...audience,
-        lineStyle: { width: 2, color: VIEWERS_COLOR },
-        data: points.map((p, i) => [t(p), i === openAt ? null : p.usersCount]),
-      },
-      ...(open
-        ? [
-            {
-              ...audience,
-              silent: true,
-              tooltip: { show: false },
-              lineStyle: { width: 2, type: 'dashed' as const, color: VIEWERS_COLOR, opacity: 0.6 },
-              data: [openAt - 1, openAt].map((i) => {
-                const p = points[i] as TStatsPoint;
-                return [t(p), p.usersCount];
-              }),
+              return bitsPerSecond(below + s.bytes(p), over);
             },
-          ]
-        : []),
-    ],
+            { z: 3, dashed: 0.8, area: 0.12 },
+          ),
+        )
+      : []),
+    // Over the stacked traffic, so a small amount still shows.
+    ...refusedNames.map((n) =>
+      line({
+        name: n,
+        color: REFUSED_COLOR,
+        panel: 0,
+        width: 2,
+        z: 4,
+        area: 0.2,
+        data: points.map((p) => [t(p), bitsPerSecond(p.rejectedDwSize, step)]),
+      }),
+    ),
+    ...traffic.map((s) =>
+      line({ ...viewersOf(s), data: points.map((p, i) => [t(p), i === openAt ? null : s.viewers(p)]) }),
+    ),
+    // The minute still being counted: its viewers so far, dashed.
+    ...(open ? traffic.map((s) => openSegment(viewersOf(s), (p) => s.viewers(p), { dashed: 0.8 })) : []),
+    ...(previous
+      ? [previousLine(0, (q) => bitsPerSecond(trafficOf(q), step)), previousLine(1, (q) => q.usersCount)]
+      : []),
+    line({ ...audience, data: points.map((p, i) => [t(p), i === openAt ? null : p.usersCount]) }),
+    ...(open ? [openSegment(audience, (p) => p.usersCount, { dashed: 0.6 })] : []),
+  ];
+}
+
+/** One line of the chart, as every series of it is drawn. */
+interface LineSpec {
+  name: string;
+  color: string;
+  /** 0: the Bandwidth panel; 1: the Viewers panel, its lines stepped. */
+  panel: 0 | 1;
+  /** 1.5 unless given. */
+  width?: number | undefined;
+  /** The opacity of the area under it, when it has one. */
+  area?: number | undefined;
+  stack?: string | undefined;
+  z?: number | undefined;
+  /** Dashed, at this opacity (the previous period, the minute still being counted). */
+  dashed?: number | undefined;
+  /** Drawn only: out of the tooltip and of the pointer (the minute still being counted). */
+  silent?: boolean | undefined;
+}
+
+function line(s: LineSpec & { data: Array<[number, number | null]> }) {
+  return {
+    name: s.name,
+    type: 'line' as const,
+    xAxisIndex: s.panel,
+    yAxisIndex: s.panel,
+    ...(s.panel === 1 ? { step: 'middle' as const } : {}),
+    showSymbol: false,
+    ...(s.stack !== undefined ? { stack: s.stack } : {}),
+    ...(s.z !== undefined ? { z: s.z } : {}),
+    ...(s.silent ? { silent: true, tooltip: { show: false } } : {}),
+    lineStyle: {
+      width: s.width ?? 1.5,
+      color: s.color,
+      ...(s.dashed !== undefined ? { type: 'dashed' as const, opacity: s.dashed } : {}),
+    },
+    itemStyle: { color: s.color },
+    ...(s.area !== undefined ? { areaStyle: { opacity: s.area, color: s.color } } : {}),
+    data: s.data,
   };
 }
 

@@ -51,7 +51,7 @@ export function buildStatsQuery(
   };
 }
 
-interface StatsSummary {
+export interface StatsSummary {
   /** p2p bytes / all bytes of the range (0..1); null when nothing was served. */
   p2pShare: number | null;
   totalBytes: number;

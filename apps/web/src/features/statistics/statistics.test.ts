@@ -29,6 +29,7 @@ import {
   rollingWindow,
   shortDay,
 } from './period';
+import { SERIES_COLORS, TRAFFIC } from './seriesStyle';
 import { parseDay, patchParams } from './view';
 
 /** A point; its audience (usersCount) is `u`, by default everyone in one series (the largest). */
@@ -227,6 +228,26 @@ describe('request bodies', () => {
 });
 
 describe('chart option', () => {
+  it('draws each source of traffic of the series table, with its label and a colour of its own', () => {
+    // Derived from the table: each viewers series counting one report field, with that field's bytes.
+    expect(TRAFFIC.map((s) => [s.series, s.label, s.version1Only])).toEqual([
+      ['cdnBytes', SERIES.cdnBytes.label, false],
+      ['p2pBytes', SERIES.p2pBytes.label, false],
+      ['nodrBytes', SERIES.nodrBytes.label, true],
+    ]);
+    const point = pt(0, 1, 2, 3, 4, [5, 6]);
+    expect(TRAFFIC.map((s) => [s.bytes(point), s.viewers(point)])).toEqual([
+      [1, 3],
+      [2, 4],
+      [5, 6],
+    ]);
+    // Every source has its own colour in the map, apart from the alarm's and the audience's.
+    const colors = TRAFFIC.map((s) => s.color);
+    for (const s of TRAFFIC) expect(s.color).toBe(SERIES_COLORS[s.series as keyof typeof SERIES_COLORS]);
+    expect(new Set([...colors, SERIES_COLORS.rejectedBytes, SERIES_COLORS.users]).size).toBe(
+      colors.length + 2,
+    );
+  });
   // 35 viewers: 30 on the CDN, 10 from peers (5 of them on both).
   const points = [pt(3600, 750, 250, 30, 10, undefined, 35), pt(3660, 0, 0, 0, 0)];
   const input = { points, step: 60, nodr: false, utcOffset: 2 };

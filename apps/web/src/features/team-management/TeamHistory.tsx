@@ -1,4 +1,4 @@
-import { ActionIcon, Badge, Button, Group, Skeleton, Stack, Text, Timeline, Tooltip } from '@mantine/core';
+import { ActionIcon, Badge, Button, Group, Stack, Text, Timeline, Tooltip } from '@mantine/core';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import {
   AUDIT_ACTION_LABELS,
@@ -11,7 +11,7 @@ import {
 import { formatDateTime } from '../../platform/dates';
 import { openAppModal } from '../../platform/ui/AppModals';
 import { IconClock } from '../../platform/ui/icons';
-import { LoadFailedAlert } from '../../platform/ui/Page';
+import { ListState } from '../../platform/ui/ListState';
 import { teamManagementApi } from './api';
 import { teamManagementKeys } from './queries';
 import { teamName } from './teamView';
@@ -89,43 +89,42 @@ function HistoryList({ teamId }: { teamId: number }) {
       last.pagination.page * AUDIT_PAGE_SIZE < last.pagination.total ? last.pagination.page + 1 : undefined,
     staleTime: 0,
   });
-  if (history.isPending) {
-    return (
-      <Stack gap="sm" aria-busy="true" aria-label="Loading history">
-        <Skeleton h={48} />
-        <Skeleton h={48} />
-      </Stack>
-    );
-  }
-  if (history.isError) {
-    return <LoadFailedAlert />;
-  }
-  const entries = history.data.pages.flatMap((p) => p.data);
-  if (entries.length === 0) return <Text c="dimmed">{MSG_TEAM_MANAGEMENT.historyEmpty}</Text>;
-  const total = history.data.pages[0]?.pagination.total ?? entries.length;
+  // A failed read, a next page's too, shows the failure in place of the list.
+  const entries = history.isError ? undefined : history.data?.pages.flatMap((p) => p.data);
   return (
-    <Stack gap="md">
-      <Badge variant="light" color="gray" radius="sm" tt="none" w="fit-content">
-        {total} {total === 1 ? 'entry' : 'entries'}
-      </Badge>
-      <Timeline bulletSize={14} lineWidth={2} aria-label="Team history">
-        {entries.map((e) => (
-          <Timeline.Item key={e.id}>
-            <Entry e={e} />
-          </Timeline.Item>
-        ))}
-      </Timeline>
-      {history.hasNextPage && (
-        <Group justify="center">
-          <Button
-            variant="light"
-            loading={history.isFetchingNextPage}
-            onClick={() => void history.fetchNextPage()}
-          >
-            Show older
-          </Button>
-        </Group>
-      )}
-    </Stack>
+    <ListState
+      query={{ isPending: history.isPending, data: entries }}
+      loading={{ label: 'Loading history', height: 48, gap: 'sm' }}
+      empty={<Text c="dimmed">{MSG_TEAM_MANAGEMENT.historyEmpty}</Text>}
+    >
+      {(list) => {
+        const total = history.data?.pages[0]?.pagination.total ?? list.length;
+        return (
+          <Stack gap="md">
+            <Badge variant="light" color="gray" radius="sm" tt="none" w="fit-content">
+              {total} {total === 1 ? 'entry' : 'entries'}
+            </Badge>
+            <Timeline bulletSize={14} lineWidth={2} aria-label="Team history">
+              {list.map((e) => (
+                <Timeline.Item key={e.id}>
+                  <Entry e={e} />
+                </Timeline.Item>
+              ))}
+            </Timeline>
+            {history.hasNextPage && (
+              <Group justify="center">
+                <Button
+                  variant="light"
+                  loading={history.isFetchingNextPage}
+                  onClick={() => void history.fetchNextPage()}
+                >
+                  Show older
+                </Button>
+              </Group>
+            )}
+          </Stack>
+        );
+      }}
+    </ListState>
   );
 }

@@ -7,7 +7,6 @@ import {
   Code,
   Group,
   Radio,
-  Skeleton,
   Stack,
   Text,
   TextInput,
@@ -43,7 +42,8 @@ import { openAppModal, openConfirm } from '../../platform/ui/AppModals';
 import { CopyBlock } from '../../platform/ui/CopyBlock';
 import { FormError } from '../../platform/ui/FormError';
 import { IconAlert, IconKey, IconPlus } from '../../platform/ui/icons';
-import { cardPadding, LoadFailedAlert } from '../../platform/ui/Page';
+import { ListState } from '../../platform/ui/ListState';
+import { cardPadding } from '../../platform/ui/Page';
 import { useCreateTeamToken, useRevokeTeamToken } from './mutations';
 import { useTeamTokens } from './queries';
 
@@ -90,42 +90,41 @@ export function TeamTokensCard({ team }: { team: TTeamDetail }) {
             its segments' hashes.
           </Text>
         </div>
-        {tokens.isPending ? (
-          <Stack gap="xs" aria-busy="true" aria-label={`Loading ${MSG_TOKENS.title}`}>
-            <Skeleton h={44} radius="md" />
-            <Skeleton h={44} radius="md" />
-          </Stack>
-        ) : !tokens.data ? (
-          <LoadFailedAlert />
-        ) : tokens.data.length === 0 ? (
-          <Text
-            size="sm"
-            c="dimmed"
-            ta="center"
-            py="md"
-            style={{ border: '1px dashed var(--app-border)', borderRadius: 8 }}
-          >
-            {MSG_TOKENS.empty}
-          </Text>
-        ) : (
-          <Stack
-            gap={0}
-            component="ul"
-            p={0}
-            m={0}
-            style={{ listStyle: 'none' }}
-            aria-label={MSG_TOKENS.title}
-          >
-            {tokens.data.map((t, i) => (
-              <TokenRow
-                key={t.id}
-                token={t}
-                first={i === 0}
-                onRevoke={mayRevoke ? () => askRevoke(t) : undefined}
-              />
-            ))}
-          </Stack>
-        )}
+        <ListState
+          query={tokens}
+          loading={{ label: `Loading ${MSG_TOKENS.title}`, height: 44, radius: 'md', gap: 'xs' }}
+          empty={
+            <Text
+              size="sm"
+              c="dimmed"
+              ta="center"
+              py="md"
+              style={{ border: '1px dashed var(--app-border)', borderRadius: 8 }}
+            >
+              {MSG_TOKENS.empty}
+            </Text>
+          }
+        >
+          {(list) => (
+            <Stack
+              gap={0}
+              component="ul"
+              p={0}
+              m={0}
+              style={{ listStyle: 'none' }}
+              aria-label={MSG_TOKENS.title}
+            >
+              {list.map((t, i) => (
+                <TokenRow
+                  key={t.id}
+                  token={t}
+                  first={i === 0}
+                  onRevoke={mayRevoke ? () => askRevoke(t) : undefined}
+                />
+              ))}
+            </Stack>
+          )}
+        </ListState>
         <CreateTokenForm teamId={team.id} disabled={!policy.can('tokens.create')} full={full} />
       </Stack>
     </Card>

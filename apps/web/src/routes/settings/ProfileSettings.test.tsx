@@ -114,6 +114,25 @@ describe('change e-mail', () => {
     expect(screen.getByRole('button', { name: 'Resend' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Revoke' })).toBeInTheDocument();
   });
+
+  it('Resend sends the link again and says so; Revoke cancels the change', async () => {
+    const server = await open({
+      user: buildUser({ statusChangeEmail: 10, newChangeEmail: 'next@example.com' }),
+      routes: {
+        [on(ENDPOINTS.account.changeEmailResend)]: { status: 200, body: { message: 'ok' } },
+        [on(ENDPOINTS.account.changeEmailRevoke)]: { status: 200, body: { message: 'ok' } },
+      },
+    });
+    await click('Resend');
+    expect(await screen.findByText(MSG_TEAMS.linkSent)).toBeInTheDocument();
+    expect(server.requests.find((r) => r.url.endsWith('/change_email/resend'))?.body).toMatchObject({
+      url: `${window.location.origin}/email_event_handler/email/`,
+    });
+    await click('Revoke');
+    await waitFor(() =>
+      expect(server.requests.some((r) => r.url.endsWith('/change_email/revoke'))).toBe(true),
+    );
+  });
 });
 
 describe('create team', () => {
