@@ -125,12 +125,33 @@ const perAddressLimit = (max: number) => ({
 
 /**
  * Builds the whole server: database (migrated), event bus, mail, and every route. The returned app is
- * ready; call `listen`. `close()` ends the live streams, then closes bus, mail and database.
+ * ready; call `listen`. `close()` ends the live streams, then closes bus, mail and database. It reads as
+ * the list of what the app is made of, in the order their hooks must run.
  */
 export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App> {
   // One trust rule for Fastify's request.ip and for raw requests (the tracker's upgrades), so every
   // per-address limit sees the same client.
   const trust = trustFunction(config.trustProxy);
+  const rateLimits = rateLimitsOf(config, deps);
+  const app = createFastify(config, deps, trust);
+  const db = await openStorage(app, config);
+  const ctx = await createContext(app, config, deps, db, { trust, rateLimits });
+  const stats = await createStats(app, ctx, deps.statsWriter);
+  const alerts = createAlerts(app, ctx);
+  await registerHttpPlugins(app, config);
+  await registerAccessPipeline(app, ctx, rateLimits);
+  await registerGuestScope(app, ctx);
+  await registerFeatureRoutes(app, ctx, stats, alerts);
+  await registerIngest(app, ctx, stats);
+  await registerPlayer(app, ctx, stats, deps);
+  await registerOperations(app, ctx);
+  await registerWebApp(app, config.webDist, { supportEmail: config.supportEmail });
+  await applySupervisorEmails(ctx);
+  await app.ready();
+  return app;
+}
+
+function createFastify(config: Config, deps: AppDeps, trust: ReturnType<typeof trustFunction>): App {
   const app = Fastify({
     // The access log's URLs hold no API token (one put in a query string by mistake).
     // Its lines go to process.stdout itself, as the start banner does (main.ts): in the order written,
@@ -162,6 +183,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   app.decorateRequest('authInfo', null);
   app.decorateRequest('teamAccess', null);
 
+  return app;
+}
+
+/** The database, writable and migrated, closed last (an onClose hook). */
+async function openStorage(app: App, config: Config): Promise<Db> {
   ensureDatabaseFolder(config.database);
   // A database that cannot take writes fails the start, naming its file (it would drop every report).
   await assertDatabaseWritable(config.database);
@@ -171,6 +197,17 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   await assertDatabaseWritable(config.database, db);
   await ensureBlockLayout(db);
 
+  return db;
+}
+
+/** The services' dependencies: clock, bus, live streams, mail, keys and gates. */
+async function createContext(
+  app: App,
+  config: Config,
+  deps: AppDeps,
+  db: Db,
+  { trust, rateLimits }: { trust: ReturnType<typeof trustFunction>; rateLimits: RateLimitSettings },
+): Promise<AppContext> {
   const now = deps.now ?? systemClock;
   const bus = await createBus(db, config.database, app.log);
   app.addHook('onClose', async () => bus.close());
@@ -198,11 +235,6 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
         ));
   app.addHook('onClose', async () => mailer.close());
 
-  const rateLimits = {
-    ...DEFAULT_RATE_LIMITS,
-    ...(config.guestPerMinute ? { guestPerMinute: config.guestPerMinute } : {}),
-    ...deps.rateLimits,
-  };
   const keys = new UsableKeys(db, now);
   const ctx: AppContext = {
     config,
@@ -223,9 +255,19 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     metrics: new Metrics(),
   };
   app.decorate('ctx', ctx);
-  const stats = await createStats(app, ctx, deps.statsWriter);
-  const alerts = createAlerts(app, ctx);
+  return ctx;
+}
 
+function rateLimitsOf(config: Config, deps: AppDeps): RateLimitSettings {
+  return {
+    ...DEFAULT_RATE_LIMITS,
+    ...(config.guestPerMinute ? { guestPerMinute: config.guestPerMinute } : {}),
+    ...deps.rateLimits,
+  };
+}
+
+/** Security headers, compression and the API docs. */
+async function registerHttpPlugins(app: App, config: Config): Promise<void> {
   await app.register(helmet, {
     contentSecurityPolicy: {
       useDefaults: false,
@@ -261,6 +303,13 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     globalDecompression: false,
   });
   await registerDocs(app);
+}
+
+async function registerAccessPipeline(
+  app: App,
+  ctx: AppContext,
+  rateLimits: RateLimitSettings,
+): Promise<void> {
   // Each route takes its token check and per-address limit from its contract endpoint (http/route.ts).
   // One hook per limit, shared by the routes that name it: a client's calls of all of them count together.
   await app.register(rateLimit, { global: false });
@@ -273,7 +322,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     perAddress: (limit) => limitHooks[limit],
     authorizeTeam: (user, teamId, action) => authorizeTeam(ctx, user, teamId, action),
   } satisfies AccessPipeline);
+}
 
+async function registerGuestScope(app: App, ctx: AppContext): Promise<void> {
   // Guest scope: the only calls whose bodies may also be forms or multipart.
   await app.register(async (guest) => {
     await guest.register(formbody, { bodyLimit: LIMITS.bodyBytes });
@@ -295,7 +346,14 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     await guest.register(guestAuthRoutes(ctx));
     await guest.register(guestInvitationRoutes(ctx));
   });
+}
 
+async function registerFeatureRoutes(
+  app: App,
+  ctx: AppContext,
+  stats: Awaited<ReturnType<typeof createStats>>,
+  alerts: ReturnType<typeof createAlerts>,
+): Promise<void> {
   // Every other call of the three APIs takes JSON only; its token check, supervisor check and limit
   // come from its endpoint.
   const features = [
@@ -321,6 +379,13 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     alertWebhookRoutes(ctx, alerts.webhooks),
   ];
   for (const routes of features) await app.register(routes);
+}
+
+async function registerIngest(
+  app: App,
+  ctx: AppContext,
+  stats: Awaited<ReturnType<typeof createStats>>,
+): Promise<void> {
   // Ingest: no token, its own body limit, no guest rate limit (players report often).
   await app.register(ingestRoutes(stats));
   // Browsers' reports are answered ahead of Fastify's router, by the same rules (ingest-http.ts); a
@@ -335,7 +400,14 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   );
   // An address past its budget of refused API tokens is answered 429 there too (http/token-guard.ts).
   serveAhead(app.server, tokenBudgetAhead(ctx));
+}
 
+async function registerPlayer(
+  app: App,
+  ctx: AppContext,
+  stats: Awaited<ReturnType<typeof createStats>>,
+  deps: AppDeps,
+): Promise<void> {
   await app.register(playerRoutes(ctx));
   await app.register(integrityRoutes(ctx, stats.countVerification));
   await app.register(hashPushRoutes(ctx));
@@ -343,7 +415,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     workerScript: deps.trackerWorkerScript,
     settingOf: (key, settingId) => usableKeySetting(ctx.db, key, settingId),
   });
+}
 
+/** The reference lists, the mailbox, and the metrics of the node. */
+async function registerOperations(app: App, ctx: AppContext): Promise<void> {
+  const { config, hub } = ctx;
   await app.register(referenceRoutes(ctx));
   if (config.mailbox) await app.register(mailboxRoutes(ctx));
   // Requests a rate limit refused, by route (the tracker's refusals happen before any route).
@@ -363,9 +439,4 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
       reply.type(ctx.metrics.registry.contentType).send(await ctx.metrics.registry.metrics()),
     );
   }
-  await registerWebApp(app, config.webDist, { supportEmail: config.supportEmail });
-
-  await applySupervisorEmails(ctx);
-  await app.ready();
-  return app;
 }
