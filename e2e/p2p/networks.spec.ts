@@ -64,8 +64,8 @@ interface Run {
   /** Milliseconds between two viewers of a group opening their pages: the second finds the first's
    *  opening segments instead of fetching the same ones from the origin at the same moment (neighbours
    *  seldom press play in the same instant; opening together, both fetched the opening window from the
-   *  origin: 39–47% instead of 48–50%). It
-   *  stays well under the plugin's wait for own-network peers (PLAYER_OWN_NETWORK_WAIT_MS). */
+   *  origin: 39–47% instead of 48–50%). It stays well under the plugin's wait for own-network peers
+   *  (PLAYER_OWN_NETWORK_WAIT_MS). */
   stagger: number;
   /** 'loaded': until each viewer has loaded the whole stream once (its share is that of one pass);
    *  'shared': until each has received bytes from peers. */
