@@ -66,7 +66,7 @@ export class NatNetwork {
 }
 
 /** A process the test started, with what it printed (kept for the assertions and a failure's log). */
-class Started {
+export class Started {
   readonly output: string[] = [];
   private readonly exited: Promise<void>;
 
@@ -158,33 +158,36 @@ export function coturnLines(coturn: Started, pattern: RegExp) {
 type WebServer = Extract<PlaywrightTestConfig['webServer'], { command: string }>;
 
 /**
- * A server of the NAT test's own on the public side, with the STUN and TURN servers in its ICE_SERVERS
- * (the suite's server has none): the suite's settings, its mail sink, a database of its own.
+ * A server of a P2P test's own on its public side (`ip`, in a namespace the test built): the suite's
+ * settings and mail sink, a database of its own, `env` over them; resolves once it answers.
  */
-export async function startServer(port: number, turnSecret: string): Promise<{ url: string } & Started> {
+export async function startPublicServer(
+  test: string,
+  ip: string,
+  port: number,
+  env: Record<string, string>,
+): Promise<{ url: string } & Started> {
   const [, suiteServer] = base.webServer as [WebServer, WebServer];
-  const url = `http://${PUBLIC_IP}:${port}`;
-  const dir = mkdtempSync(join(tmpdir(), 'nat-db-'));
+  const url = `http://${ip}:${port}`;
+  const dir = mkdtempSync(join(tmpdir(), `${test}-db-`));
   const child = spawn('node', ['apps/server/dist/main.js'], {
     cwd: root,
     stdio: ['ignore', 'ignore', 'pipe'],
     env: {
       ...process.env,
       ...suiteServer.env,
-      HOST: PUBLIC_IP,
+      HOST: ip,
       PORT: String(port),
       PUBLIC_URL: url,
       DATABASE_URL: `sqlite:${join(dir, 'dashboard.db')}`,
-      SUPERVISOR_EMAILS: 'nat-supervisor@e2e.test,nat-supervisor2@e2e.test',
       STATS_INGEST_FLUSH_MS: '1000',
-      ICE_SERVERS: `stun:${PUBLIC_IP}:${TURN_PORT},turn:${PUBLIC_IP}:${TURN_PORT}`,
-      TURN_SECRET: turnSecret,
+      ...env,
     },
   });
   const server = new Started('server', child, dir);
   const deadline = Date.now() + 30_000;
   for (;;) {
-    if (!server.running) throw new Error(`the NAT test's server exited:\n${server.text()}`);
+    if (!server.running) throw new Error(`the ${test} test's server exited:\n${server.text()}`);
     try {
       if ((await fetch(`${url}/auth/get_time_server`)).ok) break;
     } catch {
@@ -192,12 +195,20 @@ export async function startServer(port: number, turnSecret: string): Promise<{ u
     }
     if (Date.now() > deadline) {
       await server.stop();
-      throw new Error(`the NAT test's server did not answer within 30 s:\n${server.text()}`);
+      throw new Error(`the ${test} test's server did not answer within 30 s:\n${server.text()}`);
     }
     await new Promise((r) => setTimeout(r, 200));
   }
   return Object.assign(server, { url });
 }
+
+/** The NAT test's server, with the STUN and TURN servers in its ICE_SERVERS (the suite's has none). */
+export const startServer = (port: number, turnSecret: string) =>
+  startPublicServer('NAT', PUBLIC_IP, port, {
+    SUPERVISOR_EMAILS: 'nat-supervisor@e2e.test,nat-supervisor2@e2e.test',
+    ICE_SERVERS: `stun:${PUBLIC_IP}:${TURN_PORT},turn:${PUBLIC_IP}:${TURN_PORT}`,
+    TURN_SECRET: turnSecret,
+  });
 
 export const turnSecret = () => randomBytes(24).toString('hex');
 

@@ -1,11 +1,10 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Browser, BrowserType, LaunchOptions, Page, PlaywrightTestConfig } from '@playwright/test';
+import type { Browser, BrowserType, LaunchOptions, Page } from '@playwright/test';
 import { PLAYER_PATHS } from '@tlprt/contract';
-import base from '../playwright.config';
-import { need } from './nat-net';
+import { need, type Started, startPublicServer } from './nat-net';
 import { type Watch, watched, watchStalls } from './viewers';
 
 /**
@@ -131,64 +130,18 @@ export class TwoNetworks {
   }
 }
 
-type WebServer = Extract<PlaywrightTestConfig['webServer'], { command: string }>;
-
-/** The test's own server on the public side: the suite's settings, a database of its own, its own
- *  supervisors, and NETWORKS_FILE. */
-export async function startServer(port: number, networksFile: string, supervisors: string[]) {
-  const [, suiteServer] = base.webServer as [WebServer, WebServer];
-  const url = `http://${PUBLIC_IP}:${port}`;
-  const dir = mkdtempSync(join(tmpdir(), 'networks-db-'));
-  const output: string[] = [];
-  const child: ChildProcess = spawn('node', ['apps/server/dist/main.js'], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: {
-      ...process.env,
-      ...suiteServer.env,
-      HOST: PUBLIC_IP,
-      PORT: String(port),
-      PUBLIC_URL: url,
-      DATABASE_URL: `sqlite:${join(dir, 'dashboard.db')}`,
-      SUPERVISOR_EMAILS: supervisors.join(','),
-      STATS_INGEST_FLUSH_MS: '1000',
-      // Host candidates only: every home's address is routed, as the networks' own addresses are.
-      ICE_SERVERS: '',
-      NETWORKS_FILE: networksFile,
-    },
+/** The test's own server on the public side, with its own supervisors and NETWORKS_FILE. */
+export const startServer = (
+  port: number,
+  networksFile: string,
+  supervisors: string[],
+): Promise<{ url: string } & Started> =>
+  startPublicServer('networks', PUBLIC_IP, port, {
+    SUPERVISOR_EMAILS: supervisors.join(','),
+    // Host candidates only: every home's address is routed, as the networks' own addresses are.
+    ICE_SERVERS: '',
+    NETWORKS_FILE: networksFile,
   });
-  child.stderr?.on('data', (d: Buffer) => output.push(d.toString()));
-  const exited = new Promise<void>((done) => child.on('exit', () => done()));
-  const running = () => child.exitCode === null && child.signalCode === null;
-  const server = {
-    url,
-    text: () => output.join(''),
-    async stop() {
-      if (running()) {
-        child.kill('SIGTERM');
-        const late = setTimeout(() => child.kill('SIGKILL'), 5000);
-        await exited;
-        clearTimeout(late);
-      }
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (!running()) throw new Error(`the networks test's server exited:\n${server.text()}`);
-    try {
-      if ((await fetch(`${url}/auth/get_time_server`)).ok) break;
-    } catch {
-      // Not listening yet.
-    }
-    if (Date.now() > deadline) {
-      await server.stop();
-      throw new Error(`the networks test's server did not answer within 30 s:\n${server.text()}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return server;
-}
 
 const SEGMENT = /\/demo\/stream\/.+\.(ts|m4s)(\?.*)?$/;
 
