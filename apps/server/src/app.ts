@@ -39,11 +39,11 @@ import {
 } from './features/domains/verification/index.js';
 import { exportRoutes } from './features/export/routes.js';
 import { hashPushRoutes } from './features/integrity/push-routes.js';
-import { integrityRoutes } from './features/integrity/routes.js';
+import { integrityRoutes, sweepExpiredHashes } from './features/integrity/routes.js';
 import { guestInvitationRoutes, invitationRoutes } from './features/invitations/routes.js';
 import { liveRoutes } from './features/live/routes.js';
 import { originRoutes } from './features/origins/routes.js';
-import { playerRoutes, startTracker } from './features/player/index.js';
+import { playerRoutes, startTracker, type Tracker } from './features/player/index.js';
 import type { BatchWriter } from './features/statistics/aggregator.js';
 import {
   createStats,
@@ -61,12 +61,12 @@ import { applySupervisorEmails } from './features/users/service.js';
 import { authenticate } from './http/auth.js';
 import { clientAddress, trustFunction } from './http/client-address.js';
 import { registerDocs } from './http/docs.js';
+import { Edge } from './http/edge.js';
 import { HttpError, registerErrorHandler } from './http/errors.js';
 import { OriginGate } from './http/origin-gate.js';
 import { DEFAULT_RATE_LIMITS, loginFailures, type RateLimitSettings } from './http/rate-limit.js';
 import { RequestLog } from './http/request-log.js';
 import type { AccessPipeline } from './http/route.js';
-import { serveAhead } from './http/serve-ahead.js';
 import { tokenBudgetAhead, withTokenRedaction } from './http/token-guard.js';
 import { validatorCompiler } from './http/validation.js';
 import { registerWebApp } from './http/web.js';
@@ -74,6 +74,7 @@ import { type Clock, systemClock } from './lib/clock.js';
 import { type Mailer, OutboxMailer, SmtpMailer } from './mail/mailer.js';
 import { mailboxRoutes } from './mail/routes.js';
 import { METRICS_PATH, Metrics } from './metrics/index.js';
+import { shutdownInOrder } from './shutdown.js';
 
 /** What tests (and later issues) may swap. Everything not given is built from the config and owned
  *  (closed) by the app. */
@@ -125,16 +126,17 @@ const perAddressLimit = (max: number) => ({
 
 /**
  * Builds the whole server: database (migrated), event bus, mail, and every route. The returned app is
- * ready; call `listen`. `close()` ends the live streams, then closes bus, mail and database. It reads as
- * the list of what the app is made of, in the order their hooks must run.
+ * ready; call `listen`. It reads as the list of what the app is made of, and ends with the order in
+ * which `close()` takes it apart.
  */
 export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App> {
   // One trust rule for Fastify's request.ip and for raw requests (the tracker's upgrades), so every
   // per-address limit sees the same client.
   const trust = trustFunction(config.trustProxy);
   const rateLimits = rateLimitsOf(config, deps);
-  const app = createFastify(config, deps, trust);
-  const db = await openStorage(app, config);
+  const edge = edgeOf(config);
+  const app = createFastify(config, deps, trust, edge);
+  const db = await openStorage(config, app.log);
   const ctx = await createContext(app, config, deps, db, { trust, rateLimits });
   const stats = await createStats(app, ctx, deps.statsWriter);
   const alerts = createAlerts(app, ctx);
@@ -142,16 +144,66 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   await registerAccessPipeline(app, ctx, rateLimits);
   await registerGuestScope(app, ctx);
   await registerFeatureRoutes(app, ctx, stats, alerts);
-  await registerIngest(app, ctx, stats);
-  await registerPlayer(app, ctx, stats, deps);
+  await registerIngest(app, ctx, stats, edge);
+  const tracker = await registerPlayer(app, ctx, stats, edge, deps);
+  const stopHashSweep = sweepExpiredHashes(ctx);
   await registerOperations(app, ctx);
   await registerWebApp(app, config.webDist, { supportEmail: config.supportEmail });
   await applySupervisorEmails(ctx);
+  shutdownInOrder(app, {
+    stopTaking: [
+      ['the paths ahead of the router', () => edge.stop()],
+      // Open streams would keep the HTTP server from closing.
+      ['live streams', () => ctx.hub.closeAll()],
+      ['connections past the deadline', () => cutConnectionsAfter(app, config.shutdownTimeoutMs / 4)],
+      ['integrity hash sweep', stopHashSweep],
+      ['tracker', () => tracker.stopTaking()],
+    ],
+    close: [
+      ['tracker workers', () => tracker.close()],
+      ['alerts', () => alerts.stop()],
+      ['statistics (the last flush)', () => stats.stop()],
+      ['mail', () => ctx.mailer.close()],
+      ['event bus', () => ctx.bus.close()],
+      ['database', () => db.destroy()],
+    ],
+  });
   await app.ready();
   return app;
 }
 
-function createFastify(config: Config, deps: AppDeps, trust: ReturnType<typeof trustFunction>): App {
+/**
+ * Closing waits for every socket to end, and only then flushes the statistics and closes the database.
+ * Idle keep-alive sockets are closed at once (Fastify); requests in flight get `ms`, then every socket
+ * still open (a slow body, a stuck client) is cut.
+ */
+function cutConnectionsAfter(app: App, ms: number): void {
+  setTimeout(() => app.server.closeAllConnections(), Math.floor(ms)).unref();
+}
+
+/** The HTTP server (http/edge.ts) with Node's limits: Fastify's defaults are no limit at all. */
+function edgeOf(config: Config): Edge {
+  return new Edge({
+    // A body sent a byte every few seconds held its socket forever.
+    requestTimeoutMs: config.requestTimeoutMs,
+    headersTimeoutMs: config.headersTimeoutMs,
+    // Fastify's default.
+    keepAliveTimeoutMs: 72_000,
+    // Node's 16 KiB held ~390 key hashes in an export URL; the contract allows 500 of up to 200
+    // characters (~100 kB once the commas are escaped).
+    maxHeaderSize: 128 * 1024,
+    // How often Node looks for requests past those limits (its default, 30 s, would let a slow
+    // request live up to 30 s longer).
+    connectionsCheckingIntervalMs: Math.min(5000, Math.max(100, Math.floor(config.requestTimeoutMs / 4))),
+  });
+}
+
+function createFastify(
+  config: Config,
+  deps: AppDeps,
+  trust: ReturnType<typeof trustFunction>,
+  edge: Edge,
+): App {
   const app = Fastify({
     // The access log's URLs hold no API token (one put in a query string by mistake).
     // Its lines go to process.stdout itself, as the start banner does (main.ts): in the order written,
@@ -161,17 +213,7 @@ function createFastify(config: Config, deps: AppDeps, trust: ReturnType<typeof t
     logController: new RequestLog(),
     bodyLimit: LIMITS.bodyBytes,
     trustProxy: trust,
-    // Fastify's default is no limit: a body sent a byte every few seconds held its socket forever.
-    requestTimeout: config.requestTimeoutMs,
-    http: {
-      headersTimeout: config.headersTimeoutMs,
-      // Node's 16 KiB held ~390 key hashes in an export URL; the contract allows 500 of up to 200
-      // characters (~100 kB once the commas are escaped).
-      maxHeaderSize: 128 * 1024,
-      // How often Node looks for requests past those limits (its default, 30 s, would let a slow
-      // request live up to 30 s longer).
-      connectionsCheckingInterval: Math.min(5000, Math.max(100, Math.floor(config.requestTimeoutMs / 4))),
-    },
+    serverFactory: edge.serverFactory,
     // Path parameters longer than this are a 404 before any handler runs (hashes are ~43 characters).
     routerOptions: { maxParamLength: 500 },
   });
@@ -186,13 +228,12 @@ function createFastify(config: Config, deps: AppDeps, trust: ReturnType<typeof t
   return app;
 }
 
-/** The database, writable and migrated, closed last (an onClose hook). */
-async function openStorage(app: App, config: Config): Promise<Db> {
+/** The database, writable and migrated (closed last by the shutdown). */
+async function openStorage(config: Config, log: App['log']): Promise<Db> {
   ensureDatabaseFolder(config.database);
   // A database that cannot take writes fails the start, naming its file (it would drop every report).
   await assertDatabaseWritable(config.database);
-  const db = openDatabase(config.database, app.log);
-  app.addHook('onClose', async () => db.destroy());
+  const db = openDatabase(config.database, log);
   await migrateToLatest(db);
   await assertDatabaseWritable(config.database, db);
   await ensureBlockLayout(db);
@@ -210,18 +251,9 @@ async function createContext(
 ): Promise<AppContext> {
   const now = deps.now ?? systemClock;
   const bus = await createBus(db, config.database, app.log);
-  app.addHook('onClose', async () => bus.close());
   const hub = new StreamHub(bus, now, deps.heartbeatMs ?? TIMINGS.heartbeatMs, (ids) =>
     liveSessionIds(db, ids, now()),
   );
-  // Open streams would keep the HTTP server from closing: end them first.
-  app.addHook('preClose', async () => hub.closeAll());
-  // Closing waits for every socket to end, and only then flushes the statistics and closes the database
-  // (onClose hooks). Idle keep-alive sockets are closed at once (Fastify); requests in flight get a
-  // quarter of the deadline, then every socket still open (a slow body, a stuck client) is cut.
-  app.addHook('preClose', async () => {
-    setTimeout(() => app.server.closeAllConnections(), Math.floor(config.shutdownTimeoutMs / 4)).unref();
-  });
 
   const mailer =
     deps.mailer ??
@@ -233,7 +265,6 @@ async function createContext(
           app.log,
           config.mailbox ? `${config.publicUrl}/mailbox` : 'the mail_outbox table',
         ));
-  app.addHook('onClose', async () => mailer.close());
 
   const keys = new UsableKeys(db, now);
   const ctx: AppContext = {
@@ -385,33 +416,28 @@ async function registerIngest(
   app: App,
   ctx: AppContext,
   stats: Awaited<ReturnType<typeof createStats>>,
+  edge: Edge,
 ): Promise<void> {
   // Ingest: no token, its own body limit, no guest rate limit (players report often).
   await app.register(ingestRoutes(stats));
-  // Browsers' reports are answered ahead of Fastify's router, by the same rules (ingest-http.ts); a
-  // closing server leaves them to the route, which answers 503.
-  let closing = false;
-  app.addHook('preClose', async () => {
-    closing = true;
-  });
-  serveAhead(
-    app.server,
-    ingestFastPath(stats, () => closing),
-  );
+  // Browsers' reports are answered ahead of Fastify's router, through the route's own function
+  // (ingest-http.ts); a closing node leaves them to the route, which answers 503.
+  edge.add(ingestFastPath(stats));
   // An address past its budget of refused API tokens is answered 429 there too (http/token-guard.ts).
-  serveAhead(app.server, tokenBudgetAhead(ctx));
+  edge.add(tokenBudgetAhead(ctx));
 }
 
 async function registerPlayer(
   app: App,
   ctx: AppContext,
   stats: Awaited<ReturnType<typeof createStats>>,
+  edge: Edge,
   deps: AppDeps,
-): Promise<void> {
+): Promise<Tracker> {
   await app.register(playerRoutes(ctx));
-  await app.register(integrityRoutes(ctx, stats.countVerification));
+  await app.register(integrityRoutes(ctx, edge, stats.countVerification));
   await app.register(hashPushRoutes(ctx));
-  await startTracker(app, ctx, {
+  return startTracker(app, ctx, {
     workerScript: deps.trackerWorkerScript,
     settingOf: (key, settingId) => usableKeySetting(ctx.db, key, settingId),
   });

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, } from 'node:http';
 import {
   isTeamTokenFormat,
   MSG,
@@ -10,6 +10,7 @@ import {
 import type { FastifyReply, FastifyRequest, FastifyServerOptions, onRequestHookHandler } from 'fastify';
 import type { AppContext } from '../context.js';
 import { addressGroup } from './client-address.js';
+import type { AheadPath } from './edge.js';
 
 /** The team of the API token a guarded request carried, once the guard admitted it. */
 export interface TokenCaller {
@@ -113,10 +114,10 @@ const TOKEN_CALLS = [
 
 /**
  * The same 429 as the guard's for an address past its budget, answered by Node's HTTP server ahead of
- * Fastify (http/serve-ahead.ts): once a flood has spent its budget every request it sends is this one,
+ * Fastify (http/edge.ts): once a flood has spent its budget every request it sends is this one,
  * and Fastify's request, reply and hooks were most of its cost. Anything else goes on to the routes.
  */
-export function tokenBudgetAhead(ctx: AppContext): (req: IncomingMessage, res: ServerResponse) => boolean {
+export function tokenBudgetAhead(ctx: AppContext): AheadPath {
   const budget = ctx.metrics.tokenRefused.labels('budget');
   const limited = TOKEN_CALLS.map((c) => ctx.metrics.rateLimited.labels(c.path));
   return (req, res) => {

@@ -11,6 +11,8 @@ export { alertWebhookRoutes } from './webhooks/routes.js';
 export interface Alerts {
   evaluator: AlertEvaluator;
   webhooks: WebhookSender;
+  /** Stops both timers, waiting for a round under way (a step of the node's shutdown, app.ts). */
+  stop(): Promise<void>;
 }
 
 declare module 'fastify' {
@@ -20,18 +22,20 @@ declare module 'fastify' {
   }
 }
 
-/** Creates the node's alert evaluator and webhook sender, starts their timers, stops them on close. */
+/** Creates the node's alert evaluator and webhook sender and starts their timers. */
 export function createAlerts(app: FastifyInstance, ctx: AppContext): Alerts {
   const webhooks = new WebhookSender(ctx);
   const evaluator = new AlertEvaluator(ctx, webhooks);
-  const alerts: Alerts = { evaluator, webhooks };
+  const alerts: Alerts = {
+    evaluator,
+    webhooks,
+    async stop() {
+      await evaluator.stop();
+      await webhooks.stop();
+    },
+  };
   app.decorate('alerts', alerts);
   webhooks.start();
   evaluator.start();
-  // Registered after the database's onClose: runs before it (hooks close in reverse order).
-  app.addHook('onClose', async () => {
-    await evaluator.stop();
-    await webhooks.stop();
-  });
   return alerts;
 }

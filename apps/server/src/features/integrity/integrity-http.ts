@@ -1,7 +1,8 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+
 import { parse } from 'node:querystring';
 import { PLAYER_ENDPOINTS as E, MSG_INTEGRITY, parseIntegrityRange } from '@tlprt/contract';
 import { addCorsHeaders } from '../../http/cors.js';
+import type { AheadPath } from '../../http/edge.js';
 import { errorAnswer, HttpError, RequestValidationError, tooManyRequests } from '../../http/errors.js';
 import { HASH_ANSWER_CACHE_CONTROL, type IntegrityGate } from './gate.js';
 
@@ -58,18 +59,15 @@ async function answer(
  * Integrity questions served by Node's HTTP server itself, ahead of Fastify's router, like the
  * browsers' reports (statistics/ingest-http.ts): a viewer asks one per P2P segment, ~4 per report, and
  * through Fastify's request, reply, hooks and serializer a cached answer cost more CPU than a report.
- * It takes every GET of the path while the server is not closing; its checks are the route's (the same
+ * It takes every GET of the path (every request goes to the route once the node is closing); its checks are the route's (the same
  * gate, schema and service, the same error bodies; a test asks the same questions both ways).
  */
-export function integrityFastPath(
-  gate: IntegrityGate,
-  isClosing: () => boolean,
-): (req: IncomingMessage, res: ServerResponse) => boolean {
+export function integrityFastPath(gate: IntegrityGate): AheadPath {
   const path = E.integrity.path;
   // The route's own log level: warnings and errors only.
   const log = gate.ctx.log.child({ route: path }, { level: 'warn' });
   return (req, res) => {
-    if (req.method !== 'GET' || isClosing()) return false;
+    if (req.method !== 'GET') return false;
     const url = req.url ?? '';
     const q = url.indexOf('?');
     if ((q < 0 ? url : url.slice(0, q)) !== path) return false;

@@ -3,9 +3,9 @@ import type { FastifyPluginAsync, FastifyRequest, onRequestHookHandler } from 'f
 import type { UsableKey } from '../../access/usable-keys.js';
 import type { AppContext } from '../../context.js';
 import { allowOrigin, preflight } from '../../http/cors.js';
+import type { Edge } from '../../http/edge.js';
 import { HttpError, tooManyRequests } from '../../http/errors.js';
 import { route } from '../../http/route.js';
-import { serveAhead } from '../../http/serve-ahead.js';
 import { createGate, HASH_ANSWER_CACHE_CONTROL } from './gate.js';
 import { integrityFastPath } from './integrity-http.js';
 import { createIntegrityService, type IntegrityServiceOptions } from './service.js';
@@ -14,13 +14,26 @@ import { deleteExpiredHashes } from './store.js';
 /** How often expired segment hashes are deleted. */
 const EXPIRED_SWEEP_MS = 10 * 60_000;
 
+/** Deletes expired segment hashes from the shared table every EXPIRED_SWEEP_MS (every node sweeps; a
+ *  row deleted twice is no harm). Returns what stops it. */
+export function sweepExpiredHashes(ctx: AppContext): () => void {
+  const sweep = setInterval(() => {
+    deleteExpiredHashes(ctx.db, ctx.now()).catch((err: unknown) =>
+      ctx.log.warn({ err }, 'integrity: expired hashes not deleted'),
+    );
+  }, EXPIRED_SWEEP_MS);
+  sweep.unref();
+  return () => clearInterval(sweep);
+}
+
 /**
  * GET /player/v1/integrity (docs/DESIGN.md §11, issue 36). One question per P2P segment of every viewer, so it
- * is answered ahead of Fastify's router (integrity-http.ts) by the same gate and service; the route
- * below answers what that path leaves (a closing server) and `inject`, and documents the call.
+ * is answered ahead of Fastify's router (integrity-http.ts, through `edge`) by the same gate and service;
+ * the route below answers what that path leaves (a closing server) and `inject`, and documents the call.
  */
 export function integrityRoutes(
   ctx: AppContext,
+  edge: Edge,
   count?: IntegrityServiceOptions['countVerification'],
 ): FastifyPluginAsync {
   return async (app) => {
@@ -90,22 +103,6 @@ export function integrityRoutes(
       return preflight(reply, origin, 'GET');
     });
 
-    // Expired hashes leave the shared table (every node sweeps; a row deleted twice is no harm).
-    const sweep = setInterval(() => {
-      deleteExpiredHashes(ctx.db, ctx.now()).catch((err: unknown) =>
-        ctx.log.warn({ err }, 'integrity: expired hashes not deleted'),
-      );
-    }, EXPIRED_SWEEP_MS);
-    sweep.unref();
-
-    let closing = false;
-    app.addHook('preClose', async () => {
-      closing = true;
-      clearInterval(sweep);
-    });
-    serveAhead(
-      app.server,
-      integrityFastPath(gate, () => closing),
-    );
+    edge.add(integrityFastPath(gate));
   };
 }

@@ -1,2 +1,2 @@
 export { playerRoutes } from './routes.js';
-export { startTracker } from './tracker.js';
+export { startTracker, type Tracker } from './tracker.js';

@@ -1,6 +1,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { stopReading } from './node-handover.js';
 import { type CheckedUpgrade, refuse, type TrackerLog } from './tracker-host.js';
 import type { TrackerLimits } from './tracker-limits.js';
 
@@ -44,20 +45,6 @@ export type FromWorker =
 const CLOSE_GRACE_MS = 5_000;
 /** A worker that died is started again after this pause (its shards answer 503 meanwhile). */
 const RESTART_MS = 1_000;
-
-/**
- * Stops this process reading a socket it hands over. Node's HTTP server leaves an upgraded socket
- * reading, and `send` only mutes this process's copy until the worker's acknowledgement closes it:
- * meanwhile the worker has answered the handshake, and the client's first announce, if this copy read
- * it, was lost (1–2 peers in 20,000 never answered in the tracker bench). `pause()` does not stop a
- * plain socket's reading, so the handle is told directly.
- */
-function stopReading(socket: Socket): void {
-  const handle = (socket as unknown as { _handle?: { reading?: boolean; readStop?: () => number } })._handle;
-  if (handle?.readStop === undefined) return;
-  handle.reading = false;
-  handle.readStop();
-}
 
 interface Slot {
   child: ChildProcess | undefined;

@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { UsableKey } from '../../access/usable-keys.js';
 import type { AppContext } from '../../context.js';
 import { addressGroup } from '../../http/client-address.js';
+import { closeWithoutDeadWorkers } from './node-handover.js';
 import { type LimitedTracker, refuse, SwarmHost } from './tracker-host.js';
 import { defaultMaxSockets, SocketBudget } from './tracker-limits.js';
 import { TrackerLiveness } from './tracker-liveness.js';
@@ -26,6 +27,16 @@ export interface TrackerNode {
   /** The tag of the network `address` is in as this tracker places connections (networkTagOf): the
    *  settings answer gives it to the plugin for its peer id, which the tracker then holds to it. */
   networkTag(address: string): Promise<string>;
+}
+
+/** The tracker of a node, and its two steps of the node's shutdown (app.ts). */
+export interface Tracker {
+  node: TrackerNode;
+  /** Takes no more connections and closes those it holds (each leaves its swarms), before the HTTP
+   *  server closes: the other nodes' liveness polls, the upgrades, the swarms, the workers' sockets. */
+  stopTaking(): Promise<void>;
+  /** Ends the worker processes, once the HTTP server has closed. */
+  close(): Promise<void>;
 }
 
 declare module 'fastify' {
@@ -71,7 +82,7 @@ export async function startTracker(
     /** A usable key's effective value of a setting: the key settings' layers, which another feature keeps. */
     settingOf: (key: UsableKey, settingId: number) => Promise<number>;
   },
-): Promise<TrackerNode> {
+): Promise<Tracker> {
   const limits = ctx.config.tracker;
   const host = limits.workers === 0 ? new SwarmHost(limits, ctx.log) : undefined;
   const workers =
@@ -142,21 +153,17 @@ export async function startTracker(
     );
   };
   app.server.on('upgrade', onUpgrade);
-  app.addHook('preClose', async () => {
-    closing = true;
-    await liveness.stop();
-    app.server.off('upgrade', onUpgrade);
-    await host?.close();
-    if (workers === undefined) return;
-    await workers.drain();
-    // Node's server asks the child processes it handed sockets to, those still alive, before it
-    // closes. When every one of them has died (a crash, and no socket for its restart yet) it has none
-    // to ask and never closes, and the statistics' last flush (an onClose hook) would never run.
-    const server = app.server as unknown as { _usingWorkers?: boolean; _workers?: unknown[] };
-    if (server._usingWorkers === true && server._workers?.length === 0) server._usingWorkers = false;
-  });
-  app.addHook('onClose', async () => {
-    await workers?.close();
-  });
-  return node;
+  return {
+    node,
+    async stopTaking() {
+      closing = true;
+      await liveness.stop();
+      app.server.off('upgrade', onUpgrade);
+      await host?.close();
+      if (workers === undefined) return;
+      await workers.drain();
+      closeWithoutDeadWorkers(app.server);
+    },
+    close: async () => workers?.close(),
+  };
 }

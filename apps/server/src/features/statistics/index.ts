@@ -14,8 +14,8 @@ declare module 'fastify' {
   }
 }
 
-/** Creates the node's statistics service, counts what its journal holds from the last run, starts its
- *  timers and flushes on close. */
+/** Creates the node's statistics service, counts what its journal holds from the last run and starts
+ *  its timers; its `stop()` (the last flush) is a step of the node's shutdown (app.ts). */
 export async function createStats(
   app: FastifyInstance,
   ctx: AppContext,
@@ -30,7 +30,5 @@ export async function createStats(
     throw err;
   }
   svc.start();
-  // Registered after the database's onClose: runs before it (hooks close in reverse order).
-  app.addHook('onClose', async () => svc.stop());
   return svc;
 }

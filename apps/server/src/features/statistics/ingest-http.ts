@@ -10,6 +10,7 @@ import {
 import secureJson from 'secure-json-parse';
 import { addressGroup } from '../../http/client-address.js';
 import { addCorsHeaders } from '../../http/cors.js';
+import type { AheadPath } from '../../http/edge.js';
 import { badRequest, errorAnswer, RequestValidationError, tooManyRequests } from '../../http/errors.js';
 import type { StatsService } from './service.js';
 
@@ -19,7 +20,7 @@ export const ingestAnswer = (r: TIngestResponse): string =>
   `{"accepted":${r.accepted},"rejected":${r.rejected},"errors":${r.errors.length ? JSON.stringify(r.errors) : '[]'}}`;
 
 /** The headers of every ingest answer to `origin`: CORS only for pages of a key's domains. */
-export async function ingestHeaders(svc: StatsService, origin: string | undefined) {
+async function ingestHeaders(svc: StatsService, origin: string | undefined) {
   const headers: Record<string, string> = {};
   let allowed: boolean;
   try {
@@ -49,7 +50,7 @@ function manySessions(reports: unknown[]): boolean {
 }
 
 /** A browser's batch (no API token): the reports of one session, within its address's budget. */
-export function ingestAnonymous(
+function ingestAnonymous(
   svc: StatsService,
   reports: unknown[],
   from: { origin: string | undefined; address: string; userAgent: string | undefined },
@@ -61,6 +62,30 @@ export function ingestAnonymous(
   if (wait > 0) throw tooManyRequests(wait, MSG_INGEST.addressBudget);
   const { origin, address, userAgent } = from;
   return svc.ingest(reports, { origin, address, userAgent, anonymous: true });
+}
+
+/** Who sent a batch: a browser (no `teamId`) or a holder of a team's API token (`teamId`). */
+export interface IngestSender {
+  origin: string | undefined;
+  address: string;
+  userAgent: string | undefined;
+  teamId?: number;
+}
+
+/**
+ * A batch's answer, what both transports run once the body is parsed (the Fastify route, and the path
+ * ahead of it below): the headers for the sender's Origin, handed to `setHeaders` before the reports are
+ * counted so that an error's answer carries them too, then the reports counted by the sender's rules.
+ */
+export async function ingestBatch(
+  svc: StatsService,
+  reports: unknown[],
+  from: IngestSender,
+  setHeaders: (headers: Record<string, string>) => void,
+): Promise<TIngestResponse> {
+  setHeaders(await ingestHeaders(svc, from.origin));
+  if (from.teamId !== undefined) return svc.ingest(reports, { origin: from.origin, teamId: from.teamId });
+  return ingestAnonymous(svc, reports, from);
 }
 
 /** A body Fastify's JSON parser takes (its default poisoning rules); otherwise its 400. */
@@ -107,22 +132,18 @@ function send(res: ServerResponse, status: number, headers: Record<string, strin
 }
 
 /**
- * A browser's report, served by Node's HTTP server itself, ahead of Fastify's router: a viewer reports
- * every 10 s, and on this path Fastify's request and reply objects, hooks and schema compilers cost as
- * much server CPU as the report's own work (`npm run bench -- ingest-keepalive`: the same reports at
- * 123–147 µs of CPU each through the route, 81–105 µs here, against 65–72 µs for a bare Fastify route).
+ * A browser's report, answered ahead of Fastify's router (http/edge.ts): a viewer reports every 10 s,
+ * and on this path Fastify's request and reply objects, hooks and schema compilers cost as much server
+ * CPU as the report's own work (`npm run bench -- ingest-keepalive` measures both against a bare route).
  *
  * It takes only what a player sends: a POST to the ingest path with a JSON type, a Content-Length within
  * the body limit, no Authorization, Content-Encoding or Transfer-Encoding, from an address within its
- * budget, while the server is not closing. Everything else (API-token batches, other bodies, an address
- * past its budget, a server shutting down) goes to the Fastify route, which answers as it always did.
- * What it takes it answers as that route does: the same rules (ingestAnonymous, ingestReports), the
- * same error bodies (errorAnswer); a test sends the same bodies both ways and compares the answers.
+ * budget. Everything else (API-token batches, other bodies, an address past its budget, and every
+ * request once the node is closing) goes to the Fastify route, which answers as it always did.
+ * What it takes it answers as that route does: the same function (ingestBatch), the same error bodies
+ * (errorAnswer); a test sends the same bodies both ways and compares the answers.
  */
-export function ingestFastPath(
-  svc: StatsService,
-  isClosing: () => boolean,
-): (req: IncomingMessage, res: ServerResponse) => boolean {
+export function ingestFastPath(svc: StatsService): AheadPath {
   const path = E.ingest.path;
   // The route's own log level: warnings and errors only (a line per report would cost more than it).
   const log = svc.ctx.log.child({ route: path }, { level: 'warn' });
@@ -131,11 +152,9 @@ export function ingestFastPath(
     let headers: Record<string, string> = {};
     try {
       const reports = reportsOf(parseBody(body));
-      headers = await ingestHeaders(svc, origin);
-      const r = await ingestAnonymous(svc, reports, {
-        origin,
-        address,
-        userAgent: req.headers['user-agent'],
+      const from = { origin, address, userAgent: req.headers['user-agent'] };
+      const r = await ingestBatch(svc, reports, from, (h) => {
+        headers = h;
       });
       send(res, 202, headers, ingestAnswer(r));
     } catch (err) {
@@ -145,7 +164,7 @@ export function ingestFastPath(
     }
   };
   return (req, res) => {
-    if (req.method !== 'POST' || isClosing()) return false;
+    if (req.method !== 'POST') return false;
     const url = req.url ?? '';
     const q = url.indexOf('?');
     if ((q < 0 ? url : url.slice(0, q)) !== path) return false;

@@ -19,7 +19,7 @@ import { route } from '../../http/route.js';
 import { tokenGuard } from '../../http/token-guard.js';
 import { exportBreakdown, queryBreakdown } from './breakdown.js';
 import { queryBreakdownSeries } from './breakdown-series.js';
-import { ingestAnonymous, ingestAnswer, ingestHeaders } from './ingest-http.js';
+import { ingestAnswer, ingestBatch } from './ingest-http.js';
 import {
   exportStats,
   queryStats,
@@ -38,7 +38,7 @@ import { getSettings, putSettings } from './settings.js';
  *   budget per client address and per key on this node, so one address adds at most
  *   INGEST_REPORTS_PER_ADDRESS_PER_MINUTE made-up viewers a minute.
  * A browser's ordinary report is answered before it reaches this route (ingest-http.ts, ingestFastPath,
- * by the same rules); this route answers the rest and is what the API document describes.
+ * through the same ingestBatch); this route answers the rest and is what the API document describes.
  * A request with an Authorization header is checked by the token guard (http/token-guard.ts) before its
  * body is read: a malformed or unknown token is a 401 that never reads the megabyte.
  */
@@ -50,16 +50,11 @@ export function ingestRoutes(svc: StatsService): FastifyPluginAsync {
       app,
       E.ingest,
       async (req, reply) => {
-        const origin = req.headers.origin;
-        reply.headers(await ingestHeaders(svc, origin));
-        const reports = req.body.reports;
+        const from = { origin: req.headers.origin, address: req.ip, userAgent: req.headers['user-agent'] };
         const signed = token.callerOf(req);
-        if (signed) return svc.ingest(reports, { origin, teamId: signed.teamId });
-        return ingestAnonymous(svc, reports, {
-          origin,
-          address: req.ip,
-          userAgent: req.headers['user-agent'],
-        });
+        return ingestBatch(svc, req.body.reports, signed ? { ...from, teamId: signed.teamId } : from, (h) =>
+          reply.headers(h),
+        );
       },
       {
         // A bad token, and an address past its budget, are refused before the body is read.
