@@ -5,6 +5,7 @@ import { utcLabel } from '../../platform/dates';
 import { formatBytes } from '../../platform/units';
 import type { ChartInput } from './chartOption';
 import { chartSummary, chartTableRows, stepLabel } from './chartSummary';
+import { drawnTraffic } from './seriesStyle';
 
 export const CHART_TABLE_TEXT = {
   show: 'Show data table',
@@ -49,8 +50,10 @@ export function ChartTextAlternative({
   );
 }
 
-/** The visible points as a table: time, CDN, P2P (NODR for version-1 teams), viewers. */
+/** The visible points as a table: time, the bytes of each source of traffic the chart draws (the series
+ *  table's, in its order: CDN, P2P, NODR for version-1 teams), viewers. */
 export function ChartDataTable({ input, zoom }: { input: ChartInput; zoom: readonly [number, number] }) {
+  const traffic = drawnTraffic(input.nodr);
   const rows = chartTableRows(input, zoom);
   const captionId = useId();
   return (
@@ -78,17 +81,11 @@ export function ChartDataTable({ input, zoom }: { input: ChartInput; zoom: reado
         <Table.Thead>
           <Table.Tr>
             <Table.Th scope="col">Time</Table.Th>
-            <Table.Th scope="col" ta="right">
-              {SERIES.cdnBytes.label}
-            </Table.Th>
-            <Table.Th scope="col" ta="right">
-              {SERIES.p2pBytes.label}
-            </Table.Th>
-            {input.nodr && (
-              <Table.Th scope="col" ta="right">
-                {SERIES.nodrBytes.label}
+            {traffic.map((t) => (
+              <Table.Th key={t.series} scope="col" ta="right">
+                {t.label}
               </Table.Th>
-            )}
+            ))}
             <Table.Th scope="col" ta="right">
               {SERIES.users.label}
             </Table.Th>
@@ -100,9 +97,11 @@ export function ChartDataTable({ input, zoom }: { input: ChartInput; zoom: reado
               <Table.Th scope="row" fw={400} style={{ whiteSpace: 'nowrap' }}>
                 {r.time}
               </Table.Th>
-              <Table.Td ta="right">{formatBytes(r.cdn)}</Table.Td>
-              <Table.Td ta="right">{formatBytes(r.p2p)}</Table.Td>
-              {input.nodr && <Table.Td ta="right">{formatBytes(r.nodr ?? 0)}</Table.Td>}
+              {traffic.map((t) => (
+                <Table.Td key={t.series} ta="right">
+                  {formatBytes(r.bytes[t.series] ?? 0)}
+                </Table.Td>
+              ))}
               <Table.Td ta="right">{r.viewers.toLocaleString('en-US')}</Table.Td>
             </Table.Tr>
           ))}

@@ -18,22 +18,21 @@ import { Link } from 'react-router';
 import { IconAlert, IconChart, IconKey } from '../../platform/ui/icons';
 import { EmptyState, PageBody } from '../../platform/ui/Page';
 import { BreakdownPanel } from './BreakdownPanel';
+import type { ChartInput } from './chartOption';
 import { DateRangePicker } from './DateRangePicker';
-import { RANGE_LABEL, RANGE_ORDER } from './data';
+import { RANGE_LABEL, RANGE_ORDER, type StatsSummary } from './data';
 import { ExperiencePanel } from './ExperiencePanel';
 import { downloadText, visibleCsvText } from './exportCsv';
 import { BreakdownFilterChip } from './FilterChip';
 import { filterKey, filterLabel } from './filter';
 import { ListPanel } from './ListPanel';
 import { hasVerifiedDomain } from './lists';
-import type { CustomPeriod } from './period';
 import { earliestDay } from './period';
 import { StatsPeriodContext } from './queries';
 import { StatsChart } from './StatsChart';
 import { StatsTabs } from './StatsTabs';
 import { SummaryFigures, SummaryNotes, ViewCaption } from './SummaryFigures';
-import { useStatisticsView } from './useStatisticsView';
-import type { useViewParams } from './view';
+import { type StatisticsView, useStatisticsView } from './useStatisticsView';
 
 export { WIDE_QUERY } from './useStatisticsView';
 
@@ -54,21 +53,23 @@ function NoDomain({ managesDomains }: { managesDomains: boolean }) {
   );
 }
 
+/** The chart's two panels, while its points load. */
+const SKELETON_PANELS = [
+  { title: 'Bandwidth', height: 250, testId: 'loader-bandwidth' },
+  { title: 'Viewers', height: 150, testId: 'loader-viewers' },
+] as const;
+
 function ChartSkeleton() {
   return (
     <Stack gap="md" aria-busy="true" aria-label="Loading statistics">
-      <Box>
-        <Text size="sm" fw={600} mb={6}>
-          Bandwidth
-        </Text>
-        <Skeleton height={250} radius="md" data-testid="loader-bandwidth" />
-      </Box>
-      <Box>
-        <Text size="sm" fw={600} mb={6}>
-          Viewers
-        </Text>
-        <Skeleton height={150} radius="md" data-testid="loader-viewers" />
-      </Box>
+      {SKELETON_PANELS.map((panel) => (
+        <Box key={panel.testId}>
+          <Text size="sm" fw={600} mb={6}>
+            {panel.title}
+          </Text>
+          <Skeleton height={panel.height} radius="md" data-testid={panel.testId} />
+        </Box>
+      ))}
       <Group justify="center">
         <Loader size="sm" />
       </Group>
@@ -92,94 +93,145 @@ function NoKeys({ activeTraffic }: { activeTraffic: boolean }) {
 }
 
 /** The range switch, the custom dates and the comparison switch of the view. */
-function ViewControls({
-  view,
-  range,
-  period,
-  onRange,
-  dates,
-  minDay,
-  maxDay,
-  checkDates,
-  comparing,
-  live,
-}: {
-  view: ReturnType<typeof useViewParams>;
-  range: TStatsRange;
-  period: CustomPeriod | null;
-  onRange: (r: TStatsRange) => void;
-  dates: { from: string; to: string } | null;
-  minDay: string;
-  maxDay: string;
-  checkDates: (from: string, to: string) => string | null;
-  comparing: boolean;
-  live: boolean;
-}) {
+function ViewControls({ view }: { view: StatisticsView }) {
+  const live = view.chartRange === 'live';
   return (
     <Group gap="sm" align="center" wrap="wrap" justify="flex-end">
       <SegmentedControl
         // Custom dates choose no range of the switch: choosing one returns to it, rolling.
-        value={period ? '' : range}
-        onChange={(v) => onRange(v as TStatsRange)}
+        value={view.period ? '' : view.range}
+        onChange={(v) => view.setRange(v as TStatsRange)}
         data={RANGE_ORDER.map((r) => ({ value: r, label: RANGE_LABEL[r] }))}
         aria-label="Time range"
         radius="md"
       />
       <DateRangePicker
-        value={dates}
-        minDay={minDay}
-        maxDay={maxDay}
-        check={checkDates}
-        onChange={(d) => view.set({ dates: d })}
+        value={view.period ? { from: view.period.from, to: view.period.to } : null}
+        minDay={earliestDay(view.nowS, view.utcOffset)}
+        maxDay={view.today}
+        check={view.checkDates}
+        onChange={(d) => view.url.set({ dates: d })}
       />
       <Switch
         label={MSG_STATS.compare}
-        checked={comparing}
+        checked={view.comparing}
         disabled={live}
         title={live ? MSG_STATS.compareLive : undefined}
-        onChange={(e) => view.set({ compare: e.currentTarget.checked })}
+        onChange={(e) => view.url.set({ compare: e.currentTarget.checked })}
         data-testid="stats-compare"
       />
     </Group>
   );
 }
 
+/** Downloads every column of the API's file for the visible window; a filtered view's series is the
+ *  breakdown's, written from the points on screen. */
+function ExportCsvButton({ view, input }: { view: StatisticsView; input: ChartInput }) {
+  const { period, failed } = view;
+  const source = view.drill.filter
+    ? null
+    : { range: view.chartRange, teamId: view.teamId, keys: view.keys, userId: view.user.id };
+  const fileName = () =>
+    period
+      ? `statistics-${period.from}-${period.to}.csv`
+      : `statistics-${view.range}-${new Date().toISOString().slice(0, 10)}.csv`;
+  return (
+    <Button
+      variant="default"
+      size="xs"
+      disabled={failed}
+      title={failed ? 'Sample data cannot be exported' : undefined}
+      onClick={() =>
+        void visibleCsvText(input, view.zoom, source).then(
+          (text) => downloadText(fileName(), text),
+          // The API client has shown its failure popup already.
+          () => {},
+        )
+      }
+    >
+      Export CSV
+    </Button>
+  );
+}
+
+/** The chart's answer: the figures of its visible part, what they cover, and the chart itself. */
+function ChartFigures({
+  view,
+  input,
+  summary,
+}: {
+  view: StatisticsView;
+  input: ChartInput;
+  summary: StatsSummary;
+}) {
+  const { drill, failed, period, chartRange } = view;
+  return (
+    <Stack gap="md">
+      {failed && (
+        <Alert color="red" variant="light" icon={<IconAlert size={18} />} p="sm">
+          <Text size="sm" fw={600}>
+            {MSG_STATS.loadError}
+          </Text>
+          <Text size="xs" c="dimmed">
+            The chart below shows sample data, not your traffic.
+          </Text>
+        </Alert>
+      )}
+      <Group gap="lg" align="flex-end" wrap="wrap">
+        <SummaryFigures summary={summary} deltas={view.deltas} failed={failed} />
+        <ViewCaption
+          live={chartRange === 'live'}
+          filtered={drill.filter !== null}
+          period={period}
+          step={drill.filter && !failed ? input.step : STATS_RANGES[chartRange].step}
+          comparing={input.previous !== undefined}
+          utcOffset={view.utcOffset}
+          updatedAt={view.stats.dataUpdatedAt > 0 ? view.readAtMs : null}
+        />
+        <ExportCsvButton view={view} input={input} />
+      </Group>
+      <SummaryNotes summary={summary} />
+      <StatsChart
+        input={input}
+        view={`${chartRange} ${period ? `${period.start}-${period.end}` : ''} ${view.lists.index} ${view.keys.join(',')} ${filterKey(drill.filter)}`}
+        sample={failed}
+        onZoom={(s, e) => view.setZoom([s, e])}
+      />
+    </Stack>
+  );
+}
+
+/** The chart's card: the breakdown row it is filtered by, and the chart, its loading or its absence. */
+function ChartCard({ view }: { view: StatisticsView }) {
+  const { drill, keys, result } = view;
+  return (
+    <Card withBorder radius="md" p={{ base: 'sm', sm: 'lg' }}>
+      {drill.filter && keys.length > 0 && (
+        <Box mb="sm">
+          <BreakdownFilterChip
+            filter={drill.filter}
+            onRemove={drill.clear}
+            step={result && !result.failed ? result.step : undefined}
+          />
+        </Box>
+      )}
+      {keys.length === 0 ? (
+        <NoKeys activeTraffic={view.lists.index === 0} />
+      ) : view.stats.isPending || !view.input || !view.summary ? (
+        <ChartSkeleton />
+      ) : (
+        <ChartFigures view={view} input={view.input} summary={view.summary} />
+      )}
+    </Card>
+  );
+}
+
 /** The statistics screen of spec §2/§4. */
 export function StatisticsScreen() {
-  const {
-    user,
-    rights,
-    teamId,
-    utcOffset,
-    domains,
-    lists,
-    view,
-    range,
-    nowS,
-    period,
-    chartRange,
-    comparing,
-    setRange,
-    today,
-    checkDates,
-    wide,
-    groups,
-    tab,
-    keys,
-    drill,
-    stats,
-    zoom,
-    setZoom,
-    result,
-    failed,
-    readAtMs,
-    input,
-    experience,
-    summary,
-    deltas,
-  } = useStatisticsView();
+  const view = useStatisticsView();
+  const { lists, keys, drill } = view;
 
-  if (domains.isPending) {
+  if (view.domains.isPending) {
     return (
       <PageBody>
         <Group justify="center" py={80}>
@@ -188,39 +240,26 @@ export function StatisticsScreen() {
       </PageBody>
     );
   }
-  if (!hasVerifiedDomain(groups)) {
+  if (!hasVerifiedDomain(view.groups)) {
     return (
       <PageBody>
         <Title order={1} fz={{ base: 22, sm: 26 }} mb="lg">
           Statistics
         </Title>
-        <NoDomain managesDomains={rights.managesDomains} />
+        <NoDomain managesDomains={view.rights.managesDomains} />
       </PageBody>
     );
   }
 
-  const live = chartRange === 'live';
-  const dates = period ? { from: period.from, to: period.to } : null;
   return (
     <PageBody>
       <Group justify="space-between" align="center" mb="md" gap="sm">
         <Title order={1} fz={{ base: 22, sm: 26 }}>
           Statistics
         </Title>
-        <ViewControls
-          view={view}
-          range={range}
-          period={period}
-          onRange={setRange}
-          dates={dates}
-          minDay={earliestDay(nowS, utcOffset)}
-          maxDay={today}
-          checkDates={checkDates}
-          comparing={comparing}
-          live={live}
-        />
+        <ViewControls view={view} />
       </Group>
-      {!wide && (
+      {!view.wide && (
         <Box mb="sm" style={{ overflow: 'hidden' }}>
           <StatsTabs variant="page" />
         </Box>
@@ -230,105 +269,31 @@ export function StatisticsScreen() {
           <ListPanel
             key={lists.index}
             index={lists.index}
-            name={tab?.nameTab ?? ''}
+            name={view.tab?.nameTab ?? ''}
             keys={keys}
-            groups={groups}
+            groups={view.groups}
             onRename={(n) => lists.rename(lists.index, n)}
             onKeys={(k) => lists.setKeys(lists.index, k)}
             onDelete={() => lists.remove(lists.index)}
           />
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 8, lg: 9 }} order={{ base: 1, md: 2 }}>
-          <Card withBorder radius="md" p={{ base: 'sm', sm: 'lg' }}>
-            {drill.filter && keys.length > 0 && (
-              <Box mb="sm">
-                <BreakdownFilterChip
-                  filter={drill.filter}
-                  onRemove={drill.clear}
-                  step={result && !result.failed ? result.step : undefined}
-                />
-              </Box>
-            )}
-            {keys.length === 0 ? (
-              <NoKeys activeTraffic={lists.index === 0} />
-            ) : stats.isPending || !input || !summary ? (
-              <ChartSkeleton />
-            ) : (
-              <Stack gap="md">
-                {failed && (
-                  <Alert color="red" variant="light" icon={<IconAlert size={18} />} p="sm">
-                    <Text size="sm" fw={600}>
-                      {MSG_STATS.loadError}
-                    </Text>
-                    <Text size="xs" c="dimmed">
-                      The chart below shows sample data, not your traffic.
-                    </Text>
-                  </Alert>
-                )}
-                <Group gap="lg" align="flex-end" wrap="wrap">
-                  <SummaryFigures summary={summary} deltas={deltas} failed={failed} />
-                  <ViewCaption
-                    live={live}
-                    filtered={drill.filter !== null}
-                    period={period}
-                    step={drill.filter && !failed ? input.step : STATS_RANGES[chartRange].step}
-                    comparing={input.previous !== undefined}
-                    utcOffset={utcOffset}
-                    updatedAt={stats.dataUpdatedAt > 0 ? readAtMs : null}
-                  />
-                  <Button
-                    variant="default"
-                    size="xs"
-                    disabled={failed}
-                    title={failed ? 'Sample data cannot be exported' : undefined}
-                    onClick={() =>
-                      // Every column of the API's file for the visible window; a filtered view's
-                      // series is the breakdown's, written from the points on screen.
-                      void visibleCsvText(
-                        input,
-                        zoom,
-                        drill.filter ? null : { range: chartRange, teamId, keys, userId: user.id },
-                      ).then(
-                        (text) =>
-                          downloadText(
-                            period
-                              ? `statistics-${period.from}-${period.to}.csv`
-                              : `statistics-${range}-${new Date().toISOString().slice(0, 10)}.csv`,
-                            text,
-                          ),
-                        // The API client has shown its failure popup already.
-                        () => {},
-                      )
-                    }
-                  >
-                    Export CSV
-                  </Button>
-                </Group>
-                <SummaryNotes summary={summary} />
-                <StatsChart
-                  input={input}
-                  view={`${chartRange} ${period ? `${period.start}-${period.end}` : ''} ${lists.index} ${keys.join(',')} ${filterKey(drill.filter)}`}
-                  sample={failed}
-                  onZoom={(s, e) => setZoom([s, e])}
-                />
-              </Stack>
-            )}
-          </Card>
+          <ChartCard view={view} />
           {keys.length > 0 && (
             <ExperiencePanel
-              state={experience}
+              state={view.experience}
               filterLabel={drill.filter ? filterLabel(drill.filter) : undefined}
             />
           )}
           {/* Never beside sample data: its rows would pass for the team's. */}
-          {keys.length > 0 && !failed && (
-            <StatsPeriodContext.Provider value={period}>
+          {keys.length > 0 && !view.failed && (
+            <StatsPeriodContext.Provider value={view.period}>
               <BreakdownPanel
-                range={chartRange}
+                range={view.chartRange}
                 keys={keys}
-                teamId={teamId}
-                userId={user.id}
-                utcOffset={utcOffset}
+                teamId={view.teamId}
+                userId={view.user.id}
+                utcOffset={view.utcOffset}
                 filter={drill.filter}
                 onFilter={drill.set}
               />

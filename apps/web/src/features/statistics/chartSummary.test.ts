@@ -43,8 +43,23 @@ describe('the chart text alternative', () => {
 
   it('lists the visible points as rows (time in the team offset, bytes, viewers)', () => {
     expect(chartTableRows(input, [67, 100])).toEqual([
-      { datePoint: T0 + 120, time: '15 November 2023, 00:15', cdn: 1000, p2p: 1000, viewers: 3 },
-      { datePoint: T0 + 180, time: '15 November 2023, 00:16', cdn: 0, p2p: 0, viewers: 1 },
+      {
+        datePoint: T0 + 120,
+        time: '15 November 2023, 00:15',
+        bytes: { cdnBytes: 1000, p2pBytes: 1000 },
+        viewers: 3,
+      },
+      {
+        datePoint: T0 + 180,
+        time: '15 November 2023, 00:16',
+        bytes: { cdnBytes: 0, p2pBytes: 0 },
+        viewers: 1,
+      },
+    ]);
+    // NODR for version-1 teams only (0 where a point lacks it).
+    expect(chartTableRows({ ...input, nodr: true }, [67, 100]).map((r) => r.bytes)).toEqual([
+      { cdnBytes: 1000, p2pBytes: 1000, nodrBytes: 0 },
+      { cdnBytes: 0, p2pBytes: 0, nodrBytes: 0 },
     ]);
     expect(stepLabel(1200)).toBe('20 minutes');
     expect(stepLabel(3600)).toBe('1 hour');

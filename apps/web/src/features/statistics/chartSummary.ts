@@ -1,8 +1,9 @@
-import { SERIES, type TStatsPoint } from '@tlprt/contract';
+import type { TSeriesName, TStatsPoint } from '@tlprt/contract';
 import { formatDateTime, formatTime, utcLabel } from '../../platform/dates';
 import { formatBytes } from '../../platform/units';
 import { type ChartInput, zoomIndexes } from './chartOption';
 import { summarize } from './data';
+import { drawnTraffic } from './seriesStyle';
 
 /**
  * The chart's text alternative (a canvas says nothing to a screen reader): a few sentences on what the
@@ -15,10 +16,9 @@ export interface ChartTableRow {
   datePoint: number;
   /** "3 March 2024, 14:05" in the team's offset (the table's caption names the offset). */
   time: string;
-  cdn: number;
-  p2p: number;
-  /** Only for teams of version 1. */
-  nodr?: number;
+  /** The bytes of each source of traffic the chart draws (seriesStyle's drawnTraffic: the series
+   *  table's, NODR for teams of version 1 only), by its bytes series' name. */
+  bytes: Partial<Record<TSeriesName, number>>;
   viewers: number;
 }
 
@@ -33,12 +33,11 @@ const when = (p: TStatsPoint, utcOffset: number) =>
 
 /** The visible points as the data table's rows, oldest first. */
 export function chartTableRows(input: ChartInput, zoom: readonly [number, number]): ChartTableRow[] {
+  const traffic = drawnTraffic(input.nodr);
   return visiblePoints(input, zoom).map((p) => ({
     datePoint: p.datePoint,
     time: when(p, input.utcOffset),
-    cdn: p.cdnDwSize,
-    p2p: p.p2pDwSize,
-    ...(input.nodr ? { nodr: p.nodrDwSize ?? 0 } : {}),
+    bytes: Object.fromEntries(traffic.map((t) => [t.series, t.bytes(p)])),
     viewers: p.usersCount,
   }));
 }
@@ -60,9 +59,13 @@ export function chartSummary(input: ChartInput, zoom: readonly [number, number])
   const s = summarize(points);
   const span = `From ${when(first, input.utcOffset)} to ${when(last, input.utcOffset)} ${zone}, ${points.length} ${points.length === 1 ? 'point' : 'points'} of ${stepLabel(input.step)}.`;
   if (s.totalBytes === 0 && s.peakViewers === 0) return `${span} Nothing was served and no one watched.`;
-  const nodr = input.nodr ? `, ${SERIES.nodrBytes.label} ${formatBytes(s.nodrBytes)}` : '';
+  // Each source the chart draws, in the table's order: "CDN delivered 4 kB, P2P 6 kB".
+  const sources = drawnTraffic(input.nodr).map((t, i) => {
+    const bytes = formatBytes(points.reduce((sum, p) => sum + t.bytes(p), 0));
+    return i === 0 ? `${t.label} delivered ${bytes}` : `${t.label} ${bytes}`;
+  });
   const share = s.p2pShare === null ? '' : ` (${Math.round(s.p2pShare * 100)}% from peers)`;
-  const traffic = `${SERIES.cdnBytes.label} delivered ${formatBytes(s.cdnBytes)}, ${SERIES.p2pBytes.label} ${formatBytes(s.p2pBytes)}${nodr}${share}.`;
+  const traffic = `${sources.join(', ')}${share}.`;
   const peakAt = points.find((p) => p.usersCount === s.peakViewers) ?? first;
   const viewers = `Viewers peaked at ${s.peakViewers.toLocaleString('en-US')} at ${formatTime(peakAt.datePoint * 1000, { utcOffset: input.utcOffset, label: false })}.`;
   return `${span} ${traffic} ${viewers}`;

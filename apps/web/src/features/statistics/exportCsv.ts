@@ -1,17 +1,13 @@
 import { statsCsv, type TStatsRange } from '@tlprt/contract';
 import { chartPointsAll } from './api';
 import type { ChartInput } from './chartOption';
-import { zoomIndexes } from './chartOption';
-
-/** The visible points: the chart's zoom window of its summed points. */
-function visiblePoints(input: ChartInput, zoom: readonly [number, number]) {
-  const [from, to] = zoomIndexes(input.points.length, zoom[0], zoom[1]);
-  return input.points.slice(from, to + 1);
-}
+import { visiblePoints } from './chartSummary';
 
 /** The CSV of the points on screen as the screen holds them, in the team's offset (the contract's
- *  statsCsv, which the API's `?format=csv` answers with too). The chart loads the drawn series only,
- *  so the experience columns are empty here: sample data, or a fallback; visibleCsvText has them. */
+ *  statsCsv, which the API's `?format=csv` answers with too: its columns are the series table's point
+ *  fields, named as the API names them, so a series added to the table is a column here without a
+ *  change). The chart loads the drawn series only, so the experience columns are empty here: sample
+ *  data, or a fallback; visibleCsvText has them. */
 export function visibleCsv(input: ChartInput, zoom: readonly [number, number]): string {
   return statsCsv(visiblePoints(input, zoom), { utcOffset: input.utcOffset, nodr: input.nodr });
 }

@@ -153,7 +153,8 @@ export function useStatisticsView() {
     utcOffset,
     domains,
     lists,
-    view,
+    /** The URL's view parameters, and how to change them (view.ts). */
+    url: view,
     range,
     nowS,
     period,
@@ -179,6 +180,9 @@ export function useStatisticsView() {
     deltas,
   };
 }
+
+/** What the statistics screen shows: one object its parts read (`view.keys`, `view.input`...). */
+export type StatisticsView = ReturnType<typeof useStatisticsView>;
 
 /** The experience panel reads the answer's whole-window totals, never the sample the chart falls back
  *  to. */
