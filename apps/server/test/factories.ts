@@ -4,6 +4,7 @@ import {
   DomainStatus,
   emptySeries,
   type LinkKindValue,
+  PEAK_SERIES,
   POINT_VALUES,
   Role,
   type RoleId,
@@ -250,6 +251,14 @@ export function pointValues(values: Partial<Record<TSeriesName, number>>): Float
   for (const [name, v] of Object.entries(values)) out[columnIndex(name as TSeriesName)] = v;
   return out;
 }
+
+const bitOf = (column: string) => PEAK_SERIES.find((p) => p.column === column)?.bit ?? 0;
+/** The bits of the CDN, P2P and NODR viewers in a stored session's `series` (PEAK_SERIES). */
+export const SERIES_BITS = {
+  cdn: bitOf('cdn_users'),
+  p2p: bitOf('p2p_users'),
+  nodr: bitOf('nodr_users'),
+} as const;
 
 /** An alert rule of the team, inserted directly (no webhook target check): `p2pShare` below 50 % over
  *  5 minutes on every key unless told otherwise; with `webhookUrl` it gets a secret, returned. */

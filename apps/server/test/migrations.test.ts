@@ -10,12 +10,12 @@ import { newKeyHash } from '../src/features/domains/keys/hash.js';
 import { insertKey } from '../src/features/domains/keys/queries.js';
 import { insertInvitation, updateInvitation } from '../src/features/invitations/queries.js';
 import { sessionHash, writeBatch } from '../src/features/statistics/aggregator.js';
-import { BLOCK_ENTRY } from '../src/features/statistics/block-format.js';
+import { READ } from '../src/features/statistics/block-format.js';
 import { ensureBlockLayout } from '../src/features/statistics/layout.js';
 import { readPoints } from '../src/features/statistics/queries.js';
-import { SERIES_BITS, statsDb } from '../src/features/statistics/tables.js';
+import { statsDb } from '../src/features/statistics/tables.js';
 import { insertTeamWithMember } from '../src/features/teams/queries.js';
-import { pointValues } from './factories.js';
+import { pointValues, SERIES_BITS } from './factories.js';
 import { dropDatabase, freshDatabaseUrl, PUBLIC_URL } from './helpers/server.js';
 
 const opened: Array<{ db: Db; url: string }> = [];
@@ -373,7 +373,7 @@ describe('0012_stats_rejected', () => {
     // 0015 empties the blocks; the server rewrites them in the series table's layout on start.
     await migrateToLatest(db);
     await ensureBlockLayout(db);
-    expect(await blockSizes()).toEqual([2 * BLOCK_ENTRY, 2 * BLOCK_ENTRY]);
+    expect(await blockSizes()).toEqual([2 * READ.whole.size, 2 * READ.whole.size]);
     const rejected = async (table: 'stats_minute' | 'stats_20m' | 'stats_hour' | 'stats_team_hour') =>
       (await s.selectFrom(table).select('rejected_bytes').execute()).map((r) => Number(r.rejected_bytes));
     expect(await rejected('stats_minute')).toEqual([0, 0, 0]);
@@ -426,6 +426,6 @@ describe('0012_stats_rejected', () => {
     // 0015 empties the blocks; the server rewrites them in the series table's layout on start.
     await migrateToLatest(db);
     await ensureBlockLayout(db);
-    expect(await blockSizes()).toEqual([2 * BLOCK_ENTRY, 2 * BLOCK_ENTRY]);
+    expect(await blockSizes()).toEqual([2 * READ.whole.size, 2 * READ.whole.size]);
   });
 });

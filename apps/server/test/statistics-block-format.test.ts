@@ -8,7 +8,6 @@ import { newKeyHash } from '../src/features/domains/keys/hash.js';
 import { insertKey } from '../src/features/domains/keys/queries.js';
 import {
   addBlock,
-  BLOCK_ENTRY,
   BLOCK_LAYOUT,
   DRAWN_COLUMNS,
   decodeBlock,
@@ -53,7 +52,7 @@ describe('block format: bytes by the layout', () => {
   const whole = Uint8Array.from([...points].flatMap(([i, v]) => entry(i, STORED_COLUMNS, v)));
 
   it('names the layout after the series table and sizes an entry by it', () => {
-    expect(BLOCK_ENTRY).toBe(1 + STORED_COLUMNS.reduce((n, c) => n + c.width, 0));
+    expect(READ.whole.size).toBe(1 + STORED_COLUMNS.reduce((n, c) => n + c.width, 0));
     expect(BLOCK_LAYOUT).toContain(STORED_COLUMNS.map((c) => `${c.column}:${c.width}`).join(','));
     expect(DRAWN_COLUMNS.length + SUMMED_COLUMNS.length).toBe(STORED_COLUMNS.length);
     expect(SUMMED_COLUMNS.every((c) => c.merge === 'sum')).toBe(true);
@@ -163,7 +162,7 @@ describe('block format: as the database packs it', () => {
     const block = await sql<{ points: Uint8Array; drawn: Uint8Array }>`
       select points, drawn from stats_minute_blocks where key_id = ${keyId} and start = ${hour}`.execute(db);
     const { points, drawn } = block.rows[0] as { points: Uint8Array; drawn: Uint8Array };
-    expect(points.byteLength).toBe(3 * BLOCK_ENTRY);
+    expect(points.byteLength).toBe(3 * READ.whole.size);
     const values = decodeBlock(points, READ.whole, 60);
     rows.forEach((r, i) => {
       const slot = (r.minute - hour) / 60;

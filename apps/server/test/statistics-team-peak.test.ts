@@ -10,9 +10,9 @@ import { insertKey } from '../src/features/domains/keys/queries.js';
 import { sessionHash, writeBatch } from '../src/features/statistics/aggregator.js';
 import { ensureBlockLayout } from '../src/features/statistics/layout.js';
 import { readPoints } from '../src/features/statistics/queries.js';
-import { SERIES_BITS, statsDb } from '../src/features/statistics/tables.js';
+import { statsDb } from '../src/features/statistics/tables.js';
 import { insertTeamWithMember } from '../src/features/teams/queries.js';
-import { buildKey, buildTeam, pointValues } from './factories.js';
+import { buildKey, buildTeam, pointValues, SERIES_BITS } from './factories.js';
 
 /** The values of the series stored before 0015, first in every point. */
 const KNOWN = 8;

@@ -1,8 +1,8 @@
 import { PATHS } from '@tlprt/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MinuteAgg, writeBatch } from '../src/features/statistics/aggregator.js';
-import { SERIES_BITS, statsDb } from '../src/features/statistics/tables.js';
-import { buildKey, buildTeam } from './factories.js';
+import { statsDb } from '../src/features/statistics/tables.js';
+import { buildKey, buildTeam, SERIES_BITS } from './factories.js';
 import { Api, type Json } from './helpers/http.js';
 import { ingestAsBrowsers } from './helpers/ingest.js';
 import { manualClock, startServer, type TestServer } from './helpers/server.js';

@@ -1,19 +1,17 @@
 import { createSocket, type Socket } from 'node:dgram';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { isValidHash } from '../src/features/domains/verification/host.js';
 import {
-  type AddressClass,
-  classifyAddress,
   createVerifier,
-  instructions,
-  isPublicAddress,
-  isValidHash,
   newVerificationHash,
   normalizeHost,
   type Verifier,
   type VerifierOptions,
 } from '../src/features/domains/verification/index.js';
+import { instructions } from '../src/features/domains/verification/instructions.js';
 import { checkVerificationMeta } from '../src/features/domains/verification/meta.js';
+import { type AddressClass, classifyAddress, isPublicAddress } from '../src/net/address.js';
 import { type SafeFetchOptions, safeFetch } from '../src/net/safe-fetch.js';
 import { startTestDns, type TestDns } from './helpers/dns-server.js';
 import { closedPort, type Route, startTestSite, type TestSite } from './helpers/http-site.js';

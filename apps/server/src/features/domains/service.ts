@@ -4,10 +4,10 @@ import {
   DomainStatus,
   EventCode,
   HOST_PATTERN,
+  isSupervisorRole,
   LIMITS,
   MSG_DOMAIN_RULES,
   MSG_DOMAINS,
-  Role,
   type TDomain,
   type TDomainListResponse,
   VerificationMethod,
@@ -280,7 +280,7 @@ export async function setPlainHttp(
     if (!maySetPlainHttp(d)) throw new HttpError(409, MSG_DOMAIN_RULES.plainHttpNotPromoted);
     if (d.plain_http === value) return [];
     await updateDomain(trx, teamId, id, { plain_http: value });
-    if (access.role === Role.Supervisor) {
+    if (isSupervisorRole(access.policy)) {
       await recordAudit(trx, actor, ctx.now(), {
         teamId,
         action: AUDIT_ACTIONS.domainPlainHttp,

@@ -1,8 +1,11 @@
-import type { TOrigin } from '@tlprt/contract';
+import { OriginStatus, type TOrigin } from '@tlprt/contract';
 import { originNameHost, originVerification } from '../../access/origin-hosts.js';
 import type { OriginRow } from '../../db/schema.js';
 
-const STATUS_NAMES: Record<number, string> = { 10: 'Active', 20: 'Inactive' };
+const STATUS_NAMES: Record<number, string> = {
+  [OriginStatus.Active]: 'Active',
+  [OriginStatus.Inactive]: 'Inactive',
+};
 
 /** What presenting an origin needs beside its row: the team's usable domains and the verifier's file. */
 export interface OriginView {

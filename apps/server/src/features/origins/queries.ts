@@ -1,3 +1,4 @@
+import { OriginStatus } from '@tlprt/contract';
 import type { Updateable } from 'kysely';
 import type { Db } from '../../db/index.js';
 import type { OriginRow, OriginsTable } from '../../db/schema.js';
@@ -33,7 +34,7 @@ export async function insertOrigin(
     .values({
       team_id: o.teamId,
       name: o.name,
-      status: 10,
+      status: OriginStatus.Active,
       created_at: o.createdAt,
       verification_hash: o.verificationHash,
     })

@@ -1,5 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { MSG_DOMAIN_RULES, MSG_DOMAINS, type TOrigin, VerificationMethod } from '@tlprt/contract';
+import {
+  MSG_DOMAIN_RULES,
+  MSG_DOMAINS,
+  OriginStatus,
+  type TOrigin,
+  VerificationMethod,
+} from '@tlprt/contract';
 import { originNameHost, usableDomainHosts } from '../../access/origin-hosts.js';
 import type { TeamAccess } from '../../access/team-access.js';
 import { publicHostOf } from '../../config.js';
@@ -7,7 +13,7 @@ import type { AppContext } from '../../context.js';
 import { lockTeam } from '../../db/locks.js';
 import type { OriginRow } from '../../db/schema.js';
 import { badRequest, HttpError, notFound } from '../../http/errors.js';
-import { mayToggleOrigin, OriginStatus } from './policy.js';
+import { mayToggleOrigin } from './policy.js';
 import { type OriginView, presentOrigin } from './presenter.js';
 import {
   deleteOrigin,

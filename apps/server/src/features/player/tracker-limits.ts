@@ -11,6 +11,7 @@ export type TrackerLimits = Config['tracker'];
  * whole sockets are answered before the upgrade, as HTTP statuses (tracker.ts).
  */
 export const CLOSE_POLICY = 1008;
+/** @internal `ws` sends it itself; the tests expect it by name. */
 export const CLOSE_TOO_BIG = 1009;
 
 /** Without TRACKER_MAX_SOCKETS, at most this many however high the open-file limit: memory, not

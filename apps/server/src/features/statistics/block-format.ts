@@ -13,7 +13,7 @@ import {
  * A key's points of one span (BLOCK_SPAN_S: an hour of minutes, a day of 20-minute points, 3 days of
  * hourly ones) packed in one value (the *_blocks tables, migration 0011): a day of minutes is read as
  * 25 values per key instead of 1,440 rows, whose grouping was most of a query's time. Each stored point
- * is BLOCK_ENTRY bytes, oldest first: its index in the span (1 byte), then each stored column
+ * is READ.whole.size bytes, oldest first: its index in the span (1 byte), then each stored column
  * (STORED_COLUMNS, in order) in its width, big-endian. Built as hex by the database itself (block-queries.ts
  * packPoints: a 4-byte value capped at NARROW_CAP, a cut's sums at SUM_CAP). The layout
  * follows the series table: BLOCK_LAYOUT names it, and layout.ts rewrites the blocks when it changes.
@@ -46,7 +46,6 @@ const DRAWN_INDEX = Int32Array.from(DRAWN_COLUMNS, (c) => STORED_COLUMNS.indexOf
 const SUMMED_INDEX = Int32Array.from(SUMMED_COLUMNS, (c) => STORED_COLUMNS.indexOf(c));
 const FULL = entryLayout(STORED_COLUMNS);
 const DRAWN = entryLayout(DRAWN_COLUMNS);
-export const BLOCK_ENTRY = FULL.size;
 /** The bytes of a chart cut's head: the block's sums of the columns not drawn. */
 const SUMS_HEAD = SUMMED_COLUMNS.length * 8;
 export const BLOCK_LAYOUT = [

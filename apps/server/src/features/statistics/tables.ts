@@ -49,7 +49,7 @@ interface StatsTeamBucketTable extends SeriesColumns {
   peak_nodr_users: Generated<number>;
   peak_users: Generated<number>;
 }
-/** One session of one key-minute (0011): `series` holds its series as bits (SERIES_BITS); the row
+/** One session of one key-minute (0011): `series` holds its series as bits (PEAK_SERIES); the row
  *  itself makes it a viewer. */
 interface StatsMinuteSessionsTable {
   minute: number;
@@ -119,13 +119,6 @@ export const BLOCK_SPAN_S = { minute: 3600, twenty: 86_400, hour: 3 * 86_400 } a
 
 /** The peak series (viewers), each with its bit in a stored session's `series` (0: every session). */
 export const PEAK_COLUMNS = PEAK_SERIES;
-const bitOf = (column: string) => PEAK_COLUMNS.find((p) => p.column === column)?.bit ?? 0;
-/** The bits of the CDN, P2P and NODR viewers (tests write sessions with them). */
-export const SERIES_BITS = {
-  cdn: bitOf('cdn_users'),
-  p2p: bitOf('p2p_users'),
-  nodr: bitOf('nodr_users'),
-} as const;
 
 /**
  * The most one stored minute of one key holds per series: 2^50 bytes (about 150 Tbit/s for the whole

@@ -1,6 +1,6 @@
 import { BREAKDOWN_VALUE_MAX } from '@tlprt/contract';
 import { describe, expect, it } from 'vitest';
-import { filterKey, filterLabel, parseFilter, sameFilter, withFilter } from './filter';
+import { filterKey, filterLabel, parseFilter, withFilter } from './filter';
 
 const q = (s: string) => new URLSearchParams(s);
 
@@ -30,7 +30,5 @@ describe('breakdown filter in the URL', () => {
     );
     expect(filterKey(null)).toBe('');
     expect(filterKey({ by: 'os', value: 'iOS' })).toBe('os=iOS');
-    expect(sameFilter({ by: 'os', value: 'iOS' }, { by: 'os', value: 'iOS' })).toBe(true);
-    expect(sameFilter(null, { by: 'os', value: 'iOS' })).toBe(false);
   });
 });

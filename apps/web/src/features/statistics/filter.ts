@@ -34,9 +34,6 @@ export function withFilter(params: URLSearchParams, filter: BreakdownFilter | nu
   return next;
 }
 
-export const sameFilter = (a: BreakdownFilter | null | undefined, b: BreakdownFilter | null | undefined) =>
-  a?.by === b?.by && a?.value === b?.value;
-
 /** "Stream", "Country"...: what a row of that tab is (the contract's column name). */
 export const filterNoun = (by: TBreakdownBy) => MSG_STATS.breakdownNames[by].label;
 

@@ -24,7 +24,10 @@ import { reportApiError } from './popups';
  */
 
 let baseUrl = '';
-/** Tests point the client at a real local server; the app uses the page's own origin. */
+/**
+ * Tests point the client at a real local server; the app uses the page's own origin.
+ * @internal (knip --production: only tests call it)
+ */
 export function configureApi(options: { baseUrl: string }): void {
   baseUrl = options.baseUrl.replace(/\/$/, '');
 }

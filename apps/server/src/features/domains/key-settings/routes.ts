@@ -1,4 +1,4 @@
-import { KEY_SETTING_ENDPOINTS as E, MSG, MSG_DOMAIN_RULES } from '@tlprt/contract';
+import { KEY_SETTING_ENDPOINTS as E, MSG, MSG_DOMAIN_RULES, SUPERVISOR_SET } from '@tlprt/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../../context.js';
 import { allowOrigin } from '../../../http/cors.js';
@@ -36,13 +36,8 @@ export function keySettingRoutes(ctx: AppContext): FastifyPluginAsync {
       ),
     }));
 
-    const layers = [
-      ['key', E.setSupervisorByKey],
-      ['team', E.setSupervisorByTeam],
-      ['domain', E.setSupervisorByDomain],
-    ] as const;
-    for (const [layer, spec] of layers) {
-      route(app, spec, async (req) => {
+    for (const layer of ['key', 'team', 'domain'] as const) {
+      route(app, E[SUPERVISOR_SET[layer]], async (req) => {
         await settings.writeSupervisorSettings(ctx, teamAccess(req), layer, req.body);
         return { message: MSG_DOMAIN_RULES.settingsSaved };
       });

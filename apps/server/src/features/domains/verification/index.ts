@@ -1,11 +1,7 @@
 /** Domain ownership verification (docs/DESIGN.md §6): the verifier, its copyable instructions and helpers. */
-export { type AddressClass, classifyAddress, isPublicAddress } from '../../../net/address.js';
 export { normalizeHost } from '../../../net/host.js';
-export { isValidHash, newVerificationHash } from './host.js';
-export {
-  instructions,
-  type VerificationInstructions,
-} from './instructions.js';
+export { newVerificationHash } from './host.js';
+export type { VerificationInstructions } from './instructions.js';
 export {
   type CheckMethodId,
   createVerifier,

@@ -1,4 +1,4 @@
-import { ENDPOINTS } from '@tlprt/contract';
+import { ENDPOINTS, SUPERVISOR_SET } from '@tlprt/contract';
 import { request } from '../../../platform/api/client';
 
 const E = ENDPOINTS.keys;
@@ -10,13 +10,6 @@ export interface SupervisorSettingInput {
   value: number | null;
   settingOverwrite: 0 | 1;
 }
-
-/** The supervisor write of each layer. */
-const SUPERVISOR_SET = {
-  key: S.setSupervisorByKey,
-  team: S.setSupervisorByTeam,
-  domain: S.setSupervisorByDomain,
-} as const;
 
 /** Key and key-setting calls of docs/domains-and-keys.md. */
 export const keysApi = {
@@ -41,5 +34,5 @@ export const keysApi = {
     teamId: number,
     layer: SupervisorLayer,
     body: { domainId: number | null; keyId: number; teamId: number; settings: SupervisorSettingInput[] },
-  ) => request(SUPERVISOR_SET[layer], { params: { teamId }, body }),
+  ) => request(S[SUPERVISOR_SET[layer]], { params: { teamId }, body }),
 };
