@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
 const dist = new URL('../apps/server/dist/', import.meta.url);
-if (!existsSync(new URL('features/statistics/simulator.js', dist))) {
+if (!existsSync(new URL('demo/simulator.js', dist))) {
   process.stderr.write('The server is not built yet: run `npm run build` first.\n');
   process.exit(2);
 }
@@ -44,7 +44,7 @@ if (values.backfill) {
   const { loadConfig } = await import(new URL('config.js', dist).href);
   const { openDatabase, migrateToLatest } = await import(new URL('db/index.js', dist).href);
   const { ensureDatabaseFolder } = await import(new URL('config.js', dist).href);
-  const { backfillHistory } = await import(new URL('features/statistics/backfill.js', dist).href);
+  const { backfillHistory } = await import(new URL('demo/backfill.js', dist).href);
   const config = loadConfig();
   ensureDatabaseFolder(config.database);
   const db = openDatabase(config.database);
@@ -78,7 +78,7 @@ if (!values.token) {
   );
   process.exit(2);
 }
-const { LiveSimulation } = await import(new URL('features/statistics/simulator.js', dist).href);
+const { LiveSimulation } = await import(new URL('demo/simulator.js', dist).href);
 const { PLAYER_PATHS } = await import('@tlprt/contract');
 const url = new URL(PLAYER_PATHS.ingest, values.url);
 if (!['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) log(`note: sending to ${url.host}`);

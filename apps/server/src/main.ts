@@ -2,7 +2,7 @@ import { PLAYER_PATHS, PRODUCT_NAME } from '@tlprt/contract';
 import { type App, buildApp } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { DEMO_ACCOUNTS, DEMO_PLAYER_KEY, demoPlayerKeyHash, seedDemo } from './demo/seed.js';
-import { startDemoTraffic } from './features/statistics/demo.js';
+import { startDemoTraffic } from './demo/traffic.js';
 
 function banner(config: Config, app: App, url: string, demoKey: string | undefined): string {
   const lines = [

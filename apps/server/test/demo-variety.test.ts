@@ -1,8 +1,8 @@
 import { PATHS, TIME_ZONES, ZBreakdownResponse } from '@tlprt/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ACCOUNTS, DEMO_PLAYER_KEY, seedDemo } from '../src/demo/seed.js';
-import { startDemoTraffic } from '../src/features/statistics/demo.js';
-import { LiveSimulation } from '../src/features/statistics/simulator.js';
+import { LiveSimulation } from '../src/demo/simulator.js';
+import { startDemoTraffic } from '../src/demo/traffic.js';
 import { statsDb } from '../src/features/statistics/tables.js';
 import { Api } from './helpers/http.js';
 import { startServer, type TestServer } from './helpers/server.js';

@@ -11,7 +11,7 @@ import { cappedSum, columnList, least, minuteCap, peakRef, sumCap } from './sql-
 import { PEAK_COLUMNS, type StatsDb } from './tables.js';
 
 /** The statistics points' SQL: the flush and the reads of the ranges (the blocks' packing and writes:
- *  block-queries.ts; saved settings, retention, demo look-ups: settings-, retention-, demo-queries.ts).
+ *  block-queries.ts; saved settings, retention: settings-, retention-queries.ts; demo look-ups: src/demo/).
  *  Same statements on SQLite and PostgreSQL unless marked. */
 
 // ---------------------------------------------------------------------------------------------------

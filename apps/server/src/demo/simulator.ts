@@ -17,13 +17,13 @@ import {
   startupBucket,
   startupMs,
   viewerShare,
-} from './demo-audience.js';
+} from './audience.js';
 
-export type { SimViewer } from './demo-audience.js';
+export type { SimViewer } from './audience.js';
 
 /**
  * The traffic simulator: viewer sessions with a daily and weekly pattern, joins and leaves, a P2P
- * share that grows with the audience, and an audience whose parts differ (demo-audience.ts). Pure (no
+ * share that grows with the audience, and an audience whose parts differ (audience.ts). Pure (no
  * I/O): `npm run simulate` sends its reports over HTTP, the demo feeds them to the in-process ingest,
  * and `backfill` aggregates history per minute, with its breakdowns per hour (DemoBreakdowns).
  */
@@ -108,7 +108,7 @@ const PEAKS = new Set(PEAK_SERIES.map((p) => p.index));
 const BUCKETS = STARTUP_BUCKETS_MS.length + 1;
 
 /** A key's hour of history as its breakdowns need it: the hour's values (sums, peak minutes), and per
- *  breakdown row (demo-audience NAMES) its P2P bytes, plays, failures and startup times. */
+ *  breakdown row (audience.ts NAMES) its P2P bytes, plays, failures and startup times. */
 interface HourParts {
   keyId: number;
   bucket: number;

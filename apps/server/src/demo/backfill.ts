@@ -1,10 +1,10 @@
-import type { Db } from '../../db/index.js';
-import { StatsAggregator } from './aggregator.js';
-import { writeBreakdowns } from './breakdown-queries.js';
-import { lockFlushes } from './queries.js';
-import { pruneStats } from './retention.js';
+import type { Db } from '../db/index.js';
+import { StatsAggregator } from '../features/statistics/aggregator.js';
+import { writeBreakdowns } from '../features/statistics/breakdown-queries.js';
+import { lockFlushes } from '../features/statistics/queries.js';
+import { pruneStats } from '../features/statistics/retention.js';
+import { statsDb } from '../features/statistics/tables.js';
 import { type AudienceOptions, DemoBreakdowns, historyMinutes } from './simulator.js';
-import { statsDb } from './tables.js';
 
 /**
  * Writes `days` of simulated history for the keys straight into the tables through the aggregation

@@ -1,13 +1,13 @@
 import { BREAKDOWN_DIMENSIONS, columnIndex, INGEST_MAX_SKEW_S, ZIngestReport } from '@tlprt/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backfillHistory } from '../src/features/statistics/backfill.js';
+import { backfillHistory } from '../src/demo/backfill.js';
 import {
   DemoBreakdowns,
   historyMinutes,
   LiveSimulation,
   MEAN_BYTES_PER_S,
   p2pShare,
-} from '../src/features/statistics/simulator.js';
+} from '../src/demo/simulator.js';
 import { statsDb } from '../src/features/statistics/tables.js';
 import { buildKey, buildTeam } from './factories.js';
 import { startServer, type TestServer } from './helpers/server.js';

@@ -1,10 +1,10 @@
 import { findTimeZone, zoneOffsetMinutes } from '@tlprt/contract';
 import type { FastifyInstance } from 'fastify';
+import { findTeamFacts } from '../features/statistics/queries.js';
+import { statsDb } from '../features/statistics/tables.js';
 import { backfillHistory } from './backfill.js';
-import { findMembersTeam, hasHourlyPoints, listActiveKeysExcept } from './demo-queries.js';
-import { findTeamFacts } from './queries.js';
+import { findMembersTeam, hasHourlyPoints, listActiveKeysExcept } from './queries.js';
 import { LiveSimulation } from './simulator.js';
-import { statsDb } from './tables.js';
 
 /** Peak viewers of the demo keys, in order. */
 const DEMO_PEAKS = [400, 150, 900, 250, 60];

@@ -1,8 +1,8 @@
 import { KeyStatus } from '@tlprt/contract';
-import type { Db } from '../../db/index.js';
-import type { StatsDb } from './tables.js';
+import type { Db } from '../db/index.js';
+import type { StatsDb } from '../features/statistics/tables.js';
 
-/** The demo traffic's look-ups (demo.ts). */
+/** The demo traffic's look-ups (traffic.ts). */
 
 /** The team named `teamName` that `email` is a member of. */
 export async function findMembersTeam(db: Db, email: string, teamName: string) {
