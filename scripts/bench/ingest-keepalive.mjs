@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Ingest as browsers send it: one report per POST /stats/v1/ingest over keep-alive connections, with
-// the dashboard's Origin and a JSON body, against a bare Fastify route answering 202 `{}` (the
+// the Origin of a page of a customer's verified domain and a JSON body (the server built as in
+// production, NODE_ENV=production: lib/bench-server.mjs), against a bare Fastify route answering 202 `{}` (the
 // ceiling), both measured in this run with the same client and concurrency, in alternating rounds so
 // that the machine's other load weighs on both alike. Targets (docs/DESIGN.md §7): requests/s and the
 // server's CPU per request each ≥ 70 % of the ceiling's, by the median ratio of the rounds (what other
@@ -58,7 +59,7 @@ function runClient(server, seconds) {
   const url = `http://127.0.0.1:${server.port}/stats/v1/ingest`;
   const keys = server.keys.length ? server.keys : ['bare'];
   const [cmd, args] = hasWrk
-    ? ['wrk', ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '-s', wrkScript(keys, server.origin), url]]
+    ? ['wrk', ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '-s', wrkScript(keys, server.customerOrigin), url]]
     : [
         process.execPath,
         [
@@ -66,7 +67,7 @@ function runClient(server, seconds) {
           url,
           String(CONNECTIONS),
           String(seconds),
-          server.origin,
+          server.customerOrigin,
           keys.join(','),
         ],
       ];
@@ -112,7 +113,7 @@ try {
   // What a browser gets back, checked once before timing.
   const probe = await fetch(`http://127.0.0.1:${ours.port}/stats/v1/ingest`, {
     method: 'POST',
-    headers: { origin: ours.origin, 'content-type': 'application/json' },
+    headers: { origin: ours.customerOrigin, 'content-type': 'application/json' },
     body: JSON.stringify({
       reports: [
         {
@@ -129,8 +130,8 @@ try {
   const answer = await probe.text();
   if (probe.status !== 202 || answer !== '{"accepted":1,"rejected":0,"errors":[]}')
     throw new Error(`ingest probe → ${probe.status} ${answer}`);
-  if (probe.headers.get('access-control-allow-origin') !== ours.origin)
-    throw new Error('ingest probe: no CORS answer for the dashboard origin');
+  if (probe.headers.get('access-control-allow-origin') !== ours.customerOrigin)
+    throw new Error("ingest probe: no CORS answer for the customer domain's origin");
 
   log(
     `client: ${hasWrk ? 'wrk, 1 thread' : 'lib/http-load.mjs (wrk not installed)'}, ${CONNECTIONS} connections`,
@@ -207,6 +208,8 @@ await printResult(
   'ingest-keepalive',
   {
     client: hasWrk ? 'wrk -t1' : 'node http-load',
+    origin: ours.customerOrigin,
+    nodeEnv: 'production',
     connections: CONNECTIONS,
     seconds: SECONDS,
     rounds: ROUNDS,

@@ -4,12 +4,12 @@
 // production logger included: its lines go to the child's stdout, which the bench discards), with keys
 // seeded by the app's own code; `node bench-server.mjs bare` is the ceiling: a Fastify 5 app with one
 // POST route that parses JSON and answers 202 `{}`, no logging. Either tells its parent
-// {ready, port, origin, keys} over IPC and then answers {rss, cpuUs, ...} to 'rss' until it is sent 'stop'.
+// {ready, port, origin, customerOrigin, keys} over IPC and then answers {rss, cpuUs, ...} to 'rss' until it is sent 'stop'.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { answerParent } from './child.mjs';
-import { seedBenchTeam } from './common.mjs';
+import { BENCH_CUSTOMER_HOST, seedBenchTeam } from './common.mjs';
 
 const mode = process.argv[2];
 const keyCount = Number(process.argv[3] ?? 10);
@@ -53,4 +53,10 @@ async function real() {
 }
 
 const { app, keys, cleanup, extra } = mode === 'bare' ? await bare() : await real();
-answerParent(app, cleanup, { origin: PUBLIC_URL, keys }, extra);
+// `origin`: the dashboard's (its demo page); `customerOrigin`: a page of the team's verified domain.
+answerParent(
+  app,
+  cleanup,
+  { origin: PUBLIC_URL, customerOrigin: `https://${BENCH_CUSTOMER_HOST}`, keys },
+  extra,
+);

@@ -41,9 +41,13 @@ export async function alsoOnPostgres(run) {
   }
 }
 
+/** The verified domain of the bench's team: its pages' Origin is a customer's, as players send it. */
+export const BENCH_CUSTOMER_HOST = 'player.bench.test';
+
 /**
- * The bench's account: a user, its team and `keys` keys (with `session`, a bearer token too), made by the
- * built server's own code in `db` (apps/server/dist). Answers {userId, teamId, keys: [{id, keyHash}], token}.
+ * The bench's account: a user, its team with a verified domain (BENCH_CUSTOMER_HOST) and `keys` team-wide
+ * keys (with `session`, a bearer token too), made by the built server's own code in `db`
+ * (apps/server/dist). Answers {userId, teamId, keys: [{id, keyHash}], token}.
  */
 export async function seedBenchTeam(db, { keys = 10, session = false } = {}) {
   const dist = new URL('../../../apps/server/dist/', import.meta.url);
@@ -65,6 +69,23 @@ export async function seedBenchTeam(db, { keys = 10, session = false } = {}) {
     surname: 'User',
   });
   const teamId = await insertTeamWithMember(db, { name: 'Bench', createdAt: now }, { userId, role: 10 });
+  const { insertDomain, updateDomain } = await load('features/domains/queries.js');
+  const { newVerificationHash } = await load('features/domains/verification/host.js');
+  const { DomainStatus } = await import('@tlprt/contract');
+  const domainId = await insertDomain(db, {
+    teamId,
+    host: BENCH_CUSTOMER_HOST,
+    name: BENCH_CUSTOMER_HOST,
+    hash: newVerificationHash(),
+    createdAt: now,
+  });
+  // Verified (by a file, method 5) and switched on, as the dashboard leaves a domain its owner proved.
+  await updateDomain(db, teamId, domainId, {
+    verification: 1,
+    status: DomainStatus.Active,
+    verification_method: 5,
+    draft: 1,
+  });
   const made = [];
   for (let i = 0; i < keys; i++) {
     const keyHash = newKeyHash();

@@ -47,37 +47,24 @@ export class OriginGate {
     private readonly ttlMs = 5000,
   ) {}
 
-  /** What needs no look-up: no Origin (a server-side reporter) and the dashboard's own origin are
-   *  accepted, an Origin that names no page we could accept is refused; else the page to look up. */
-  private pageToCheck(origin: string | undefined): boolean | Page {
-    if (origin === undefined) return true;
-    if (origin === this.dashboardOrigin) return true;
-    return pageOf(origin) ?? false;
-  }
-
   /** May a page of `origin` use the key `keyHash`? */
   async forKey(keyHash: string, origin: string | undefined): Promise<boolean> {
     if ((await this.keys.find(keyHash)) === null) return false;
-    const page = this.pageToCheck(origin);
-    if (typeof page === 'boolean') return page;
-    return this.cached(`k\0${keyHash}\0${origin}`, async () => {
-      const row = await this.usableKeysOf(page)
-        .where('k.key_hash', '=', keyHash)
-        .select(sql<number>`1`.as('one'))
-        .executeTakeFirst();
-      return row !== undefined;
-    });
+    return this.forUsableKey(keyHash, origin);
+  }
+
+  /** forKey for a key the caller has just found usable (the ingest resolves a batch's keys at once):
+   *  the cached answer, when there is one, without a wait. */
+  forUsableKey(keyHash: string, origin: string | undefined): boolean | Promise<boolean> {
+    if (origin === undefined || origin === this.dashboardOrigin) return true;
+    return this.cached(`k\0${keyHash}\0${origin}`, origin, (keys) => keys.where('k.key_hash', '=', keyHash));
   }
 
   /** Is `origin` a page of a usable domain with an active key of any customer (CORS preflight, tracker
-   *  connections, which name no key)? */
-  async forAnyKey(origin: string | undefined): Promise<boolean> {
-    const page = this.pageToCheck(origin);
-    if (typeof page === 'boolean') return page;
-    return this.cached(`a\0${origin}`, async () => {
-      const row = await this.usableKeysOf(page).select(sql<number>`1`.as('one')).executeTakeFirst();
-      return row !== undefined;
-    });
+   *  connections, which name no key)? The cached answer, when there is one, without a wait. */
+  forAnyKey(origin: string | undefined): boolean | Promise<boolean> {
+    if (origin === undefined || origin === this.dashboardOrigin) return true;
+    return this.cached(`a\0${origin}`, origin, (keys) => keys);
   }
 
   /** Usable keys serving `page` (its host or a parent of it, and a domain that takes plain `http://`
@@ -102,13 +89,30 @@ export class OriginGate {
       .where(USABLE_KEY_ROW);
   }
 
-  private async cached(id: string, compute: () => Promise<boolean>): Promise<boolean> {
-    const now = this.now();
+  /**
+   * The answer for `origin` (no Origin and the dashboard's own are decided by the callers): remembered
+   * for `ttlMs` by `id`, else looked up among the usable keys serving its page that `narrow` keeps.
+   * An Origin that names no page we could accept is refused without a look-up. Each player sends many
+   * requests with one Origin: a remembered answer is read before the Origin is even parsed.
+   */
+  private cached(
+    id: string,
+    origin: string,
+    narrow: (keys: ReturnType<OriginGate['usableKeysOf']>) => ReturnType<OriginGate['usableKeysOf']>,
+  ): boolean | Promise<boolean> {
     const hit = this.cache.get(id);
-    if (hit && hit.until > now) return hit.ok;
-    const ok = await compute();
+    if (hit && hit.until > this.now()) return hit.ok;
+    const page = pageOf(origin);
+    if (page === undefined) return this.remember(id, false);
+    return narrow(this.usableKeysOf(page))
+      .select(sql<number>`1`.as('one'))
+      .executeTakeFirst()
+      .then((row) => this.remember(id, row !== undefined));
+  }
+
+  private remember(id: string, ok: boolean): boolean {
     if (this.cache.size > 50_000) this.cache.clear();
-    this.cache.set(id, { ok, until: now + this.ttlMs });
+    this.cache.set(id, { ok, until: this.now() + this.ttlMs });
     return ok;
   }
 }

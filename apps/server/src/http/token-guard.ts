@@ -1,4 +1,4 @@
-import type { IncomingMessage, } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import {
   isTeamTokenFormat,
   MSG,

@@ -1,4 +1,3 @@
-
 import { parse } from 'node:querystring';
 import { PLAYER_ENDPOINTS as E, MSG_INTEGRITY, parseIntegrityRange } from '@tlprt/contract';
 import { addCorsHeaders } from '../../http/cors.js';

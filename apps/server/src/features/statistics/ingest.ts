@@ -118,7 +118,7 @@ export async function ingestReports(
   const fromElsewhere = new Set<string>();
   if (source.origin !== undefined) {
     for (const h of hashes) {
-      if (verdicts.get(h)?.ok && !(await source.gate.forKey(h, source.origin))) fromElsewhere.add(h);
+      if (verdicts.get(h)?.ok && !(await source.gate.forUsableKey(h, source.origin))) fromElsewhere.add(h);
     }
   }
   let accepted = 0;
