@@ -1,6 +1,6 @@
 import { fork } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, type Server, type Socket } from 'node:net';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,16 +14,18 @@ const listen = async (server: Server) => {
   return (server.address() as { port: number }).port;
 };
 
-const accepted = (server: Server) => new Promise<Socket>((resolve) => server.once('connection', resolve));
+/** A server and one connection to it: the client's end and the server's. */
+async function connectedPair(): Promise<{ server: Server; client: Socket; socket: Socket }> {
+  const server = createServer();
+  const port = await listen(server);
+  const accepted = new Promise<Socket>((resolve) => server.once('connection', resolve));
+  const client = connect(port, '127.0.0.1');
+  return { server, client, socket: await accepted };
+}
 
 describe("Node's internals the tracker's handover uses", () => {
   it('stopReading stops a socket reading what its peer sends', async () => {
-    const server = createServer();
-    const port = await listen(server);
-    const { connect } = await import('node:net');
-    const serverSide = accepted(server);
-    const client = connect(port, '127.0.0.1');
-    const socket = await serverSide;
+    const { server, client, socket } = await connectedPair();
     let read = 0;
     socket.on('data', (d) => {
       read += d.length;
@@ -46,12 +48,7 @@ describe("Node's internals the tracker's handover uses", () => {
     // The child takes the socket and dies.
     writeFileSync(script, "process.on('message', () => process.exit(0));\n");
     const child = fork(script, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    const server = createServer();
-    const port = await listen(server);
-    const { connect } = await import('node:net');
-    const serverSide = accepted(server);
-    const client = connect(port, '127.0.0.1');
-    const socket = await serverSide;
+    const { server, client, socket } = await connectedPair();
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.send('take', socket);
     await exited;
