@@ -232,6 +232,32 @@ describe('the statistics journal', () => {
     expect(reportOf(rec)).toEqual({ ...report, apiKey: '' });
   });
 
+  it('writes a record as the JSON of its fields, whatever the strings hold', () => {
+    const base = { apiKey: 'k', ts: M, cdnBytes: 1, p2pBytes: 2 };
+    for (const [report, f] of [
+      [{ ...base, sessionId: 's' }, null],
+      [
+        { ...base, sessionId: 'a"b\\c\u2028', seq: 7, stream: 'cdn.test/x "y".m3u8', startupMs: [1, 2] },
+        facts,
+      ],
+      [{ ...base, sessionId: 'é', p2pCrossBytes: 2, rejectedBytes: 5, peers: 3, plays: 1 }, facts],
+    ] as const) {
+      const text = reportRecord(9, report, f);
+      const rec = JSON.parse(text) as ReportRecord;
+      expect(rec.slice(0, 7)).toEqual([
+        0,
+        9,
+        M,
+        report.sessionId,
+        report.seq ?? null,
+        report.stream ?? null,
+        f,
+      ]);
+      expect(reportOf(rec)).toEqual({ ...report, apiKey: '' });
+      expect(text).toBe(JSON.stringify(rec));
+    }
+  });
+
   it('reads a record written before the field existed as it was written', () => {
     // [0, key, ts, session, seq, stream, facts, cdn, p2p, nodr, rejected, play, stall, plays, failures,
     // peers, startupMs]: the layout of the journal's first version.

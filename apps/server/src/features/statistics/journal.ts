@@ -116,8 +116,8 @@ export interface Segment {
 
 /**
  * The statistics journal of one node: an append-only log, in numbered segment files, of what the ingest
- * accepted, written with group commit (lines gathered for `commitMs`, then one write and one fdatasync
- * for all of them); an ingest answers 202 only once its lines are on disk (`sync`). Each flush of the
+ * accepted, written with group commit (the lines of an idle journal gathered for `commitMs`, those that
+ * come during a write gathered until it ends; then one write and one fdatasync for all of them); an ingest answers 202 only once its lines are on disk (`sync`). Each flush of the
  * statistics closes the segment (`rotate`) and stores, in its own transaction, the number of the last
  * segment it covers (the mark, table stats_journal); at start the segments past the mark are replayed.
  * Stored segments are kept while their reports could still be sent again (the replay window of
@@ -277,8 +277,12 @@ export class StatsJournal {
       this.inFlight = undefined;
     }
     if (this.chunks.length > 0 && this.timer === undefined) {
+      // Lines that came during this write and its fdatasync are already a group: they go at once.
+      // Waiting `commitMs` again would cap a node at its connections per (commitMs + fdatasync), about
+      // 12,500 reports a second from 50 connections here. Only an idle journal's first line waits.
       if (this.closed) await this.commit();
-      else this.schedule(this.broken === undefined ? this.commitMs : RETRY_MS);
+      else if (this.broken === undefined) void this.commit();
+      else this.schedule(RETRY_MS);
     }
   }
 

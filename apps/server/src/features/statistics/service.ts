@@ -94,12 +94,28 @@ class JournaledBreakdowns extends BreakdownAggregator {
   }
 }
 
+/** The JSON of each viewer's facts, made once: the resolver answers one object per address and user
+ *  agent, and a viewer reports every 10 s. */
+const factsJson = new WeakMap<ViewerFacts, string>();
+function jsonOfFacts(facts: ViewerFacts | null): string {
+  if (facts === null) return 'null';
+  let json = factsJson.get(facts);
+  if (json === undefined) {
+    json = JSON.stringify(facts);
+    factsJson.set(facts, json);
+  }
+  return json;
+}
+
+/** A report's journal record (ReportRecord) as JSON text. Written out by hand: it runs for every report
+ *  accepted, and the counts are whole numbers (checked by the ingest), whose JSON is their String. */
 export function reportRecord(keyId: number, r: TIngestReport, facts: ViewerFacts | null): string {
-  const rec: unknown[] = [0, keyId, r.ts, r.sessionId, r.seq ?? null, r.stream ?? null, facts];
-  for (const f of COUNT_FIELDS) rec.push(r[f] ?? 0);
-  rec.push(r.startupMs ?? null);
-  for (const f of ADDED_COUNTS) rec.push(r[f] ?? 0);
-  return JSON.stringify(rec);
+  const stream = r.stream === undefined ? 'null' : JSON.stringify(r.stream);
+  let text = `[0,${keyId},${r.ts},${JSON.stringify(r.sessionId)},${r.seq ?? 'null'},${stream},${jsonOfFacts(facts)}`;
+  for (const f of COUNT_FIELDS) text += `,${r[f] ?? 0}`;
+  text += `,${r.startupMs === undefined ? 'null' : JSON.stringify(r.startupMs)}`;
+  for (const f of ADDED_COUNTS) text += `,${r[f] ?? 0}`;
+  return `${text}]`;
 }
 
 export function reportOf(rec: ReportRecord): TIngestReport {
