@@ -9,6 +9,11 @@ interface Page {
   plainHttp: boolean;
 }
 
+/** The cache's key hash for "any key" (no key hash is empty). */
+const ANY_KEY = '';
+/** Answers remembered at most (then forgotten all at once): one per page and key of the live players. */
+const MAX_ENTRIES = 50_000;
+
 /** A page an `Origin` header names: its host (lower case) and whether it is a plain `http:` page; undefined
  *  for "null", opaque or malformed values and for any port other than its scheme's default (the URL
  *  parser drops an explicit :443 or :80, so those are the default port). */
@@ -37,7 +42,10 @@ function pageOf(origin: string): Page | undefined {
  * Answers are cached briefly: a player sends many requests, a domain switched off is refused seconds later.
  */
 export class OriginGate {
-  private readonly cache = new Map<string, { ok: boolean; until: number }>();
+  /** Origin → key hash (ANY_KEY: any key) → the answer and until when it stands. By origin first: each
+   *  player asks with one Origin, and no key and origin text is joined per request. */
+  private readonly cache = new Map<string, Map<string, { ok: boolean; until: number }>>();
+  private entries = 0;
 
   constructor(
     private readonly db: Db,
@@ -57,14 +65,14 @@ export class OriginGate {
    *  the cached answer, when there is one, without a wait. */
   forUsableKey(keyHash: string, origin: string | undefined): boolean | Promise<boolean> {
     if (origin === undefined || origin === this.dashboardOrigin) return true;
-    return this.cached(`k\0${keyHash}\0${origin}`, origin, (keys) => keys.where('k.key_hash', '=', keyHash));
+    return this.cached(origin, keyHash, (keys) => keys.where('k.key_hash', '=', keyHash));
   }
 
   /** Is `origin` a page of a usable domain with an active key of any customer (CORS preflight, tracker
    *  connections, which name no key)? The cached answer, when there is one, without a wait. */
   forAnyKey(origin: string | undefined): boolean | Promise<boolean> {
     if (origin === undefined || origin === this.dashboardOrigin) return true;
-    return this.cached(`a\0${origin}`, origin, (keys) => keys);
+    return this.cached(origin, ANY_KEY, (keys) => keys);
   }
 
   /** Usable keys serving `page` (its host or a parent of it, and a domain that takes plain `http://`
@@ -90,29 +98,38 @@ export class OriginGate {
   }
 
   /**
-   * The answer for `origin` (no Origin and the dashboard's own are decided by the callers): remembered
-   * for `ttlMs` by `id`, else looked up among the usable keys serving its page that `narrow` keeps.
-   * An Origin that names no page we could accept is refused without a look-up. Each player sends many
+   * The answer for `origin` and `keyHash` (no Origin and the dashboard's own are decided by the
+   * callers): remembered for `ttlMs`, else looked up among the usable keys serving its page that
+   * `narrow` keeps. An Origin that names no page we could accept is refused without a look-up. Each player sends many
    * requests with one Origin: a remembered answer is read before the Origin is even parsed.
    */
   private cached(
-    id: string,
     origin: string,
+    keyHash: string,
     narrow: (keys: ReturnType<OriginGate['usableKeysOf']>) => ReturnType<OriginGate['usableKeysOf']>,
   ): boolean | Promise<boolean> {
-    const hit = this.cache.get(id);
+    const hit = this.cache.get(origin)?.get(keyHash);
     if (hit && hit.until > this.now()) return hit.ok;
     const page = pageOf(origin);
-    if (page === undefined) return this.remember(id, false);
+    if (page === undefined) return this.remember(origin, keyHash, false);
     return narrow(this.usableKeysOf(page))
       .select(sql<number>`1`.as('one'))
       .executeTakeFirst()
-      .then((row) => this.remember(id, row !== undefined));
+      .then((row) => this.remember(origin, keyHash, row !== undefined));
   }
 
-  private remember(id: string, ok: boolean): boolean {
-    if (this.cache.size > 50_000) this.cache.clear();
-    this.cache.set(id, { ok, until: this.now() + this.ttlMs });
+  private remember(origin: string, keyHash: string, ok: boolean): boolean {
+    if (this.entries >= MAX_ENTRIES) {
+      this.cache.clear();
+      this.entries = 0;
+    }
+    let byKey = this.cache.get(origin);
+    if (byKey === undefined) {
+      byKey = new Map();
+      this.cache.set(origin, byKey);
+    }
+    if (!byKey.has(keyHash)) this.entries++;
+    byKey.set(keyHash, { ok, until: this.now() + this.ttlMs });
     return ok;
   }
 }

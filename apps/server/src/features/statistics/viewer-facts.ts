@@ -120,6 +120,8 @@ export class ViewerFactsResolver {
   private loading: Promise<void> | null = null;
   private readonly places = new Memo<{ country: string; network: string }>(50_000);
   private readonly agents = new Memo<{ browser: string; os: string }>(5_000);
+  /** The facts object of each remembered place and agent (of()). */
+  private readonly facts = new WeakMap<object, WeakMap<object, ViewerFacts>>();
 
   constructor(
     private readonly log: { warn(obj: object, msg: string): void },
@@ -155,7 +157,19 @@ export class ViewerFactsResolver {
   of(address: string | undefined, userAgent: string | undefined): ViewerFacts {
     const place = address === undefined ? UNKNOWN_PLACE : this.placeOf(address);
     const agent = userAgent ? this.agents.get(userAgent, agentOf) : UNKNOWN_AGENT;
-    return { country: place.country, network: place.network, browser: agent.browser, os: agent.os };
+    // One object per place and agent (both remembered): a viewer reports every 10 s, and the journal
+    // writes each facts object's JSON once (service.ts).
+    let byAgent = this.facts.get(place);
+    if (byAgent === undefined) {
+      byAgent = new WeakMap();
+      this.facts.set(place, byAgent);
+    }
+    let facts = byAgent.get(agent);
+    if (facts === undefined) {
+      facts = { country: place.country, network: place.network, browser: agent.browser, os: agent.os };
+      byAgent.set(agent, facts);
+    }
+    return facts;
   }
 
   private placeOf(address: string): { country: string; network: string } {
