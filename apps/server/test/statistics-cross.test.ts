@@ -2,6 +2,7 @@ import {
   BREAKDOWN_UNKNOWN,
   MSG_REPORT_FIELDS,
   PATHS,
+  type TIngestReport,
   ZBreakdownResponse,
   ZStatsPoint,
   ZStatsResponse,
@@ -234,14 +235,15 @@ describe('the statistics journal', () => {
 
   it('writes a record as the JSON of its fields, whatever the strings hold', () => {
     const base = { apiKey: 'k', ts: M, cdnBytes: 1, p2pBytes: 2 };
-    for (const [report, f] of [
+    const cases: Array<[TIngestReport, typeof facts | null]> = [
       [{ ...base, sessionId: 's' }, null],
       [
         { ...base, sessionId: 'a"b\\c\u2028', seq: 7, stream: 'cdn.test/x "y".m3u8', startupMs: [1, 2] },
         facts,
       ],
       [{ ...base, sessionId: 'é', p2pCrossBytes: 2, rejectedBytes: 5, peers: 3, plays: 1 }, facts],
-    ] as const) {
+    ];
+    for (const [report, f] of cases) {
       const text = reportRecord(9, report, f);
       const rec = JSON.parse(text) as ReportRecord;
       expect(rec.slice(0, 7)).toEqual([
