@@ -18,8 +18,8 @@ export interface EdgeSettings {
  * is offered to the paths ahead, in the order they were added, then goes to Fastify's handler. The paths
  * ahead are the few public calls every viewer makes many times a minute (a browser's report, an
  * integrity question, a flood past its token budget): through Fastify's request and reply objects, hooks
- * and serializers they cost more CPU than their own work, and a no-op handler on a Fastify route
- * already stays under 70% of a bare route's throughput here. Each applies its route's checks through the
+ * and serializers they cost more CPU than their own work: a no-op handler on a Fastify route already
+ * costs more than the ingest's target leaves (README "Performance"). Each applies its route's checks through the
  * same functions as the route, and a test sends the same requests both ways and compares the answers.
  * Once the node is closing (`stop`), every request goes to Fastify, whose routes answer it as they
  * always do (a 503 for the ingest).
