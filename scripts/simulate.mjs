@@ -45,6 +45,7 @@ if (values.backfill) {
   const { openDatabase, migrateToLatest } = await import(new URL('db/index.js', dist).href);
   const { ensureDatabaseFolder } = await import(new URL('config.js', dist).href);
   const { backfillHistory } = await import(new URL('demo/backfill.js', dist).href);
+  const { openStatsStore } = await import(new URL('features/statistics/store.js', dist).href);
   const config = loadConfig();
   ensureDatabaseFolder(config.database);
   const db = openDatabase(config.database);
@@ -58,13 +59,15 @@ if (values.backfill) {
     const unknown = keys.filter((k) => !rows.some((r) => r.key_hash === k));
     if (unknown.length) log(`unknown keys skipped: ${unknown.join(', ')}`);
     const t0 = Date.now();
+    const store = await openStatsStore(config, db);
     const { minutes } = await backfillHistory(
-      db,
+      store,
       rows.map((r) => ({ id: r.id, peak: viewers })),
       days,
       Date.now(),
     );
     log(`backfilled ${days} days for ${rows.length} keys: ${minutes} key-minutes in ${Date.now() - t0} ms`);
+    await store.close();
   } finally {
     await db.destroy();
   }

@@ -50,6 +50,7 @@ import {
   ensureBlockLayout,
   ingestFastPath,
   ingestRoutes,
+  openStatsStore,
   statsRoutes,
 } from './features/statistics/index.js';
 import { teamLifecycleRoutes } from './features/team-lifecycle/routes.js';
@@ -163,6 +164,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
       ['tracker workers', () => tracker.close()],
       ['alerts', () => alerts.stop()],
       ['statistics (the last flush)', () => stats.stop()],
+      ['statistics store', () => ctx.statsStore.close()],
       ['mail', () => ctx.mailer.close()],
       ['event bus', () => ctx.bus.close()],
       ['database', () => db.destroy()],
@@ -284,6 +286,7 @@ async function createContext(
     }),
     addressOf: (req) => clientAddress(req, trust),
     metrics: new Metrics(),
+    statsStore: await openStatsStore(config, db),
   };
   app.decorate('ctx', ctx);
   return ctx;

@@ -60,6 +60,9 @@ const ZEnv = z.object({
   STATS_JOURNAL_DIR: z.string().optional(),
   STATS_JOURNAL_COMMIT_MS: z.coerce.number().int().min(0).max(1000).default(2),
   STATS_HELD_MEMORY_MB: z.coerce.number().int().min(1).max(65_536).default(256),
+  // The statistics in ClickHouse instead of the database (features/statistics/clickhouse/): its HTTP
+  // interface, the database in the path (http://127.0.0.1:8123/tlprt; `default` when none).
+  CLICKHOUSE_URL: z.url({ protocol: /^https?$/ }).optional(),
   WEB_DIST: z.string().min(1).default(DEFAULT_WEB_DIST),
   DEMO_SEED: boolFlag.default(false),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -169,6 +172,8 @@ export interface Config {
    *  outage may hold before the ingest answers 503. */
   statsJournal: { dir: string | null; commitMs: number };
   statsHeldMemoryBytes: number;
+  /** CLICKHOUSE_URL: where the statistics are kept when set (else in the database). */
+  clickhouseUrl: string | undefined;
   webDist: string;
   demoSeed: boolean;
   nodeEnv: 'development' | 'production' | 'test';
@@ -384,6 +389,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       commitMs: e.STATS_JOURNAL_COMMIT_MS,
     },
     statsHeldMemoryBytes: e.STATS_HELD_MEMORY_MB * 1024 * 1024,
+    clickhouseUrl: e.CLICKHOUSE_URL,
     webDist: resolve(e.WEB_DIST),
     demoSeed: e.DEMO_SEED,
     nodeEnv: e.NODE_ENV,

@@ -7,6 +7,7 @@ import type { Db } from './db/index.js';
 import type { EventBus } from './events/bus.js';
 import type { StreamHub } from './events/streams.js';
 import type { Verifier } from './features/domains/verification/index.js';
+import type { StatsStore } from './features/statistics/store.js';
 import type { OriginGate } from './http/origin-gate.js';
 import type { LoginFailures } from './http/rate-limit.js';
 import type { Clock } from './lib/clock.js';
@@ -36,4 +37,6 @@ export interface AppContext {
   addressOf: (req: IncomingMessage) => string;
   /** The operators' counters and gauges (GET /metrics). */
   metrics: Metrics;
+  /** Where the statistics are kept: the database, or ClickHouse (CLICKHOUSE_URL). */
+  statsStore: StatsStore;
 }

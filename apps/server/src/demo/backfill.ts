@@ -1,9 +1,5 @@
-import type { Db } from '../db/index.js';
 import { StatsAggregator } from '../features/statistics/aggregator.js';
-import { writeBreakdowns } from '../features/statistics/breakdown-queries.js';
-import { lockFlushes } from '../features/statistics/queries.js';
-import { pruneStats } from '../features/statistics/retention.js';
-import { statsDb } from '../features/statistics/tables.js';
+import type { StatsStore } from '../features/statistics/store.js';
 import { type AudienceOptions, DemoBreakdowns, historyMinutes } from './simulator.js';
 
 /**
@@ -16,7 +12,7 @@ import { type AudienceOptions, DemoBreakdowns, historyMinutes } from './simulato
  * zone, whose evenings have the most viewers.
  */
 export async function backfillHistory(
-  db: Db,
+  store: StatsStore,
   keys: ReadonlyArray<{ id: number; peak: number }>,
   days: number,
   nowMs: number,
@@ -30,7 +26,7 @@ export async function backfillHistory(
   let minutes = 0;
   // A day at a time keeps memory flat.
   for (let dayStart = from; dayStart < to; dayStart += 86_400) {
-    const agg = new StatsAggregator(db, () => nowMs, {
+    const agg = new StatsAggregator(store, () => nowMs, {
       error: (obj, msg) => process.stderr.write(`${msg} ${JSON.stringify(obj)}\n`),
     });
     const breakdowns = new DemoBreakdowns();
@@ -44,13 +40,8 @@ export async function backfillHistory(
     }
     await agg.flush();
     const rows = breakdowns.take();
-    await statsDb(db)
-      .transaction()
-      .execute(async (trx) => {
-        await lockFlushes(trx);
-        await writeBreakdowns(trx, rows);
-      });
+    await store.writeBreakdowns(rows);
   }
-  await pruneStats(db, nowMs);
+  await store.prune(nowMs);
   return { minutes };
 }

@@ -28,15 +28,3 @@ export function listActiveKeysExcept(db: Db, teamId: number, exceptName: string)
     .orderBy('id')
     .execute();
 }
-
-/** Whether any of the keys has hourly points (history written before). */
-export async function hasHourlyPoints(db: StatsDb, keyIds: readonly number[]): Promise<boolean> {
-  if (keyIds.length === 0) return false;
-  const row = await db
-    .selectFrom('stats_hour')
-    .select('key_id')
-    .where('key_id', 'in', keyIds)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
-}

@@ -1,9 +1,8 @@
 import { findTimeZone, zoneOffsetMinutes } from '@tlprt/contract';
 import type { FastifyInstance } from 'fastify';
 import { findTeamFacts } from '../features/statistics/queries.js';
-import { statsDb } from '../features/statistics/tables.js';
 import { backfillHistory } from './backfill.js';
-import { findMembersTeam, hasHourlyPoints, listActiveKeysExcept } from './queries.js';
+import { findMembersTeam, listActiveKeysExcept } from './queries.js';
 import { LiveSimulation } from './simulator.js';
 
 /** Peak viewers of the demo keys, in order. */
@@ -29,10 +28,7 @@ export async function startDemoTraffic(
   const verdicts = await app.ctx.keys.resolve(keys.map((k) => k.key_hash));
   const active = keys.filter((k) => verdicts.get(k.key_hash)?.ok);
   if (active.length === 0) return;
-  const has = await hasHourlyPoints(
-    statsDb(db),
-    active.map((k) => k.id),
-  );
+  const has = (await app.ctx.statsStore.keysWithHistory(active.map((k) => k.id))).size > 0;
   // Each key keeps its own audience size, in the history and live alike, so the chart runs on
   // without a step at the moment the server started.
   const peaks = active.map((_, i) => DEMO_PEAKS[i % DEMO_PEAKS.length] ?? 100);
@@ -42,7 +38,7 @@ export async function startDemoTraffic(
   if (!has) {
     const t0 = Date.now();
     const { minutes } = await backfillHistory(
-      db,
+      app.ctx.statsStore,
       active.map((k, i) => ({ id: k.id, peak: peaks[i] ?? 100 })),
       days,
       now(),

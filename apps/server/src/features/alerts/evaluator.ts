@@ -135,7 +135,7 @@ export class AlertEvaluator {
       let perMinute: Map<number, Float64Array>;
       try {
         perMinute = await minuteSums(
-          this.ctx.db,
+          this.ctx,
           first.row.team_id,
           first.keys,
           minute - (longest - 1) * 60,

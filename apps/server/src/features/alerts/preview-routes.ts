@@ -21,7 +21,7 @@ export async function previewAlert(
   const ends = previewEnds(Math.floor(nowMs / 1000));
   const first = (ends[0] ?? 0) - req.windowMinutes * 60;
   const last = (ends[PREVIEW_POINTS - 1] ?? 0) - 60;
-  const perMinute = await minuteSums(ctx.db, teamId, keys, first, last);
+  const perMinute = await minuteSums(ctx, teamId, keys, first, last);
   return { points: previewPoints(req, perMinute, ends) };
 }
 

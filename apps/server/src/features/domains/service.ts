@@ -26,7 +26,7 @@ import { presentKey } from './keys/presenter.js';
 import {
   deleteKeysOfDomain,
   listAllDomainsKeys,
-  listDeletedKeysWithStatistics,
+  listDeletedKeys,
   listKeysOfDomains,
   setDomainKeysSuspended,
 } from './keys/queries.js';
@@ -98,7 +98,7 @@ export async function listTeamDomains(
     data,
     drafts: data.filter((d) => d.draft.id === 0),
     verified: data.filter((d) => d.draft.id === 1),
-    ...(await deletedWithStatistics(ctx.db, teamId)),
+    ...(await deletedWithStatistics(ctx, teamId)),
     allDomains: (await listAllDomainsKeys(ctx.db, teamId)).map(presentKey),
   };
 }
@@ -106,10 +106,13 @@ export async function listTeamDomains(
 /** The deleted keys whose statistics are still kept: under each of their domains, with those keys only (a
  *  deleted domain's keys are all deleted with it; a live domain may have some), and those of no domain. */
 async function deletedWithStatistics(
-  db: Db,
+  { db, statsStore }: AppContext,
   teamId: number,
 ): Promise<Pick<TDomainListResponse, 'deleted' | 'deletedAllDomains'>> {
-  const keys = await listDeletedKeysWithStatistics(db, teamId);
+  const deleted = await listDeletedKeys(db, teamId);
+  // The hourly points live longest (docs/DESIGN.md §2): a deleted key with none has no statistics left.
+  const kept = await statsStore.keysWithHistory(deleted.map((k) => k.id));
+  const keys = deleted.filter((k) => kept.has(k.id));
   const domainIds = [...new Set(keys.flatMap((k) => (k.domain_id === null ? [] : [k.domain_id])))];
   const domains = await listDomainsById(db, teamId, domainIds);
   return {

@@ -7,12 +7,9 @@ import {
   type TReportValues,
 } from '@tlprt/contract';
 import { sql } from 'kysely';
-import type { Db } from '../../db/index.js';
-import { isStorageUnavailable } from '../../db/writable.js';
 import { refreshBlocks } from './block-queries.js';
 import { POINT_SIZES, ROLLUP_SIZES } from './levels.js';
 import {
-  databaseAnswers,
   insertSessions,
   lockFlushes,
   type MinuteRow,
@@ -23,7 +20,8 @@ import {
   teamsOfKeys,
   upsertMinutes,
 } from './queries.js';
-import { PEAK_COLUMNS, type StatsDb, statsDb } from './tables.js';
+import type { StatsStore } from './store.js';
+import { PEAK_COLUMNS, type StatsDb } from './tables.js';
 
 /** One (key, minute) of not-yet-written traffic. */
 export interface MinuteAgg {
@@ -155,12 +153,17 @@ export class StatsAggregator {
   onTake: (() => { mark: JournalMark; durable: Promise<void> }) | undefined;
 
   constructor(
-    private readonly db: Db,
+    private readonly store: StatsStore,
     private readonly nowMs: () => number,
     private readonly log: FlushLog,
     write?: BatchWriter,
   ) {
-    this.write = write ?? ((batch, mark) => writeBatch(statsDb(db), batch, mark));
+    this.write = write ?? ((batch, mark) => store.writeBatch(batch, mark));
+  }
+
+  /** Whether a failed write is the storage failing (kept whole) rather than the batch (split). */
+  private async outage(err: unknown): Promise<boolean> {
+    return err instanceof StatsOutage || this.store.isUnavailable(err) || !(await this.store.answers());
   }
 
   /** The key-minute of `tsSec` being gathered, made when first needed. */
@@ -328,7 +331,7 @@ export class StatsAggregator {
       // The storage failing (down, unreachable, full, read-only, locked) is no reason to split the batch:
       // it is kept whole for the next flush. Only a batch the database refuses while it answers is taken
       // apart.
-      if (isStorageUnavailable(err) || !(await databaseAnswers(this.db))) {
+      if (await this.outage(err)) {
         this.failedBytes = costOf(items);
         throw new StatsOutage(err);
       }
@@ -382,7 +385,7 @@ export class StatsAggregator {
         this.remember(part);
         return;
       } catch (err) {
-        if (isStorageUnavailable(err)) {
+        if (err instanceof StatsOutage || this.store.isUnavailable(err)) {
           outage = err;
           return keep(part);
         }

@@ -2,6 +2,7 @@ import { BREAKDOWN_MAX_ROWS, columnIndex, STORED_COLUMNS } from '@tlprt/contract
 import { sql } from 'kysely';
 import { isPostgres } from '../../db/index.js';
 import { chunks } from '../../lib/chunks.js';
+import { lockFlushes } from './queries.js';
 import { cappedSum, columnList, least, minuteCap, sumCap } from './sql-parts.js';
 import type { StatsDb } from './tables.js';
 
@@ -92,6 +93,14 @@ export async function writeBreakdowns(db: StatsDb, rows: readonly BreakdownRow[]
   }
 }
 
+/** writeBreakdowns in a transaction of its own, after every other node's flush (lockFlushes). */
+export function writeBreakdownsLocked(db: StatsDb, rows: readonly BreakdownRow[]): Promise<void> {
+  return db.transaction().execute(async (trx) => {
+    await lockFlushes(trx);
+    await writeBreakdowns(trx, rows);
+  });
+}
+
 /** The traffic bytes a row is ordered by. */
 const ORDER = sql.join(
   [columnIndex('cdnBytes'), columnIndex('p2pBytes'), columnIndex('nodrBytes')].map((i) =>
@@ -102,7 +111,7 @@ const ORDER = sql.join(
 
 /** Which buckets of one dimension a breakdown reads: a team's, some of its keys (all of them: the
  *  team totals), bucket starts in [from, to]. */
-interface BucketScope {
+export interface BucketScope {
   teamId: number;
   keyIds: readonly number[];
   allKeys: boolean;

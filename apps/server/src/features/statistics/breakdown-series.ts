@@ -9,11 +9,11 @@ import {
 import { authorizeTeam } from '../../access/team-access.js';
 import type { UserRow } from '../../db/schema.js';
 import { breakdownBuckets } from './breakdown.js';
-import { BREAKDOWN_DAY, BREAKDOWN_HOUR, readBreakdownSeries } from './breakdown-queries.js';
+import { BREAKDOWN_DAY, BREAKDOWN_HOUR } from './breakdown-queries.js';
 import { listTeamKeys } from './queries.js';
 import type { StatsSeries } from './series-answer.js';
 import type { StatsService } from './service.js';
-import { RETENTION_S, statsDb } from './tables.js';
+import { RETENTION_S } from './tables.js';
 
 /**
  * The drill-down (POST /stats/v3/dashboard/breakdown/series): the chart's points of one breakdown row,
@@ -44,7 +44,7 @@ export async function queryBreakdownSeries(
     else leftOut++;
   }
   if (keyIds.length > 0 && n > 0) {
-    const rows = await readBreakdownSeries(statsDb(svc.ctx.db), {
+    const rows = await svc.ctx.statsStore.readBreakdownSeries({
       teamId: team.id,
       keyIds,
       allKeys: leftOut === 0,

@@ -13,11 +13,10 @@ import {
 import { authorizeTeam } from '../../access/team-access.js';
 import type { UserRow } from '../../db/schema.js';
 import { badRequest } from '../../http/errors.js';
-import { BREAKDOWN_DAY, BREAKDOWN_HOUR, readBreakdown } from './breakdown-queries.js';
+import { BREAKDOWN_DAY, BREAKDOWN_HOUR } from './breakdown-queries.js';
 import { findTeamFacts, listTeamKeys } from './queries.js';
 import { fieldValue, servedWindow } from './series-answer.js';
 import type { StatsService } from './service.js';
-import { statsDb } from './tables.js';
 
 /** A breakdown as answered, with whether the team sees the nodr fields (version 1). */
 export interface Breakdown {
@@ -100,7 +99,7 @@ async function teamBreakdown(
   const fields = POINT_FIELDS.filter((f) => nodr || !f.version1Only);
   const data: TBreakdownRow[] = [];
   if (keyIds.length > 0 && from <= to) {
-    const rows = await readBreakdown(statsDb(svc.ctx.db), {
+    const rows = await svc.ctx.statsStore.readBreakdown({
       teamId: team.id,
       keyIds,
       allKeys: leftOut === 0,

@@ -6,6 +6,7 @@ import { StatsService } from './service.js';
 export { ingestFastPath } from './ingest-http.js';
 export { ensureBlockLayout } from './layout.js';
 export { ingestRoutes, statsRoutes } from './routes.js';
+export { openStatsStore } from './store.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

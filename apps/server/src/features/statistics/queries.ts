@@ -226,6 +226,51 @@ export async function databaseAnswers(db: Db): Promise<boolean> {
 // ---------------------------------------------------------------------------------------------------
 // Reads of the ranges
 
+/** Those of the keys with hourly points (history kept: the hourly rows live longest). */
+export async function keysWithHourlyPoints(db: StatsDb, keyIds: readonly number[]): Promise<Set<number>> {
+  const found = new Set<number>();
+  for (const ids of chunks(keyIds, 1000)) {
+    const rows = await db
+      .selectFrom('stats_hour')
+      .select('key_id')
+      .distinct()
+      .where('key_id', 'in', ids)
+      .execute();
+    for (const r of rows) found.add(Number(r.key_id));
+  }
+  return found;
+}
+
+/** Unix s of a minute's start → its columns summed over the keys (STORED_COLUMNS order); minutes
+ *  without a row are absent (the alerts' reads of the stored minutes, kept 2 days). */
+export async function minuteSums(
+  db: Db,
+  keyIds: readonly number[],
+  fromMinute: number,
+  toMinute: number,
+): Promise<Map<number, Float64Array>> {
+  const out = new Map<number, Float64Array>();
+  if (toMinute < fromMinute || keyIds.length === 0) return out;
+  // Sums as doubles on both databases: PostgreSQL sums bigint as numeric (read back as text), SQLite's
+  // sum() may overflow where total() does not; an alert needs no exactness past 2^53.
+  const pg = isPostgres(db);
+  const total = (column: string) =>
+    pg ? sql`cast(sum(${sql.ref(column)}) as double precision)` : sql`total(${sql.ref(column)})`;
+  const { rows } = await sql<Record<string, number | string>>`
+    select minute, ${sql.join(STORED_COLUMNS.map((c) => sql`${total(c.column)} as ${sql.ref(c.column)}`))}
+    from stats_minute
+    where key_id in (${sql.join(keyIds)}) and minute >= ${fromMinute} and minute <= ${toMinute}
+    group by minute`.execute(db);
+  for (const r of rows) {
+    const values = new Float64Array(POINT_VALUES);
+    STORED_COLUMNS.forEach((c, i) => {
+      values[i] = Number(r[c.column] ?? 0);
+    });
+    out.set(Number(r.minute), values);
+  }
+  return out;
+}
+
 /** What a team's answer needs of the team: its time zone and version (the nodr series). */
 export function findTeamFacts(db: Db, teamId: number) {
   return db

@@ -17,9 +17,9 @@ import {
 import { authorizeTeam } from '../../access/team-access.js';
 import type { UserRow } from '../../db/schema.js';
 import { badRequest } from '../../http/errors.js';
-import { findTeamFacts, listTeamKeys, readPoints } from './queries.js';
+import { findTeamFacts, listTeamKeys } from './queries.js';
 import type { StatsService } from './service.js';
-import { PEAK_COLUMNS, SUM_CAP, statsDb } from './tables.js';
+import { PEAK_COLUMNS, SUM_CAP } from './tables.js';
 
 /**
  * The window a range serves, before step alignment: any [start, end] of at most the range's maxSpan
@@ -68,15 +68,8 @@ async function readSums(
   if (keyIds.length === 0)
     return { sums: new Float64Array(n * POINT_VALUES), summed: new Float64Array(POINT_VALUES) };
 
-  const { sums, summed, teamPeaks, othersViewers } = await readPoints(
-    statsDb(db),
-    step,
-    teamId,
-    keyIds,
-    leftOut,
-    from,
-    to,
-    drawnOnly,
+  const { sums, summed, teamPeaks, othersViewers } = await svc.ctx.statsStore.readPoints(
+    { step, teamId, keyIds, leftOut, from, to, drawnOnly },
     svc.blockCache,
   );
   if (teamPeaks && othersViewers === 0) {

@@ -16,14 +16,12 @@ import { HttpError } from '../../http/errors.js';
 import { SlidingWindowCounter } from '../../lib/sliding-window.js';
 import { type BatchWriter, StatsAggregator, StatsOutage } from './aggregator.js';
 import { BlockCache } from './block-cache.js';
-import { writeBreakdowns } from './breakdown-queries.js';
 import { BreakdownAggregator } from './breakdowns.js';
 import { ingestReports } from './ingest.js';
 import { StatsJournal } from './journal.js';
-import { databaseAnswers, lockFlushes } from './queries.js';
-import { pruneStats } from './retention.js';
+import { databaseAnswers } from './queries.js';
 import { SeenReports } from './seen-reports.js';
-import { BLOCK_CACHE_BYTES, statsDb } from './tables.js';
+import { BLOCK_CACHE_BYTES } from './tables.js';
 import { type ViewerFacts, ViewerFactsResolver } from './viewer-facts.js';
 
 /** Who sent a batch: a browser's Origin, the team of an API token, and whether it came without
@@ -169,7 +167,7 @@ export class StatsService {
     readonly ctx: AppContext,
     writer?: BatchWriter,
   ) {
-    this.aggregator = new StatsAggregator(ctx.db, ctx.now, ctx.log, writer);
+    this.aggregator = new StatsAggregator(ctx.statsStore, ctx.now, ctx.log, writer);
     this.viewerFacts = new ViewerFactsResolver(ctx.log, ctx.config.networks);
     const { perAddressPerMinute, perKeyPerMinute, replayMemoryBytes } = ctx.config.ingest;
     this.seen = new SeenReports(replayMemoryBytes, ctx.now());
@@ -397,7 +395,8 @@ export class StatsService {
       if (r.complete && r.mark) this.journal?.markApplied(r.mark.segment);
       await this.flushBreakdowns();
       // An outage met only on the ingest's reads ends when the database answers again.
-      if (this.outage && !(await databaseAnswers(this.ctx.db))) throw new StatsOutage(this.outage.reason);
+      if (this.outage && !((await databaseAnswers(this.ctx.db)) && (await this.ctx.statsStore.answers())))
+        throw new StatsOutage(this.outage.reason);
     } catch (err) {
       if (err instanceof StatsOutage || isStorageUnavailable(err)) {
         this.outageStarted(err);
@@ -416,14 +415,10 @@ export class StatsService {
     this.breakdowns.prune(Math.floor(this.ctx.now() / 1000));
     if (rows.length === 0) return;
     try {
-      await statsDb(this.ctx.db)
-        .transaction()
-        .execute(async (trx) => {
-          await lockFlushes(trx);
-          await writeBreakdowns(trx, rows);
-        });
+      await this.ctx.statsStore.writeBreakdowns(rows);
     } catch (err) {
-      if (isStorageUnavailable(err) || !(await databaseAnswers(this.ctx.db))) {
+      const store = this.ctx.statsStore;
+      if (store.isUnavailable(err) || !(await store.answers())) {
         this.breakdowns.restore(rows);
         throw new StatsOutage(err);
       }
@@ -432,7 +427,7 @@ export class StatsService {
   }
 
   prune(nowMs = this.ctx.now()) {
-    return pruneStats(this.ctx.db, nowMs);
+    return this.ctx.statsStore.prune(nowMs);
   }
 
   start(): void {

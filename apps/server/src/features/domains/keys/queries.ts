@@ -31,11 +31,9 @@ export function listKeys(db: Db, teamId: number): Promise<KeyView[]> {
   return keysOfTeam(db, teamId).orderBy('keys.created_at', 'asc').orderBy('keys.id', 'asc').execute();
 }
 
-/** The team's deleted keys whose statistics are still kept (the hourly rows live longest, docs/DESIGN.md §2):
- *  the statistics list selector charts their past traffic from its Deleted group. */
-export function listDeletedKeysWithStatistics(db: Db, teamId: number): Promise<KeyView[]> {
+/** The team's deleted keys (the domain list keeps those whose statistics are kept). */
+export function listDeletedKeys(db: Db, teamId: number): Promise<KeyView[]> {
   return keysOfTeam(db, teamId, [KeyStatus.Deleted])
-    .where(sql<boolean>`exists (select 1 from stats_hour s where s.key_id = keys.id)`)
     .orderBy('keys.created_at', 'asc')
     .orderBy('keys.id', 'asc')
     .execute();
