@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // `npm test`: builds, then runs every suite of docs/DESIGN.md §9 in turn and ends with one line
-// "N passed, N failed". Server integration tests run twice: on SQLite and on a throwaway PostgreSQL.
+// "N passed, N failed". Server integration tests run twice: on SQLite and on a throwaway PostgreSQL; the
+// statistics ones a third time with their statistics in a throwaway ClickHouse.
 import { spawn, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startClickHouse } from './clickhouse.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const only = process.argv.slice(2); // e.g. `npm test -- server-sqlite e2e`
@@ -12,6 +14,17 @@ const totals = { passed: 0, failed: 0, skipped: 0 };
 const results = [];
 /** Seconds since `t0`: each suite's time is printed, as CI must stay under 20 minutes. */
 const since = (t0) => Math.round((Date.now() - t0) / 1000);
+
+/**
+ * The server test files of the server-clickhouse suite (SQLite with CLICKHOUSE_URL set, so the statistics
+ * are written to and read from ClickHouse): every `statistics*.test.ts` (a new one joins by its name),
+ * plus the CSV and JSON exports and the ingest over HTTP, which write and read statistics too.
+ */
+const CLICKHOUSE_TEST_FILES = [
+  ...readdirSync(join(root, 'apps/server/test')).filter((f) => /^statistics.*\.test\.ts$/.test(f)),
+  'export.test.ts',
+  'ingest-http.test.ts',
+].map((f) => `test/${f}`);
 
 /** Runs a command; `held` keeps its output and prints it once it ends (a suite run beside another). */
 function run(cmd, args, env = {}, held = false) {
@@ -37,13 +50,23 @@ function record(name, passed, failed, skipped = 0, seconds = 0) {
   results.push({ name, passed, failed, skipped, seconds });
 }
 
-async function vitest(name, dir, env = {}, held = false) {
+/** A Vitest suite: every test file under `dir`, or only `files` (paths relative to `dir`). */
+async function vitest(name, dir, env = {}, held = false, files = []) {
   if (only.length && !only.includes(name)) return;
   const t0 = Date.now();
   const out = join(mkdtempSync(join(tmpdir(), 'vitest-')), 'report.json');
   const code = await run(
     'npx',
-    ['vitest', 'run', '--root', dir, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`],
+    [
+      'vitest',
+      'run',
+      '--root',
+      dir,
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${out}`,
+      ...files,
+    ],
     env,
     held,
   );
@@ -155,6 +178,31 @@ async function serverPostgres() {
 }
 
 /**
+ * The statistics tests again with their statistics in a throwaway ClickHouse server
+ * (scripts/clickhouse.mjs): on SQLite, with TEST_CLICKHOUSE_URL, from which each test server gets a
+ * ClickHouse database of its own (apps/server/test/helpers/server.ts). Output printed when they end.
+ */
+async function serverClickHouse() {
+  if (only.length && !only.includes('server-clickhouse')) return;
+  const t0 = Date.now();
+  const ch = await startClickHouse().catch((e) => {
+    console.error(`ClickHouse did not start: ${e.message}`);
+    return null;
+  });
+  if (ch === undefined)
+    console.error(
+      'ClickHouse is not installed (apt-get install -y clickhouse-server): its server tests count as failed.',
+    );
+  if (!ch) return record('server-clickhouse', 0, 1, 0, since(t0));
+  try {
+    const env = { TEST_CLICKHOUSE_URL: ch.url };
+    await vitest('server-clickhouse', 'apps/server', env, true, CLICKHOUSE_TEST_FILES);
+  } finally {
+    await ch.stop();
+  }
+}
+
+/**
  * The build: the contract first (every other package imports its dist), then the player's bundle, the
  * server and the web app side by side (each of their tools keeps about one core busy, one at a time they
  * left the other idle). Their outputs are printed in that order.
@@ -195,8 +243,14 @@ if (buildCode !== 0) {
   await vitest('contract', 'packages/contract');
   await vitest('player', 'packages/player');
   const web = vitest('web', 'apps/web', {}, true);
+  // The ClickHouse suite takes the web suite's place when that ends, beside the other server suites' last
+  // minute (the SQLite one ended 65 s after the web one in CI, the PostgreSQL one 25 s after that). It
+  // keeps about one core busy (140–190 s here, half of its CPU in clickhouse-server's queries), so it
+  // costs CI time wherever it runs; here it takes a core the web suite frees, not a fourth suite's share
+  // from the start, and it stays away from the browser suites, which time things.
+  const clickhouse = web.then(serverClickHouse);
   await vitest('server-sqlite', 'apps/server');
-  await web;
+  await clickhouse;
   await postgres;
   // The browser suite alone: beside the P2P suites (even at the lowest priority) it made their WebRTC
   // specs fail (a cone NAT's pair relayed, a share under its floor), and saved no time: the cores were
@@ -212,10 +266,10 @@ if (buildCode !== 0) {
   await lint();
 }
 
-console.log('\nsuite            passed  failed  skipped  seconds');
+console.log(`\n${'suite'.padEnd(17)} passed  failed  skipped  seconds`);
 for (const r of results)
   console.log(
-    `${r.name.padEnd(16)} ${String(r.passed).padStart(6)}  ${String(r.failed).padStart(6)}  ${String(r.skipped).padStart(7)}  ${String(r.seconds).padStart(7)}`,
+    `${r.name.padEnd(17)} ${String(r.passed).padStart(6)}  ${String(r.failed).padStart(6)}  ${String(r.skipped).padStart(7)}  ${String(r.seconds).padStart(7)}`,
   );
 console.log(`${totals.passed} passed, ${totals.failed} failed`);
 process.exit(totals.failed > 0 ? 1 : 0);

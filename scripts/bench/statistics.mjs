@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { sql } from 'kysely';
-import { alsoOnPostgres, pct, printResult, round, seedBenchTeam } from './lib/common.mjs';
+import { alsoOnClickHouse, alsoOnPostgres, pct, printResult, round, seedBenchTeam } from './lib/common.mjs';
 
 const dist = new URL('../../apps/server/dist/', import.meta.url);
 const { buildApp } = await import(new URL('app.js', dist).href);
@@ -13,7 +13,11 @@ const { loadConfig } = await import(new URL('config.js', dist).href);
 const { refreshBlocks, refreshRollups, refreshTeamTotals } = await import(
   new URL('features/statistics/queries.js', dist).href
 );
-const { BREAKDOWN_DIMENSIONS, STORED_COLUMNS } = await import('@tlprt/contract');
+const { ClickHouse } = await import(new URL('features/statistics/clickhouse/client.js', dist).href);
+const { refreshRollups: refreshRollupsCh } = await import(
+  new URL('features/statistics/clickhouse/points.js', dist).href
+);
+const { BREAKDOWN_DIMENSIONS, PEAK_SERIES, POINT_VALUES, STORED_COLUMNS } = await import('@tlprt/contract');
 
 const KEYS = 50;
 const DAYS = 30;
@@ -134,7 +138,83 @@ async function generateBreakdowns(db, teamId, keyIds, nowSec, isPg) {
   return keyIds.length * DAYS * (STREAMS + COUNTRIES);
 }
 
-async function benchOn(label, databaseUrl) {
+/** The audience of key `k` at minute `m`, and each stored column's value for it (as seriesValues). */
+const AUDIENCE = (k, m) => `(50 + (${k} % 7) * 30) * (0.6 + 0.4 * sin(${m} / 13751.0))`;
+const PER_VIEWER = {
+  cdn_bytes: 9000000,
+  p2p_bytes: 13500000,
+  play_ms: 58000,
+  stall_ms: 300,
+  plays: 1 / 20,
+  ceiling_bytes: 20000000,
+};
+const perViewer = (column) => {
+  if (PER_VIEWER[column] !== undefined) return PER_VIEWER[column];
+  const bucket = /^startup_(\d+)$/.exec(column);
+  return bucket ? 1 / (Number(bucket[1]) < 5 ? 40 : 400) : 0;
+};
+const VIEWERS_OF = { cdn_users: 1, p2p_users: 0.9, users: 1 };
+
+/** The same 30 days of minutes in ClickHouse, made by ClickHouse itself (sums, and the viewers as
+ *  pre-counted minutes), then the rollups by the server's own code a day at a time, as flushes make
+ *  them; minutes past their retention then dropped, as the store's retention does. */
+async function generateMinutesCh(app, clickhouseUrl, teamId, keyIds, nowSec) {
+  const ch = new ClickHouse(clickhouseUrl);
+  const to = nowSec - (nowSec % 60) - 600;
+  const from = to - DAYS * 86_400;
+  const rows = `select arrayJoin([${keyIds.join(', ')}]) as k, toUInt32(${from} + number * 60) as m
+    from numbers(${(to - from) / 60 + 1})`;
+  const summed = STORED_COLUMNS.filter((c) => c.merge === 'sum');
+  await ch.command(`insert into stats_minute (team_id, key_id, minute, ${summed.map((c) => c.column).join(', ')})
+    select ${teamId}, k, m, ${summed.map((c) => `toUInt64(${AUDIENCE('k', 'm')} * ${perViewer(c.column)})`).join(', ')}
+    from (${rows})`);
+  for (const [peak, p] of PEAK_SERIES.entries()) {
+    const share = VIEWERS_OF[p.column];
+    if (!share) continue;
+    await ch.command(`insert into stats_minute_presets (team_id, key_id, minute, peak, viewers)
+      select ${teamId}, k, m, ${peak}, toUInt64(${AUDIENCE('k', 'm')} * ${share}) from (${rows})`);
+  }
+  for (let day = from - (from % 86_400); day <= to; day += 86_400)
+    await refreshRollupsCh(
+      ch,
+      { teamIds: [teamId], keyIds, from: Math.max(day, from), to: Math.min(day + 86_340, to) },
+      Date.now(),
+    );
+  await app.ctx.statsStore.prune(nowSec * 1000);
+  await ch.close();
+  return (to - from) / 60 + 1;
+}
+
+/** The same 30 days of breakdowns through the store's own writer (a key's day as one hour's row). */
+async function generateBreakdownsCh(app, keyIds, nowSec) {
+  const today = nowSec - (nowSec % 86_400);
+  const names = [
+    [BREAKDOWN_DIMENSIONS.indexOf('stream'), STREAMS, (i) => `media.example.com/stream-${i}.m3u8`],
+    [BREAKDOWN_DIMENSIONS.indexOf('country'), COUNTRIES, (i) => `C${i}`],
+  ];
+  let n = 0;
+  for (let d = 0; d < DAYS; d++) {
+    const bucket = today - (DAYS - 1 - d) * 86_400;
+    const rows = [];
+    for (const keyId of keyIds) {
+      for (const [dim, count, name] of names) {
+        for (let i = 0; i < count; i++) {
+          const viewers = ((50 + (keyId % 7) * 30) * 1440) / (i + 1);
+          const values = new Float64Array(POINT_VALUES);
+          STORED_COLUMNS.forEach((c, j) => {
+            values[j] = Math.floor(viewers * (VIEWERS_OF[c.column] ?? perViewer(c.column)));
+          });
+          rows.push({ keyId, bucket, dim, name: name(i), values });
+        }
+      }
+    }
+    await app.ctx.statsStore.writeBreakdowns(rows);
+    n += rows.length;
+  }
+  return n;
+}
+
+async function benchOn(label, databaseUrl, clickhouseUrl) {
   const config = loadConfig({
     NODE_ENV: 'production',
     DATABASE_URL: databaseUrl,
@@ -143,6 +223,7 @@ async function benchOn(label, databaseUrl) {
     // No timed flush during the ingest: the flush below is then all 300k reports, every run, and the
     // ingest figure the request path alone (the two together: "ingest then flush").
     STATS_INGEST_FLUSH_MS: '600000',
+    ...(clickhouseUrl ? { CLICKHOUSE_URL: clickhouseUrl } : {}),
   });
   const app = await buildApp(config, { logger: false });
   const results = [];
@@ -153,10 +234,14 @@ async function benchOn(label, databaseUrl) {
     const keyIds = keys.map((k) => k.id);
     const isPg = config.database.kind === 'postgres';
     const t0 = Date.now();
-    const perKey = await generateMinutes(db, teamId, keyIds, Math.floor(now / 1000), isPg);
+    const perKey = clickhouseUrl
+      ? await generateMinutesCh(app, clickhouseUrl, teamId, keyIds, Math.floor(now / 1000))
+      : await generateMinutes(db, teamId, keyIds, Math.floor(now / 1000), isPg);
     log(`${label}: ${KEYS} keys × ${perKey} minutes (+ rollups) generated in ${Date.now() - t0} ms`);
     const tb = Date.now();
-    const breakdownRows = await generateBreakdowns(db, teamId, keyIds, Math.floor(now / 1000), isPg);
+    const breakdownRows = clickhouseUrl
+      ? await generateBreakdownsCh(app, keyIds, Math.floor(now / 1000))
+      : await generateBreakdowns(db, teamId, keyIds, Math.floor(now / 1000), isPg);
     log(`${label}: ${breakdownRows} daily breakdown rows generated in ${Date.now() - tb} ms`);
 
     await app.listen({ port: 0, host: '127.0.0.1' });
@@ -304,14 +389,20 @@ async function benchOn(label, databaseUrl) {
   return results;
 }
 
+/** Which stores to measure (BENCH_STORES=sqlite,postgres,clickhouse by default; PostgreSQL needs
+ *  BENCH_DATABASE_URL, ClickHouse clickhouse-server or BENCH_CLICKHOUSE_URL). */
+const STORES = (process.env.BENCH_STORES ?? 'sqlite,postgres,clickhouse').split(',');
 const results = [];
-const dir = mkdtempSync(join(tmpdir(), 'tlprt-bench-stats-'));
-try {
-  results.push(...(await benchOn('sqlite', `sqlite:${join(dir, 'bench.db')}`)));
-} finally {
-  rmSync(dir, { recursive: true, force: true });
+if (STORES.includes('sqlite')) {
+  const dir = mkdtempSync(join(tmpdir(), 'tlprt-bench-stats-'));
+  try {
+    results.push(...(await benchOn('sqlite', `sqlite:${join(dir, 'bench.db')}`)));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
-results.push(...(await alsoOnPostgres(benchOn)));
+if (STORES.includes('postgres')) results.push(...(await alsoOnPostgres(benchOn)));
+if (STORES.includes('clickhouse')) results.push(...(await alsoOnClickHouse(benchOn)));
 await printResult(
   'statistics',
   {

@@ -286,7 +286,7 @@ async function createContext(
     }),
     addressOf: (req) => clientAddress(req, trust),
     metrics: new Metrics(),
-    statsStore: await openStatsStore(config, db),
+    statsStore: await openStatsStore(config, db, app.log),
   };
   app.decorate('ctx', ctx);
   return ctx;

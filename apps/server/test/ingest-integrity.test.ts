@@ -1,7 +1,7 @@
 import { INGEST_MAX_BYTES, PATHS } from '@tlprt/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BatchWriter, writeBatch } from '../src/features/statistics/aggregator.js';
-import { MINUTE_BYTES_CAP, statsDb } from '../src/features/statistics/tables.js';
+import type { BatchWriter } from '../src/features/statistics/aggregator.js';
+import { MINUTE_BYTES_CAP } from '../src/features/statistics/tables.js';
 import { buildDomain, buildIngestToken, buildKey, buildTeam } from './factories.js';
 import { Api, type Json } from './helpers/http.js';
 import { ingestAsBrowsers } from './helpers/ingest.js';
@@ -131,7 +131,7 @@ describe('flush isolation', () => {
   const writer: BatchWriter = (batch) =>
     batch.some((a) => broken.has(a.keyId))
       ? Promise.reject(new Error('this key-minute cannot be written'))
-      : writeBatch(statsDb(server.app.ctx.db), batch);
+      : server.app.ctx.statsStore.writeBatch(batch);
 
   beforeAll(async () => {
     server = await startServer({

@@ -18,8 +18,7 @@ import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/index.js';
-import { type BatchWriter, writeBatch } from '../src/features/statistics/aggregator.js';
-import { statsDb } from '../src/features/statistics/tables.js';
+import type { BatchWriter } from '../src/features/statistics/aggregator.js';
 import { buildKey, buildTeam } from './factories.js';
 import { Api } from './helpers/http.js';
 import { dropDatabase, freshDatabaseUrl, startServer } from './helpers/server.js';
@@ -381,7 +380,7 @@ describe('a storage outage (writes failing)', () => {
     const down = () =>
       Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
     const writer: BatchWriter = (batch, mark) =>
-      failing ? Promise.reject(PG ? down() : full()) : writeBatch(statsDb(server.app.ctx.db), batch, mark);
+      failing ? Promise.reject(PG ? down() : full()) : server.app.ctx.statsStore.writeBatch(batch, mark);
     const server = await startServer({
       databaseUrl,
       env: { STATS_INGEST_FLUSH_MS: '600000', STATS_HELD_MEMORY_MB: '1' },

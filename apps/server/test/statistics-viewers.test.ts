@@ -1,7 +1,6 @@
 import { PATHS } from '@tlprt/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MinuteAgg, writeBatch } from '../src/features/statistics/aggregator.js';
-import { statsDb } from '../src/features/statistics/tables.js';
+import type { MinuteAgg } from '../src/features/statistics/aggregator.js';
 import { buildKey, buildTeam, SERIES_BITS } from './factories.js';
 import { Api, type Json } from './helpers/http.js';
 import { ingestAsBrowsers } from './helpers/ingest.js';
@@ -29,7 +28,7 @@ beforeAll(async () => {
         written.push(...batch);
         return refuseWrites
           ? Promise.reject(new Error('refused'))
-          : writeBatch(statsDb(server.app.ctx.db), batch);
+          : server.app.ctx.statsStore.writeBatch(batch);
       },
     },
   });

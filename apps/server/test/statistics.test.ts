@@ -15,7 +15,6 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { updateKey } from '../src/features/domains/keys/queries.js';
-import { writeBatch } from '../src/features/statistics/aggregator.js';
 import { statsDb } from '../src/features/statistics/tables.js';
 import {
   buildDomain,
@@ -55,7 +54,7 @@ beforeAll(async () => {
     deps: {
       now: clock,
       statsWriter: (batch) =>
-        refuseWrites ? Promise.reject(new Error('refused')) : writeBatch(statsDb(server.app.ctx.db), batch),
+        refuseWrites ? Promise.reject(new Error('refused')) : server.app.ctx.statsStore.writeBatch(batch),
     },
   });
   api = new Api(server.base);

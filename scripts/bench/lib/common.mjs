@@ -41,6 +41,33 @@ export async function alsoOnPostgres(run) {
   }
 }
 
+/**
+ * `run('clickhouse', databaseUrl, clickhouseUrl)` with the statistics in ClickHouse: BENCH_CLICKHOUSE_URL's
+ * server, or one started for the run (scripts/clickhouse.mjs) when clickhouse-server is installed; []
+ * when neither. Accounts and keys in a SQLite file of their own, a fresh ClickHouse database, both dropped.
+ */
+export async function alsoOnClickHouse(run) {
+  const { startClickHouse } = await import('../../clickhouse.mjs');
+  const server = process.env.BENCH_CLICKHOUSE_URL
+    ? { url: process.env.BENCH_CLICKHOUSE_URL, stop() {} }
+    : await startClickHouse();
+  if (!server) return [];
+  const { mkdtempSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const dir = mkdtempSync(join(tmpdir(), 'tlprt-bench-ch-'));
+  const database = `tlprt_bench_${randomBytes(5).toString('hex')}`;
+  try {
+    return await run('clickhouse', `sqlite:${join(dir, 'bench.db')}`, `${server.url}/${database}`);
+  } finally {
+    await fetch(server.url, { method: 'POST', body: `drop database if exists ${database}` }).catch(
+      () => undefined,
+    );
+    server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** The verified domain of the bench's team: its pages' Origin is a customer's, as players send it. */
 export const BENCH_CUSTOMER_HOST = 'player.bench.test';
 

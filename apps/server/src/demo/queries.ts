@@ -1,6 +1,5 @@
 import { KeyStatus } from '@tlprt/contract';
 import type { Db } from '../db/index.js';
-import type { StatsDb } from '../features/statistics/tables.js';
 
 /** The demo traffic's look-ups (traffic.ts). */
 

@@ -8,12 +8,32 @@ import { type App, type AppDeps, buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { migrateToLatest, openDatabase } from '../../src/db/index.js';
 import { migrations } from '../../src/db/migrations/index.js';
+import { dropClickHouseDatabase, freshClickHouseUrl, TEST_CLICKHOUSE_URL } from './clickhouse.js';
 
 export const PUBLIC_URL = 'http://dashboard.test';
 
 /** PostgreSQL runs when TEST_DATABASE_URL is set (the lead's runner runs the suite once per database). */
 const TEST_PG_URL = process.env.TEST_DATABASE_URL;
 export const onPostgres = Boolean(TEST_PG_URL);
+
+/** The statistics go to ClickHouse when TEST_CLICKHOUSE_URL is set (the server-clickhouse suite). */
+export const onClickHouse = Boolean(TEST_CLICKHOUSE_URL);
+
+/**
+ * The ClickHouse database of each relational database the servers use (CLICKHOUSE_URL), made with it and
+ * dropped with it: servers sharing a database share its statistics too, and no two tests see each other's.
+ */
+const clickHouseOf = new Map<string, string>();
+
+function clickHouseUrlFor(databaseUrl: string): string | undefined {
+  if (!TEST_CLICKHOUSE_URL) return undefined;
+  let url = clickHouseOf.get(databaseUrl);
+  if (!url) {
+    url = freshClickHouseUrl(`tlprt_test_${randomBytes(6).toString('hex')}`);
+    clickHouseOf.set(databaseUrl, url);
+  }
+  return url;
+}
 
 /**
  * A fresh, empty database for one server (or a few sharing it): a new SQLite file, or a new PostgreSQL
@@ -83,8 +103,14 @@ async function freshMigratedDatabaseUrl(): Promise<string> {
   return createPgDatabase(`tlprt_test_${randomBytes(6).toString('hex')}`, await migratedTemplateName());
 }
 
-/** Drops a database made by freshDatabaseUrl (PostgreSQL only; SQLite files live in the temp folder). */
+/** Drops a database made by freshDatabaseUrl (PostgreSQL only; SQLite files live in the temp folder),
+ *  and its ClickHouse database if a server used one (best effort). */
 export async function dropDatabase(url: string): Promise<void> {
+  const clickHouse = clickHouseOf.get(url);
+  if (clickHouse) {
+    clickHouseOf.delete(url);
+    await dropClickHouseDatabase(clickHouse);
+  }
   if (!TEST_PG_URL || url.startsWith('sqlite:')) return;
   const name = new URL(url).pathname.slice(1);
   const admin = new pg.Client({ connectionString: TEST_PG_URL });
@@ -100,6 +126,8 @@ export interface TestServer {
   app: App;
   base: string;
   databaseUrl: string;
+  /** Where its statistics are (CLICKHOUSE_URL), on the server-clickhouse suite; for clickHouseQuery. */
+  clickhouseUrl: string | undefined;
   close(): Promise<void>;
 }
 
@@ -116,6 +144,7 @@ interface StartOptions {
 export async function startServer(opts: StartOptions = {}): Promise<TestServer> {
   const ownsDatabase = !opts.databaseUrl;
   const databaseUrl = opts.databaseUrl ?? (await freshMigratedDatabaseUrl());
+  const clickhouseUrl = clickHouseUrlFor(databaseUrl);
   const config = loadConfig({
     NODE_ENV: 'test',
     DATABASE_URL: databaseUrl,
@@ -124,6 +153,7 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
     SUPPORT_EMAIL: 'help@dashboard.test',
     // Every test reports from loopback: the ingest budget's own tests set a low one.
     INGEST_REPORTS_PER_ADDRESS_PER_MINUTE: '100000000',
+    ...(clickhouseUrl ? { CLICKHOUSE_URL: clickhouseUrl } : {}),
     ...opts.env,
   });
   const app = await buildApp(config, {
@@ -144,6 +174,7 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
     app,
     base: `http://127.0.0.1:${port}`,
     databaseUrl,
+    clickhouseUrl: config.clickhouseUrl,
     close: async () => {
       await app.close();
       if (ownsDatabase) await dropDatabase(databaseUrl);

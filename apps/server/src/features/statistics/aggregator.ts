@@ -430,6 +430,12 @@ export class StatsAggregator {
   }
 }
 
+/** Stores how far a node's journal is in the statistics (in the caller's transaction, if any). */
+export async function storeJournalMark(db: StatsDb, mark: JournalMark): Promise<void> {
+  await sql`insert into stats_journal (journal, applied) values (${mark.journal}, ${mark.segment})
+    on conflict (journal) do update set applied = excluded.applied`.execute(db);
+}
+
 /**
  * One transaction: minute bytes added, new sessions stored, users recounted, then what is derived from
  * the minutes recomputed for the times touched: rollups, team totals and the blocks of every level.
@@ -440,10 +446,7 @@ export async function writeBatch(db: StatsDb, batch: MinuteAgg[], mark?: Journal
   await db.transaction().execute(async (trx) => {
     await lockFlushes(trx);
     // With the statistics or not at all: a replay after a crash starts exactly past what is stored.
-    if (mark) {
-      await sql`insert into stats_journal (journal, applied) values (${mark.journal}, ${mark.segment})
-        on conflict (journal) do update set applied = excluded.applied`.execute(trx);
-    }
+    if (mark) await storeJournalMark(trx, mark);
     if (batch.length === 0) return;
     await upsertMinutes(
       trx,

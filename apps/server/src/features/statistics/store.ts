@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/index.js';
 import { isStorageUnavailable } from '../../db/writable.js';
@@ -84,8 +85,12 @@ export function databaseStore(db: Db): StatsStore {
 
 /** The statistics' store of a node: ClickHouse when CLICKHOUSE_URL is set (its tables made when
  *  missing), else the database. */
-export function openStatsStore(config: Pick<Config, 'clickhouseUrl'>, db: Db): Promise<StatsStore> {
+export function openStatsStore(
+  config: Pick<Config, 'clickhouseUrl'>,
+  db: Db,
+  log?: Pick<FastifyBaseLogger, 'warn' | 'error'>,
+): Promise<StatsStore> {
   return config.clickhouseUrl
-    ? openClickHouseStore(config.clickhouseUrl, db)
+    ? openClickHouseStore(config.clickhouseUrl, db, log)
     : Promise.resolve(databaseStore(db));
 }

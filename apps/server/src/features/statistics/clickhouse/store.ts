@@ -1,6 +1,180 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../../db/index.js';
+import { type JournalMark, type MinuteAgg, StatsOutage, storeJournalMark } from '../aggregator.js';
+import type { BreakdownRow } from '../breakdown-queries.js';
+import { teamsOfKeys } from '../queries.js';
 import type { StatsStore } from '../store.js';
+import { RETENTION_S, statsDb } from '../tables.js';
+import {
+  BREAKDOWN_TABLES_KEPT,
+  breakdownTables,
+  ensureBreakdownColumns,
+  readBreakdownCh,
+  readBreakdownSeriesCh,
+  writeBreakdownsCh,
+} from './breakdowns.js';
+import { ClickHouse, isClickHouseUnavailable } from './client.js';
+import { insertMinutes, minuteSumsCh, readPointsCh, refreshRollups, type Touched } from './points.js';
+import { ensureStatsTables } from './schema.js';
+import { chInt, chInts, chName, chString } from './sql.js';
 
-export async function openClickHouseStore(url: string, db: Db): Promise<StatsStore> {
-  throw new Error(`not yet ${url} ${Boolean(db)}`);
+/** How long each table's rows are kept (docs/DESIGN.md §2), and how it is partitioned. */
+const KEPT: ReadonlyArray<readonly [table: string, keepSeconds: number, by: 'day' | 'month']> = [
+  ['stats_minute', RETENTION_S.minute, 'day'],
+  ['stats_minute_viewers', RETENTION_S.minute, 'day'],
+  ['stats_minute_presets', RETENTION_S.minute, 'day'],
+  ['stats_minute_points', RETENTION_S.minute, 'day'],
+  ['stats_team_minute', RETENTION_S.minute, 'day'],
+  ['stats_20m', RETENTION_S.twenty, 'month'],
+  ['stats_team_20m', RETENTION_S.twenty, 'month'],
+  ['stats_hour', RETENTION_S.hour, 'month'],
+  ['stats_team_hour', RETENTION_S.hour, 'month'],
+  ...BREAKDOWN_TABLES_KEPT,
+];
+
+/** The first second after a partition (`20261128`: a day, `202611`: a month). */
+function partitionEnd(partition: string, by: 'day' | 'month'): number | null {
+  const m = /^(\d{4})(\d{2})(\d{2})?$/.exec(partition);
+  if (!m) return null;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3] ?? 1)];
+  return (by === 'day' ? Date.UTC(y, mo - 1, d + 1) : Date.UTC(y, mo, 1)) / 1000;
+}
+
+/**
+ * The statistics in ClickHouse (CLICKHOUSE_URL): the flush's key-minutes and breakdowns written to it,
+ * every range, breakdown and export read from it. Accounts, teams, keys and the journal's marks stay in
+ * the database: a key's team is looked up there once (a key never changes team).
+ *
+ * No transaction spans ClickHouse and the database. A write is ordered so that a failure before its one
+ * non-idempotent insert loses nothing (the aggregator keeps the batch and retries), and everything
+ * after it is retried here (the rollups) or is only a position (the journal's mark, stored after the
+ * rows: a crash in between replays that batch once more, counting it twice).
+ */
+class ClickHouseStore implements StatsStore {
+  readonly kind = 'clickhouse' as const;
+  private readonly teams = new Map<number, number>();
+  /** Rollups whose refresh failed after their minutes were written: refreshed before the next write. */
+  private pending: Touched[] = [];
+
+  constructor(
+    private readonly ch: ClickHouse,
+    private readonly db: Db,
+    private readonly log?: Pick<FastifyBaseLogger, 'warn' | 'error'>,
+  ) {}
+
+  /** key id → team id for the keys (a key missing here went with its team). */
+  private async teamOf(keyIds: Iterable<number>): Promise<Map<number, number>> {
+    const missing = [...new Set(keyIds)].filter((k) => !this.teams.has(k));
+    if (missing.length)
+      for (const [k, t] of await teamsOfKeys(statsDb(this.db), missing)) this.teams.set(k, t);
+    return this.teams;
+  }
+
+  private version(): number {
+    return Date.now();
+  }
+
+  /** Refreshes the rollups still pending; a refresh ClickHouse refuses for its statement is logged and
+   *  dropped (the next write of those keys refreshes them again), one it cannot take now is kept. */
+  private async refreshPending(): Promise<void> {
+    while (this.pending.length) {
+      const t = this.pending[0] as Touched;
+      try {
+        await refreshRollups(this.ch, t, this.version());
+      } catch (err) {
+        if (isClickHouseUnavailable(err)) throw new StatsOutage(err);
+        this.log?.error({ err }, 'statistics rollups dropped: ClickHouse refused their refresh');
+      }
+      this.pending.shift();
+    }
+  }
+
+  async writeBatch(batch: MinuteAgg[], mark?: JournalMark): Promise<void> {
+    await this.refreshPending();
+    if (batch.length) {
+      const touched = await insertMinutes(this.ch, await this.teamOf(batch.map((a) => a.keyId)), batch);
+      if (touched) {
+        try {
+          await refreshRollups(this.ch, touched, this.version());
+        } catch (err) {
+          this.pending.push(touched);
+          this.log?.warn({ err }, 'statistics rollups not refreshed yet: retried with the next flush');
+        }
+      }
+    }
+    if (!mark) return;
+    try {
+      await storeJournalMark(statsDb(this.db), mark);
+    } catch (err) {
+      // The rows are in ClickHouse: failing here would have them written again. A later flush stores a
+      // later mark; until then a restart replays these segments (counted twice).
+      this.log?.warn({ err }, 'statistics journal mark not stored');
+    }
+  }
+
+  async writeBreakdowns(rows: readonly BreakdownRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await writeBreakdownsCh(this.ch, await this.teamOf(rows.map((r) => r.keyId)), rows, this.version());
+  }
+
+  readPoints: StatsStore['readPoints'] = (q) => readPointsCh(this.ch, q);
+  readBreakdown: StatsStore['readBreakdown'] = (q) => readBreakdownCh(this.ch, q);
+  readBreakdownSeries: StatsStore['readBreakdownSeries'] = (q) => readBreakdownSeriesCh(this.ch, q);
+
+  async minuteSums(keyIds: readonly number[], from: number, to: number) {
+    const teams = await this.teamOf(keyIds);
+    const teamIds = new Set(keyIds.flatMap((k) => (teams.has(k) ? [teams.get(k) as number] : [])));
+    return minuteSumsCh(this.ch, [...teamIds], keyIds, from, to);
+  }
+
+  async keysWithHistory(keyIds: readonly number[]): Promise<Set<number>> {
+    if (keyIds.length === 0) return new Set();
+    const rows = await this.ch.rows<{ key_id: number }>(
+      `select distinct key_id from stats_hour where key_id in (${chInts(keyIds)})`,
+    );
+    return new Set(rows.map((r) => Number(r.key_id)));
+  }
+
+  /** Drops the partitions wholly past their table's retention; answers the partitions dropped per table. */
+  async prune(nowMs: number): Promise<Record<string, number>> {
+    const now = Math.floor(nowMs / 1000);
+    const parts = await this.ch.rows<{ table: string; partition: string }>(
+      `select distinct table, partition from system.parts
+       where database = ${chString(this.ch.database)} and active`,
+    );
+    const dropped: Record<string, number> = {};
+    for (const [table, keep, by] of KEPT) {
+      dropped[table] = 0;
+      for (const p of parts) {
+        if (p.table !== table) continue;
+        const end = partitionEnd(String(p.partition).replace(/'/g, ''), by);
+        if (end === null || end > now - keep) continue;
+        await this.ch.command(`alter table ${chName(table)} drop partition ${chInt(Number(p.partition))}`);
+        dropped[table]++;
+      }
+    }
+    return dropped;
+  }
+
+  isUnavailable = isClickHouseUnavailable;
+  answers = () => this.ch.answers();
+  close = () => this.ch.close();
+}
+
+/** Opens the statistics' ClickHouse and makes its tables when missing. A ClickHouse that does not
+ *  answer fails the start, naming CLICKHOUSE_URL. */
+export async function openClickHouseStore(
+  url: string,
+  db: Db,
+  log?: Pick<FastifyBaseLogger, 'warn' | 'error'>,
+): Promise<StatsStore> {
+  const ch = new ClickHouse(url);
+  try {
+    await ensureStatsTables(ch, breakdownTables());
+    await ensureBreakdownColumns(ch);
+  } catch (err) {
+    await ch.close();
+    throw new Error(`CLICKHOUSE_URL: the statistics' ClickHouse cannot be used: ${(err as Error).message}`);
+  }
+  return new ClickHouseStore(ch, db, log);
 }

@@ -1,0 +1,343 @@
+import { randomBytes } from 'node:crypto';
+import { BREAKDOWN_MAX_ROWS, columnIndex, STORED_COLUMNS, type StoredColumn } from '@tlprt/contract';
+import { BREAKDOWN_DAY, BREAKDOWN_HOUR, type BreakdownRow, type BucketScope } from '../breakdown-queries.js';
+import { minuteCap, sumCap } from '../sql-parts.js';
+import type { BreakdownBuckets, BreakdownRows } from '../store.js';
+import { RETENTION_S } from '../tables.js';
+import type { ClickHouse } from './client.js';
+import { chInt, chInts, chName, chString } from './sql.js';
+
+/**
+ * The breakdowns on ClickHouse (docs/DESIGN.md §7), with the answers of the database's
+ * (breakdown-queries.ts) to the value:
+ *
+ *  stats_breakdown_stage  MergeTree: a write's rows as sent (the batch's name on each), capped as the
+ *                         database caps a row it inserts; what the writer's statements below read
+ *  stats_breakdown_hour   AggregatingMergeTree: a key's hour per dimension and name, sums as sumState
+ *                         (ClickHouse adds them up; capped at minuteCap when read, which is the
+ *                         database's saturating addition: each row staged is at most minuteCap, so
+ *                         the UInt64 sum cannot wrap before 2^14 writes of one key-hour and name at
+ *                         the 8-byte cap), peak series as maxState (the larger of the stored count and
+ *                         a node's fresh one)
+ *  stats_breakdown_day    AggregatingMergeTree: a key's UTC day, recomputed by the writer from the
+ *                         day's hours (sums summed, capped; peaks the largest hour), every column a
+ *                         maxState
+ *  stats_team_breakdown_day   the same per team: from the team's hours (each the capped sum of its
+ *                         keys' hours, peaks too), sums summed, peaks the largest hour
+ *
+ * A team's hour is not stored: it is the sum of its keys' hours (each row carries its team), read
+ * from the same index range. The days are stored, as they outlive the hours (62 days, the days 2
+ * years: retention.ts), and a capped day is not the sum of what was inserted. Every
+ * value of a day only grows as the hours do (sums and peaks alike, caps included), so a day's rows
+ * hold each recomputation's values as max states: the one that saw the most wins, whatever the order
+ * in which recomputations of two nodes land, and a recomputation done twice changes nothing. No
+ * version column is needed for that (a ReplacingMergeTree would keep the last one written, not the
+ * most complete one).
+ *
+ * Every table is partitioned by month (the stage by day, to be dropped after 2 days) and ordered by
+ * (team_id, dim, bucket, …): a team's breakdown over a window is one range of the primary index.
+ * Only what 18.16 has: aggregate-function states, INSERT … SELECT, UNION ALL, tuple IN subqueries,
+ * Decimal128 (for the ordering sum that a UInt64 could overflow). On a current server,
+ * SimpleAggregateFunction(sum|max, UInt64) columns would hold the same values as plain numbers, and
+ * the `input()` table function could merge a write's rows without the stage table.
+ */
+
+const HOUR = 'stats_breakdown_hour';
+const DAY = 'stats_breakdown_day';
+const TEAM_DAY = 'stats_team_breakdown_day';
+const STAGE = 'stats_breakdown_stage';
+
+const byMonth = "partition by toYYYYMM(toDateTime(bucket, 'UTC'))";
+const cols = (f: (c: StoredColumn) => string) => STORED_COLUMNS.map(f).join(', ');
+const names = cols((c) => chName(c.column));
+const keyOf = (c: StoredColumn) => (c.merge === 'sum' ? 'sum' : 'max');
+/** `least(x, cap)` as the UInt64 every state and answer holds (the caps are our own integers; SUM_CAP
+ *  is above 2^53, where chInt refuses, but exact as a double). */
+const capped = (x: string, cap: number) => {
+  if (!Number.isInteger(cap) || cap < 0) throw new TypeError(`not a cap: ${cap}`);
+  return `toUInt64(least(${x}, ${BigInt(cap).toString()}))`;
+};
+const dayOf = (bucket: string) => `intDiv(${bucket}, ${chInt(BREAKDOWN_DAY)}) * ${chInt(BREAKDOWN_DAY)}`;
+
+/** The column's type in each table. */
+const columnType = (table: string, c: StoredColumn) =>
+  table === STAGE
+    ? 'UInt64'
+    : table === HOUR
+      ? `AggregateFunction(${keyOf(c)}, UInt64)`
+      : 'AggregateFunction(max, UInt64)';
+
+/** The breakdowns' tables (create … if not exists, in this order), for ensureStatsTables. */
+export function breakdownTables(): Array<[name: string, ddl: string]> {
+  const columns = (table: string) => cols((c) => `${chName(c.column)} ${columnType(table, c)}`);
+  const keyed = 'team_id UInt32, key_id UInt32, bucket UInt32, dim UInt8, name String';
+  return [
+    [
+      STAGE,
+      `create table if not exists ${STAGE} (batch String, at UInt32, ${keyed}, ${columns(STAGE)})
+       engine = MergeTree() partition by toYYYYMMDD(toDateTime(at, 'UTC')) order by (batch, team_id, key_id)`,
+    ],
+    [
+      HOUR,
+      `create table if not exists ${HOUR} (${keyed}, ${columns(HOUR)})
+       engine = AggregatingMergeTree() ${byMonth} order by (team_id, dim, bucket, key_id, name)`,
+    ],
+    [
+      DAY,
+      `create table if not exists ${DAY} (${keyed}, ${columns(DAY)})
+       engine = AggregatingMergeTree() ${byMonth} order by (team_id, dim, bucket, key_id, name)`,
+    ],
+    [
+      TEAM_DAY,
+      `create table if not exists ${TEAM_DAY} (team_id UInt32, bucket UInt32, dim UInt8, name String,
+        ${columns(TEAM_DAY)})
+       engine = AggregatingMergeTree() ${byMonth} order by (team_id, dim, bucket, name)`,
+    ],
+  ];
+}
+
+/**
+ * Adds the stored columns a breakdown table lacks (a series added to the contract: 0, or an empty
+ * state, in the rows before it), as the database's migrations do. ensureStatsTables only adds them to
+ * its own Summing/ReplacingMergeTree tables; this runs after it, once per connection before its first
+ * breakdown statement (`columnsOf`), or at start when called there. 18.16 has no `add column if not
+ * exists`, hence the look at system.columns.
+ */
+export async function ensureBreakdownColumns(ch: ClickHouse): Promise<void> {
+  const existing = await ch.rows<{ table: string; name: string }>(
+    `select table, name from system.columns where database = ${chString(ch.database)}`,
+  );
+  const has = new Set(existing.map((c) => `${c.table}.${c.name}`));
+  for (const [table] of breakdownTables())
+    for (const c of STORED_COLUMNS)
+      if (!has.has(`${table}.${c.column}`))
+        await ch.command(`alter table ${table} add column ${chName(c.column)} ${columnType(table, c)}`);
+}
+
+/** Each connection's ensureBreakdownColumns, done once (again after a failure). */
+const ensured = new WeakMap<ClickHouse, Promise<void>>();
+function columnsOf(ch: ClickHouse): Promise<void> {
+  let done = ensured.get(ch);
+  if (!done) {
+    done = ensureBreakdownColumns(ch).catch((err: unknown) => {
+      ensured.delete(ch);
+      throw err;
+    });
+    ensured.set(ch, done);
+  }
+  return done;
+}
+
+/** How long each table keeps its rows (what the database keeps: retention.ts) and what its partitions
+ *  are (a partition is dropped once all of it is older; the stage's rows serve only their write). */
+export const BREAKDOWN_TABLES_KEPT: Array<
+  [table: string, keepSeconds: number, partitionedBy: 'month' | 'day']
+> = [
+  [HOUR, RETENTION_S.twenty, 'month'],
+  [DAY, RETENTION_S.hour, 'month'],
+  [TEAM_DAY, RETENTION_S.hour, 'month'],
+  [STAGE, RETENTION_S.minute, 'day'],
+];
+
+/**
+ * Each key-hour (per dimension and name) of the stored rows matching `where`, merged: sums added and
+ * capped at minuteCap, peaks the largest. With `batch`, the stage's rows of that write are merged in as
+ * if they were stored already (the database's `on conflict do update`).
+ */
+function keyHours(where: string, batch?: string): string {
+  const merged = cols((c) =>
+    c.merge === 'sum' ? `sumMerge(${c.column}) as ${c.column}` : `maxMerge(${c.column}) as ${c.column}`,
+  );
+  const stored = `select team_id, key_id, bucket, dim, name, ${merged} from ${HOUR} where ${where}
+    group by team_id, key_id, bucket, dim, name`;
+  const source =
+    batch === undefined
+      ? stored
+      : `${stored} union all select team_id, key_id, bucket, dim, name, ${names} from ${STAGE}
+         where batch = ${chString(batch)} and ${where}`;
+  const outer = cols(
+    (c) =>
+      `${c.merge === 'sum' ? capped(`sum(${c.column})`, minuteCap(c)) : `max(${c.column})`} as ${c.column}`,
+  );
+  return `select team_id, key_id, bucket, dim, name, ${outer} from (${source})
+    group by team_id, key_id, bucket, dim, name`;
+}
+
+/** Buckets merged into one: sums added (capped at sumCap), peaks the largest bucket's (a day from its
+ *  hours, a breakdown's row from its buckets). */
+const bucketsMerged = cols(
+  (c) => `${c.merge === 'sum' ? capped(`sum(${c.column})`, sumCap(c)) : `max(${c.column})`} as ${c.column}`,
+);
+/** Every column summed over keys and capped at sumCap (a team's hour: peaks too). */
+const keysSummed = cols((c) => `${capped(`sum(${c.column})`, sumCap(c))} as ${c.column}`);
+const maxStates = cols((c) => `maxState(${c.column})`);
+
+/**
+ * Recomputes the days the batch touches (per key, and per team from all of the team's keys) from the
+ * stored hours, with the stage's rows of `batch` merged in when `withStage` (before they are stored).
+ * Only the (key or team, dimension, name, day) the batch has rows of: the others did not change.
+ */
+async function recomputeDays(
+  ch: ClickHouse,
+  batch: string,
+  withStage: boolean,
+  teams: readonly number[],
+  keys: readonly number[],
+  dayFrom: number,
+  dayTo: number,
+): Promise<void> {
+  const span = `bucket >= ${chInt(dayFrom)} and bucket < ${chInt(dayTo)}`;
+  const staged = (id: string) =>
+    `(${id}, dim, name, ${dayOf('bucket')}) in (select ${id}, dim, name, ${dayOf('bucket')} from ${STAGE}
+       where batch = ${chString(batch)})`;
+  const extra = withStage ? batch : undefined;
+  const keyWhere = `team_id in (${chInts(teams)}) and key_id in (${chInts(keys)}) and ${span} and ${staged('key_id')}`;
+  await ch.command(`insert into ${DAY} (team_id, key_id, bucket, dim, name, ${names})
+    select team_id, key_id, day, dim, name, ${maxStates} from (
+      select team_id, key_id, ${dayOf('bucket')} as day, dim, name, ${bucketsMerged}
+      from (${keyHours(keyWhere, extra)}) group by team_id, key_id, day, dim, name
+    ) group by team_id, key_id, day, dim, name`);
+  const teamWhere = `team_id in (${chInts(teams)}) and ${span} and ${staged('team_id')}`;
+  await ch.command(`insert into ${TEAM_DAY} (team_id, bucket, dim, name, ${names})
+    select team_id, day, dim, name, ${maxStates} from (
+      select team_id, ${dayOf('bucket')} as day, dim, name, ${bucketsMerged} from (
+        select team_id, bucket, dim, name, ${keysSummed} from (${keyHours(teamWhere, extra)})
+        group by team_id, bucket, dim, name
+      ) group by team_id, day, dim, name
+    ) group by team_id, day, dim, name`);
+}
+
+/**
+ * Adds a flush's rows to the keys' hours and recomputes the days they touch (writeBreakdowns).
+ * `version`: a Date.now()-based number naming the write (with random bits, so two nodes' writes of
+ * the same millisecond stay apart). Rows of keys not in `teamOf` are skipped (their team is gone: no
+ * read would find them).
+ *
+ * Order, for retries (the caller writes the rows again when this throws with ClickHouse away):
+ *  1. the rows go to the stage under this write's name; a failure loses nothing (a retry stages them
+ *     again under a new name; the orphans are read by no one and go with their partition);
+ *  2. the days are recomputed from the stored hours with the staged rows merged in: max states, so a
+ *     retry that does it again changes nothing (its rows are the same or more: the aggregator gives a
+ *     failed write's sums back to the next one). A node that dies between 2 and 3 leaves days that
+ *     count rows the hours never got;
+ *  3. the sums: one INSERT … SELECT of the staged rows into the hours, the only statement that is not
+ *     idempotent and the last one that can fail the write. What remains: an insert the server applied
+ *     but whose answer was lost (a timeout) is retried and counted twice, as on any store without a
+ *     transaction around the write; and an insert split in two parts (rows of two months) could be
+ *     half applied if the server dies in between;
+ *  4. the days again from the hours as now stored, with any other node's rows written meanwhile: two
+ *     nodes writing at once each recomputed without the other's rows in step 2. Best effort: a failure
+ *     here is not the write's (its rows are in the hours and, from step 2, in the days), so it is
+ *     swallowed rather than make the caller store the sums again.
+ */
+export async function writeBreakdownsCh(
+  ch: ClickHouse,
+  teamOf: ReadonlyMap<number, number>,
+  rows: readonly BreakdownRow[],
+  version: number,
+): Promise<void> {
+  const batch = `${chInt(Math.trunc(version))}-${randomBytes(8).toString('hex')}`;
+  const at = Math.floor(Date.now() / 1000);
+  const staged: object[] = [];
+  const teams = new Set<number>();
+  const keys = new Set<number>();
+  let from = Number.POSITIVE_INFINITY;
+  let to = Number.NEGATIVE_INFINITY;
+  for (const r of rows) {
+    const teamId = teamOf.get(r.keyId);
+    if (teamId === undefined) continue;
+    const row: Record<string, string | number> = {
+      batch,
+      at,
+      team_id: teamId,
+      key_id: r.keyId,
+      bucket: r.bucket,
+      dim: r.dim,
+      name: r.name,
+    };
+    STORED_COLUMNS.forEach((c, i) => {
+      // Whole and capped as the database's insert caps a row (its sum saturates at the same cap).
+      row[c.column] = Math.max(0, Math.min(Math.round(r.values[i] ?? 0), minuteCap(c)));
+    });
+    staged.push(row);
+    teams.add(teamId);
+    keys.add(r.keyId);
+    from = Math.min(from, r.bucket);
+    to = Math.max(to, r.bucket);
+  }
+  if (staged.length === 0) return;
+  await columnsOf(ch);
+  const dayFrom = from - (from % BREAKDOWN_DAY);
+  const dayTo = to - (to % BREAKDOWN_DAY) + BREAKDOWN_DAY;
+  const teamIds = [...teams];
+  const keyIds = [...keys];
+  await ch.insert(STAGE, staged);
+  await recomputeDays(ch, batch, true, teamIds, keyIds, dayFrom, dayTo);
+  const states = cols((c) => `${keyOf(c)}State(${c.column})`);
+  await ch.command(`insert into ${HOUR} (team_id, key_id, bucket, dim, name, ${names})
+    select team_id, key_id, bucket, dim, name, ${states} from ${STAGE} where batch = ${chString(batch)}
+    group by team_id, key_id, bucket, dim, name`);
+  // Step 4: nothing to retry on failure (see above).
+  await recomputeDays(ch, batch, false, teamIds, keyIds, dayFrom, dayTo).catch(() => undefined);
+}
+
+/** The traffic bytes a row is ordered by, exact (three UInt64 can overflow one). */
+const ORDER = ['cdnBytes', 'p2pBytes', 'nodrBytes']
+  .map((s) => `toDecimal128(${STORED_COLUMNS[columnIndex(s as 'cdnBytes')]?.column ?? ''}, 0)`)
+  .join(' + ');
+
+/**
+ * Each bucket's row per name of `q` (only `name`'s when given): the keys' rows summed per bucket (a
+ * team's hour; sums capped at sumCap, peaks too), or with every key of the team at day size the team's
+ * own days. As breakdown-queries.ts bucketRows.
+ */
+function bucketRows(q: BucketScope, name?: string): string {
+  const where = [
+    `team_id = ${chInt(q.teamId)}`,
+    `dim = ${chInt(q.dim)}`,
+    `bucket >= ${chInt(q.from)}`,
+    `bucket <= ${chInt(q.to)}`,
+    ...(name === undefined ? [] : [`name = ${chString(name)}`]),
+  ];
+  if (q.size === BREAKDOWN_HOUR) {
+    if (!q.allKeys) where.push(`key_id in (${chInts(q.keyIds)})`);
+    return `select bucket, name, ${keysSummed} from (${keyHours(where.join(' and '))}) group by bucket, name`;
+  }
+  if (q.allKeys)
+    return `select bucket, name, ${cols((c) => `maxMerge(${c.column}) as ${c.column}`)} from ${TEAM_DAY}
+      where ${where.join(' and ')} group by bucket, name`;
+  where.push(`key_id in (${chInts(q.keyIds)})`);
+  return `select bucket, name, ${keysSummed} from (
+      select key_id, bucket, name, ${cols((c) => `maxMerge(${c.column}) as ${c.column}`)} from ${DAY}
+      where ${where.join(' and ')} group by key_id, bucket, name
+    ) group by bucket, name`;
+}
+
+/** Numbers for the columns ClickHouse answers as strings (UInt64), as the database's reads answer. */
+function numbers<T>(row: Record<string, unknown>): T {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(row)) out[k] = k === 'name' ? v : Number(v);
+  return out as T;
+}
+
+/** readBreakdown on ClickHouse: the rows of one dimension over [from, to], largest traffic first. */
+export async function readBreakdownCh(ch: ClickHouse, q: BucketScope): Promise<BreakdownRows> {
+  await columnsOf(ch);
+  const rows = await ch.rows<Record<string, unknown>>(
+    `select name, ${bucketsMerged} from (${bucketRows(q)}) group by name
+     order by ${ORDER} desc, name limit ${chInt(BREAKDOWN_MAX_ROWS)}`,
+  );
+  return rows.map((r) => numbers(r));
+}
+
+/** readBreakdownSeries on ClickHouse: one name's buckets over [from, to], oldest first. */
+export async function readBreakdownSeriesCh(
+  ch: ClickHouse,
+  q: BucketScope & { name: string },
+): Promise<BreakdownBuckets> {
+  await columnsOf(ch);
+  const rows = await ch.rows<Record<string, unknown>>(
+    `select bucket, ${names} from (${bucketRows(q, q.name)}) order by bucket`,
+  );
+  return rows.map((r) => numbers(r));
+}

@@ -1,0 +1,241 @@
+import { POINT_VALUES, STORED_COLUMNS } from '@tlprt/contract';
+import { type MinuteAgg, sessionHash } from '../aggregator.js';
+import { LEVELS, ROLLUP_SIZES } from '../levels.js';
+import type { PointReads } from '../queries.js';
+import { minuteCap, sumCap } from '../sql-parts.js';
+import type { PointsQuery } from '../store.js';
+import { PEAK_COLUMNS } from '../tables.js';
+import type { ClickHouse } from './client.js';
+import { SUMMED } from './schema.js';
+import { chInt, chInts, chName } from './sql.js';
+
+/** The statistics points on ClickHouse: the flush's writes and the ranges' reads (schema.ts). */
+
+type Row = Record<string, string | number>;
+
+const cols = (f: (c: { column: string; width: number; merge: string }) => string) =>
+  STORED_COLUMNS.map(f).join(', ');
+const scope = (teamIds: Iterable<number>, keyIds: Iterable<number> | null) =>
+  `team_id in (${chInts(teamIds)})${keyIds ? ` and key_id in (${chInts(keyIds)})` : ''}`;
+
+/** Per key and minute of `where`: the summed columns, each key-minute capped as the database caps it. */
+const minuteSumsOf = (where: string) => `
+  select team_id, key_id, minute, ${SUMMED.map((c) => `least(sum(${c.column}), ${minuteCap(c)}) as ${c.column}`).join(', ')}
+  from stats_minute where ${where} group by team_id, key_id, minute`;
+
+/** Per key and minute of `where`: each peak series' distinct sessions (or the pre-counted viewers). */
+const minuteViewersOf = (where: string) => `
+  select team_id, key_id, minute, ${PEAK_COLUMNS.map((p, j) => `max(if(peak = ${j}, n, 0)) as ${p.column}`).join(', ')}
+  from (
+    select team_id, key_id, minute, peak, uniqExactMerge(sessions) as n from stats_minute_viewers
+    where ${where} group by team_id, key_id, minute, peak
+    union all
+    select team_id, key_id, minute, peak, max(viewers) as n from stats_minute_presets
+    where ${where} group by team_id, key_id, minute, peak
+  ) group by team_id, key_id, minute`;
+
+/** Per key and minute of `where`: every stored column (STORED_COLUMNS), as the database's stats_minute. */
+const keyMinutesOf = (where: string) => `
+  select * from (${minuteSumsOf(where)}) any left join (${minuteViewersOf(where)}) using (team_id, key_id, minute)`;
+
+/** A stored column summed over rows, saturating as the database's sums do. */
+const capped = (c: { column: string; width: number; merge: string }, expr = c.column) =>
+  `least(sum(${expr}), ${sumCap(c as never)})`;
+
+// ---------------------------------------------------------------------------------------------------
+// The flush
+
+/** The rows of a batch: the sums of each key-minute, its sessions per peak series, pre-counted viewers. */
+function batchRows(teamOf: ReadonlyMap<number, number>, batch: readonly MinuteAgg[]) {
+  const sums: Row[] = [];
+  const sessions: Row[] = [];
+  const presets: Row[] = [];
+  for (const a of batch) {
+    const team_id = teamOf.get(a.keyId);
+    // A key whose team is gone: nobody can read its statistics any more.
+    if (team_id === undefined) continue;
+    const at = { team_id, key_id: a.keyId, minute: a.minute };
+    const row: Row = { ...at };
+    for (const c of SUMMED) {
+      const i = STORED_COLUMNS.indexOf(c);
+      row[c.column] = Math.min(Math.max(0, Math.round(a.values[i] ?? 0)), minuteCap(c));
+    }
+    sums.push(row);
+    if (!a.sessions) {
+      PEAK_COLUMNS.forEach((p, peak) => {
+        const viewers = a.values[p.index] ?? 0;
+        if (viewers > 0) presets.push({ ...at, peak, viewers });
+      });
+      continue;
+    }
+    for (const [id, bits] of a.sessions) {
+      const session_hash = sessionHash(id);
+      PEAK_COLUMNS.forEach((p, peak) => {
+        if (p.bit === 0 || (bits & p.bit) !== 0) sessions.push({ ...at, peak, session_hash });
+      });
+    }
+  }
+  return { sums, sessions, presets };
+}
+
+/** Time spans a batch touched, per level: the keys and teams, the first and last bucket. */
+export interface Touched {
+  teamIds: number[];
+  keyIds: number[];
+  from: number;
+  to: number;
+}
+
+/**
+ * Writes a batch's key-minutes. The sessions and pre-counted viewers go first: written twice they
+ * count once (a set of sessions, a largest value). Then the sums, the one insert that would count twice
+ * if repeated: a failure before it loses nothing (the aggregator keeps the batch), and nothing after it
+ * throws (the rollups, refreshRollups, are the store's to retry). Answers what the rollups must cover.
+ * What remains: an insert that times out after ClickHouse applied it is counted twice on its retry.
+ */
+export async function insertMinutes(
+  ch: ClickHouse,
+  teamOf: ReadonlyMap<number, number>,
+  batch: readonly MinuteAgg[],
+): Promise<Touched | null> {
+  const { sums, sessions, presets } = batchRows(teamOf, batch);
+  if (sums.length === 0) return null;
+  for (let i = 0; i < sessions.length; i += 200_000)
+    await ch.insert('stats_sessions_in', sessions.slice(i, i + 200_000));
+  await ch.insert('stats_minute_presets', presets);
+  await ch.insert('stats_minute', sums);
+  const minutes = sums.map((r) => Number(r.minute));
+  return {
+    teamIds: [...new Set(sums.map((r) => Number(r.team_id)))],
+    keyIds: [...new Set(sums.map((r) => Number(r.key_id)))],
+    from: Math.min(...minutes),
+    to: Math.max(...minutes),
+  };
+}
+
+/**
+ * Recomputes what the touched minutes feed, as the database's flush does after its recount: the keys'
+ * minute points (viewers counted from the sessions), the teams' minute totals, then the 20-minute and
+ * hourly points of those keys and teams (sums summed, viewers the peak minute; a team's own peak
+ * minute beside the sum of its keys' peaks). Written again, a point replaces the one before
+ * (ReplacingMergeTree by `version`): run twice, it answers the same.
+ */
+export async function refreshRollups(ch: ClickHouse, t: Touched, version: number): Promise<void> {
+  const v = chInt(version);
+  const touched = `${scope(t.teamIds, t.keyIds)} and minute >= ${chInt(t.from)} and minute <= ${chInt(t.to)}`;
+  await ch.command(`
+    insert into stats_minute_points (team_id, key_id, minute, ${cols((c) => c.column)}, version)
+    select team_id, key_id, minute, ${cols((c) => c.column)}, ${v} from (${keyMinutesOf(touched)})`);
+  // A team total is the plain sum of the team's key minutes (every key of it, not only the touched).
+  const teamMinutes = `${scope(t.teamIds, null)} and minute >= ${chInt(t.from)} and minute <= ${chInt(t.to)}`;
+  await ch.command(`
+    insert into stats_team_minute (team_id, minute, ${cols((c) => c.column)}, version)
+    select team_id, minute, ${cols((c) => capped(c))}, ${v}
+    from stats_minute_points final where ${teamMinutes} group by team_id, minute`);
+  for (const size of ROLLUP_SIZES) {
+    const level = LEVELS.find((l) => l.size === size);
+    if (!level) continue;
+    const from = t.from - (t.from % size);
+    const to = t.to - (t.to % size) + size;
+    const bucket = `toUInt32(intDiv(minute, ${size}) * ${size})`;
+    const span = (time: string) => `${time} >= ${chInt(from)} and ${time} < ${chInt(to)}`;
+    await ch.command(`
+      insert into ${chName(level.key)} (team_id, key_id, bucket, ${cols((c) => c.column)}, version)
+      select team_id, key_id, ${bucket} as bucket,
+        ${cols((c) => (c.merge === 'sum' ? capped(c) : `max(${c.column})`))}, ${v}
+      from stats_minute_points final where ${scope(t.teamIds, t.keyIds)} and ${span('minute')}
+      group by team_id, key_id, bucket`);
+    await ch.command(`
+      insert into ${chName(level.team)} (team_id, bucket, ${cols((c) => c.column)},
+        ${PEAK_COLUMNS.map((p) => `peak_${p.column}`).join(', ')}, version)
+      select team_id, bucket, ${cols((c) => c.column)},
+        ${PEAK_COLUMNS.map((p) => `if(own = 1, own_${p.column}, ${p.column})`).join(', ')}, ${v}
+      from (
+        select team_id, bucket, ${cols((c) => `${capped(c)} as ${c.column}`)}
+        from ${chName(level.key)} final where ${scope(t.teamIds, null)} and ${span('bucket')}
+        group by team_id, bucket
+      ) any left join (
+        select team_id, ${bucket} as bucket, 1 as own,
+          ${PEAK_COLUMNS.map((p) => `max(${p.column}) as own_${p.column}`).join(', ')}
+        from stats_team_minute final where ${scope(t.teamIds, null)} and ${span('minute')}
+        group by team_id, bucket
+      ) using (team_id, bucket)`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Reads
+
+const numbers = (r: Row, names: readonly string[]) => names.map((n) => Number(r[n] ?? 0));
+
+/**
+ * The points of a read as the database's readPoints answers them (PointReads): every column of every
+ * point in `sums` (a chart's read too: `summed` stays 0, the totals add up the same).
+ */
+export async function readPointsCh(ch: ClickHouse, q: PointsQuery): Promise<PointReads> {
+  const { step, teamId, keyIds, leftOut, from, to } = q;
+  const n = (to - from) / step + 1;
+  const sums = new Float64Array(n * POINT_VALUES);
+  const summed = new Float64Array(POINT_VALUES);
+  const names = STORED_COLUMNS.map((c) => c.column);
+  const put = (t: number, values: number[]) => {
+    const i = (t - from) / step;
+    if (i < 0 || i >= n || !Number.isInteger(i)) return;
+    sums.set(values, i * POINT_VALUES);
+  };
+  if (step === 60) {
+    const minutes = `minute >= ${chInt(from)} and minute <= ${chInt(to)}`;
+    // Every key of the team: its minute totals; fewer: the asked keys' minutes summed.
+    const query =
+      leftOut.length === 0
+        ? `select minute, ${names.join(', ')} from stats_team_minute final where team_id = ${chInt(teamId)} and ${minutes}`
+        : `select minute, ${cols((c) => `${capped(c)} as ${c.column}`)} from stats_minute_points final
+           where ${scope([teamId], keyIds)} and ${minutes} group by minute`;
+    for (const r of await ch.rows<Row>(query)) put(Number(r.minute), numbers(r, names));
+    return { sums, summed, teamPeaks: null, othersViewers: 0 };
+  }
+  const level = LEVELS.find((l) => l.size === step) ?? LEVELS[2];
+  const window = `bucket >= ${chInt(from)} and bucket <= ${chInt(to)}`;
+  const teamRows = `from ${chName(level.team)} final where team_id = ${chInt(teamId)} and ${window}`;
+  if (leftOut.length === 0) {
+    const own = STORED_COLUMNS.map((c) => (c.merge === 'peak' ? `peak_${c.column}` : c.column));
+    for (const r of await ch.rows<Row>(`select bucket, ${own.join(', ')} ${teamRows}`))
+      put(Number(r.bucket), numbers(r, own));
+    return { sums, summed, teamPeaks: null, othersViewers: 0 };
+  }
+  const keyRows = (ids: readonly number[]) =>
+    `from ${chName(level.key)} final where ${scope([teamId], ids)} and ${window}`;
+  for (const r of await ch.rows<Row>(
+    `select bucket, ${cols((c) => `${capped(c)} as ${c.column}`)} ${keyRows(keyIds)} group by bucket`,
+  ))
+    put(Number(r.bucket), numbers(r, names));
+  const peaks = PEAK_COLUMNS.length;
+  const teamPeaks = new Float64Array(n * peaks).fill(-1);
+  const peakNames = PEAK_COLUMNS.map((p) => `peak_${p.column}`);
+  for (const r of await ch.rows<Row>(`select bucket, ${peakNames.join(', ')} ${teamRows}`)) {
+    const i = (Number(r.bucket) - from) / step;
+    if (i >= 0 && i < n) teamPeaks.set(numbers(r, peakNames), i * peaks);
+  }
+  const viewers = STORED_COLUMNS[PEAK_COLUMNS.find((p) => p.bit === 0)?.index ?? 0]?.column ?? 'users';
+  const [others] = await ch.rows<Row>(`select sum(${viewers}) as v ${keyRows(leftOut)}`);
+  return { sums, summed, teamPeaks, othersViewers: Number(others?.v ?? 0) };
+}
+
+/** Unix s of a minute → the stored columns summed over the keys (the alerts' reads). */
+export async function minuteSumsCh(
+  ch: ClickHouse,
+  teamIds: readonly number[],
+  keyIds: readonly number[],
+  from: number,
+  to: number,
+): Promise<Map<number, Float64Array>> {
+  const out = new Map<number, Float64Array>();
+  if (keyIds.length === 0 || to < from) return out;
+  const where = `${scope(teamIds, keyIds)} and minute >= ${chInt(from)} and minute <= ${chInt(to)}`;
+  const names = STORED_COLUMNS.map((c) => c.column);
+  for (const r of await ch.rows<Row>(`
+    select minute, ${cols((c) => `sum(${c.column}) as ${c.column}`)} from stats_minute_points final
+    where ${where} group by minute`))
+    out.set(Number(r.minute), Float64Array.from(numbers(r, names)));
+  return out;
+}

@@ -1,0 +1,118 @@
+import { randomBytes } from 'node:crypto';
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import { PATHS } from '@tlprt/contract';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildDomain, buildKey, buildTeam } from './factories.js';
+import { clickHouseQuery, dropClickHouseDatabase, TEST_CLICKHOUSE_URL } from './helpers/clickhouse.js';
+import { freePort } from './helpers/free-port.js';
+import { Api } from './helpers/http.js';
+import { ingestAsBrowsers } from './helpers/ingest.js';
+import { startServer, type TestServer } from './helpers/server.js';
+
+/**
+ * The statistics on ClickHouse survive ClickHouse going away (issue 42, with the rules of the faults
+ * issue): the node's connection to ClickHouse runs through a TCP relay the test cuts and restores, so
+ * ClickHouse really is unreachable meanwhile. Every report accepted during the cut is stored once it is
+ * back, and counted once; the rows are in ClickHouse, not in the database.
+ */
+
+/** A TCP relay to `target` on `port` that can be cut (listener closed, every connection destroyed). */
+function relay(port: number, target: URL) {
+  let server: Server | undefined;
+  const sockets = new Set<Socket>();
+  const open = () =>
+    new Promise<void>((resolve) => {
+      server = createServer((client) => {
+        const upstream = connect(Number(target.port), target.hostname);
+        for (const s of [client, upstream]) {
+          sockets.add(s);
+          s.on('close', () => sockets.delete(s));
+          s.on('error', () => undefined);
+        }
+        client.pipe(upstream).pipe(client);
+      });
+      server.listen(port, '127.0.0.1', () => resolve());
+    });
+  const cut = () =>
+    new Promise<void>((resolve) => {
+      for (const s of sockets) s.destroy();
+      server?.close(() => resolve());
+    });
+  return { open, cut };
+}
+
+describe.skipIf(!TEST_CLICKHOUSE_URL)('statistics on ClickHouse while ClickHouse is unreachable', () => {
+  const servers: TestServer[] = [];
+  const databases: string[] = [];
+  afterAll(async () => {
+    for (const s of servers) await s.close();
+    for (const d of databases) await dropClickHouseDatabase(d);
+  });
+
+  it('keeps every accepted report through the cut, then stores each once', async () => {
+    const port = await freePort();
+    const link = relay(port, new URL(TEST_CLICKHOUSE_URL ?? ''));
+    await link.open();
+    const clickhouse = `http://127.0.0.1:${port}/tlprt_cut_${randomBytes(5).toString('hex')}`;
+    databases.push(`${TEST_CLICKHOUSE_URL}/${new URL(clickhouse).pathname.slice(1)}`);
+    const lines: string[] = [];
+    const server = await startServer({
+      env: { STATS_INGEST_FLUSH_MS: '600000', CLICKHOUSE_URL: clickhouse },
+      deps: { logger: { level: 'info', stream: { write: (l: string) => void lines.push(l) } } },
+    });
+    servers.push(server);
+    const team = await buildTeam(server.app);
+    const domain = await buildDomain(server.app, team.id, { promoted: true });
+    const key = await buildKey(server.app, team.id, domain.id);
+    const api = new Api(server.base);
+    const now = () => Math.floor(Date.now() / 1000);
+    const send = async (session: string, cdnBytes: number) => {
+      const r = await ingestAsBrowsers(api, [
+        { apiKey: key.keyHash, sessionId: session, ts: now(), cdnBytes, p2pBytes: 10 },
+      ]);
+      expect(r.status).toBe(202);
+    };
+    let sent = 0;
+    for (let i = 0; i < 5; i++) {
+      await send(`before-${i}`, 1000 + i);
+      sent += 1000 + i;
+    }
+    await server.app.stats.flush();
+
+    await link.cut();
+    for (let i = 0; i < 5; i++) {
+      await send(`during-${i}`, 2000 + i);
+      sent += 2000 + i;
+      await expect(server.app.stats.flush()).rejects.toThrow(/statistics cannot be written/);
+    }
+    expect(server.app.stats.aggregator.pendingCount).toBeGreaterThan(0);
+    expect(lines.filter((l) => l.includes('statistics cannot be stored'))).toHaveLength(1);
+
+    await link.open();
+    await server.app.stats.flush();
+    expect(server.app.stats.aggregator.pendingCount).toBe(0);
+    expect(lines.filter((l) => l.includes('statistics stored again'))).toHaveLength(1);
+    expect(lines.filter((l) => l.includes('dropped'))).toHaveLength(0);
+
+    // Counted once: the bytes stored, the viewers of the minutes, the day's answer.
+    const stored = await clickHouseQuery(
+      clickhouse,
+      `select sum(cdn_bytes) from stats_minute where key_id = ${key.id} format TabSeparated`,
+    );
+    expect(Number(stored.trim())).toBe(sent);
+    const day = await api.as(team.owner.token).post(PATHS.statistics.day, {
+      apiKeys: [key.keyHash],
+      startTimestamp: 0,
+      endTimestamp: now() + 60,
+      team_id: team.id,
+    });
+    expect(day.status).toBe(200);
+    expect(day.body.totals.cdnDwSize).toBe(sent);
+    // The rows are in ClickHouse; the database holds no statistics.
+    const relational = await server.app.ctx.db
+      .selectFrom('stats_minute' as never)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    expect(Number(relational.n)).toBe(0);
+  }, 60_000);
+});
