@@ -17,11 +17,14 @@ const since = (t0) => Math.round((Date.now() - t0) / 1000);
 
 /**
  * The server test files of the server-clickhouse suite (SQLite with CLICKHOUSE_URL set, so the statistics
- * are written to and read from ClickHouse): every `statistics*.test.ts` (a new one joins by its name),
- * plus the CSV and JSON exports and the ingest over HTTP, which write and read statistics too.
+ * are written to and read from ClickHouse): every `statistics*.test.ts` and `clickhouse*.test.ts` (a new
+ * one joins by its name), plus the CSV and JSON exports and the ingest over HTTP, which write and read
+ * statistics too.
  */
 const CLICKHOUSE_TEST_FILES = [
-  ...readdirSync(join(root, 'apps/server/test')).filter((f) => /^statistics.*\.test\.ts$/.test(f)),
+  ...readdirSync(join(root, 'apps/server/test')).filter((f) =>
+    /^(statistics|clickhouse).*\.test\.ts$/.test(f),
+  ),
   'export.test.ts',
   'ingest-http.test.ts',
 ].map((f) => `test/${f}`);

@@ -10,8 +10,8 @@ import {
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type ReportRecord, reportOf, reportRecord } from '../src/features/statistics/service.js';
-import { statsDb } from '../src/features/statistics/tables.js';
 import { buildIngestToken, QUIET } from './factories.js';
+import { storedRows } from './helpers/clickhouse.js';
 import type { Json, Res } from './helpers/http.js';
 import { ingestAsBrowsers } from './helpers/ingest.js';
 import { HOUR, M, NOW, statsServer, statsTeam } from './helpers/stats.js';
@@ -101,18 +101,10 @@ describe('P2P bytes from other networks', () => {
     expect(at(await read(s, 'live'), M)).toEqual(expected);
 
     await stats.server.app.stats.flush();
-    const db = statsDb(stats.server.app.ctx.db);
-    const rows = await db
-      .selectFrom('stats_minute')
-      .select(['key_id', 'p2p_cross_bytes'])
-      .where(
-        'key_id',
-        'in',
-        s.keys.map((k) => k.id),
-      )
-      .orderBy('key_id')
-      .execute();
-    expect(rows.map((r) => Number(r.p2p_cross_bytes))).toEqual([600, 2000]);
+    const rows = await storedRows(stats.server, 'stats_minute', ['key_id', 'p2p_cross_bytes'], {
+      keyIds: s.keys.map((k) => k.id),
+    });
+    expect(rows.map((r) => r.p2p_cross_bytes)).toEqual([600, 2000]);
     const day = await read(s, 'day');
     expect(at(day, M)).toEqual(expected);
     expect(day.totals?.p2pCrossDwSize).toBe(2600);
@@ -129,12 +121,10 @@ describe('P2P bytes from other networks', () => {
       expect(all.totals?.p2pCrossDwSize).toBe(2600);
       expect(at(await read(s, range, [k1]), bucket)?.p2pCrossDwSize).toBe(600);
     }
-    const team = await db
-      .selectFrom('stats_team_hour')
-      .select('p2p_cross_bytes')
-      .where('team_id', '=', s.team.id)
-      .executeTakeFirstOrThrow();
-    expect(Number(team.p2p_cross_bytes)).toBe(2600);
+    const team = await storedRows(stats.server, 'stats_team_hour', ['p2p_cross_bytes'], {
+      teamId: s.team.id,
+    });
+    expect(team.map((r) => r.p2p_cross_bytes)).toEqual([2600]);
   });
 
   it('above the report’s P2P bytes refuse the report, naming the field, from a browser and from a token', async () => {

@@ -20,15 +20,29 @@ import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/index.js';
 import type { BatchWriter } from '../src/features/statistics/aggregator.js';
 import { buildKey, buildTeam } from './factories.js';
+import { clickHouseQuery } from './helpers/clickhouse.js';
 import { Api } from './helpers/http.js';
-import { dropDatabase, freshDatabaseUrl, startServer } from './helpers/server.js';
+import { dropDatabase, freshDatabaseUrl, onClickHouse, startServer } from './helpers/server.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const MAIN = resolve(here, '../dist/main.js');
 const PG = process.env.TEST_DATABASE_URL;
 
-/** The bytes stored for a key (all minutes), read straight from the database. */
-async function storedBytes(databaseUrl: string, keyId: number): Promise<number> {
+/** How the statistics' store fails while it cannot be written: ClickHouse refusing connections when
+ *  the statistics are there (its store tells an outage from bad data by that), else the database's. */
+const clickHouseDown = () =>
+  Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8123'), { code: 'ECONNREFUSED' });
+
+/** The bytes stored for a key (all minutes), read straight from the database, or from ClickHouse's
+ *  stats_minute (every insert's sums: a batch written twice counts twice) when given its URL. */
+async function storedBytes(databaseUrl: string, keyId: number, clickhouseUrl?: string): Promise<number> {
+  if (clickhouseUrl) {
+    const text = await clickHouseQuery(
+      clickhouseUrl,
+      `select sum(cdn_bytes) from stats_minute where key_id = ${Math.trunc(keyId)} format TabSeparated`,
+    );
+    return Number(text.trim() || 0);
+  }
   const db = openDatabase(loadConfig({ DATABASE_URL: databaseUrl }).database);
   try {
     const { rows } = await sql<{
@@ -380,7 +394,9 @@ describe('a storage outage (writes failing)', () => {
     const down = () =>
       Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
     const writer: BatchWriter = (batch, mark) =>
-      failing ? Promise.reject(PG ? down() : full()) : server.app.ctx.statsStore.writeBatch(batch, mark);
+      failing
+        ? Promise.reject(onClickHouse ? clickHouseDown() : PG ? down() : full())
+        : server.app.ctx.statsStore.writeBatch(batch, mark);
     const server = await startServer({
       databaseUrl,
       env: { STATS_INGEST_FLUSH_MS: '600000', STATS_HELD_MEMORY_MB: '1' },
@@ -423,7 +439,7 @@ describe('a storage outage (writes failing)', () => {
       failing = false;
       await server.app.stats.flush();
       expect(agg.pendingCount).toBe(0);
-      const stored = await storedBytes(databaseUrl, key.id);
+      const stored = await storedBytes(databaseUrl, key.id, server.clickhouseUrl);
       const fillerCount = stored - sent;
       expect(fillerCount).toBeGreaterThan(0);
       expect(fillers).toBeGreaterThan(1024 * 1024);
@@ -449,7 +465,12 @@ describe('a storage outage (writes failing)', () => {
       databaseUrl,
       env,
       deps: {
-        statsWriter: () => Promise.reject(Object.assign(new Error('read-only'), { code: 'SQLITE_READONLY' })),
+        statsWriter: () =>
+          Promise.reject(
+            onClickHouse
+              ? clickHouseDown()
+              : Object.assign(new Error('read-only'), { code: 'SQLITE_READONLY' }),
+          ),
         logger: { level: 'info', stream: { write: (l: string) => void lines.push(l) } },
       },
     });
@@ -473,25 +494,30 @@ describe('a storage outage (writes failing)', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(450);
     expect(lines.some((l) => l.includes('kept in the journal'))).toBe(true);
     expect(readdirSync(journal).some((f) => f.endsWith('.jnl'))).toBe(true);
-    expect(await storedBytes(databaseUrl, key.id)).toBe(0);
+    // Where the statistics are (the same ClickHouse database for every server on this database).
+    const clickhouseUrl = first.clickhouseUrl;
+    expect(await storedBytes(databaseUrl, key.id, clickhouseUrl)).toBe(0);
 
     const second = await startServer({ databaseUrl, env });
     try {
-      expect(await storedBytes(databaseUrl, key.id)).toBe(sent);
+      expect(second.clickhouseUrl).toBe(clickhouseUrl);
+      expect(await storedBytes(databaseUrl, key.id, clickhouseUrl)).toBe(sent);
+      // On ClickHouse, the replay went there and not to the database's tables.
+      if (clickhouseUrl) expect(await storedBytes(databaseUrl, key.id)).toBe(0);
       // A report of that run sent again (its answer lost) is not counted twice.
       const again = await new Api(second.base).post(PATHS.statistics.ingest, {
         reports: [{ apiKey: key.keyHash, sessionId: 't0', seq: 3, ts, cdnBytes: 1000, p2pBytes: 0 }],
       });
       expect(again.status).toBe(202);
       await second.app.stats.flush();
-      expect(await storedBytes(databaseUrl, key.id)).toBe(sent);
+      expect(await storedBytes(databaseUrl, key.id, clickhouseUrl)).toBe(sent);
     } finally {
       await second.app.close();
     }
     // A third start replays nothing more.
     const third = await startServer({ databaseUrl, env });
     await third.app.close();
-    expect(await storedBytes(databaseUrl, key.id)).toBe(sent);
+    expect(await storedBytes(databaseUrl, key.id, clickhouseUrl)).toBe(sent);
   });
 });
 

