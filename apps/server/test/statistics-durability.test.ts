@@ -603,7 +603,7 @@ describe.skipIf(PG === undefined)('PostgreSQL stopped under ingest', () => {
       while (Date.now() < back && !lines.some((l) => l.includes('statistics stored again')))
         await new Promise((r) => setTimeout(r, 200));
       await server.app.stats.flush();
-      expect(await storedBytes(pg.url, key.id)).toBe(accepted);
+      expect(await storedBytes(pg.url, key.id, server.clickhouseUrl)).toBe(accepted);
       expect(statuses.get(500)).toBeUndefined();
       expect(lines.filter((l) => l.includes('statistics cannot be stored'))).toHaveLength(1);
       expect(lines.filter((l) => l.includes('statistics stored again'))).toHaveLength(1);

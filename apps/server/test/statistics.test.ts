@@ -839,7 +839,9 @@ describe('retention', () => {
       };
       const all = Object.values(at);
       expect(await times('stats_minute')).toEqual(buckets(60, all));
+      expect(await times('stats_20m')).toEqual(buckets(1200, all));
       expect(await times('stats_hour')).toEqual(buckets(3600, all));
+      expect(await times('stats_team_hour')).toEqual(buckets(3600, all));
 
       const dropped = await server.app.stats.prune(NOW * 1000);
       expect(dropped.stats_minute_points).toBeGreaterThanOrEqual(3);
