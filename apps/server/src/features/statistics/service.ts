@@ -8,7 +8,6 @@ import {
   type TReportCountField,
   type TReportValues,
 } from '@tlprt/contract';
-import { sql } from 'kysely';
 import type { UsableKey } from '../../access/usable-keys.js';
 import type { AppContext } from '../../context.js';
 import { isStorageUnavailable } from '../../db/writable.js';
@@ -313,10 +312,7 @@ export class StatsService {
     if (!journal) return;
     const segments = journal.segments();
     if (segments.length === 0) return;
-    const { rows } = await sql<{
-      applied: number | string;
-    }>`select applied from stats_journal where journal = ${journal.id}`.execute(this.ctx.db);
-    const applied = Number(rows[0]?.applied ?? 0);
+    const applied = await this.ctx.statsStore.appliedMark(journal.id);
     const now = this.ctx.now();
     let counted = 0;
     let remembered = 0;

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/index.js';
 import { isStorageUnavailable } from '../../db/writable.js';
-import { type JournalMark, type MinuteAgg, writeBatch } from './aggregator.js';
+import { type JournalMark, type MinuteAgg, readJournalMark, writeBatch } from './aggregator.js';
 import type { BlockCache } from './block-cache.js';
 import {
   type BreakdownRow,
@@ -54,6 +54,8 @@ export interface StatsStore {
   ): Promise<Map<number, Float64Array>>;
   /** Those of the keys that have hourly points (history kept). */
   keysWithHistory(keyIds: readonly number[]): Promise<Set<number>>;
+  /** How far a node's journal is stored (the last segment whose reports are in the statistics). */
+  appliedMark(journal: string): Promise<number>;
   /** Drops what docs/DESIGN.md §2's retention no longer keeps, as of `nowMs`. */
   prune(nowMs: number): Promise<Record<string, number>>;
   /** Whether the store fails because it cannot be used now (an outage), not for the data. */
@@ -76,6 +78,7 @@ export function databaseStore(db: Db): StatsStore {
     readBreakdownSeries: (q) => readBreakdownSeries(s, q),
     minuteSums: (keyIds, from, to) => minuteSums(db, keyIds, from, to),
     keysWithHistory: (keyIds) => keysWithHourlyPoints(s, keyIds),
+    appliedMark: (journal) => readJournalMark(s, journal),
     prune: (nowMs) => pruneStats(db, nowMs),
     isUnavailable: isStorageUnavailable,
     answers: () => databaseAnswers(db),

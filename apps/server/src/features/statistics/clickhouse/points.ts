@@ -1,5 +1,5 @@
 import { POINT_VALUES, STORED_COLUMNS } from '@tlprt/contract';
-import { type MinuteAgg, sessionHash } from '../aggregator.js';
+import { type JournalMark, type MinuteAgg, sessionHash } from '../aggregator.js';
 import { LEVELS, ROLLUP_SIZES } from '../levels.js';
 import type { PointReads } from '../queries.js';
 import { minuteCap, sumCap } from '../sql-parts.js';
@@ -86,20 +86,28 @@ export interface Touched {
   to: number;
 }
 
+/** The text of a journal's mark in stats_receipts. */
+export const receiptOf = (mark: JournalMark) => `${mark.journal}:${mark.segment}`;
+
 /**
  * Writes a batch's key-minutes. The sessions and pre-counted viewers go first: written twice they
  * count once (a set of sessions, a largest value). Then the sums, the one insert that would count twice
  * if repeated: a failure before it loses nothing (the aggregator keeps the batch), and nothing after it
- * throws (the rollups, refreshRollups, are the store's to retry). Answers what the rollups must cover.
- * What remains: an insert that times out after ClickHouse applied it is counted twice on its retry.
+ * throws (the rollups, refreshRollups, are the store's to retry). The journal's mark goes in the sums'
+ * insert: a node killed after it replays nothing of it (the store reads the receipts at start). Answers
+ * what the rollups must cover. What remains: an insert that times out after ClickHouse applied it is
+ * counted twice on its retry.
  */
 export async function insertMinutes(
   ch: ClickHouse,
   teamOf: ReadonlyMap<number, number>,
   batch: readonly MinuteAgg[],
+  mark?: JournalMark,
 ): Promise<Touched | null> {
   const { sums, sessions, presets } = batchRows(teamOf, batch);
   if (sums.length === 0) return null;
+  // The journal's mark rides in the sums' own insert (stats_receipts): stored with them or not at all.
+  if (mark) (sums[0] as Row).receipt = receiptOf(mark);
   for (let i = 0; i < sessions.length; i += 200_000)
     await ch.insert('stats_sessions_in', sessions.slice(i, i + 200_000));
   await ch.insert('stats_minute_presets', presets);

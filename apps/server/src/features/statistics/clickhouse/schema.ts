@@ -11,7 +11,10 @@ import { chString } from './sql.js';
  * named where it applies.
  *
  *  stats_minute          SummingMergeTree: a key's minute, every summed column (bytes, refused and
- *                        verification bytes, the histograms' buckets), added up by ClickHouse itself
+ *                        verification bytes, the histograms' buckets), added up by ClickHouse itself;
+ *                        `receipt`, on one row of a write, the journal's mark it carries
+ *   └▶ stats_receipts    the marks of the writes ClickHouse took (its materialized view sees each insert
+ *                        whole: a write and its receipt are stored together or not at all)
  *  stats_sessions_in     Null: one row per session and peak series it counts in (the writer's input)
  *   └▶ stats_minute_viewers  AggregatingMergeTree: per key, minute and peak series, the distinct
  *                        sessions as a uniqExact state (exact, as the database's count)
@@ -57,8 +60,19 @@ export function statsTables(): Array<[name: string, ddl: string]> {
   return [
     [
       'stats_minute',
-      `create table if not exists stats_minute (team_id UInt32, key_id UInt32, minute UInt32, ${u64(SUMMED)})
+      `create table if not exists stats_minute (team_id UInt32, key_id UInt32, minute UInt32, ${u64(SUMMED)},
+        receipt String)
        engine = SummingMergeTree() ${byDay} order by (team_id, key_id, minute)`,
+    ],
+    [
+      'stats_receipts',
+      `create table if not exists stats_receipts (receipt String, at UInt32)
+       engine = MergeTree() partition by toYYYYMMDD(toDateTime(at, 'UTC')) order by receipt`,
+    ],
+    [
+      'stats_receipts_mv',
+      `create materialized view if not exists stats_receipts_mv to stats_receipts as
+       select receipt, toUInt32(now()) as at from stats_minute where receipt != ''`,
     ],
     [
       'stats_sessions_in',

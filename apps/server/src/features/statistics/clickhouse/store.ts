@@ -1,6 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../../db/index.js';
-import { type JournalMark, type MinuteAgg, StatsOutage, storeJournalMark } from '../aggregator.js';
+import {
+  type JournalMark,
+  type MinuteAgg,
+  readJournalMark,
+  StatsOutage,
+  storeJournalMark,
+} from '../aggregator.js';
 import type { BreakdownRow } from '../breakdown-queries.js';
 import { teamsOfKeys } from '../queries.js';
 import type { StatsStore } from '../store.js';
@@ -25,6 +31,8 @@ const KEPT: ReadonlyArray<readonly [table: string, keepSeconds: number, by: 'day
   ['stats_minute_presets', RETENTION_S.minute, 'day'],
   ['stats_minute_points', RETENTION_S.minute, 'day'],
   ['stats_team_minute', RETENTION_S.minute, 'day'],
+  // A receipt serves the start after a crash; the journal keeps no segment this long.
+  ['stats_receipts', RETENTION_S.minute, 'day'],
   ['stats_20m', RETENTION_S.twenty, 'month'],
   ['stats_team_20m', RETENTION_S.twenty, 'month'],
   ['stats_hour', RETENTION_S.hour, 'month'],
@@ -47,8 +55,8 @@ function partitionEnd(partition: string, by: 'day' | 'month'): number | null {
  *
  * No transaction spans ClickHouse and the database. A write is ordered so that a failure before its one
  * non-idempotent insert loses nothing (the aggregator keeps the batch and retries), and everything
- * after it is retried here (the rollups) or is only a position (the journal's mark, stored after the
- * rows: a crash in between replays that batch once more, counting it twice).
+ * after it is retried here (the rollups) or is only a position: the journal's mark, which rides in that
+ * same insert as its receipt (appliedMark), so a node killed after it replays none of it.
  */
 class ClickHouseStore implements StatsStore {
   readonly kind = 'clickhouse' as const;
@@ -92,7 +100,7 @@ class ClickHouseStore implements StatsStore {
   async writeBatch(batch: MinuteAgg[], mark?: JournalMark): Promise<void> {
     await this.refreshPending();
     if (batch.length) {
-      const touched = await insertMinutes(this.ch, await this.teamOf(batch.map((a) => a.keyId)), batch);
+      const touched = await insertMinutes(this.ch, await this.teamOf(batch.map((a) => a.keyId)), batch, mark);
       if (touched) {
         try {
           await refreshRollups(this.ch, touched, this.version());
@@ -106,10 +114,21 @@ class ClickHouseStore implements StatsStore {
     try {
       await storeJournalMark(statsDb(this.db), mark);
     } catch (err) {
-      // The rows are in ClickHouse: failing here would have them written again. A later flush stores a
-      // later mark; until then a restart replays these segments (counted twice).
-      this.log?.warn({ err }, 'statistics journal mark not stored');
+      // The rows are in ClickHouse with their receipt: failing here would have them written again.
+      this.log?.warn(
+        { err },
+        'statistics journal mark not stored in the database (its receipt is in ClickHouse)',
+      );
     }
+  }
+
+  /** How far a journal is stored: the database's mark or the last receipt in ClickHouse, the later. */
+  async appliedMark(journal: string): Promise<number> {
+    const stored = await readJournalMark(statsDb(this.db), journal);
+    const rows = await this.ch.rows<{ receipt: string }>(
+      `select receipt from stats_receipts where startsWith(receipt, ${chString(`${journal}:`)})`,
+    );
+    return Math.max(stored, ...rows.map((r) => Number(r.receipt.slice(journal.length + 1)) || 0));
   }
 
   async writeBreakdowns(rows: readonly BreakdownRow[]): Promise<void> {
