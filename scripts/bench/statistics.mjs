@@ -10,9 +10,10 @@ import { alsoOnClickHouse, alsoOnPostgres, pct, printResult, round, seedBenchTea
 const dist = new URL('../../apps/server/dist/', import.meta.url);
 const { buildApp } = await import(new URL('app.js', dist).href);
 const { loadConfig } = await import(new URL('config.js', dist).href);
-const { refreshBlocks, refreshRollups, refreshTeamTotals } = await import(
+const { refreshRollups, refreshTeamTotals } = await import(
   new URL('features/statistics/queries.js', dist).href
 );
+const { refreshBlocks } = await import(new URL('features/statistics/block-queries.js', dist).href);
 const { ClickHouse } = await import(new URL('features/statistics/clickhouse/client.js', dist).href);
 const { refreshRollups: refreshRollupsCh } = await import(
   new URL('features/statistics/clickhouse/points.js', dist).href
@@ -162,24 +163,24 @@ async function generateMinutesCh(app, clickhouseUrl, teamId, keyIds, nowSec) {
   const ch = new ClickHouse(clickhouseUrl);
   const to = nowSec - (nowSec % 60) - 600;
   const from = to - DAYS * 86_400;
-  const rows = `select arrayJoin([${keyIds.join(', ')}]) as k, toUInt32(${from} + number * 60) as m
-    from numbers(${(to - from) / 60 + 1})`;
   const summed = STORED_COLUMNS.filter((c) => c.merge === 'sum');
-  await ch.command(`insert into stats_minute (team_id, key_id, minute, ${summed.map((c) => c.column).join(', ')})
-    select ${teamId}, k, m, ${summed.map((c) => `toUInt64(${AUDIENCE('k', 'm')} * ${perViewer(c.column)})`).join(', ')}
-    from (${rows})`);
-  for (const [peak, p] of PEAK_SERIES.entries()) {
-    const share = VIEWERS_OF[p.column];
-    if (!share) continue;
-    await ch.command(`insert into stats_minute_presets (team_id, key_id, minute, peak, viewers)
-      select ${teamId}, k, m, ${peak}, toUInt64(${AUDIENCE('k', 'm')} * ${share}) from (${rows})`);
+  // A day at a time, as a server's flushes would have written it: the memory of one insert stays small.
+  for (let day = from - (from % 86_400); day <= to; day += 86_400) {
+    const first = Math.max(day, from);
+    const last = Math.min(day + 86_340, to);
+    const rows = `select arrayJoin([${keyIds.join(', ')}]) as k, toUInt32(${first} + number * 60) as m
+      from numbers(${(last - first) / 60 + 1})`;
+    await ch.command(`insert into stats_minute (team_id, key_id, minute, ${summed.map((c) => c.column).join(', ')})
+      select ${teamId}, k, m, ${summed.map((c) => `toUInt64(${AUDIENCE('k', 'm')} * ${perViewer(c.column)})`).join(', ')}
+      from (${rows})`);
+    for (const [peak, p] of PEAK_SERIES.entries()) {
+      const share = VIEWERS_OF[p.column];
+      if (!share) continue;
+      await ch.command(`insert into stats_minute_presets (team_id, key_id, minute, peak, viewers)
+        select ${teamId}, k, m, ${peak}, toUInt64(${AUDIENCE('k', 'm')} * ${share}) from (${rows})`);
+    }
+    await refreshRollupsCh(ch, { teamIds: [teamId], keyIds, from: first, to: last }, Date.now());
   }
-  for (let day = from - (from % 86_400); day <= to; day += 86_400)
-    await refreshRollupsCh(
-      ch,
-      { teamIds: [teamId], keyIds, from: Math.max(day, from), to: Math.min(day + 86_340, to) },
-      Date.now(),
-    );
   await app.ctx.statsStore.prune(nowSec * 1000);
   await ch.close();
   return (to - from) / 60 + 1;
