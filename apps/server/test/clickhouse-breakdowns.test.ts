@@ -17,7 +17,6 @@ import {
 } from '../src/features/statistics/breakdown-queries.js';
 import {
   breakdownTables,
-  ensureBreakdownColumns,
   readBreakdownCh,
   readBreakdownSeriesCh,
   writeBreakdownsCh,
@@ -113,7 +112,6 @@ describe.skipIf(!CH_URL)('breakdowns on ClickHouse answer as the database', { ti
     chUrl = `${new URL(CH_URL as string).origin}/breakdowns_test_${randomBytes(6).toString('hex')}`;
     ch = new ClickHouse(chUrl);
     await ensureStatsTables(ch, breakdownTables());
-    await ensureBreakdownColumns(ch);
   });
 
   afterAll(async () => {
@@ -309,9 +307,9 @@ describe.skipIf(!CH_URL)('breakdown tables on ClickHouse', () => {
       const made = await columns();
       expect(made.length).toBeGreaterThan(4 * STORED_COLUMNS.length);
       const last = STORED_COLUMNS[STORED_COLUMNS.length - 1]?.column as string;
-      for (const [table] of breakdownTables()) await ch.command(`alter table ${table} drop column ${last}`);
+      for (const { name } of breakdownTables()) await ch.command(`alter table ${name} drop column ${last}`);
       expect((await columns()).length).toBe(made.length - breakdownTables().length);
-      await ensureBreakdownColumns(ch);
+      await ensureStatsTables(ch, breakdownTables());
       expect(await columns()).toEqual(made);
     } finally {
       await ch.close();

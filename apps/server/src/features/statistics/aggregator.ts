@@ -8,6 +8,7 @@ import {
 } from '@tlprt/contract';
 import { sql } from 'kysely';
 import { refreshBlocks } from './block-queries.js';
+import { storeJournalMark } from './journal-queries.js';
 import { POINT_SIZES, ROLLUP_SIZES } from './levels.js';
 import {
   insertSessions,
@@ -64,6 +65,12 @@ export class StatsOutage extends Error {
   constructor(readonly reason: unknown) {
     super(`statistics cannot be written: ${reason instanceof Error ? reason.message : String(reason)}`);
   }
+}
+
+/** Whether a failed write is the storage failing (everything kept whole, retried) rather than the data
+ *  it was given (split, and what keeps failing dropped): an outage, or a store that no longer answers. */
+export async function storageFailing(store: StatsStore, err: unknown): Promise<boolean> {
+  return err instanceof StatsOutage || store.isUnavailable(err) || !(await store.answers());
 }
 
 /** What one flush did: whether nothing is left to write, and the journal mark it stored (if any). */
@@ -159,11 +166,6 @@ export class StatsAggregator {
     write?: BatchWriter,
   ) {
     this.write = write ?? ((batch, mark) => store.writeBatch(batch, mark));
-  }
-
-  /** Whether a failed write is the storage failing (kept whole) rather than the batch (split). */
-  private async outage(err: unknown): Promise<boolean> {
-    return err instanceof StatsOutage || this.store.isUnavailable(err) || !(await this.store.answers());
   }
 
   /** The key-minute of `tsSec` being gathered, made when first needed. */
@@ -331,7 +333,7 @@ export class StatsAggregator {
       // The storage failing (down, unreachable, full, read-only, locked) is no reason to split the batch:
       // it is kept whole for the next flush. Only a batch the database refuses while it answers is taken
       // apart.
-      if (await this.outage(err)) {
+      if (await storageFailing(this.store, err)) {
         this.failedBytes = costOf(items);
         throw new StatsOutage(err);
       }
@@ -428,19 +430,6 @@ export class StatsAggregator {
       if (Number(k.slice(k.indexOf(':') + 1)) < oldest) this.written.delete(k);
     }
   }
-}
-
-/** How far a node's journal is stored in the database (0: nothing yet). */
-export async function readJournalMark(db: StatsDb, journal: string): Promise<number> {
-  const { rows } = await sql<{ applied: number | string }>`
-    select applied from stats_journal where journal = ${journal}`.execute(db);
-  return Number(rows[0]?.applied ?? 0);
-}
-
-/** Stores how far a node's journal is in the statistics (in the caller's transaction, if any). */
-export async function storeJournalMark(db: StatsDb, mark: JournalMark): Promise<void> {
-  await sql`insert into stats_journal (journal, applied) values (${mark.journal}, ${mark.segment})
-    on conflict (journal) do update set applied = excluded.applied`.execute(db);
 }
 
 /**

@@ -13,7 +13,7 @@ import type { AppContext } from '../../context.js';
 import { isStorageUnavailable } from '../../db/writable.js';
 import { HttpError } from '../../http/errors.js';
 import { SlidingWindowCounter } from '../../lib/sliding-window.js';
-import { type BatchWriter, StatsAggregator, StatsOutage } from './aggregator.js';
+import { type BatchWriter, StatsAggregator, StatsOutage, storageFailing } from './aggregator.js';
 import { BlockCache } from './block-cache.js';
 import { BreakdownAggregator } from './breakdowns.js';
 import { ingestReports } from './ingest.js';
@@ -413,8 +413,7 @@ export class StatsService {
     try {
       await this.ctx.statsStore.writeBreakdowns(rows);
     } catch (err) {
-      const store = this.ctx.statsStore;
-      if (store.isUnavailable(err) || !(await store.answers())) {
+      if (await storageFailing(this.ctx.statsStore, err)) {
         this.breakdowns.restore(rows);
         throw new StatsOutage(err);
       }

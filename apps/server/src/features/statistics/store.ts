@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/index.js';
 import { isStorageUnavailable } from '../../db/writable.js';
-import { type JournalMark, type MinuteAgg, readJournalMark, writeBatch } from './aggregator.js';
+import { type JournalMark, type MinuteAgg, writeBatch } from './aggregator.js';
 import type { BlockCache } from './block-cache.js';
 import {
   type BreakdownRow,
@@ -12,6 +12,7 @@ import {
   writeBreakdownsLocked,
 } from './breakdown-queries.js';
 import { openClickHouseStore } from './clickhouse/store.js';
+import { readJournalMark } from './journal-queries.js';
 import { databaseAnswers, keysWithHourlyPoints, minuteSums, type PointReads, readPoints } from './queries.js';
 import { pruneStats } from './retention.js';
 import { statsDb } from './tables.js';

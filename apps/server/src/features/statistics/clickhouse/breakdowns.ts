@@ -5,6 +5,7 @@ import { minuteCap, sumCap } from '../sql-parts.js';
 import type { BreakdownBuckets, BreakdownRows } from '../store.js';
 import { RETENTION_S } from '../tables.js';
 import type { ClickHouse } from './client.js';
+import type { TableSpec } from './schema.js';
 import { chInt, chInts, chName, chString } from './sql.js';
 
 /**
@@ -67,65 +68,38 @@ const columnType = (table: string, c: StoredColumn) =>
       ? `AggregateFunction(${keyOf(c)}, UInt64)`
       : 'AggregateFunction(max, UInt64)';
 
-/** The breakdowns' tables (create … if not exists, in this order), for ensureStatsTables. */
-export function breakdownTables(): Array<[name: string, ddl: string]> {
-  const columns = (table: string) => cols((c) => `${chName(c.column)} ${columnType(table, c)}`);
-  const keyed = 'team_id UInt32, key_id UInt32, bucket UInt32, dim UInt8, name String';
+/** The breakdowns' tables (made in this order by ensureStatsTables, which adds a column they lack). */
+export function breakdownTables(): TableSpec[] {
+  const columns = (table: string) => STORED_COLUMNS.map((c) => [c.column, columnType(table, c)] as const);
+  const keyed = [
+    ['team_id', 'UInt32'],
+    ['key_id', 'UInt32'],
+    ['bucket', 'UInt32'],
+    ['dim', 'UInt8'],
+    ['name', 'String'],
+  ] as const;
   return [
-    [
-      STAGE,
-      `create table if not exists ${STAGE} (batch String, at UInt32, ${keyed}, ${columns(STAGE)})
-       engine = MergeTree() partition by toYYYYMMDD(toDateTime(at, 'UTC')) order by (batch, team_id, key_id)`,
-    ],
-    [
-      HOUR,
-      `create table if not exists ${HOUR} (${keyed}, ${columns(HOUR)})
-       engine = AggregatingMergeTree() ${byMonth} order by (team_id, dim, bucket, key_id, name)`,
-    ],
-    [
-      DAY,
-      `create table if not exists ${DAY} (${keyed}, ${columns(DAY)})
-       engine = AggregatingMergeTree() ${byMonth} order by (team_id, dim, bucket, key_id, name)`,
-    ],
-    [
-      TEAM_DAY,
-      `create table if not exists ${TEAM_DAY} (team_id UInt32, bucket UInt32, dim UInt8, name String,
-        ${columns(TEAM_DAY)})
-       engine = AggregatingMergeTree() ${byMonth} order by (team_id, dim, bucket, name)`,
-    ],
+    {
+      name: STAGE,
+      columns: [['batch', 'String'], ['at', 'UInt32'], ...keyed, ...columns(STAGE)],
+      engine: "MergeTree() partition by toYYYYMMDD(toDateTime(at, 'UTC')) order by (batch, team_id, key_id)",
+    },
+    {
+      name: HOUR,
+      columns: [...keyed, ...columns(HOUR)],
+      engine: `AggregatingMergeTree() ${byMonth} order by (team_id, dim, bucket, key_id, name)`,
+    },
+    {
+      name: DAY,
+      columns: [...keyed, ...columns(DAY)],
+      engine: `AggregatingMergeTree() ${byMonth} order by (team_id, dim, bucket, key_id, name)`,
+    },
+    {
+      name: TEAM_DAY,
+      columns: [...keyed.filter(([n]) => n !== 'key_id'), ...columns(TEAM_DAY)],
+      engine: `AggregatingMergeTree() ${byMonth} order by (team_id, dim, bucket, name)`,
+    },
   ];
-}
-
-/**
- * Adds the stored columns a breakdown table lacks (a series added to the contract: 0, or an empty
- * state, in the rows before it), as the database's migrations do. ensureStatsTables only adds them to
- * its own Summing/ReplacingMergeTree tables; this runs after it, once per connection before its first
- * breakdown statement (`columnsOf`), or at start when called there. 18.16 has no `add column if not
- * exists`, hence the look at system.columns.
- */
-export async function ensureBreakdownColumns(ch: ClickHouse): Promise<void> {
-  const existing = await ch.rows<{ table: string; name: string }>(
-    `select table, name from system.columns where database = ${chString(ch.database)}`,
-  );
-  const has = new Set(existing.map((c) => `${c.table}.${c.name}`));
-  for (const [table] of breakdownTables())
-    for (const c of STORED_COLUMNS)
-      if (!has.has(`${table}.${c.column}`))
-        await ch.command(`alter table ${table} add column ${chName(c.column)} ${columnType(table, c)}`);
-}
-
-/** Each connection's ensureBreakdownColumns, done once (again after a failure). */
-const ensured = new WeakMap<ClickHouse, Promise<void>>();
-function columnsOf(ch: ClickHouse): Promise<void> {
-  let done = ensured.get(ch);
-  if (!done) {
-    done = ensureBreakdownColumns(ch).catch((err: unknown) => {
-      ensured.delete(ch);
-      throw err;
-    });
-    ensured.set(ch, done);
-  }
-  return done;
 }
 
 /** How long each table keeps its rows (what the database keeps: retention.ts) and what its partitions
@@ -266,7 +240,6 @@ export async function writeBreakdownsCh(
     to = Math.max(to, r.bucket);
   }
   if (staged.length === 0) return;
-  await columnsOf(ch);
   const dayFrom = from - (from % BREAKDOWN_DAY);
   const dayTo = to - (to % BREAKDOWN_DAY) + BREAKDOWN_DAY;
   const teamIds = [...teams];
@@ -322,7 +295,6 @@ function numbers<T>(row: Record<string, unknown>): T {
 
 /** readBreakdown on ClickHouse: the rows of one dimension over [from, to], largest traffic first. */
 export async function readBreakdownCh(ch: ClickHouse, q: BucketScope): Promise<BreakdownRows> {
-  await columnsOf(ch);
   const rows = await ch.rows<Record<string, unknown>>(
     `select name, ${bucketsMerged} from (${bucketRows(q)}) group by name
      order by ${ORDER} desc, name limit ${chInt(BREAKDOWN_MAX_ROWS)}`,
@@ -335,7 +307,6 @@ export async function readBreakdownSeriesCh(
   ch: ClickHouse,
   q: BucketScope & { name: string },
 ): Promise<BreakdownBuckets> {
-  await columnsOf(ch);
   const rows = await ch.rows<Record<string, unknown>>(
     `select bucket, ${names} from (${bucketRows(q, q.name)}) order by bucket`,
   );

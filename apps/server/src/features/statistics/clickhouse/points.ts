@@ -1,6 +1,7 @@
-import { POINT_VALUES, STORED_COLUMNS } from '@tlprt/contract';
+import { POINT_VALUES, STORED_COLUMNS, type StoredColumn } from '@tlprt/contract';
 import { type JournalMark, type MinuteAgg, sessionHash } from '../aggregator.js';
-import { LEVELS, ROLLUP_SIZES } from '../levels.js';
+import { VIEWERS } from '../block-format.js';
+import { levelOf, ROLLUP_SIZES } from '../levels.js';
 import type { PointReads } from '../queries.js';
 import { minuteCap, sumCap } from '../sql-parts.js';
 import type { PointsQuery } from '../store.js';
@@ -13,8 +14,9 @@ import { chInt, chInts, chName } from './sql.js';
 
 type Row = Record<string, string | number>;
 
-const cols = (f: (c: { column: string; width: number; merge: string }) => string) =>
-  STORED_COLUMNS.map(f).join(', ');
+const cols = (f: (c: StoredColumn) => string) => STORED_COLUMNS.map(f).join(', ');
+/** The stored columns' names, in STORED_COLUMNS order (a point's values). */
+const NAMES = STORED_COLUMNS.map((c) => c.column);
 const scope = (teamIds: Iterable<number>, keyIds: Iterable<number> | null) =>
   `team_id in (${chInts(teamIds)})${keyIds ? ` and key_id in (${chInts(keyIds)})` : ''}`;
 
@@ -39,11 +41,13 @@ const keyMinutesOf = (where: string) => `
   select * from (${minuteSumsOf(where)}) any left join (${minuteViewersOf(where)}) using (team_id, key_id, minute)`;
 
 /** A stored column summed over rows, saturating as the database's sums do. */
-const capped = (c: { column: string; width: number; merge: string }, expr = c.column) =>
-  `least(sum(${expr}), ${sumCap(c as never)})`;
+const capped = (c: StoredColumn) => `least(sum(${c.column}), ${sumCap(c)})`;
 
 // ---------------------------------------------------------------------------------------------------
 // The flush
+
+/** Each summed column with its index in a key-minute's values. */
+const SUMMED_AT = SUMMED.map((c) => [c, STORED_COLUMNS.indexOf(c)] as const);
 
 /** The rows of a batch: the sums of each key-minute, its sessions per peak series, pre-counted viewers. */
 function batchRows(teamOf: ReadonlyMap<number, number>, batch: readonly MinuteAgg[]) {
@@ -56,10 +60,8 @@ function batchRows(teamOf: ReadonlyMap<number, number>, batch: readonly MinuteAg
     if (team_id === undefined) continue;
     const at = { team_id, key_id: a.keyId, minute: a.minute };
     const row: Row = { ...at };
-    for (const c of SUMMED) {
-      const i = STORED_COLUMNS.indexOf(c);
+    for (const [c, i] of SUMMED_AT)
       row[c.column] = Math.min(Math.max(0, Math.round(a.values[i] ?? 0)), minuteCap(c));
-    }
     sums.push(row);
     if (!a.sessions) {
       PEAK_COLUMNS.forEach((p, peak) => {
@@ -141,8 +143,7 @@ export async function refreshRollups(ch: ClickHouse, t: Touched, version: number
     select team_id, minute, ${cols((c) => capped(c))}, ${v}
     from stats_minute_points final where ${teamMinutes} group by team_id, minute`);
   for (const size of ROLLUP_SIZES) {
-    const level = LEVELS.find((l) => l.size === size);
-    if (!level) continue;
+    const level = levelOf(size);
     const from = t.from - (t.from % size);
     const to = t.to - (t.to % size) + size;
     const bucket = `toUInt32(intDiv(minute, ${size}) * ${size})`;
@@ -185,7 +186,6 @@ export async function readPointsCh(ch: ClickHouse, q: PointsQuery): Promise<Poin
   const n = (to - from) / step + 1;
   const sums = new Float64Array(n * POINT_VALUES);
   const summed = new Float64Array(POINT_VALUES);
-  const names = STORED_COLUMNS.map((c) => c.column);
   const put = (t: number, values: number[]) => {
     const i = (t - from) / step;
     if (i < 0 || i >= n || !Number.isInteger(i)) return;
@@ -196,13 +196,13 @@ export async function readPointsCh(ch: ClickHouse, q: PointsQuery): Promise<Poin
     // Every key of the team: its minute totals; fewer: the asked keys' minutes summed.
     const query =
       leftOut.length === 0
-        ? `select minute, ${names.join(', ')} from stats_team_minute final where team_id = ${chInt(teamId)} and ${minutes}`
+        ? `select minute, ${NAMES.join(', ')} from stats_team_minute final where team_id = ${chInt(teamId)} and ${minutes}`
         : `select minute, ${cols((c) => `${capped(c)} as ${c.column}`)} from stats_minute_points final
            where ${scope([teamId], keyIds)} and ${minutes} group by minute`;
-    for (const r of await ch.rows<Row>(query)) put(Number(r.minute), numbers(r, names));
+    for (const r of await ch.rows<Row>(query)) put(Number(r.minute), numbers(r, NAMES));
     return { sums, summed, teamPeaks: null, othersViewers: 0 };
   }
-  const level = LEVELS.find((l) => l.size === step) ?? LEVELS[2];
+  const level = levelOf(step);
   const window = `bucket >= ${chInt(from)} and bucket <= ${chInt(to)}`;
   const teamRows = `from ${chName(level.team)} final where team_id = ${chInt(teamId)} and ${window}`;
   if (leftOut.length === 0) {
@@ -216,7 +216,7 @@ export async function readPointsCh(ch: ClickHouse, q: PointsQuery): Promise<Poin
   for (const r of await ch.rows<Row>(
     `select bucket, ${cols((c) => `${capped(c)} as ${c.column}`)} ${keyRows(keyIds)} group by bucket`,
   ))
-    put(Number(r.bucket), numbers(r, names));
+    put(Number(r.bucket), numbers(r, NAMES));
   const peaks = PEAK_COLUMNS.length;
   const teamPeaks = new Float64Array(n * peaks).fill(-1);
   const peakNames = PEAK_COLUMNS.map((p) => `peak_${p.column}`);
@@ -224,8 +224,9 @@ export async function readPointsCh(ch: ClickHouse, q: PointsQuery): Promise<Poin
     const i = (Number(r.bucket) - from) / step;
     if (i >= 0 && i < n) teamPeaks.set(numbers(r, peakNames), i * peaks);
   }
-  const viewers = STORED_COLUMNS[PEAK_COLUMNS.find((p) => p.bit === 0)?.index ?? 0]?.column ?? 'users';
-  const [others] = await ch.rows<Row>(`select sum(${viewers}) as v ${keyRows(leftOut)}`);
+  const [others] = await ch.rows<Row>(
+    `select sum(${STORED_COLUMNS[VIEWERS]?.column ?? ''}) as v ${keyRows(leftOut)}`,
+  );
   return { sums, summed, teamPeaks, othersViewers: Number(others?.v ?? 0) };
 }
 
@@ -240,10 +241,9 @@ export async function minuteSumsCh(
   const out = new Map<number, Float64Array>();
   if (keyIds.length === 0 || to < from) return out;
   const where = `${scope(teamIds, keyIds)} and minute >= ${chInt(from)} and minute <= ${chInt(to)}`;
-  const names = STORED_COLUMNS.map((c) => c.column);
   for (const r of await ch.rows<Row>(`
     select minute, ${cols((c) => `sum(${c.column}) as ${c.column}`)} from stats_minute_points final
     where ${where} group by minute`))
-    out.set(Number(r.minute), Float64Array.from(numbers(r, names)));
+    out.set(Number(r.minute), Float64Array.from(numbers(r, NAMES)));
   return out;
 }

@@ -1,7 +1,7 @@
 import { STORED_COLUMNS } from '@tlprt/contract';
 import { PEAK_COLUMNS } from '../tables.js';
 import type { ClickHouse } from './client.js';
-import { chString } from './sql.js';
+import { chName, chString } from './sql.js';
 
 /**
  * The statistics' tables in ClickHouse (docs/DESIGN.md §7, "On ClickHouse"). Every statement runs on
@@ -35,80 +35,95 @@ import { chString } from './sql.js';
 
 /** The summed columns (the peak series are counted from sessions). */
 export const SUMMED = STORED_COLUMNS.filter((c) => c.merge === 'sum');
+
+/** A table: its columns with their types (the statement is made from them, and a column missing from an
+ *  existing table is added from them) and the rest of its statement. */
+export interface TableSpec {
+  name: string;
+  columns: ReadonlyArray<readonly [name: string, type: string]>;
+  engine: string;
+}
+/** A materialized view, made after the tables it reads and writes. */
+interface ViewSpec {
+  name: string;
+  view: string;
+}
 const u64 = (columns: ReadonlyArray<{ column: string }>, prefix = '') =>
-  columns.map((c) => `${prefix}${c.column} UInt64`).join(', ');
+  columns.map((c) => [`${prefix}${c.column}`, 'UInt64'] as const);
+const typed = (spec: string) => spec.split(',').map((c) => c.trim().split(' ') as [string, string]);
 
 const byDay = "partition by toYYYYMMDD(toDateTime(minute, 'UTC'))";
 const byMonth = "partition by toYYYYMM(toDateTime(bucket, 'UTC'))";
 
-/** Table name → its statement (made in this order). */
-export function statsTables(): Array<[name: string, ddl: string]> {
-  const rollup = (name: string) =>
-    [
-      name,
-      `create table if not exists ${name} (team_id UInt32, key_id UInt32, bucket UInt32,
-        ${u64(STORED_COLUMNS)}, version UInt64)
-       engine = ReplacingMergeTree(version) ${byMonth} order by (team_id, key_id, bucket)`,
-    ] as [string, string];
-  const teamRollup = (name: string) =>
-    [
-      name,
-      `create table if not exists ${name} (team_id UInt32, bucket UInt32,
-        ${u64(STORED_COLUMNS)}, ${u64(PEAK_COLUMNS, 'peak_')}, version UInt64)
-       engine = ReplacingMergeTree(version) ${byMonth} order by (team_id, bucket)`,
-    ] as [string, string];
+/** The tables and views, made in this order. */
+function statsTables(): Array<TableSpec | ViewSpec> {
+  const rollup = (name: string): TableSpec => ({
+    name,
+    columns: [
+      ...typed('team_id UInt32, key_id UInt32, bucket UInt32'),
+      ...u64(STORED_COLUMNS),
+      ['version', 'UInt64'],
+    ],
+    engine: `ReplacingMergeTree(version) ${byMonth} order by (team_id, key_id, bucket)`,
+  });
+  const teamRollup = (name: string): TableSpec => ({
+    name,
+    columns: [
+      ...typed('team_id UInt32, bucket UInt32'),
+      ...u64(STORED_COLUMNS),
+      ...u64(PEAK_COLUMNS, 'peak_'),
+      ['version', 'UInt64'],
+    ],
+    engine: `ReplacingMergeTree(version) ${byMonth} order by (team_id, bucket)`,
+  });
+  const keyMinute = typed('team_id UInt32, key_id UInt32, minute UInt32');
   return [
-    [
-      'stats_minute',
-      `create table if not exists stats_minute (team_id UInt32, key_id UInt32, minute UInt32, ${u64(SUMMED)},
-        receipt String)
-       engine = SummingMergeTree() ${byDay} order by (team_id, key_id, minute)`,
-    ],
-    [
-      'stats_receipts',
-      `create table if not exists stats_receipts (receipt String, at UInt32)
-       engine = MergeTree() partition by toYYYYMMDD(toDateTime(at, 'UTC')) order by receipt`,
-    ],
-    [
-      'stats_receipts_mv',
-      `create materialized view if not exists stats_receipts_mv to stats_receipts as
+    {
+      name: 'stats_minute',
+      columns: [...keyMinute, ...u64(SUMMED), ['receipt', 'String']],
+      engine: `SummingMergeTree() ${byDay} order by (team_id, key_id, minute)`,
+    },
+    {
+      name: 'stats_receipts',
+      columns: typed('receipt String, at UInt32'),
+      engine: "MergeTree() partition by toYYYYMMDD(toDateTime(at, 'UTC')) order by receipt",
+    },
+    {
+      name: 'stats_receipts_mv',
+      view: `to stats_receipts as
        select receipt, toUInt32(now()) as at from stats_minute where receipt != ''`,
-    ],
-    [
-      'stats_sessions_in',
-      `create table if not exists stats_sessions_in
-        (team_id UInt32, key_id UInt32, minute UInt32, peak UInt8, session_hash String) engine = Null`,
-    ],
-    [
-      'stats_minute_viewers',
-      `create table if not exists stats_minute_viewers (team_id UInt32, key_id UInt32, minute UInt32,
-        peak UInt8, sessions AggregateFunction(uniqExact, String))
-       engine = AggregatingMergeTree() ${byDay} order by (team_id, key_id, minute, peak)`,
-    ],
-    [
-      'stats_minute_viewers_mv',
-      `create materialized view if not exists stats_minute_viewers_mv to stats_minute_viewers as
+    },
+    {
+      name: 'stats_sessions_in',
+      columns: [...keyMinute, ...typed('peak UInt8, session_hash String')],
+      engine: 'Null',
+    },
+    {
+      name: 'stats_minute_viewers',
+      columns: [...keyMinute, ['peak', 'UInt8'], ['sessions', 'AggregateFunction(uniqExact, String)']],
+      engine: `AggregatingMergeTree() ${byDay} order by (team_id, key_id, minute, peak)`,
+    },
+    {
+      name: 'stats_minute_viewers_mv',
+      view: `to stats_minute_viewers as
        select team_id, key_id, minute, peak, uniqExactState(session_hash) as sessions
        from stats_sessions_in group by team_id, key_id, minute, peak`,
-    ],
-    [
-      'stats_minute_presets',
-      `create table if not exists stats_minute_presets
-        (team_id UInt32, key_id UInt32, minute UInt32, peak UInt8, viewers UInt64)
-       engine = ReplacingMergeTree(viewers) ${byDay} order by (team_id, key_id, minute, peak)`,
-    ],
-    [
-      'stats_minute_points',
-      `create table if not exists stats_minute_points (team_id UInt32, key_id UInt32, minute UInt32,
-        ${u64(STORED_COLUMNS)}, version UInt64)
-       engine = ReplacingMergeTree(version) ${byDay} order by (team_id, key_id, minute)`,
-    ],
-    [
-      'stats_team_minute',
-      `create table if not exists stats_team_minute (team_id UInt32, minute UInt32, ${u64(STORED_COLUMNS)},
-        version UInt64)
-       engine = ReplacingMergeTree(version) ${byDay} order by (team_id, minute)`,
-    ],
+    },
+    {
+      name: 'stats_minute_presets',
+      columns: [...keyMinute, ...typed('peak UInt8, viewers UInt64')],
+      engine: `ReplacingMergeTree(viewers) ${byDay} order by (team_id, key_id, minute, peak)`,
+    },
+    {
+      name: 'stats_minute_points',
+      columns: [...keyMinute, ...u64(STORED_COLUMNS), ['version', 'UInt64']],
+      engine: `ReplacingMergeTree(version) ${byDay} order by (team_id, key_id, minute)`,
+    },
+    {
+      name: 'stats_team_minute',
+      columns: [...typed('team_id UInt32, minute UInt32'), ...u64(STORED_COLUMNS), ['version', 'UInt64']],
+      engine: `ReplacingMergeTree(version) ${byDay} order by (team_id, minute)`,
+    },
     rollup('stats_20m'),
     rollup('stats_hour'),
     teamRollup('stats_team_20m'),
@@ -117,26 +132,30 @@ export function statsTables(): Array<[name: string, ddl: string]> {
 }
 
 /**
- * Makes the database and the tables that are missing (`extra`: the breakdowns'), then adds the stored
- * columns a table lacks: a series added to the contract's table is a column added here, 0 in the rows
- * before it, as the database's migrations do.
+ * Makes the database and the tables and views that are missing (`extra`: the breakdowns' tables), then
+ * adds every column a table lacks, with its type: a series added to the contract's table is a column
+ * added here (0, or an empty state, in the rows before it), as the database's migrations do. 18.16 has
+ * no `add column if not exists`, hence one look at system.columns.
  */
-export async function ensureStatsTables(
-  ch: ClickHouse,
-  extra: ReadonlyArray<[string, string]>,
-): Promise<void> {
+export async function ensureStatsTables(ch: ClickHouse, extra: readonly TableSpec[]): Promise<void> {
   await ch.ensureDatabase();
-  const tables = [...statsTables(), ...extra];
-  for (const [, ddl] of tables) await ch.command(ddl);
+  const specs = [...statsTables(), ...extra];
+  for (const t of specs) {
+    await ch.command(
+      'view' in t
+        ? `create materialized view if not exists ${chName(t.name)} ${t.view}`
+        : `create table if not exists ${chName(t.name)} (${t.columns.map(([n, type]) => `${chName(n)} ${type}`).join(', ')})
+           engine = ${t.engine}`,
+    );
+  }
   const existing = await ch.rows<{ table: string; name: string }>(
     `select table, name from system.columns where database = ${chString(ch.database)}`,
   );
   const has = new Set(existing.map((c) => `${c.table}.${c.name}`));
-  for (const [table, ddl] of tables) {
-    if (!/ engine = (Summing|Replacing)MergeTree/.test(ddl)) continue;
-    for (const c of STORED_COLUMNS) {
-      if (!ddl.includes(` ${c.column} UInt64`) || has.has(`${table}.${c.column}`)) continue;
-      await ch.command(`alter table ${table} add column ${c.column} UInt64`);
-    }
+  for (const t of specs) {
+    if ('view' in t) continue;
+    for (const [name, type] of t.columns)
+      if (!has.has(`${t.name}.${name}`))
+        await ch.command(`alter table ${chName(t.name)} add column ${chName(name)} ${type}`);
   }
 }

@@ -1,20 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../../db/index.js';
-import {
-  type JournalMark,
-  type MinuteAgg,
-  readJournalMark,
-  StatsOutage,
-  storeJournalMark,
-} from '../aggregator.js';
+import { type JournalMark, type MinuteAgg, StatsOutage } from '../aggregator.js';
 import type { BreakdownRow } from '../breakdown-queries.js';
+import { readJournalMark, storeJournalMark } from '../journal-queries.js';
 import { teamsOfKeys } from '../queries.js';
 import type { StatsStore } from '../store.js';
 import { RETENTION_S, statsDb } from '../tables.js';
 import {
   BREAKDOWN_TABLES_KEPT,
   breakdownTables,
-  ensureBreakdownColumns,
   readBreakdownCh,
   readBreakdownSeriesCh,
   writeBreakdownsCh,
@@ -190,7 +184,6 @@ export async function openClickHouseStore(
   const ch = new ClickHouse(url);
   try {
     await ensureStatsTables(ch, breakdownTables());
-    await ensureBreakdownColumns(ch);
   } catch (err) {
     await ch.close();
     throw new Error(`CLICKHOUSE_URL: the statistics' ClickHouse cannot be used: ${(err as Error).message}`);
