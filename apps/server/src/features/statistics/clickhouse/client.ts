@@ -1,4 +1,5 @@
-import { type ClickHouseClient, ClickHouseLogLevel, createClient } from '@clickhouse/client';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { chName } from './sql.js';
 
 /** The errors of a ClickHouse that is not there (refused, reset, timed out, name not found): an outage,
@@ -29,69 +30,169 @@ export function isClickHouseUnavailable(err: unknown): boolean {
   return server !== null && UNAVAILABLE_CODES.has(Number(server[1]));
 }
 
-const open = (url: string, database: string) =>
-  createClient({
-    url,
-    database,
-    request_timeout: 30_000,
-    // The client logs each failed request at error level itself; the statistics log an outage once.
-    log: { level: ClickHouseLogLevel.OFF },
-  });
+/** How long a statement may take before it counts as an outage. */
+const REQUEST_TIMEOUT_MS = 30_000;
+/** Below the server's keep_alive_timeout (3 s on 18.16), so that a kept socket is rarely one the
+ *  server is closing; a request that meets one anyway is sent again (send()). */
+const IDLE_SOCKET_MS = 2_000;
 
-/** A connection to the statistics' ClickHouse database: statements with their values written in by
- *  sql.ts, rows in and out as JSON (JSONEachRow, which 18.16 has). */
+/** Names and rows, as ClickHouse's JSONCompact format answers a select. */
+interface Compact {
+  meta: Array<{ name: string }>;
+  data: unknown[][];
+}
+
+/**
+ * A connection to the statistics' ClickHouse database over its HTTP interface: a statement is the body
+ * of a POST, its rows come back as JSON (64-bit integers as strings: Number() them), inserts go as
+ * JSONEachRow. Statements carry their values written in by sql.ts (18.16 has no query parameters).
+ *
+ * Our own rather than the official @clickhouse/client: on this interface the client added 2–3 ms to
+ * every statement and doubled the time to read a month's 721 rows (measured on 18.16 here: `select 1`
+ * 0.8 ms with node:http on a kept-alive socket, 3.4 ms through the client), which is most of a chart's
+ * answer time. What is needed of the interface is a POST and its status.
+ */
 export class ClickHouse {
   readonly database: string;
-  private readonly client: ClickHouseClient;
-  private readonly server: string;
+  private readonly endpoint: URL;
+  private readonly headers: Record<string, string>;
+  private readonly agent: HttpAgent;
+  private readonly request: typeof httpRequest;
 
   constructor(url: string) {
     const u = new URL(url);
     this.database = chName(decodeURIComponent(u.pathname.replace(/^\/+|\/+$/g, '')) || 'default');
-    u.pathname = '/';
-    this.server = u.toString().replace(/\/$/, '');
-    this.client = open(this.server, this.database);
+    this.headers = {};
+    if (u.username)
+      this.headers.authorization = `Basic ${Buffer.from(
+        `${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`,
+      ).toString('base64')}`;
+    this.endpoint = new URL(`${u.protocol}//${u.host}/`);
+    const https = u.protocol === 'https:';
+    const agentOptions = { keepAlive: true, maxSockets: 10, timeout: IDLE_SOCKET_MS };
+    this.agent = https ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions);
+    this.request = https ? httpsRequest : httpRequest;
   }
 
-  /** Creates the database when missing (a statement outside it: the client names its database in
-   *  every request). */
+  /** Creates the database when missing (a statement outside it). */
   async ensureDatabase(): Promise<void> {
-    const outside = open(this.server, 'default');
-    try {
-      await outside.command({ query: `create database if not exists ${this.database}` });
-    } finally {
-      await outside.close();
-    }
+    await this.send(`create database if not exists ${this.database}`, 'default');
   }
 
   /** A statement with no rows back (DDL, insert … select). */
   async command(query: string): Promise<void> {
-    await this.client.command({ query });
+    await this.send(query);
   }
 
-  /** Rows as JSON objects (64-bit integers come back as strings: Number() them). */
+  /** Rows as objects of their column names (64-bit integers come back as strings: Number() them). */
   async rows<T = Record<string, string | number>>(query: string): Promise<T[]> {
-    const r = await this.client.query({ query, format: 'JSONEachRow' });
-    return (await r.json()) as T[];
+    const { meta, data } = JSON.parse(await this.send(`${query}\nformat JSONCompact`)) as Compact;
+    const names = meta.map((m) => m.name);
+    return data.map((values) => {
+      const row: Record<string, unknown> = {};
+      names.forEach((name, i) => {
+        row[name] = values[i];
+      });
+      return row as T;
+    });
+  }
+
+  /**
+   * The rows of a select whose `width` columns are all Float64 (`toFloat64(…)`), after a leading String
+   * column when `named`: the numbers row-major and the names in order. Read as RowBinary: neither side
+   * writes or parses text, a third of a month's read on 18.16 (the values are whole numbers up to
+   * 2^53, exact as doubles; a larger sum is rounded as Number() of its text would round it).
+   */
+  async numbers(query: string, width: number, named = false): Promise<{ values: number[]; names: string[] }> {
+    const raw = await this.send(`${query}\nformat RowBinary`, this.database, true);
+    const values: number[] = [];
+    const names: string[] = [];
+    for (let at = 0; at < raw.length; ) {
+      if (named) {
+        let length = 0;
+        for (let shift = 0; ; shift += 7) {
+          const byte = raw[at++] as number;
+          length += (byte & 0x7f) * 2 ** shift;
+          if (byte < 0x80) break;
+        }
+        names.push(raw.toString('utf8', at, at + length));
+        at += length;
+      }
+      for (let i = 0; i < width; i++, at += 8) values.push(raw.readDoubleLE(at));
+    }
+    return { values, names };
   }
 
   /** Inserts rows as JSONEachRow: one statement, one block. */
   async insert(table: string, values: readonly object[]): Promise<void> {
     if (values.length === 0) return;
-    await this.client.insert({ table: chName(table), values: values as object[], format: 'JSONEachRow' });
+    const lines = values.map((v) => JSON.stringify(v)).join('\n');
+    await this.send(`insert into ${chName(table)} format JSONEachRow\n${lines}`);
   }
 
   /** Whether the server answers at all. */
   async answers(): Promise<boolean> {
     try {
-      await this.client.query({ query: 'select 1', format: 'JSONEachRow' }).then((r) => r.json());
-      return true;
+      return (await this.send('select 1')).trim() === '1';
     } catch {
       return false;
     }
   }
 
-  close(): Promise<void> {
-    return this.client.close();
+  async close(): Promise<void> {
+    this.agent.destroy();
+  }
+
+  /**
+   * POSTs a statement and answers the response's text; throws ClickHouse's message (with its "Code: N")
+   * on an error status, Node's error (with its code) when the server cannot be reached. A request on a
+   * kept-alive socket that the server closed meanwhile is sent once more on a new one: the server had
+   * not read it.
+   */
+  private send(body: string, database?: string): Promise<string>;
+  private send(body: string, database: string, binary: true): Promise<Buffer>;
+  private async send(body: string, database = this.database, binary = false): Promise<string | Buffer> {
+    try {
+      return await this.post(body, database, binary);
+    } catch (err) {
+      if (!(err as { reusedSocket?: boolean }).reusedSocket) throw err;
+      return this.post(body, database, binary);
+    }
+  }
+
+  private post(body: string, database: string, binary: boolean): Promise<string | Buffer> {
+    const url = new URL(this.endpoint);
+    url.searchParams.set('database', database);
+    // The whole answer before its status: an error met while rows stream would otherwise follow a 200.
+    url.searchParams.set('wait_end_of_query', '1');
+    return new Promise((resolve, reject) => {
+      const req = this.request(
+        url,
+        {
+          method: 'POST',
+          agent: this.agent,
+          headers: { ...this.headers, 'content-length': Buffer.byteLength(body) },
+          timeout: REQUEST_TIMEOUT_MS,
+        },
+        (res: IncomingMessage) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('error', reject);
+          res.on('end', () => {
+            const raw = Buffer.concat(chunks);
+            if (res.statusCode === 200) resolve(binary ? raw : raw.toString('utf8'));
+            else reject(new Error(`ClickHouse answered ${res.statusCode}: ${raw.toString('utf8').trim()}`));
+          });
+        },
+      );
+      req.on('timeout', () => req.destroy(new Error(`ClickHouse timeout after ${REQUEST_TIMEOUT_MS} ms`)));
+      req.on('error', (err) => {
+        // Reset on a socket kept from an earlier request, before any answer: send() tries again.
+        if (req.reusedSocket && (err as NodeJS.ErrnoException).code === 'ECONNRESET')
+          Object.assign(err, { reusedSocket: true });
+        reject(err);
+      });
+      req.end(body);
+    });
   }
 }

@@ -176,58 +176,98 @@ export async function refreshRollups(ch: ClickHouse, t: Touched, version: number
 // Reads
 
 const numbers = (r: Row, names: readonly string[]) => names.map((n) => Number(r[n] ?? 0));
+const f64 = (names: readonly string[]) => names.map((n) => `toFloat64(${n})`).join(', ');
+/** Each stored column summed over rows and capped, as a double. */
+const cappedF64 = STORED_COLUMNS.map((c) => `toFloat64(${capped(c)})`).join(', ');
+/** A team row's own columns: its peaks where the series is a peak (the team's own peak minute). */
+const OWN = STORED_COLUMNS.map((c) => (c.merge === 'peak' ? `peak_${c.column}` : c.column));
+const PEAK_NAMES = PEAK_COLUMNS.map((p) => `peak_${p.column}`);
+const VIEWERS_NAME = (STORED_COLUMNS[VIEWERS] as StoredColumn).column;
 
 /**
- * The points of a read as the database's readPoints answers them (PointReads): every column of every
- * point in `sums` (a chart's read too: `summed` stays 0, the totals add up the same).
+ * The points of a read as the database's readPoints answers them (PointReads), planned as its
+ * read-plan.ts plans them: most of a team's keys are the team's rows less the keys left out, fewer keys
+ * their own rows summed (the same numbers: a team's row is the plain sum of its keys'). Every column of
+ * every point is in `sums` (a chart's read too: `summed` stays 0, the totals add up the same). The
+ * statements of a read go at once, each answering doubles (ClickHouse.numbers).
  */
 export async function readPointsCh(ch: ClickHouse, q: PointsQuery): Promise<PointReads> {
   const { step, teamId, keyIds, leftOut, from, to } = q;
   const n = (to - from) / step + 1;
   const sums = new Float64Array(n * POINT_VALUES);
   const summed = new Float64Array(POINT_VALUES);
-  const put = (t: number, values: number[]) => {
-    const i = (t - from) / step;
-    if (i < 0 || i >= n || !Number.isInteger(i)) return;
-    sums.set(values, i * POINT_VALUES);
+  /** Adds (sign 1) or subtracts rows of [time, …POINT_VALUES] into the points; answers their viewers. */
+  const add = ({ values }: { values: number[] }, sign: number) => {
+    let viewers = 0;
+    for (let at = 0; at < values.length; at += POINT_VALUES + 1) {
+      const i = ((values[at] as number) - from) / step;
+      if (i < 0 || i >= n || !Number.isInteger(i)) continue;
+      viewers += values[at + 1 + VIEWERS] as number;
+      for (let c = 0, p = i * POINT_VALUES; c < POINT_VALUES; c++, p++)
+        sums[p] = (sums[p] as number) + sign * (values[at + 1 + c] as number);
+    }
+    return viewers;
   };
-  if (step === 60) {
-    const minutes = `minute >= ${chInt(from)} and minute <= ${chInt(to)}`;
-    // Every key of the team: its minute totals; fewer: the asked keys' minutes summed.
-    const query =
-      leftOut.length === 0
-        ? `select minute, ${NAMES.join(', ')} from stats_team_minute final where team_id = ${chInt(teamId)} and ${minutes}`
-        : `select minute, ${cols((c) => `${capped(c)} as ${c.column}`)} from stats_minute_points final
-           where ${scope([teamId], keyIds)} and ${minutes} group by minute`;
-    for (const r of await ch.rows<Row>(query)) put(Number(r.minute), numbers(r, NAMES));
-    return { sums, summed, teamPeaks: null, othersViewers: 0 };
-  }
-  const level = levelOf(step);
-  const window = `bucket >= ${chInt(from)} and bucket <= ${chInt(to)}`;
-  const teamRows = `from ${chName(level.team)} final where team_id = ${chInt(teamId)} and ${window}`;
-  if (leftOut.length === 0) {
-    const own = STORED_COLUMNS.map((c) => (c.merge === 'peak' ? `peak_${c.column}` : c.column));
-    for (const r of await ch.rows<Row>(`select bucket, ${own.join(', ')} ${teamRows}`))
-      put(Number(r.bucket), numbers(r, own));
-    return { sums, summed, teamPeaks: null, othersViewers: 0 };
-  }
+  const direct = leftOut.length >= keyIds.length;
+  const level = step === 60 ? null : levelOf(step);
+  const time = level ? 'bucket' : 'minute';
+  const window = `${time} >= ${chInt(from)} and ${time} <= ${chInt(to)}`;
+  const teamTable = level ? chName(level.team) : 'stats_team_minute';
+  const teamRows = (columns: readonly string[]) =>
+    ch.numbers(
+      `select toFloat64(${time}), ${f64(columns)} from ${teamTable} final
+       where team_id = ${chInt(teamId)} and ${window}`,
+      columns.length + 1,
+    );
+  /** The keys' rows summed per point: the asked ones, or those left out to subtract. */
   const keyRows = (ids: readonly number[]) =>
-    `from ${chName(level.key)} final where ${scope([teamId], ids)} and ${window}`;
-  for (const r of await ch.rows<Row>(
-    `select bucket, ${cols((c) => `${capped(c)} as ${c.column}`)} ${keyRows(keyIds)} group by bucket`,
-  ))
-    put(Number(r.bucket), numbers(r, NAMES));
+    ch.numbers(
+      `select toFloat64(${time}), ${cappedF64} from ${level ? chName(level.key) : 'stats_minute_points'} final
+       where ${scope([teamId], ids)} and ${window} group by ${time}`,
+      POINT_VALUES + 1,
+    );
+  const done = (teamPeaks: Float64Array | null = null, othersViewers = 0): PointReads => ({
+    sums,
+    summed,
+    teamPeaks,
+    othersViewers,
+  });
+  if (leftOut.length === 0) {
+    // Every key: the team's own rows (20-minute and hourly: its own peaks).
+    add(await teamRows(level ? OWN : NAMES), 1);
+    return done();
+  }
+  if (!level) {
+    if (direct) add(await keyRows(keyIds), 1);
+    else {
+      const [team, others] = await Promise.all([teamRows(NAMES), keyRows(leftOut)]);
+      add(team, 1);
+      add(others, -1);
+    }
+    return done();
+  }
+  // Some keys, 20-minute and hourly: the sums of their peaks, the team's own peaks beside them.
+  const [team, asked] = await Promise.all([
+    teamRows(direct ? [...PEAK_NAMES, VIEWERS_NAME] : [...PEAK_NAMES, ...NAMES]),
+    keyRows(direct ? keyIds : leftOut),
+  ]);
   const peaks = PEAK_COLUMNS.length;
   const teamPeaks = new Float64Array(n * peaks).fill(-1);
-  const peakNames = PEAK_COLUMNS.map((p) => `peak_${p.column}`);
-  for (const r of await ch.rows<Row>(`select bucket, ${peakNames.join(', ')} ${teamRows}`)) {
-    const i = (Number(r.bucket) - from) / step;
-    if (i >= 0 && i < n) teamPeaks.set(numbers(r, peakNames), i * peaks);
+  const width = 1 + peaks + (direct ? 1 : POINT_VALUES);
+  let teamViewers = 0;
+  for (let at = 0; at < team.values.length; at += width) {
+    const i = ((team.values[at] as number) - from) / step;
+    if (i < 0 || i >= n || !Number.isInteger(i)) continue;
+    for (let j = 0; j < peaks; j++) teamPeaks[i * peaks + j] = team.values[at + 1 + j] as number;
+    if (direct) {
+      teamViewers += team.values[at + 1 + peaks] as number;
+      continue;
+    }
+    for (let c = 0, p = i * POINT_VALUES; c < POINT_VALUES; c++, p++)
+      sums[p] = (sums[p] as number) + (team.values[at + 1 + peaks + c] as number);
   }
-  const [others] = await ch.rows<Row>(
-    `select sum(${STORED_COLUMNS[VIEWERS]?.column ?? ''}) as v ${keyRows(leftOut)}`,
-  );
-  return { sums, summed, teamPeaks, othersViewers: Number(others?.v ?? 0) };
+  const keyViewers = add(asked, direct ? 1 : -1);
+  return done(teamPeaks, direct ? teamViewers - keyViewers : keyViewers);
 }
 
 /** Unix s of a minute → the stored columns summed over the keys (the alerts' reads). */
