@@ -22,7 +22,12 @@ import {
   writeBreakdownsCh,
 } from '../src/features/statistics/clickhouse/breakdowns.js';
 import { ClickHouse } from '../src/features/statistics/clickhouse/client.js';
-import { ensureStatsTables } from '../src/features/statistics/clickhouse/schema.js';
+import {
+  ensureStatsTables,
+  KEY_VALUES,
+  NAMES as STORED_NAMES,
+  valuesColumn,
+} from '../src/features/statistics/clickhouse/schema.js';
 import { type StatsDb, statsDb } from '../src/features/statistics/tables.js';
 import { insertTeamWithMember } from '../src/features/teams/queries.js';
 import { dropClickHouseDatabase } from './helpers/clickhouse.js';
@@ -294,7 +299,7 @@ describe.skipIf(!CH_URL)('breakdowns on ClickHouse answer as the database', { ti
 });
 
 describe.skipIf(!CH_URL)('breakdown tables on ClickHouse', () => {
-  it('gain the stored columns they lack, with their types, as a migration adds a series', async () => {
+  it('gain the stored columns they lack, with their types, and their array of the new layout, as a migration adds a series', async () => {
     const url = `${new URL(CH_URL as string).origin}/breakdowns_cols_${randomBytes(6).toString('hex')}`;
     const ch = new ClickHouse(url);
     try {
@@ -307,10 +312,25 @@ describe.skipIf(!CH_URL)('breakdown tables on ClickHouse', () => {
       const made = await columns();
       expect(made.length).toBeGreaterThan(4 * STORED_COLUMNS.length);
       const last = STORED_COLUMNS[STORED_COLUMNS.length - 1]?.column as string;
-      for (const { name } of breakdownTables()) await ch.command(`alter table ${name} drop column ${last}`);
+      // The tables as a release before that series made them: without its column, their arrays (the
+      // days') of the layout before it, and a day written then.
+      const before = STORED_NAMES.slice(0, -1);
+      const [oldArray, oldType] = valuesColumn(before);
+      for (const { name, columns: cols } of breakdownTables()) {
+        if (cols.some(([c]) => c === KEY_VALUES)) {
+          await ch.command(`alter table ${name} drop column ${KEY_VALUES}`);
+          await ch.command(`alter table ${name} add column ${oldArray} ${oldType}`);
+        }
+        await ch.command(`alter table ${name} drop column ${last}`);
+      }
+      await ch.command(`insert into stats_breakdown_day (team_id, key_id, bucket, dim, name, ${before.join(', ')}, version)
+        select 1, 1, 86400, 0, 'old', ${before.map(() => '7').join(', ')}, 1`);
       expect((await columns()).length).toBe(made.length - breakdownTables().length);
       await ensureStatsTables(ch, breakdownTables());
       expect(await columns()).toEqual(made);
+      // The day written before reads in the new layout: the new series 0.
+      const [old] = await ch.rows<{ v: string[] }>(`select ${KEY_VALUES} as v from stats_breakdown_day`);
+      expect(old?.v.map(Number)).toEqual([...before.map(() => 7), 0]);
     } finally {
       await ch.close();
       await dropClickHouseDatabase(url);

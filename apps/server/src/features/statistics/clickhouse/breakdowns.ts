@@ -5,7 +5,7 @@ import { minuteCap, sumCap } from '../sql-parts.js';
 import type { BreakdownBuckets, BreakdownRows } from '../store.js';
 import { RETENTION_S } from '../tables.js';
 import type { ClickHouse } from './client.js';
-import type { TableSpec } from './schema.js';
+import { KEY_GRANULES, KEY_VALUES, NAMES, type TableSpec, TEAM_GRANULES, valuesColumn } from './schema.js';
 import { chInt, chInts, chName, chString } from './sql.js';
 
 /**
@@ -60,13 +60,17 @@ const capped = (x: string, cap: number) => {
 };
 const dayOf = (bucket: string) => `intDiv(${bucket}, ${chInt(BREAKDOWN_DAY)}) * ${chInt(BREAKDOWN_DAY)}`;
 
-/** The column's type in each table. */
+/** The column's type in each table: the hours' aggregate states, plain numbers elsewhere. */
 const columnType = (table: string, c: StoredColumn) =>
-  table === STAGE
-    ? 'UInt64'
-    : table === HOUR
-      ? `AggregateFunction(${keyOf(c)}, UInt64)`
-      : 'AggregateFunction(max, UInt64)';
+  table === HOUR ? `AggregateFunction(${keyOf(c)}, UInt64)` : 'UInt64';
+
+/**
+ * A day's completeness: its values added up (each at most 2^59, so 26 and more columns stay below
+ * 2^64). Every value of a day only grows as its hours do, so a recomputation that saw more rows has a
+ * larger sum, and the ReplacingMergeTree keeps it whatever order two nodes' recomputations land in.
+ * Equal sums are equal rows, but for values past 2^59 bytes a day (no traffic of this world).
+ */
+const completeness = `toUInt64(${STORED_COLUMNS.map((c) => `least(${chName(c.column)}, ${2 ** 59})`).join(' + ')})`;
 
 /** The breakdowns' tables (made in this order by ensureStatsTables, which adds a column they lack). */
 export function breakdownTables(): TableSpec[] {
@@ -87,17 +91,22 @@ export function breakdownTables(): TableSpec[] {
     {
       name: HOUR,
       columns: [...keyed, ...columns(HOUR)],
-      engine: `AggregatingMergeTree() ${byMonth} order by (team_id, dim, bucket, key_id, name)`,
+      engine: `AggregatingMergeTree() ${byMonth} order by (team_id, dim, bucket, key_id, name) ${KEY_GRANULES}`,
     },
     {
       name: DAY,
-      columns: [...keyed, ...columns(DAY)],
-      engine: `AggregatingMergeTree() ${byMonth} order by (team_id, dim, bucket, key_id, name)`,
+      columns: [...keyed, ...columns(DAY), ['version', 'UInt64'], valuesColumn(NAMES)],
+      engine: `ReplacingMergeTree(version) ${byMonth} order by (team_id, dim, bucket, key_id, name) ${KEY_GRANULES}`,
     },
     {
       name: TEAM_DAY,
-      columns: [...keyed.filter(([n]) => n !== 'key_id'), ...columns(TEAM_DAY)],
-      engine: `AggregatingMergeTree() ${byMonth} order by (team_id, dim, bucket, name)`,
+      columns: [
+        ...keyed.filter(([n]) => n !== 'key_id'),
+        ...columns(TEAM_DAY),
+        ['version', 'UInt64'],
+        valuesColumn(NAMES),
+      ],
+      engine: `ReplacingMergeTree(version) ${byMonth} order by (team_id, dim, bucket, name) ${TEAM_GRANULES}`,
     },
   ];
 }
@@ -139,12 +148,11 @@ function keyHours(where: string, batch?: string): string {
 
 /** Buckets merged into one: sums added (capped at sumCap), peaks the largest bucket's (a day from its
  *  hours, a breakdown's row from its buckets). */
-const bucketsMerged = cols(
-  (c) => `${c.merge === 'sum' ? capped(`sum(${c.column})`, sumCap(c)) : `max(${c.column})`} as ${c.column}`,
-);
+const mergeBuckets = (c: StoredColumn) =>
+  c.merge === 'sum' ? capped(`sum(${c.column})`, sumCap(c)) : `max(${c.column})`;
+const bucketsMerged = cols((c) => `${mergeBuckets(c)} as ${c.column}`);
 /** Every column summed over keys and capped at sumCap (a team's hour: peaks too). */
 const keysSummed = cols((c) => `${capped(`sum(${c.column})`, sumCap(c))} as ${c.column}`);
-const maxStates = cols((c) => `maxState(${c.column})`);
 
 /**
  * Recomputes the days the batch touches (per key, and per team from all of the team's keys) from the
@@ -166,19 +174,19 @@ async function recomputeDays(
        where batch = ${chString(batch)})`;
   const extra = withStage ? batch : undefined;
   const keyWhere = `team_id in (${chInts(teams)}) and key_id in (${chInts(keys)}) and ${span} and ${staged('key_id')}`;
-  await ch.command(`insert into ${DAY} (team_id, key_id, bucket, dim, name, ${names})
-    select team_id, key_id, day, dim, name, ${maxStates} from (
+  await ch.command(`insert into ${DAY} (team_id, key_id, bucket, dim, name, ${names}, version)
+    select team_id, key_id, day, dim, name, ${names}, ${completeness} from (
       select team_id, key_id, ${dayOf('bucket')} as day, dim, name, ${bucketsMerged}
       from (${keyHours(keyWhere, extra)}) group by team_id, key_id, day, dim, name
-    ) group by team_id, key_id, day, dim, name`);
+    )`);
   const teamWhere = `team_id in (${chInts(teams)}) and ${span} and ${staged('team_id')}`;
-  await ch.command(`insert into ${TEAM_DAY} (team_id, bucket, dim, name, ${names})
-    select team_id, day, dim, name, ${maxStates} from (
+  await ch.command(`insert into ${TEAM_DAY} (team_id, bucket, dim, name, ${names}, version)
+    select team_id, day, dim, name, ${names}, ${completeness} from (
       select team_id, ${dayOf('bucket')} as day, dim, name, ${bucketsMerged} from (
         select team_id, bucket, dim, name, ${keysSummed} from (${keyHours(teamWhere, extra)})
         group by team_id, bucket, dim, name
       ) group by team_id, day, dim, name
-    ) group by team_id, day, dim, name`);
+    )`);
 }
 
 /**
@@ -254,15 +262,23 @@ export async function writeBreakdownsCh(
   await recomputeDays(ch, batch, false, teamIds, keyIds, dayFrom, dayTo).catch(() => undefined);
 }
 
-/** The traffic bytes a row is ordered by, exact (three UInt64 can overflow one). */
+/** Each stored column's cap on a sum (SUM_CAP is above 2^53: written as the exact integer its double
+ *  is), and which are peak series, as array literals. */
+const SUM_CAPS = `[${STORED_COLUMNS.map((c) => BigInt(sumCap(c)).toString()).join(', ')}]`;
+const PEAKS = `[${STORED_COLUMNS.map((c) => (c.merge === 'sum' ? 0 : 1)).join(', ')}]`;
+/** The arrays (`v`) of rows summed, each column capped at sumCap (a team's hour or day: peaks too). */
+const arraysSummed = `arrayMap((s, cap) -> least(s, cap), sumForEach(v), ${SUM_CAPS})`;
+
+/** The traffic bytes a row is ordered by, exact (three UInt64 can overflow one), from its array `m`. */
 const ORDER = ['cdnBytes', 'p2pBytes', 'nodrBytes']
-  .map((s) => `toDecimal128(${STORED_COLUMNS[columnIndex(s as 'cdnBytes')]?.column ?? ''}, 0)`)
+  .map((s) => `toDecimal128(m[${columnIndex(s as 'cdnBytes') + 1}], 0)`)
   .join(' + ');
 
 /**
- * Each bucket's row per name of `q` (only `name`'s when given): the keys' rows summed per bucket (a
- * team's hour; sums capped at sumCap, peaks too), or with every key of the team at day size the team's
- * own days. As breakdown-queries.ts bucketRows.
+ * Each bucket's row per name of `q` (only `name`'s when given), its values as the array `v`
+ * (STORED_COLUMNS): the keys' rows summed per bucket (a team's hour; sums capped at sumCap, peaks
+ * too), or with every key of the team at day size the team's own days. As breakdown-queries.ts
+ * bucketRows.
  */
 function bucketRows(q: BucketScope, name?: string): string {
   const where = [
@@ -274,32 +290,46 @@ function bucketRows(q: BucketScope, name?: string): string {
   ];
   if (q.size === BREAKDOWN_HOUR) {
     if (!q.allKeys) where.push(`key_id in (${chInts(q.keyIds)})`);
-    return `select bucket, name, ${keysSummed} from (${keyHours(where.join(' and '))}) group by bucket, name`;
+    return `select bucket, name, [${cols((c) => capped(`sum(${c.column})`, sumCap(c)))}] as v
+      from (${keyHours(where.join(' and '))}) group by bucket, name`;
   }
   if (q.allKeys)
-    return `select bucket, name, ${cols((c) => `maxMerge(${c.column}) as ${c.column}`)} from ${TEAM_DAY}
-      where ${where.join(' and ')} group by bucket, name`;
+    return `select bucket, name, ${KEY_VALUES} as v from ${TEAM_DAY} final where ${where.join(' and ')}`;
   where.push(`key_id in (${chInts(q.keyIds)})`);
-  return `select bucket, name, ${keysSummed} from (
-      select key_id, bucket, name, ${cols((c) => `maxMerge(${c.column}) as ${c.column}`)} from ${DAY}
-      where ${where.join(' and ')} group by key_id, bucket, name
+  return `select bucket, name, ${arraysSummed} as v from (
+      select bucket, name, ${KEY_VALUES} as v from ${DAY} final where ${where.join(' and ')}
     ) group by bucket, name`;
 }
 
-/** Numbers for the columns ClickHouse answers as strings (UInt64), as the database's reads answer. */
-function numbers<T>(row: Record<string, unknown>): T {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(row)) out[k] = k === 'name' ? v : Number(v);
-  return out as T;
+const doubles = (array: string) => `arrayMap(x -> toFloat64(x), ${array})`;
+
+/** Each row's stored columns by name, from numbers that hold `lead` values then STORED_COLUMNS a row. */
+function storedRows(values: readonly number[], lead: number): Array<Record<string, number>> {
+  const width = lead + STORED_COLUMNS.length;
+  const out: Array<Record<string, number>> = [];
+  for (let at = 0; at < values.length; at += width) {
+    const row: Record<string, number> = {};
+    STORED_COLUMNS.forEach((c, j) => {
+      row[c.column] = values[at + lead + j] as number;
+    });
+    out.push(row);
+  }
+  return out;
 }
 
-/** readBreakdown on ClickHouse: the rows of one dimension over [from, to], largest traffic first. */
+/** readBreakdown on ClickHouse: the rows of one dimension over [from, to], largest traffic first; a
+ *  name's buckets merged: sums added (capped at sumCap), peaks the largest bucket's. */
 export async function readBreakdownCh(ch: ClickHouse, q: BucketScope): Promise<BreakdownRows> {
-  const rows = await ch.rows<Record<string, unknown>>(
-    `select name, ${bucketsMerged} from (${bucketRows(q)}) group by name
-     order by ${ORDER} desc, name limit ${chInt(BREAKDOWN_MAX_ROWS)}`,
+  const read = await ch.binary(
+    `select name, ${doubles('m')} from (
+       select name, arrayMap((s, x, peak, cap) -> if(peak = 1, x, least(s, cap)),
+         sumForEach(v), maxForEach(v), ${PEAKS}, ${SUM_CAPS}) as m
+       from (${bucketRows(q)}) group by name
+     ) order by ${ORDER} desc, name limit ${chInt(BREAKDOWN_MAX_ROWS)}`,
+    ['string', STORED_COLUMNS.length],
   );
-  return rows.map((r) => numbers(r));
+  // A name beside numbers: the database's row type (a string key among numeric ones).
+  return storedRows(read.values, 0).map((r, i) => ({ ...r, name: read.names[i] }) as BreakdownRows[number]);
 }
 
 /** readBreakdownSeries on ClickHouse: one name's buckets over [from, to], oldest first. */
@@ -307,8 +337,12 @@ export async function readBreakdownSeriesCh(
   ch: ClickHouse,
   q: BucketScope & { name: string },
 ): Promise<BreakdownBuckets> {
-  const rows = await ch.rows<Record<string, unknown>>(
-    `select bucket, ${names} from (${bucketRows(q, q.name)}) order by bucket`,
+  const read = await ch.binary(
+    `select toFloat64(bucket), ${doubles('v')} from (${bucketRows(q, q.name)}) order by bucket`,
+    ['double', STORED_COLUMNS.length],
   );
-  return rows.map((r) => numbers(r));
+  return storedRows(read.values, 1).map((r, i) => ({
+    ...r,
+    bucket: read.values[i * (STORED_COLUMNS.length + 1)] as number,
+  }));
 }

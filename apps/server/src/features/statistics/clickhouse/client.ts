@@ -36,6 +36,9 @@ const REQUEST_TIMEOUT_MS = 30_000;
  *  server is closing; a request that meets one anyway is sent again (send()). */
 const IDLE_SOCKET_MS = 2_000;
 
+/** A column of a binary read: a String, a Float64, or an Array(Float64) of that many values. */
+export type Cell = 'string' | 'double' | number;
+
 /** Names and rows, as ClickHouse's JSONCompact format answers a select. */
 interface Compact {
   meta: Array<{ name: string }>;
@@ -98,27 +101,40 @@ export class ClickHouse {
   }
 
   /**
-   * The rows of a select whose `width` columns are all Float64 (`toFloat64(…)`), after a leading String
-   * column when `named`: the numbers row-major and the names in order. Read as RowBinary: neither side
-   * writes or parses text, a third of a month's read on 18.16 (the values are whole numbers up to
-   * 2^53, exact as doubles; a larger sum is rounded as Number() of its text would round it).
+   * The rows of a select whose columns are `row`'s: a String, a Float64 (`toFloat64(…)`) or an
+   * Array(Float64) of that many values. The numbers come back row-major (an array's values in place),
+   * the strings in order. Read as RowBinary: neither side writes or parses text, a third of a month's
+   * read on 18.16 (the values are whole numbers up to 2^53, exact as doubles; a larger sum is rounded as
+   * Number() of its text would round it).
    */
-  async numbers(query: string, width: number, named = false): Promise<{ values: number[]; names: string[] }> {
+  async binary(query: string, row: readonly Cell[]): Promise<{ values: number[]; names: string[] }> {
     const raw = await this.send(`${query}\nformat RowBinary`, this.database, true);
     const values: number[] = [];
     const names: string[] = [];
-    for (let at = 0; at < raw.length; ) {
-      if (named) {
-        let length = 0;
-        for (let shift = 0; ; shift += 7) {
-          const byte = raw[at++] as number;
-          length += (byte & 0x7f) * 2 ** shift;
-          if (byte < 0x80) break;
-        }
-        names.push(raw.toString('utf8', at, at + length));
-        at += length;
+    let at = 0;
+    const length = () => {
+      let n = 0;
+      for (let shift = 0; ; shift += 7) {
+        const byte = raw[at++] as number;
+        n += (byte & 0x7f) * 2 ** shift;
+        if (byte < 0x80) return n;
       }
-      for (let i = 0; i < width; i++, at += 8) values.push(raw.readDoubleLE(at));
+    };
+    while (at < raw.length) {
+      for (const cell of row) {
+        if (cell === 'double') {
+          values.push(raw.readDoubleLE(at));
+          at += 8;
+        } else if (cell === 'string') {
+          const n = length();
+          names.push(raw.toString('utf8', at, at + n));
+          at += n;
+        } else {
+          const n = length();
+          if (n !== cell) throw new Error(`ClickHouse answered an array of ${n} values, not ${cell}`);
+          for (let i = 0; i < n; i++, at += 8) values.push(raw.readDoubleLE(at));
+        }
+      }
     }
     return { values, names };
   }

@@ -7,7 +7,7 @@ import { minuteCap, sumCap } from '../sql-parts.js';
 import type { PointsQuery } from '../store.js';
 import { PEAK_COLUMNS } from '../tables.js';
 import type { ClickHouse } from './client.js';
-import { SUMMED } from './schema.js';
+import { KEY_VALUES, NAMES, SUMMED, TEAM_NAMES, TEAM_VALUES } from './schema.js';
 import { chInt, chInts, chName } from './sql.js';
 
 /** The statistics points on ClickHouse: the flush's writes and the ranges' reads (schema.ts). */
@@ -15,8 +15,6 @@ import { chInt, chInts, chName } from './sql.js';
 type Row = Record<string, string | number>;
 
 const cols = (f: (c: StoredColumn) => string) => STORED_COLUMNS.map(f).join(', ');
-/** The stored columns' names, in STORED_COLUMNS order (a point's values). */
-const NAMES = STORED_COLUMNS.map((c) => c.column);
 const scope = (teamIds: Iterable<number>, keyIds: Iterable<number> | null) =>
   `team_id in (${chInts(teamIds)})${keyIds ? ` and key_id in (${chInts(keyIds)})` : ''}`;
 
@@ -176,56 +174,76 @@ export async function refreshRollups(ch: ClickHouse, t: Touched, version: number
 // Reads
 
 const numbers = (r: Row, names: readonly string[]) => names.map((n) => Number(r[n] ?? 0));
-const f64 = (names: readonly string[]) => names.map((n) => `toFloat64(${n})`).join(', ');
-/** Each stored column summed over rows and capped, as a double. */
-const cappedF64 = STORED_COLUMNS.map((c) => `toFloat64(${capped(c)})`).join(', ');
-/** A team row's own columns: its peaks where the series is a peak (the team's own peak minute). */
-const OWN = STORED_COLUMNS.map((c) => (c.merge === 'peak' ? `peak_${c.column}` : c.column));
-const PEAK_NAMES = PEAK_COLUMNS.map((p) => `peak_${p.column}`);
-const VIEWERS_NAME = (STORED_COLUMNS[VIEWERS] as StoredColumn).column;
+
+/** Each stored column's cap on a sum of rows, as an array literal (SUM_CAP is above 2^53: written as
+ *  the exact integer its double is). */
+const SUM_CAPS = `[${STORED_COLUMNS.map((c) => BigInt(sumCap(c)).toString()).join(', ')}]`;
+/** Where each point value is in a team rollup's array when every key is asked: the team's own peak
+ *  for a peak series, else the column. */
+const OWN_AT = Int32Array.from(STORED_COLUMNS, (c, i) =>
+  c.merge === 'peak' ? TEAM_NAMES.indexOf(`peak_${c.column}`) : i,
+);
+const SAME_AT = Int32Array.from(STORED_COLUMNS, (_, i) => i);
+const PEAKS_AT = Int32Array.from(PEAK_COLUMNS, (p) => TEAM_NAMES.indexOf(`peak_${p.column}`));
 
 /**
  * The points of a read as the database's readPoints answers them (PointReads), planned as its
  * read-plan.ts plans them: most of a team's keys are the team's rows less the keys left out, fewer keys
  * their own rows summed (the same numbers: a team's row is the plain sum of its keys'). Every column of
- * every point is in `sums` (a chart's read too: `summed` stays 0, the totals add up the same). The
- * statements of a read go at once, each answering doubles (ClickHouse.numbers).
+ * every point is in `sums` (a chart's read too: `summed` stays 0, the totals add up the same). A read's
+ * statements go at once, each answering its rows' arrays as doubles (ClickHouse.binary).
  */
 export async function readPointsCh(ch: ClickHouse, q: PointsQuery): Promise<PointReads> {
   const { step, teamId, keyIds, leftOut, from, to } = q;
   const n = (to - from) / step + 1;
   const sums = new Float64Array(n * POINT_VALUES);
   const summed = new Float64Array(POINT_VALUES);
-  /** Adds (sign 1) or subtracts rows of [time, …POINT_VALUES] into the points; answers their viewers. */
-  const add = ({ values }: { values: number[] }, sign: number) => {
+  /** The point index of a row's time, or -1 outside the read. */
+  const pointOf = (t: number) => {
+    const i = (t - from) / step;
+    return i >= 0 && i < n && Number.isInteger(i) ? i : -1;
+  };
+  /** The viewers of rows of [time, …width values] (a stored column's place in both kinds of array). */
+  const viewersOf = (values: readonly number[], width: number) => {
     let viewers = 0;
-    for (let at = 0; at < values.length; at += POINT_VALUES + 1) {
-      const i = ((values[at] as number) - from) / step;
-      if (i < 0 || i >= n || !Number.isInteger(i)) continue;
-      viewers += values[at + 1 + VIEWERS] as number;
-      for (let c = 0, p = i * POINT_VALUES; c < POINT_VALUES; c++, p++)
-        sums[p] = (sums[p] as number) + sign * (values[at + 1 + c] as number);
-    }
+    for (let r = 0; r < values.length; r += width + 1)
+      if (pointOf(values[r] as number) >= 0) viewers += values[r + 1 + VIEWERS] as number;
     return viewers;
   };
-  const direct = leftOut.length >= keyIds.length;
+  /** Adds (sign 1) or subtracts rows of [time, …width values] into the points, each point value from
+   *  its place `at` in the row; answers the rows' viewers. */
+  const add = (values: readonly number[], width: number, at: Int32Array, sign: number) => {
+    for (let r = 0; r < values.length; r += width + 1) {
+      const i = pointOf(values[r] as number);
+      if (i < 0) continue;
+      for (let c = 0, p = i * POINT_VALUES; c < POINT_VALUES; c++, p++)
+        sums[p] = (sums[p] as number) + sign * (values[r + 1 + (at[c] as number)] as number);
+    }
+    return viewersOf(values, width);
+  };
   const level = step === 60 ? null : levelOf(step);
   const time = level ? 'bucket' : 'minute';
   const window = `${time} >= ${chInt(from)} and ${time} <= ${chInt(to)}`;
-  const teamTable = level ? chName(level.team) : 'stats_team_minute';
-  const teamRows = (columns: readonly string[]) =>
-    ch.numbers(
-      `select toFloat64(${time}), ${f64(columns)} from ${teamTable} final
-       where team_id = ${chInt(teamId)} and ${window}`,
-      columns.length + 1,
-    );
+  const teamWidth = level ? TEAM_NAMES.length : POINT_VALUES;
+  const teamRows = async () =>
+    (
+      await ch.binary(
+        `select toFloat64(${time}), arrayMap(x -> toFloat64(x), ${level ? TEAM_VALUES : KEY_VALUES})
+         from ${level ? chName(level.team) : 'stats_team_minute'} final
+         where team_id = ${chInt(teamId)} and ${window}`,
+        ['double', teamWidth],
+      )
+    ).values;
   /** The keys' rows summed per point: the asked ones, or those left out to subtract. */
-  const keyRows = (ids: readonly number[]) =>
-    ch.numbers(
-      `select toFloat64(${time}), ${cappedF64} from ${level ? chName(level.key) : 'stats_minute_points'} final
-       where ${scope([teamId], ids)} and ${window} group by ${time}`,
-      POINT_VALUES + 1,
-    );
+  const keyRows = async (ids: readonly number[]) =>
+    (
+      await ch.binary(
+        `select toFloat64(${time}), arrayMap((s, cap) -> toFloat64(least(s, cap)), sumForEach(${KEY_VALUES}), ${SUM_CAPS})
+         from ${level ? chName(level.key) : 'stats_minute_points'} final
+         where ${scope([teamId], ids)} and ${window} group by ${time}`,
+        ['double', POINT_VALUES],
+      )
+    ).values;
   const done = (teamPeaks: Float64Array | null = null, othersViewers = 0): PointReads => ({
     sums,
     summed,
@@ -234,40 +252,34 @@ export async function readPointsCh(ch: ClickHouse, q: PointsQuery): Promise<Poin
   });
   if (leftOut.length === 0) {
     // Every key: the team's own rows (20-minute and hourly: its own peaks).
-    add(await teamRows(level ? OWN : NAMES), 1);
+    add(await teamRows(), teamWidth, level ? OWN_AT : SAME_AT, 1);
     return done();
   }
+  const direct = leftOut.length >= keyIds.length;
   if (!level) {
-    if (direct) add(await keyRows(keyIds), 1);
+    if (direct) add(await keyRows(keyIds), POINT_VALUES, SAME_AT, 1);
     else {
-      const [team, others] = await Promise.all([teamRows(NAMES), keyRows(leftOut)]);
-      add(team, 1);
-      add(others, -1);
+      const [team, others] = await Promise.all([teamRows(), keyRows(leftOut)]);
+      add(team, teamWidth, SAME_AT, 1);
+      add(others, POINT_VALUES, SAME_AT, -1);
     }
     return done();
   }
-  // Some keys, 20-minute and hourly: the sums of their peaks, the team's own peaks beside them.
-  const [team, asked] = await Promise.all([
-    teamRows(direct ? [...PEAK_NAMES, VIEWERS_NAME] : [...PEAK_NAMES, ...NAMES]),
-    keyRows(direct ? keyIds : leftOut),
-  ]);
+  // Some keys, 20-minute and hourly: the sums of their peaks, and the team's own peaks beside them.
+  const [team, keys] = await Promise.all([teamRows(), keyRows(direct ? keyIds : leftOut)]);
   const peaks = PEAK_COLUMNS.length;
   const teamPeaks = new Float64Array(n * peaks).fill(-1);
-  const width = 1 + peaks + (direct ? 1 : POINT_VALUES);
-  let teamViewers = 0;
-  for (let at = 0; at < team.values.length; at += width) {
-    const i = ((team.values[at] as number) - from) / step;
-    if (i < 0 || i >= n || !Number.isInteger(i)) continue;
-    for (let j = 0; j < peaks; j++) teamPeaks[i * peaks + j] = team.values[at + 1 + j] as number;
-    if (direct) {
-      teamViewers += team.values[at + 1 + peaks] as number;
-      continue;
-    }
-    for (let c = 0, p = i * POINT_VALUES; c < POINT_VALUES; c++, p++)
-      sums[p] = (sums[p] as number) + (team.values[at + 1 + peaks + c] as number);
+  for (let r = 0; r < team.length; r += teamWidth + 1) {
+    const i = pointOf(team[r] as number);
+    if (i >= 0)
+      for (let j = 0; j < peaks; j++)
+        teamPeaks[i * peaks + j] = team[r + 1 + (PEAKS_AT[j] as number)] as number;
   }
-  const keyViewers = add(asked, direct ? 1 : -1);
-  return done(teamPeaks, direct ? teamViewers - keyViewers : keyViewers);
+  if (direct) {
+    return done(teamPeaks, viewersOf(team, teamWidth) - add(keys, POINT_VALUES, SAME_AT, 1));
+  }
+  add(team, teamWidth, SAME_AT, 1);
+  return done(teamPeaks, add(keys, POINT_VALUES, SAME_AT, -1));
 }
 
 /** Unix s of a minute → the stored columns summed over the keys (the alerts' reads). */
