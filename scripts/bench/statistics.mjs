@@ -186,6 +186,27 @@ async function generateMinutesCh(app, clickhouseUrl, teamId, keyIds, nowSec) {
   return (to - from) / 60 + 1;
 }
 
+/**
+ * Waits until ClickHouse has no merge running in the bench's database (at most a minute): the queries
+ * are timed on the tables as they stand between writes, as PostgreSQL's are after its `analyze`, not
+ * beside the merges of a month written a minute before.
+ */
+async function mergesSettled(clickhouseUrl) {
+  const ch = new ClickHouse(clickhouseUrl);
+  try {
+    // Two seconds without one: the server picks parts to merge every few hundred ms.
+    for (let quiet = 0, end = Date.now() + 60_000; quiet < 10 && Date.now() < end; ) {
+      const [running] = await ch.rows(
+        `select count() as n from system.merges where database = '${ch.database}'`,
+      );
+      quiet = Number(running?.n) === 0 ? quiet + 1 : 0;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  } finally {
+    await ch.close();
+  }
+}
+
 /** The same 30 days of breakdowns through the store's own writer (a key's day as one hour's row). */
 async function generateBreakdownsCh(app, keyIds, nowSec) {
   const today = nowSec - (nowSec % 86_400);
@@ -285,6 +306,7 @@ async function benchOn(label, databaseUrl, clickhouseUrl) {
     const tf = performance.now();
     await app.stats.flush();
     const flushMs = performance.now() - tf;
+    if (clickhouseUrl) await mergesSettled(clickhouseUrl);
     if (accepted !== BATCHES * 1000) throw new Error(`accepted ${accepted} of ${BATCHES * 1000}`);
     results.push({
       case: `ingest ${label}`,

@@ -262,17 +262,11 @@ export async function writeBreakdownsCh(
   await recomputeDays(ch, batch, false, teamIds, keyIds, dayFrom, dayTo).catch(() => undefined);
 }
 
-/** Each stored column's cap on a sum (SUM_CAP is above 2^53: written as the exact integer its double
- *  is), and which are peak series, as array literals. */
+/** Each stored column's cap on a sum, as an array literal (SUM_CAP is above 2^53: written as the
+ *  exact integer its double is). */
 const SUM_CAPS = `[${STORED_COLUMNS.map((c) => BigInt(sumCap(c)).toString()).join(', ')}]`;
-const PEAKS = `[${STORED_COLUMNS.map((c) => (c.merge === 'sum' ? 0 : 1)).join(', ')}]`;
 /** The arrays (`v`) of rows summed, each column capped at sumCap (a team's hour or day: peaks too). */
 const arraysSummed = `arrayMap((s, cap) -> least(s, cap), sumForEach(v), ${SUM_CAPS})`;
-
-/** The traffic bytes a row is ordered by, exact (three UInt64 can overflow one), from its array `m`. */
-const ORDER = ['cdnBytes', 'p2pBytes', 'nodrBytes']
-  .map((s) => `toDecimal128(m[${columnIndex(s as 'cdnBytes') + 1}], 0)`)
-  .join(' + ');
 
 /**
  * Each bucket's row per name of `q` (only `name`'s when given), its values as the array `v`
@@ -301,10 +295,8 @@ function bucketRows(q: BucketScope, name?: string): string {
     ) group by bucket, name`;
 }
 
-const doubles = (array: string) => `arrayMap(x -> toFloat64(x), ${array})`;
-
 /** Each row's stored columns by name, from numbers that hold `lead` values then STORED_COLUMNS a row. */
-function storedRows(values: readonly number[], lead: number): Array<Record<string, number>> {
+function storedRows(values: Float64Array, lead: number): Array<Record<string, number>> {
   const width = lead + STORED_COLUMNS.length;
   const out: Array<Record<string, number>> = [];
   for (let at = 0; at < values.length; at += width) {
@@ -317,11 +309,17 @@ function storedRows(values: readonly number[], lead: number): Array<Record<strin
   return out;
 }
 
+const PEAKS = `[${STORED_COLUMNS.map((c) => (c.merge === 'sum' ? 0 : 1)).join(', ')}]`;
+/** The traffic bytes a row is ordered by, exact (three UInt64 can overflow one), from its array `m`. */
+const ORDER = (['cdnBytes', 'p2pBytes', 'nodrBytes'] as const)
+  .map((s) => `toDecimal128(m[${columnIndex(s) + 1}], 0)`)
+  .join(' + ');
+
 /** readBreakdown on ClickHouse: the rows of one dimension over [from, to], largest traffic first; a
  *  name's buckets merged: sums added (capped at sumCap), peaks the largest bucket's. */
 export async function readBreakdownCh(ch: ClickHouse, q: BucketScope): Promise<BreakdownRows> {
   const read = await ch.binary(
-    `select name, ${doubles('m')} from (
+    `select name, m from (
        select name, arrayMap((s, x, peak, cap) -> if(peak = 1, x, least(s, cap)),
          sumForEach(v), maxForEach(v), ${PEAKS}, ${SUM_CAPS}) as m
        from (${bucketRows(q)}) group by name
@@ -338,7 +336,7 @@ export async function readBreakdownSeriesCh(
   q: BucketScope & { name: string },
 ): Promise<BreakdownBuckets> {
   const read = await ch.binary(
-    `select toFloat64(bucket), ${doubles('v')} from (${bucketRows(q, q.name)}) order by bucket`,
+    `select toFloat64(bucket), v from (${bucketRows(q, q.name)}) order by bucket`,
     ['double', STORED_COLUMNS.length],
   );
   return storedRows(read.values, 1).map((r, i) => ({

@@ -204,7 +204,7 @@ export async function readPointsCh(ch: ClickHouse, q: PointsQuery): Promise<Poin
     return i >= 0 && i < n && Number.isInteger(i) ? i : -1;
   };
   /** The viewers of rows of [time, …width values] (a stored column's place in both kinds of array). */
-  const viewersOf = (values: readonly number[], width: number) => {
+  const viewersOf = (values: Float64Array, width: number) => {
     let viewers = 0;
     for (let r = 0; r < values.length; r += width + 1)
       if (pointOf(values[r] as number) >= 0) viewers += values[r + 1 + VIEWERS] as number;
@@ -212,7 +212,7 @@ export async function readPointsCh(ch: ClickHouse, q: PointsQuery): Promise<Poin
   };
   /** Adds (sign 1) or subtracts rows of [time, …width values] into the points, each point value from
    *  its place `at` in the row; answers the rows' viewers. */
-  const add = (values: readonly number[], width: number, at: Int32Array, sign: number) => {
+  const add = (values: Float64Array, width: number, at: Int32Array, sign: number) => {
     for (let r = 0; r < values.length; r += width + 1) {
       const i = pointOf(values[r] as number);
       if (i < 0) continue;
@@ -228,7 +228,7 @@ export async function readPointsCh(ch: ClickHouse, q: PointsQuery): Promise<Poin
   const teamRows = async () =>
     (
       await ch.binary(
-        `select toFloat64(${time}), arrayMap(x -> toFloat64(x), ${level ? TEAM_VALUES : KEY_VALUES})
+        `select toFloat64(${time}), ${level ? TEAM_VALUES : KEY_VALUES}
          from ${level ? chName(level.team) : 'stats_team_minute'} final
          where team_id = ${chInt(teamId)} and ${window}`,
         ['double', teamWidth],
@@ -238,7 +238,7 @@ export async function readPointsCh(ch: ClickHouse, q: PointsQuery): Promise<Poin
   const keyRows = async (ids: readonly number[]) =>
     (
       await ch.binary(
-        `select toFloat64(${time}), arrayMap((s, cap) -> toFloat64(least(s, cap)), sumForEach(${KEY_VALUES}), ${SUM_CAPS})
+        `select toFloat64(${time}), arrayMap((s, cap) -> least(s, cap), sumForEach(${KEY_VALUES}), ${SUM_CAPS})
          from ${level ? chName(level.key) : 'stats_minute_points'} final
          where ${scope([teamId], ids)} and ${window} group by ${time}`,
         ['double', POINT_VALUES],
