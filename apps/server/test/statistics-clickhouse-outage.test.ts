@@ -16,10 +16,16 @@ import { startServer, type TestServer } from './helpers/server.js';
  * back, and counted once; the rows are in ClickHouse, not in the database.
  */
 
-/** A TCP relay to `target` on `port` that can be cut (listener closed, every connection destroyed). */
+/**
+ * A TCP relay to `target` on `port` that can be cut (listener closed, every connection destroyed), or
+ * lose the answer to the next request whose text holds `loseAnswerTo(text)`: the request goes through
+ * and ClickHouse applies it, then the node's connection is destroyed instead of getting the answer.
+ */
 function relay(port: number, target: URL) {
   let server: Server | undefined;
   const sockets = new Set<Socket>();
+  let losing: string | undefined;
+  let lost = 0;
   const open = () =>
     new Promise<void>((resolve) => {
       server = createServer((client) => {
@@ -29,16 +35,35 @@ function relay(port: number, target: URL) {
           s.on('close', () => sockets.delete(s));
           s.on('error', () => undefined);
         }
-        client.pipe(upstream).pipe(client);
+        let sent = '';
+        let drop = false;
+        client.on('data', (d: Buffer) => {
+          sent = (sent + d.toString('latin1')).slice(-4096);
+          if (losing && sent.includes(losing)) {
+            losing = undefined;
+            drop = true;
+          }
+          upstream.write(d);
+        });
+        upstream.on('data', (d: Buffer) => {
+          if (!drop) return void client.write(d);
+          lost++;
+          client.destroy();
+          upstream.destroy();
+        });
+        client.on('close', () => upstream.end());
       });
       server.listen(port, '127.0.0.1', () => resolve());
     });
+  const loseAnswerTo = (text: string) => {
+    losing = text;
+  };
   const cut = () =>
     new Promise<void>((resolve) => {
       for (const s of sockets) s.destroy();
       server?.close(() => resolve());
     });
-  return { open, cut };
+  return { open, cut, loseAnswerTo, lost: () => lost };
 }
 
 describe.skipIf(!TEST_CLICKHOUSE_URL)('statistics on ClickHouse while ClickHouse is unreachable', () => {
@@ -114,5 +139,63 @@ describe.skipIf(!TEST_CLICKHOUSE_URL)('statistics on ClickHouse while ClickHouse
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
     expect(Number(relational.n)).toBe(0);
+  }, 60_000);
+
+  it('counts a write once when ClickHouse stored it but its answer was lost', async () => {
+    const port = await freePort();
+    const link = relay(port, new URL(TEST_CLICKHOUSE_URL ?? ''));
+    await link.open();
+    const clickhouse = `http://127.0.0.1:${port}/tlprt_lost_${randomBytes(5).toString('hex')}`;
+    databases.push(`${TEST_CLICKHOUSE_URL}/${new URL(clickhouse).pathname.slice(1)}`);
+    const lines: string[] = [];
+    const server = await startServer({
+      env: { STATS_INGEST_FLUSH_MS: '600000', CLICKHOUSE_URL: clickhouse },
+      deps: { logger: { level: 'info', stream: { write: (l: string) => void lines.push(l) } } },
+    });
+    servers.push(server);
+    const team = await buildTeam(server.app);
+    const domain = await buildDomain(server.app, team.id, { promoted: true });
+    const key = await buildKey(server.app, team.id, domain.id);
+    const api = new Api(server.base);
+    const now = () => Math.floor(Date.now() / 1000);
+    const send = async (session: string, cdnBytes: number) => {
+      const r = await ingestAsBrowsers(api, [
+        { apiKey: key.keyHash, sessionId: session, ts: now(), cdnBytes, p2pBytes: 10 },
+      ]);
+      expect(r.status).toBe(202);
+    };
+    const stored = async () =>
+      Number(
+        (
+          await clickHouseQuery(
+            clickhouse,
+            `select sum(cdn_bytes) from stats_minute where key_id = ${key.id} format TabSeparated`,
+          )
+        ).trim(),
+      );
+    await send('a', 1000);
+    // Twice in a row: the second write, which takes the first one's sums off, loses its answer too.
+    for (const [session, bytes] of [
+      ['b', 200],
+      ['c', 30],
+    ] as const) {
+      link.loseAnswerTo('insert into stats_minute format');
+      await expect(server.app.stats.flush()).rejects.toThrow(/statistics cannot be written/);
+      await send(session, bytes);
+    }
+    expect(link.lost()).toBe(2);
+    // What the lost answers had stored: the first write's 1,000 and then the second's 200.
+    expect(await stored()).toBe(1200);
+    await server.app.stats.flush();
+    expect(server.app.stats.aggregator.pendingCount).toBe(0);
+    expect(await stored()).toBe(1230);
+    expect(lines.filter((l) => l.includes('answer was lost had been stored'))).toHaveLength(2);
+    const day = await api.as(team.owner.token).post(PATHS.statistics.day, {
+      apiKeys: [key.keyHash],
+      startTimestamp: 0,
+      endTimestamp: now() + 60,
+      team_id: team.id,
+    });
+    expect(day.body.totals.cdnDwSize).toBe(1230);
   }, 60_000);
 });

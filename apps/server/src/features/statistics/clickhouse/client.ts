@@ -34,10 +34,24 @@ export function isClickHouseUnavailable(err: unknown): boolean {
 if (endianness() !== 'LE')
   throw new Error('the ClickHouse statistics read little-endian doubles as they are');
 
+/** Errors of a request that never reached ClickHouse. */
+const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN']);
+
+/**
+ * Whether a write failed after ClickHouse may have received it, so that it may have been applied: the
+ * answer lost (a reset, a timeout, the socket closed), not refused by ClickHouse (an error status) nor
+ * never sent (no connection).
+ */
+export function answerLost(err: unknown): boolean {
+  if (!(err instanceof Error) || (err as { status?: number }).status !== undefined) return false;
+  const code = (err as NodeJS.ErrnoException).code;
+  return !(code && NEVER_SENT.has(code));
+}
+
 /** How long a statement may take before it counts as an outage. */
 const REQUEST_TIMEOUT_MS = 30_000;
 /** Below the server's keep_alive_timeout (3 s on 18.16), so that a kept socket is rarely one the
- *  server is closing; a request that meets one anyway is sent again (send()). */
+ *  server is closing; a read that meets one anyway is sent again (request()). */
 const IDLE_SOCKET_MS = 2_000;
 
 /** A column of a binary read: a String, a Float64, or an Array(UInt64) of that many values. */
@@ -64,7 +78,7 @@ export class ClickHouse {
   private readonly endpoint: URL;
   private readonly headers: Record<string, string>;
   private readonly agent: HttpAgent;
-  private readonly request: typeof httpRequest;
+  private readonly transport: typeof httpRequest;
 
   constructor(url: string) {
     const u = new URL(url);
@@ -78,22 +92,24 @@ export class ClickHouse {
     const https = u.protocol === 'https:';
     const agentOptions = { keepAlive: true, maxSockets: 10, timeout: IDLE_SOCKET_MS };
     this.agent = https ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions);
-    this.request = https ? httpsRequest : httpRequest;
+    this.transport = https ? httpsRequest : httpRequest;
   }
 
   /** Creates the database when missing (a statement outside it). */
   async ensureDatabase(): Promise<void> {
-    await this.send(`create database if not exists ${this.database}`, 'default');
+    await this.request(`create database if not exists ${this.database}`, { database: 'default' });
   }
 
   /** A statement with no rows back (DDL, insert … select). */
   async command(query: string): Promise<void> {
-    await this.send(query);
+    await this.request(query);
   }
 
   /** Rows as objects of their column names (64-bit integers come back as strings: Number() them). */
   async rows<T = Record<string, string | number>>(query: string): Promise<T[]> {
-    const { meta, data } = JSON.parse(await this.send(`${query}\nformat JSONCompact`)) as Compact;
+    const { meta, data } = JSON.parse(
+      (await this.request(`${query}\nformat JSONCompact`, { read: true })).toString('utf8'),
+    ) as Compact;
     const names = meta.map((m) => m.name);
     return data.map((values) => {
       const row: Record<string, unknown> = {};
@@ -112,7 +128,7 @@ export class ClickHouse {
    * Number() of their text would round them).
    */
   async binary(query: string, row: readonly Cell[]): Promise<{ values: Float64Array; names: string[] }> {
-    const raw = await this.send(`${query}\nformat RowBinary`, this.database, true);
+    const raw = await this.request(`${query}\nformat RowBinary`, { read: true });
     const values = new Float64Array(Math.floor(raw.length / 8));
     const names: string[] = [];
     // An array's 64-bit values as 32-bit halves: its bytes copied to an aligned buffer, little-endian
@@ -152,17 +168,17 @@ export class ClickHouse {
     return { values: values.subarray(0, k), names };
   }
 
-  /** Inserts rows as JSONEachRow: one statement, one block. */
-  async insert(table: string, values: readonly object[]): Promise<void> {
+  /** Inserts rows as JSONEachRow: one statement, one block; `queryId` names it (system.processes). */
+  async insert(table: string, values: readonly object[], queryId?: string): Promise<void> {
     if (values.length === 0) return;
     const lines = values.map((v) => JSON.stringify(v)).join('\n');
-    await this.send(`insert into ${chName(table)} format JSONEachRow\n${lines}`);
+    await this.request(`insert into ${chName(table)} format JSONEachRow\n${lines}`, { queryId });
   }
 
   /** Whether the server answers at all. */
   async answers(): Promise<boolean> {
     try {
-      return (await this.send('select 1')).trim() === '1';
+      return (await this.request('select 1', { read: true })).toString('utf8').trim() === '1';
     } catch {
       return false;
     }
@@ -173,29 +189,31 @@ export class ClickHouse {
   }
 
   /**
-   * POSTs a statement and answers the response's text; throws ClickHouse's message (with its "Code: N")
-   * on an error status, Node's error (with its code) when the server cannot be reached. A request on a
-   * kept-alive socket that the server closed meanwhile is sent once more on a new one: the server had
-   * not read it.
+   * POSTs a statement and answers the response's bytes; throws ClickHouse's message (with its "Code: N"
+   * and the `status`) on an error status, Node's error (with its code) when the server cannot be
+   * reached or the answer is lost. A read on a kept-alive socket that the server closed meanwhile is
+   * sent once more on a new one; a write never is (it may have been applied: answerLost).
    */
-  private send(body: string, database?: string): Promise<string>;
-  private send(body: string, database: string, binary: true): Promise<Buffer>;
-  private async send(body: string, database = this.database, binary = false): Promise<string | Buffer> {
+  private async request(
+    body: string,
+    o: { database?: string; queryId?: string | undefined; read?: boolean } = {},
+  ): Promise<Buffer> {
     try {
-      return await this.post(body, database, binary);
+      return await this.post(body, o.database ?? this.database, o.queryId);
     } catch (err) {
-      if (!(err as { reusedSocket?: boolean }).reusedSocket) throw err;
-      return this.post(body, database, binary);
+      if (!o.read || !(err as { reusedSocket?: boolean }).reusedSocket) throw err;
+      return this.post(body, o.database ?? this.database, o.queryId);
     }
   }
 
-  private post(body: string, database: string, binary: boolean): Promise<string | Buffer> {
+  private post(body: string, database: string, queryId: string | undefined): Promise<Buffer> {
     const url = new URL(this.endpoint);
     url.searchParams.set('database', database);
+    if (queryId) url.searchParams.set('query_id', queryId);
     // The whole answer before its status: an error met while rows stream would otherwise follow a 200.
     url.searchParams.set('wait_end_of_query', '1');
     return new Promise((resolve, reject) => {
-      const req = this.request(
+      const req = this.transport(
         url,
         {
           method: 'POST',
@@ -209,14 +227,17 @@ export class ClickHouse {
           res.on('error', reject);
           res.on('end', () => {
             const raw = Buffer.concat(chunks);
-            if (res.statusCode === 200) resolve(binary ? raw : raw.toString('utf8'));
-            else reject(new Error(`ClickHouse answered ${res.statusCode}: ${raw.toString('utf8').trim()}`));
+            if (res.statusCode === 200) resolve(raw);
+            else {
+              const message = `ClickHouse answered ${res.statusCode}: ${raw.toString('utf8').trim()}`;
+              reject(Object.assign(new Error(message), { status: res.statusCode }));
+            }
           });
         },
       );
       req.on('timeout', () => req.destroy(new Error(`ClickHouse timeout after ${REQUEST_TIMEOUT_MS} ms`)));
       req.on('error', (err) => {
-        // Reset on a socket kept from an earlier request, before any answer: send() tries again.
+        // Reset on a socket kept from an earlier request, before any answer: a read is sent again.
         if (req.reusedSocket && (err as NodeJS.ErrnoException).code === 'ECONNRESET')
           Object.assign(err, { reusedSocket: true });
         reject(err);

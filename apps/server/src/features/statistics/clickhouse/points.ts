@@ -6,7 +6,7 @@ import type { PointReads } from '../queries.js';
 import { minuteCap, sumCap } from '../sql-parts.js';
 import type { PointsQuery } from '../store.js';
 import { PEAK_COLUMNS } from '../tables.js';
-import type { ClickHouse } from './client.js';
+import { answerLost, type ClickHouse } from './client.js';
 import { KEY_VALUES, NAMES, SUMMED, TEAM_NAMES, TEAM_VALUES } from './schema.js';
 import { chInt, chInts, chName } from './sql.js';
 
@@ -47,8 +47,19 @@ const capped = (c: StoredColumn) => `least(sum(${c.column}), ${sumCap(c)})`;
 /** Each summed column with its index in a key-minute's values. */
 const SUMMED_AT = SUMMED.map((c) => [c, STORED_COLUMNS.indexOf(c)] as const);
 
-/** The rows of a batch: the sums of each key-minute, its sessions per peak series, pre-counted viewers. */
-function batchRows(teamOf: ReadonlyMap<number, number>, batch: readonly MinuteAgg[]) {
+/** A key-minute's place in a write's sums (Stored). */
+const minuteKey = (r: Row) => `${r.key_id}:${r.minute}`;
+
+/** Sums rows by key-minute: what inserts whose answer was lost stored after all (whole key-minutes). */
+export type StoredSums = Map<string, Row>;
+
+/**
+ * The rows of a batch: the sums of each key-minute, its sessions per peak series, pre-counted viewers.
+ * `stored`: sums already in ClickHouse from a write whose answer was lost, which the aggregator gave
+ * back with this batch: taken off, so they count once.
+ */
+function batchRows(teamOf: ReadonlyMap<number, number>, batch: readonly MinuteAgg[], stored?: StoredSums) {
+  const whole: StoredSums = new Map();
   const sums: Row[] = [];
   const sessions: Row[] = [];
   const presets: Row[] = [];
@@ -58,8 +69,14 @@ function batchRows(teamOf: ReadonlyMap<number, number>, batch: readonly MinuteAg
     if (team_id === undefined) continue;
     const at = { team_id, key_id: a.keyId, minute: a.minute };
     const row: Row = { ...at };
-    for (const [c, i] of SUMMED_AT)
-      row[c.column] = Math.min(Math.max(0, Math.round(a.values[i] ?? 0)), minuteCap(c));
+    const all: Row = { ...at };
+    const already = stored?.get(minuteKey(row));
+    for (const [c, i] of SUMMED_AT) {
+      const value = Math.min(Math.max(0, Math.round(a.values[i] ?? 0)), minuteCap(c));
+      all[c.column] = value;
+      row[c.column] = Math.max(0, value - Number(already?.[c.column] ?? 0));
+    }
+    whole.set(minuteKey(row), all);
     sums.push(row);
     if (!a.sessions) {
       PEAK_COLUMNS.forEach((p, peak) => {
@@ -75,7 +92,7 @@ function batchRows(teamOf: ReadonlyMap<number, number>, batch: readonly MinuteAg
       });
     }
   }
-  return { sums, sessions, presets };
+  return { whole, sums, sessions, presets };
 }
 
 /** Time spans a batch touched, per level: the keys and teams, the first and last bucket. */
@@ -86,32 +103,55 @@ export interface Touched {
   to: number;
 }
 
-/** The text of a journal's mark in stats_receipts. */
-export const receiptOf = (mark: JournalMark) => `${mark.journal}:${mark.segment}`;
+/**
+ * The receipt a write's sums carry into stats_receipts: the journal's mark (`journal:segment`) when it
+ * has one, then `#` and the write's own id (how a write whose answer was lost is found).
+ */
+export const receiptOf = (write: string, mark?: JournalMark) =>
+  `${mark ? `${mark.journal}:${mark.segment}` : ''}#${write}`;
+/** The journal segment of a receipt of `journal`'s (0 when it has none). */
+export const segmentOf = (receipt: string, journal: string) =>
+  Number(receipt.slice(journal.length + 1).split('#')[0]) || 0;
+
+/** A sums insert that failed once ClickHouse may have had it (answerLost): maybe stored. `whole`: its
+ *  key-minutes' sums before those already stored were taken off (what is stored if it was). */
+export class SumsAnswerLost extends Error {
+  constructor(
+    readonly reason: Error,
+    readonly whole: StoredSums,
+  ) {
+    super(reason.message);
+  }
+}
 
 /**
  * Writes a batch's key-minutes. The sessions and pre-counted viewers go first: written twice they
  * count once (a set of sessions, a largest value). Then the sums, the one insert that would count twice
  * if repeated: a failure before it loses nothing (the aggregator keeps the batch), and nothing after it
- * throws (the rollups, refreshRollups, are the store's to retry). The journal's mark goes in the sums'
- * insert: a node killed after it replays nothing of it (the store reads the receipts at start). Answers
- * what the rollups must cover. What remains: an insert that times out after ClickHouse applied it is
- * counted twice on its retry.
+ * throws (the rollups, refreshRollups, are the store's to retry). The sums carry their receipt
+ * (`receipt`, one row of the insert): with the journal's mark in it, a node killed after the insert
+ * replays nothing of it (the store reads the receipts at start); an insert whose answer was lost throws
+ * SumsAnswerLost, and the store looks for its receipt before the next write (`stored`: the sums it
+ * found stored, taken off here and forgotten once written). Answers what the rollups must cover.
  */
 export async function insertMinutes(
   ch: ClickHouse,
   teamOf: ReadonlyMap<number, number>,
   batch: readonly MinuteAgg[],
-  mark?: JournalMark,
+  write: { id: string; mark?: JournalMark | undefined; stored?: StoredSums | undefined },
 ): Promise<Touched | null> {
-  const { sums, sessions, presets } = batchRows(teamOf, batch);
+  const { whole, sums, sessions, presets } = batchRows(teamOf, batch, write.stored);
   if (sums.length === 0) return null;
-  // The journal's mark rides in the sums' own insert (stats_receipts): stored with them or not at all.
-  if (mark) (sums[0] as Row).receipt = receiptOf(mark);
+  (sums[0] as Row).receipt = receiptOf(write.id, write.mark);
   for (let i = 0; i < sessions.length; i += 200_000)
     await ch.insert('stats_sessions_in', sessions.slice(i, i + 200_000));
   await ch.insert('stats_minute_presets', presets);
-  await ch.insert('stats_minute', sums);
+  try {
+    await ch.insert('stats_minute', sums, write.id);
+  } catch (err) {
+    throw answerLost(err) ? new SumsAnswerLost(err as Error, whole) : err;
+  }
+  for (const k of whole.keys()) write.stored?.delete(k);
   const minutes = sums.map((r) => Number(r.minute));
   return {
     teamIds: [...new Set(sums.map((r) => Number(r.team_id)))],

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../../db/index.js';
 import { type JournalMark, type MinuteAgg, StatsOutage } from '../aggregator.js';
@@ -14,7 +15,17 @@ import {
   writeBreakdownsCh,
 } from './breakdowns.js';
 import { ClickHouse, isClickHouseUnavailable } from './client.js';
-import { insertMinutes, minuteSumsCh, readPointsCh, refreshRollups, type Touched } from './points.js';
+import {
+  insertMinutes,
+  minuteSumsCh,
+  readPointsCh,
+  receiptOf,
+  refreshRollups,
+  type StoredSums,
+  SumsAnswerLost,
+  segmentOf,
+  type Touched,
+} from './points.js';
 import { ensureStatsTables } from './schema.js';
 import { chInt, chInts, chName, chString } from './sql.js';
 
@@ -57,6 +68,10 @@ class ClickHouseStore implements StatsStore {
   private readonly teams = new Map<number, number>();
   /** Rollups whose refresh failed after their minutes were written: refreshed before the next write. */
   private pending: Touched[] = [];
+  /** The sums insert whose answer was lost, if any: settled before the next write (settleLost). */
+  private lost: { id: string; receipt: string; whole: StoredSums } | null = null;
+  /** Sums stored by writes whose answer was lost, not yet written again by the aggregator's batch. */
+  private stored: StoredSums | undefined;
 
   constructor(
     private readonly ch: ClickHouse,
@@ -91,10 +106,45 @@ class ClickHouseStore implements StatsStore {
     }
   }
 
+  /**
+   * Settles the sums insert whose answer was lost: once ClickHouse is done with it, its receipt says
+   * whether it was stored, and if it was, its sums are what the aggregator's next batch (which holds
+   * them again) must not write twice. Throws StatsOutage while ClickHouse cannot tell yet.
+   */
+  private async settleLost(): Promise<void> {
+    const lost = this.lost;
+    if (!lost) return;
+    const [running] = await this.ch.rows(
+      `select count() as n from system.processes where query_id = ${chString(lost.id)}`,
+    );
+    if (Number(running?.n) > 0)
+      throw new StatsOutage(new Error('ClickHouse is still applying a write whose answer was lost'));
+    const [found] = await this.ch.rows(
+      `select count() as n from stats_receipts where receipt = ${chString(lost.receipt)}`,
+    );
+    this.lost = null;
+    if (Number(found?.n) === 0) return;
+    this.log?.warn('statistics write whose answer was lost had been stored: counted once');
+    this.stored = lost.whole;
+  }
+
   async writeBatch(batch: MinuteAgg[], mark?: JournalMark): Promise<void> {
+    await this.settleLost();
     await this.refreshPending();
     if (batch.length) {
-      const touched = await insertMinutes(this.ch, await this.teamOf(batch.map((a) => a.keyId)), batch, mark);
+      const id = `${Date.now()}-${randomBytes(8).toString('hex')}`;
+      let touched: Touched | null;
+      try {
+        touched = await insertMinutes(this.ch, await this.teamOf(batch.map((a) => a.keyId)), batch, {
+          id,
+          mark,
+          stored: this.stored,
+        });
+      } catch (err) {
+        if (!(err instanceof SumsAnswerLost)) throw err;
+        this.lost = { id, receipt: receiptOf(id, mark), whole: err.whole };
+        throw new StatsOutage(err.reason);
+      }
       if (touched) {
         try {
           await refreshRollups(this.ch, touched, this.version());
@@ -122,7 +172,7 @@ class ClickHouseStore implements StatsStore {
     const rows = await this.ch.rows<{ receipt: string }>(
       `select receipt from stats_receipts where startsWith(receipt, ${chString(`${journal}:`)})`,
     );
-    return Math.max(stored, ...rows.map((r) => Number(r.receipt.slice(journal.length + 1)) || 0));
+    return Math.max(stored, ...rows.map((r) => segmentOf(r.receipt, journal)));
   }
 
   async writeBreakdowns(rows: readonly BreakdownRow[]): Promise<void> {
