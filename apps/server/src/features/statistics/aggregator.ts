@@ -6,7 +6,6 @@ import {
   STORED_COLUMNS,
   type TReportValues,
 } from '@tlprt/contract';
-import { sql } from 'kysely';
 import { refreshBlocks } from './block-queries.js';
 import { storeJournalMark } from './journal-queries.js';
 import { POINT_SIZES, ROLLUP_SIZES } from './levels.js';

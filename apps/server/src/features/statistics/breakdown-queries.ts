@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { isPostgres } from '../../db/index.js';
 import { chunks } from '../../lib/chunks.js';
 import { lockFlushes } from './queries.js';
-import { cappedSum, columnList, least, minuteCap, sumCap } from './sql-parts.js';
+import { addCapped, cappedSum, columnList, minuteCap, sumCap } from './sql-parts.js';
 import type { StatsDb } from './tables.js';
 
 /** The breakdowns' SQL (migration 0016): per key and hour, rolled up per key and day, and the team
@@ -34,7 +34,7 @@ export async function writeBreakdowns(db: StatsDb, rows: readonly BreakdownRow[]
     const stored = sql.ref(`stats_breakdown_hour.${c.column}`);
     return sql`${sql.ref(c.column)} = ${
       c.merge === 'sum'
-        ? least(pg, sql`${stored} + ${sql.ref(`excluded.${c.column}`)}`, minuteCap(c))
+        ? addCapped(pg, stored, sql.ref(`excluded.${c.column}`), minuteCap(c))
         : larger('stats_breakdown_hour', c.column)
     }`;
   });

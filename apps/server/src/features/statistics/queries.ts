@@ -7,7 +7,7 @@ import { addBlock, type BlockRead, decodeBlock, VIEWERS } from './block-format.j
 import { blockStart, packPoints, writeBlocks } from './block-queries.js';
 import { LEVELS, levelOf, type ROLLUP_SIZES, TEAM_MINUTE_BLOCKS } from './levels.js';
 import { blockRead, packedRead, planRead, type ReadPlan, readsCut, type StoredBlocks } from './read-plan.js';
-import { cappedSum, columnList, least, minuteCap, peakRef, sumCap } from './sql-parts.js';
+import { addCapped, cappedSum, columnList, minuteCap, peakRef, sumCap } from './sql-parts.js';
 import { PEAK_COLUMNS, type StatsDb } from './tables.js';
 
 /** The statistics points' SQL: the flush and the reads of the ranges (the blocks' packing and writes:
@@ -45,7 +45,7 @@ export async function upsertMinutes(db: StatsDb, rows: readonly MinuteRow[]): Pr
     const fresh = sql.ref(`excluded.${c.column}`);
     return sql`${sql.ref(c.column)} = ${
       c.merge === 'sum'
-        ? least(pg, sql`${stored} + ${fresh}`, minuteCap(c))
+        ? addCapped(pg, stored, fresh, minuteCap(c))
         : sql`case when ${stored} > ${fresh} then ${stored} else ${fresh} end`
     }`;
   });

@@ -15,6 +15,15 @@ export const sumCap = (c: StoredColumn) => (c.width === 8 ? SUM_CAP : INT_CAP);
 export const least = (pg: boolean, a: RawBuilder<unknown>, b: number) =>
   pg ? sql<number>`least(${a}, ${sql.lit(b)})` : sql<number>`min(${a}, ${sql.lit(b)})`;
 
+/** A stored value plus a fresh one, saturating at `cap`. On PostgreSQL the addition is in bigint: two
+ *  values of a 4-byte (integer) column can add up past it, which failed the whole write. */
+export const addCapped = (
+  pg: boolean,
+  stored: RawBuilder<unknown>,
+  fresh: RawBuilder<unknown>,
+  cap: number,
+) => least(pg, pg ? sql`${stored}::bigint + ${fresh}` : sql`${stored} + ${fresh}`, cap);
+
 /** `sum(column)` over any number of rows that saturates at `cap` instead of failing: PostgreSQL sums
  *  bigint as numeric (no overflow until the cast back), SQLite's sum() raises "integer overflow" where
  *  total() does not (exact below 2^53). */
