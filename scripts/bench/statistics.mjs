@@ -237,7 +237,11 @@ async function generateBreakdownsCh(app, keyIds, nowSec) {
 }
 
 async function benchOn(label, databaseUrl, clickhouseUrl) {
+  // A journal of the run's own: PostgreSQL's default folder (./data/stats-journal) outlives the run, and
+  // a segment an earlier run left there was replayed into this run's fresh database at start.
+  const journal = mkdtempSync(join(tmpdir(), 'tlprt-bench-journal-'));
   const config = loadConfig({
+    STATS_JOURNAL_DIR: journal,
     NODE_ENV: 'production',
     DATABASE_URL: databaseUrl,
     PUBLIC_URL: 'http://bench.test',
@@ -408,6 +412,7 @@ async function benchOn(label, databaseUrl, clickhouseUrl) {
     }
   } finally {
     await app.close();
+    rmSync(journal, { recursive: true, force: true });
   }
   return results;
 }
