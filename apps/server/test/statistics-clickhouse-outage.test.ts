@@ -66,6 +66,8 @@ function relay(port: number, target: URL) {
   return { open, cut, loseAnswerTo, lost: () => lost };
 }
 
+const now = () => Math.floor(Date.now() / 1000);
+
 describe.skipIf(!TEST_CLICKHOUSE_URL)('statistics on ClickHouse while ClickHouse is unreachable', () => {
   const servers: TestServer[] = [];
   const databases: string[] = [];
@@ -74,11 +76,12 @@ describe.skipIf(!TEST_CLICKHOUSE_URL)('statistics on ClickHouse while ClickHouse
     for (const d of databases) await dropClickHouseDatabase(d);
   });
 
-  it('keeps every accepted report through the cut, then stores each once', async () => {
+  /** A server whose ClickHouse is behind a relay, with a team, a key, and a way to send its reports. */
+  async function behindRelay(name: string) {
     const port = await freePort();
     const link = relay(port, new URL(TEST_CLICKHOUSE_URL ?? ''));
     await link.open();
-    const clickhouse = `http://127.0.0.1:${port}/tlprt_cut_${randomBytes(5).toString('hex')}`;
+    const clickhouse = `http://127.0.0.1:${port}/tlprt_${name}_${randomBytes(5).toString('hex')}`;
     databases.push(`${TEST_CLICKHOUSE_URL}/${new URL(clickhouse).pathname.slice(1)}`);
     const lines: string[] = [];
     const server = await startServer({
@@ -90,13 +93,28 @@ describe.skipIf(!TEST_CLICKHOUSE_URL)('statistics on ClickHouse while ClickHouse
     const domain = await buildDomain(server.app, team.id, { promoted: true });
     const key = await buildKey(server.app, team.id, domain.id);
     const api = new Api(server.base);
-    const now = () => Math.floor(Date.now() / 1000);
     const send = async (session: string, cdnBytes: number) => {
       const r = await ingestAsBrowsers(api, [
         { apiKey: key.keyHash, sessionId: session, ts: now(), cdnBytes, p2pBytes: 10 },
       ]);
       expect(r.status).toBe(202);
     };
+    /** The day's answer of the key's bytes. */
+    const answered = async () => {
+      const day = await api.as(team.owner.token).post(PATHS.statistics.day, {
+        apiKeys: [key.keyHash],
+        startTimestamp: 0,
+        endTimestamp: now() + 60,
+        team_id: team.id,
+      });
+      expect(day.status).toBe(200);
+      return day.body.totals.cdnDwSize as number;
+    };
+    return { link, clickhouse, lines, server, key, send, answered };
+  }
+
+  it('keeps every accepted report through the cut, then stores each once', async () => {
+    const { link, clickhouse, lines, server, key, send, answered } = await behindRelay('cut');
     let sent = 0;
     for (let i = 0; i < 5; i++) {
       await send(`before-${i}`, 1000 + i);
@@ -125,14 +143,7 @@ describe.skipIf(!TEST_CLICKHOUSE_URL)('statistics on ClickHouse while ClickHouse
       `select sum(cdn_bytes) from stats_minute where key_id = ${key.id} format TabSeparated`,
     );
     expect(Number(stored.trim())).toBe(sent);
-    const day = await api.as(team.owner.token).post(PATHS.statistics.day, {
-      apiKeys: [key.keyHash],
-      startTimestamp: 0,
-      endTimestamp: now() + 60,
-      team_id: team.id,
-    });
-    expect(day.status).toBe(200);
-    expect(day.body.totals.cdnDwSize).toBe(sent);
+    expect(await answered()).toBe(sent);
     // The rows are in ClickHouse; the database holds no statistics.
     const relational = await server.app.ctx.db
       .selectFrom('stats_minute' as never)
@@ -142,28 +153,7 @@ describe.skipIf(!TEST_CLICKHOUSE_URL)('statistics on ClickHouse while ClickHouse
   }, 60_000);
 
   it('counts a write once when ClickHouse stored it but its answer was lost', async () => {
-    const port = await freePort();
-    const link = relay(port, new URL(TEST_CLICKHOUSE_URL ?? ''));
-    await link.open();
-    const clickhouse = `http://127.0.0.1:${port}/tlprt_lost_${randomBytes(5).toString('hex')}`;
-    databases.push(`${TEST_CLICKHOUSE_URL}/${new URL(clickhouse).pathname.slice(1)}`);
-    const lines: string[] = [];
-    const server = await startServer({
-      env: { STATS_INGEST_FLUSH_MS: '600000', CLICKHOUSE_URL: clickhouse },
-      deps: { logger: { level: 'info', stream: { write: (l: string) => void lines.push(l) } } },
-    });
-    servers.push(server);
-    const team = await buildTeam(server.app);
-    const domain = await buildDomain(server.app, team.id, { promoted: true });
-    const key = await buildKey(server.app, team.id, domain.id);
-    const api = new Api(server.base);
-    const now = () => Math.floor(Date.now() / 1000);
-    const send = async (session: string, cdnBytes: number) => {
-      const r = await ingestAsBrowsers(api, [
-        { apiKey: key.keyHash, sessionId: session, ts: now(), cdnBytes, p2pBytes: 10 },
-      ]);
-      expect(r.status).toBe(202);
-    };
+    const { link, clickhouse, lines, server, key, send, answered } = await behindRelay('lost');
     const stored = async () =>
       Number(
         (
@@ -190,12 +180,6 @@ describe.skipIf(!TEST_CLICKHOUSE_URL)('statistics on ClickHouse while ClickHouse
     expect(server.app.stats.aggregator.pendingCount).toBe(0);
     expect(await stored()).toBe(1230);
     expect(lines.filter((l) => l.includes('answer was lost had been stored'))).toHaveLength(2);
-    const day = await api.as(team.owner.token).post(PATHS.statistics.day, {
-      apiKeys: [key.keyHash],
-      startTimestamp: 0,
-      endTimestamp: now() + 60,
-      team_id: team.id,
-    });
-    expect(day.body.totals.cdnDwSize).toBe(1230);
+    expect(await answered()).toBe(1230);
   }, 60_000);
 });
