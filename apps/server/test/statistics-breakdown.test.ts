@@ -3,11 +3,14 @@ import {
   BREAKDOWN_OTHER,
   BREAKDOWN_UNKNOWN,
   PATHS,
+  STORED_COLUMNS,
   ZBreakdownResponse,
 } from '@tlprt/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { clickHouseQuery } from './helpers/clickhouse.js';
 import type { Json } from './helpers/http.js';
 import { ingestAsBrowsers } from './helpers/ingest.js';
+import { onClickHouse } from './helpers/server.js';
 import { M, NOW, statsServer, statsTeam } from './helpers/stats.js';
 
 /**
@@ -228,4 +231,61 @@ describe('breakdowns', () => {
       expect(Object.keys(res.body.errors)).toContain(field);
     }
   });
+
+  // ClickHouse drops the breakdowns' partitions (by UTC month) once wholly past their retention: a key's
+  // hours after 62 days, the keys' and the team's days after 2 years (docs/DESIGN.md §2). Written through
+  // the store as a flush writes them: hours, and the days recomputed from them.
+  it.skipIf(!onClickHouse)(
+    'on ClickHouse drops the months of breakdown hours older than 62 days and of days older than 2 years',
+    async () => {
+      const s = await setup();
+      const keyId = s.keys[0]?.id ?? 0;
+      const day = 86_400;
+      const floor = (t: number, step: number) => Math.floor(t / step) * step;
+      const monthStart = (t: number) => {
+        const d = new Date(t * 1000);
+        return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1) / 1000;
+      };
+      // At each edge: the last hour of the last month that ended before it, and the first hour after it.
+      const at = {
+        recent: floor(NOW, 3600),
+        hourGone: monthStart(NOW - 62 * day) - 3600,
+        hourKept: floor(NOW - 62 * day, 3600) + 3600,
+        dayGone: monthStart(NOW - 730 * day) - 3600,
+        dayKept: floor(NOW - 730 * day, 3600) + 3600,
+      };
+      const values = new Float64Array(STORED_COLUMNS.length).fill(1);
+      await stats.server.app.ctx.statsStore.writeBreakdowns(
+        Object.values(at).map((bucket) => ({ keyId, bucket, dim: 0, name: 'x', values })),
+      );
+      const buckets = async (table: string, owner: string) =>
+        (
+          await clickHouseQuery(
+            stats.server.clickhouseUrl ?? '',
+            `select distinct bucket from ${table} where ${owner} order by bucket format TabSeparated`,
+          )
+        )
+          .split('\n')
+          .filter(Boolean)
+          .map(Number);
+      const days = (...hours: number[]) =>
+        [...new Set(hours.map((h) => floor(h, day)))].sort((a, b) => a - b);
+      const tables = async () => ({
+        hours: await buckets('stats_breakdown_hour', `key_id = ${keyId}`),
+        keyDays: await buckets('stats_breakdown_day', `key_id = ${keyId}`),
+        teamDays: await buckets('stats_team_breakdown_day', `team_id = ${s.team.id}`),
+      });
+      const all = Object.values(at);
+      expect(await tables()).toEqual({
+        hours: [...all].sort((a, b) => a - b),
+        keyDays: days(...all),
+        teamDays: days(...all),
+      });
+
+      const dropped = await stats.server.app.stats.prune(NOW * 1000);
+      expect(dropped.stats_breakdown_hour).toBeGreaterThanOrEqual(2);
+      const kept = days(at.hourGone, at.hourKept, at.dayKept, at.recent);
+      expect(await tables()).toEqual({ hours: [at.hourKept, at.recent], keyDays: kept, teamDays: kept });
+    },
+  );
 });
