@@ -5,7 +5,16 @@ import { minuteCap, sumCap } from '../sql-parts.js';
 import type { BreakdownBuckets, BreakdownRows } from '../store.js';
 import { RETENTION_S } from '../tables.js';
 import type { ClickHouse } from './client.js';
-import { KEY_GRANULES, KEY_VALUES, NAMES, type TableSpec, TEAM_GRANULES, valuesColumn } from './schema.js';
+import {
+  arraysSummed,
+  KEY_GRANULES,
+  KEY_VALUES,
+  NAMES,
+  SUM_CAPS,
+  type TableSpec,
+  TEAM_GRANULES,
+  valuesColumn,
+} from './schema.js';
 import { chInt, chInts, chName, chString } from './sql.js';
 
 /**
@@ -262,12 +271,6 @@ export async function writeBreakdownsCh(
   await recomputeDays(ch, batch, false, teamIds, keyIds, dayFrom, dayTo).catch(() => undefined);
 }
 
-/** Each stored column's cap on a sum, as an array literal (SUM_CAP is above 2^53: written as the
- *  exact integer its double is). */
-const SUM_CAPS = `[${STORED_COLUMNS.map((c) => BigInt(sumCap(c)).toString()).join(', ')}]`;
-/** The arrays (`v`) of rows summed, each column capped at sumCap (a team's hour or day: peaks too). */
-const arraysSummed = `arrayMap((s, cap) -> least(s, cap), sumForEach(v), ${SUM_CAPS})`;
-
 /**
  * Each bucket's row per name of `q` (only `name`'s when given), its values as the array `v`
  * (STORED_COLUMNS): the keys' rows summed per bucket (a team's hour; sums capped at sumCap, peaks
@@ -290,7 +293,7 @@ function bucketRows(q: BucketScope, name?: string): string {
   if (q.allKeys)
     return `select bucket, name, ${KEY_VALUES} as v from ${TEAM_DAY} final where ${where.join(' and ')}`;
   where.push(`key_id in (${chInts(q.keyIds)})`);
-  return `select bucket, name, ${arraysSummed} as v from (
+  return `select bucket, name, ${arraysSummed('v')} as v from (
       select bucket, name, ${KEY_VALUES} as v from ${DAY} final where ${where.join(' and ')}
     ) group by bucket, name`;
 }

@@ -31,8 +31,8 @@ export function isClickHouseUnavailable(err: unknown): boolean {
   return server !== null && UNAVAILABLE_CODES.has(Number(server[1]));
 }
 
-if (endianness() !== 'LE')
-  throw new Error('the ClickHouse statistics read little-endian doubles as they are');
+// RowBinary's numbers are little-endian, and binary() reads them through the host's typed arrays.
+if (endianness() !== 'LE') throw new Error('the ClickHouse client needs a little-endian host');
 
 /** Errors of a request that never reached ClickHouse. */
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN']);

@@ -7,7 +7,7 @@ import { minuteCap, sumCap } from '../sql-parts.js';
 import type { PointsQuery } from '../store.js';
 import { PEAK_COLUMNS } from '../tables.js';
 import { answerLost, type ClickHouse } from './client.js';
-import { KEY_VALUES, NAMES, SUMMED, TEAM_NAMES, TEAM_VALUES } from './schema.js';
+import { arraysSummed, KEY_VALUES, NAMES, SUMMED, TEAM_NAMES, TEAM_VALUES } from './schema.js';
 import { chInt, chInts, chName } from './sql.js';
 
 /** The statistics points on ClickHouse: the flush's writes and the ranges' reads (schema.ts). */
@@ -215,9 +215,6 @@ export async function refreshRollups(ch: ClickHouse, t: Touched, version: number
 
 const numbers = (r: Row, names: readonly string[]) => names.map((n) => Number(r[n] ?? 0));
 
-/** Each stored column's cap on a sum of rows, as an array literal (SUM_CAP is above 2^53: written as
- *  the exact integer its double is). */
-const SUM_CAPS = `[${STORED_COLUMNS.map((c) => BigInt(sumCap(c)).toString()).join(', ')}]`;
 /** Where each point value is in a team rollup's array when every key is asked: the team's own peak
  *  for a peak series, else the column. */
 const OWN_AT = Int32Array.from(STORED_COLUMNS, (c, i) =>
@@ -278,7 +275,7 @@ export async function readPointsCh(ch: ClickHouse, q: PointsQuery): Promise<Poin
   const keyRows = async (ids: readonly number[]) =>
     (
       await ch.binary(
-        `select toFloat64(${time}), arrayMap((s, cap) -> least(s, cap), sumForEach(${KEY_VALUES}), ${SUM_CAPS})
+        `select toFloat64(${time}), ${arraysSummed(KEY_VALUES)}
          from ${level ? chName(level.key) : 'stats_minute_points'} final
          where ${scope([teamId], ids)} and ${window} group by ${time}`,
         ['double', POINT_VALUES],

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { STORED_COLUMNS } from '@tlprt/contract';
+import { sumCap } from '../sql-parts.js';
 import { PEAK_COLUMNS } from '../tables.js';
 import type { ClickHouse } from './client.js';
 import { chName, chString } from './sql.js';
@@ -67,6 +68,12 @@ export function valuesColumn(names: readonly string[]): readonly [name: string, 
 export const NAMES = STORED_COLUMNS.map((c) => c.column);
 /** A team rollup's array: the stored columns, then the team's own peaks. */
 export const TEAM_NAMES = [...NAMES, ...PEAK_COLUMNS.map((p) => `peak_${p.column}`)];
+/** Each stored column's cap on a sum of rows (sumCap), as an array literal to take the arrays' sums
+ *  down to (SUM_CAP is above 2^53: written as the exact integer its double is). */
+export const SUM_CAPS = `[${STORED_COLUMNS.map((c) => BigInt(sumCap(c)).toString()).join(', ')}]`;
+/** The arrays of `column` summed over rows, each value capped at its column's sumCap. */
+export const arraysSummed = (column: string) =>
+  `arrayMap((s, cap) -> least(s, cap), sumForEach(${column}), ${SUM_CAPS})`;
 /** A key table's array column's name, and a team rollup's. */
 export const KEY_VALUES = valuesColumn(NAMES)[0];
 export const TEAM_VALUES = valuesColumn(TEAM_NAMES)[0];
