@@ -11,7 +11,13 @@ import { ingest } from './support/traffic';
 async function hoverUntil(page: Page, chart: Locator, shown: Locator) {
   // A range just chosen shows its skeleton until its data is in.
   await expect(chart).toBeVisible();
-  const box = await chart.boundingBox();
+  // A live update may swap the chart for its next render between the check and the measure (CI saw a
+  // null box once): measured again until it stands.
+  let box = await chart.boundingBox();
+  for (let tries = 0; !box && tries < 20; tries++) {
+    await expect(chart).toBeVisible();
+    box = await chart.boundingBox();
+  }
   if (!box) throw new Error('no chart');
   for (let x = box.width - 30; x > box.width / 2; x -= 20) {
     await page.mouse.move(box.x + x, box.y + box.height * 0.3);
