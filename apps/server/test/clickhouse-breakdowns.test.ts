@@ -28,6 +28,7 @@ import {
   NAMES as STORED_NAMES,
   valuesColumn,
 } from '../src/features/statistics/clickhouse/schema.js';
+import { newWriteId } from '../src/features/statistics/clickhouse/store.js';
 import { type StatsDb, statsDb } from '../src/features/statistics/tables.js';
 import { insertTeamWithMember } from '../src/features/teams/queries.js';
 import { dropClickHouseDatabase } from './helpers/clickhouse.js';
@@ -129,7 +130,7 @@ describe.skipIf(!CH_URL)('breakdowns on ClickHouse answer as the database', { ti
   /** The same rows into both stores. */
   async function write(rows: BreakdownRow[]) {
     await writeBreakdownsLocked(s, rows);
-    await writeBreakdownsCh(ch, teamOf, rows, Date.now());
+    await writeBreakdownsCh(ch, teamOf, rows, newWriteId());
   }
 
   /** A flush's rows: every key of both teams (and one of no team), some of the hours, every dimension,
@@ -260,11 +261,11 @@ describe.skipIf(!CH_URL)('breakdowns on ClickHouse answer as the database', { ti
           };
         },
       });
-      await expect(writeBreakdownsCh(flaky, teamOf, rows, Date.now())).rejects.toThrow(/ECONNREFUSED/);
+      await expect(writeBreakdownsCh(flaky, teamOf, rows, newWriteId())).rejects.toThrow(/ECONNREFUSED/);
       expect(failed).toBe(true);
     }
     // The caller writes the rows again: the sums are counted once.
-    await writeBreakdownsCh(ch, teamOf, rows, Date.now());
+    await writeBreakdownsCh(ch, teamOf, rows, newWriteId());
     // The days recomputed after the sums failing changes nothing the write answers for.
     let late = false;
     const lateFail = new Proxy(ch, {
@@ -280,7 +281,7 @@ describe.skipIf(!CH_URL)('breakdowns on ClickHouse answer as the database', { ti
     });
     const more = flush(6, HOURS.slice(3, 7));
     await writeBreakdownsLocked(s, more);
-    await writeBreakdownsCh(lateFail, teamOf, more, Date.now());
+    await writeBreakdownsCh(lateFail, teamOf, more, newWriteId());
     expect(late).toBe(true);
     await compareAll([0, 2]);
   });
@@ -291,8 +292,8 @@ describe.skipIf(!CH_URL)('breakdowns on ClickHouse answer as the database', { ti
     await writeBreakdownsLocked(s, a);
     await writeBreakdownsLocked(s, b);
     await Promise.all([
-      writeBreakdownsCh(ch, teamOf, a, Date.now()),
-      writeBreakdownsCh(ch, teamOf, b, Date.now()),
+      writeBreakdownsCh(ch, teamOf, a, newWriteId()),
+      writeBreakdownsCh(ch, teamOf, b, newWriteId()),
     ]);
     await compareAll([1, 4]);
   });

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { BREAKDOWN_MAX_ROWS, columnIndex, STORED_COLUMNS, type StoredColumn } from '@tlprt/contract';
 import { BREAKDOWN_DAY, BREAKDOWN_HOUR, type BreakdownRow, type BucketScope } from '../breakdown-queries.js';
 import { minuteCap, sumCap } from '../sql-parts.js';
@@ -160,8 +159,9 @@ function keyHours(where: string, batch?: string): string {
 const mergeBuckets = (c: StoredColumn) =>
   c.merge === 'sum' ? capped(`sum(${c.column})`, sumCap(c)) : `max(${c.column})`;
 const bucketsMerged = cols((c) => `${mergeBuckets(c)} as ${c.column}`);
-/** Every column summed over keys and capped at sumCap (a team's hour: peaks too). */
-const keysSummed = cols((c) => `${capped(`sum(${c.column})`, sumCap(c))} as ${c.column}`);
+/** A column summed over keys and capped at sumCap (a team's hour: peaks too). */
+const keySum = (c: StoredColumn) => capped(`sum(${c.column})`, sumCap(c));
+const keysSummed = cols((c) => `${keySum(c)} as ${c.column}`);
 
 /**
  * Recomputes the days the batch touches (per key, and per team from all of the team's keys) from the
@@ -200,16 +200,15 @@ async function recomputeDays(
 
 /**
  * Adds a flush's rows to the keys' hours and recomputes the days they touch (writeBreakdowns).
- * `version`: a Date.now()-based number naming the write (with random bits, so two nodes' writes of
- * the same millisecond stay apart). Rows of keys not in `teamOf` are skipped (their team is gone: no
- * read would find them).
+ * `batch`: the write's name (newWriteId). Rows of keys not in `teamOf` are skipped (their team is gone:
+ * no read would find them).
  *
  * Order, for retries (the caller writes the rows again when this throws with ClickHouse away):
  *  1. the rows go to the stage under this write's name; a failure loses nothing (a retry stages them
  *     again under a new name; the orphans are read by no one and go with their partition);
- *  2. the days are recomputed from the stored hours with the staged rows merged in: max states, so a
- *     retry that does it again changes nothing (its rows are the same or more: the aggregator gives a
- *     failed write's sums back to the next one). A node that dies between 2 and 3 leaves days that
+ *  2. the days are recomputed from the stored hours with the staged rows merged in: the most complete
+ *     recomputation wins (`completeness`), so a retry that does it again changes nothing (its rows are
+ *     the same or more: the aggregator gives a failed write's sums back to the next one). A node that dies between 2 and 3 leaves days that
  *     count rows the hours never got;
  *  3. the sums: one INSERT … SELECT of the staged rows into the hours, the only statement that is not
  *     idempotent and the last one that can fail the write. What remains: an insert the server applied
@@ -225,9 +224,8 @@ export async function writeBreakdownsCh(
   ch: ClickHouse,
   teamOf: ReadonlyMap<number, number>,
   rows: readonly BreakdownRow[],
-  version: number,
+  batch: string,
 ): Promise<void> {
-  const batch = `${chInt(Math.trunc(version))}-${randomBytes(8).toString('hex')}`;
   const at = Math.floor(Date.now() / 1000);
   const staged: object[] = [];
   const teams = new Set<number>();
@@ -287,7 +285,7 @@ function bucketRows(q: BucketScope, name?: string): string {
   ];
   if (q.size === BREAKDOWN_HOUR) {
     if (!q.allKeys) where.push(`key_id in (${chInts(q.keyIds)})`);
-    return `select bucket, name, [${cols((c) => capped(`sum(${c.column})`, sumCap(c)))}] as v
+    return `select bucket, name, [${cols(keySum)}] as v
       from (${keyHours(where.join(' and '))}) group by bucket, name`;
   }
   if (q.allKeys)

@@ -84,7 +84,7 @@ const typed = (spec: string) => spec.split(',').map((c) => c.trim().split(' ') a
 
 /**
  * Rows per index mark. 18.16 reads (and a FINAL merges) whole granules: at its 8,192 a month's breakdown
- * of one team read every row of the table in the bench (8 ms for a team that had none, 4 ms at 256).
+ * of one team read every row of the table in the bench (9.9 ms for a team that had none, 3.6 ms at 256).
  * A team's tables hold few rows per team, finely indexed; a key's many, at a coarser step (the index
  * stays in memory: a row in 1,024 costs 16 bytes or so).
  */

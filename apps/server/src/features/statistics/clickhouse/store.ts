@@ -45,6 +45,10 @@ const KEPT: ReadonlyArray<readonly [table: string, keepSeconds: number, by: 'day
   ...BREAKDOWN_TABLES_KEPT,
 ];
 
+/** A write's name (a sums insert's receipt and query id, a breakdown write's stage rows): its time,
+ *  and random bits so that two nodes' writes of the same millisecond stay apart. */
+export const newWriteId = () => `${Date.now()}-${randomBytes(8).toString('hex')}`;
+
 /** The first second after a partition (`20261128`: a day, `202611`: a month). */
 function partitionEnd(partition: string, by: 'day' | 'month'): number | null {
   const m = /^(\d{4})(\d{2})(\d{2})?$/.exec(partition);
@@ -132,7 +136,7 @@ class ClickHouseStore implements StatsStore {
     await this.settleLost();
     await this.refreshPending();
     if (batch.length) {
-      const id = `${Date.now()}-${randomBytes(8).toString('hex')}`;
+      const id = newWriteId();
       let touched: Touched | null;
       try {
         touched = await insertMinutes(this.ch, await this.teamOf(batch.map((a) => a.keyId)), batch, {
@@ -177,7 +181,7 @@ class ClickHouseStore implements StatsStore {
 
   async writeBreakdowns(rows: readonly BreakdownRow[]): Promise<void> {
     if (rows.length === 0) return;
-    await writeBreakdownsCh(this.ch, await this.teamOf(rows.map((r) => r.keyId)), rows, this.version());
+    await writeBreakdownsCh(this.ch, await this.teamOf(rows.map((r) => r.keyId)), rows, newWriteId());
   }
 
   readPoints: StatsStore['readPoints'] = (q) => readPointsCh(this.ch, q);
