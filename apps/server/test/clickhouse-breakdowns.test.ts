@@ -17,6 +17,7 @@ import {
 } from '../src/features/statistics/breakdown-queries.js';
 import {
   breakdownTables,
+  DAY_ARRAY_NAMES,
   readBreakdownCh,
   readBreakdownSeriesCh,
   writeBreakdownsCh,
@@ -24,7 +25,6 @@ import {
 import { ClickHouse } from '../src/features/statistics/clickhouse/client.js';
 import {
   ensureStatsTables,
-  KEY_VALUES,
   NAMES as STORED_NAMES,
   valuesColumn,
 } from '../src/features/statistics/clickhouse/schema.js';
@@ -314,12 +314,15 @@ describe.skipIf(!CH_URL)('breakdown tables on ClickHouse', () => {
       expect(made.length).toBeGreaterThan(4 * STORED_COLUMNS.length);
       const last = STORED_COLUMNS[STORED_COLUMNS.length - 1]?.column as string;
       // The tables as a release before that series made them: without its column, their arrays (the
-      // days') of the layout before it, and a day written then.
+      // days' sums) of the layout before it, and a day written then.
+      const sums = DAY_ARRAY_NAMES[0] as string[];
+      expect(sums).toContain(last);
+      const [sumArray] = valuesColumn(sums);
+      const [oldArray, oldType] = valuesColumn(sums.filter((n) => n !== last));
       const before = STORED_NAMES.slice(0, -1);
-      const [oldArray, oldType] = valuesColumn(before);
       for (const { name, columns: cols } of breakdownTables()) {
-        if (cols.some(([c]) => c === KEY_VALUES)) {
-          await ch.command(`alter table ${name} drop column ${KEY_VALUES}`);
+        if (cols.some(([c]) => c === sumArray)) {
+          await ch.command(`alter table ${name} drop column ${sumArray}`);
           await ch.command(`alter table ${name} add column ${oldArray} ${oldType}`);
         }
         await ch.command(`alter table ${name} drop column ${last}`);
@@ -330,8 +333,8 @@ describe.skipIf(!CH_URL)('breakdown tables on ClickHouse', () => {
       await ensureStatsTables(ch, breakdownTables());
       expect(await columns()).toEqual(made);
       // The day written before reads in the new layout: the new series 0.
-      const [old] = await ch.rows<{ v: string[] }>(`select ${KEY_VALUES} as v from stats_breakdown_day`);
-      expect(old?.v.map(Number)).toEqual([...before.map(() => 7), 0]);
+      const [old] = await ch.rows<{ v: string[] }>(`select ${sumArray} as v from stats_breakdown_day`);
+      expect(old?.v.map(Number)).toEqual([...sums.slice(0, -1).map(() => 7), 0]);
     } finally {
       await ch.close();
       await dropClickHouseDatabase(url);

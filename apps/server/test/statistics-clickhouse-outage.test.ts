@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { connect, createServer, type Server, type Socket } from 'node:net';
-import { PATHS } from '@tlprt/contract';
+import { BREAKDOWN_DIMENSIONS, PATHS, ZBreakdownResponse } from '@tlprt/contract';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildDomain, buildKey, buildTeam } from './factories.js';
 import { clickHouseQuery, dropClickHouseDatabase, TEST_CLICKHOUSE_URL } from './helpers/clickhouse.js';
@@ -110,7 +110,20 @@ describe.skipIf(!TEST_CLICKHOUSE_URL)('statistics on ClickHouse while ClickHouse
       expect(day.status).toBe(200);
       return day.body.totals.cdnDwSize as number;
     };
-    return { link, clickhouse, lines, server, key, send, answered };
+    /** The breakdown by country of the day's answer: its one row's bytes. */
+    const brokenDown = async () => {
+      const res = await api.as(team.owner.token).post(PATHS.statistics.breakdown, {
+        apiKeys: [key.keyHash],
+        startTimestamp: 0,
+        endTimestamp: now() + 60,
+        team_id: team.id,
+        range: 'day',
+        by: 'country',
+      });
+      expect(res.status).toBe(200);
+      return ZBreakdownResponse.parse(res.body).data.map((r) => r.cdnDwSize);
+    };
+    return { link, clickhouse, lines, server, key, send, answered, brokenDown };
   }
 
   it('keeps every accepted report through the cut, then stores each once', async () => {
@@ -181,5 +194,42 @@ describe.skipIf(!TEST_CLICKHOUSE_URL)('statistics on ClickHouse while ClickHouse
     expect(await stored()).toBe(1230);
     expect(lines.filter((l) => l.includes('answer was lost had been stored'))).toHaveLength(2);
     expect(await answered()).toBe(1230);
+  }, 60_000);
+
+  it('counts a breakdown write once when ClickHouse stored its hours but their answer was lost', async () => {
+    const { link, clickhouse, lines, server, key, send, brokenDown } = await behindRelay('lostbd');
+    const country = BREAKDOWN_DIMENSIONS.indexOf('country');
+    const stored = async () =>
+      Number(
+        (
+          await clickHouseQuery(
+            clickhouse,
+            `select sumMerge(cdn_bytes) from stats_breakdown_hour
+             where key_id = ${key.id} and dim = ${country} format TabSeparated`,
+          )
+        ).trim(),
+      );
+    await send('a', 1000);
+    // Twice in a row, as the sums' test above: the second write takes the first one's sums off.
+    for (const [session, bytes] of [
+      ['b', 200],
+      ['c', 30],
+    ] as const) {
+      link.loseAnswerTo('insert into stats_breakdown_hour');
+      await expect(server.app.stats.flush()).rejects.toThrow(/statistics cannot be written/);
+      await send(session, bytes);
+    }
+    expect(link.lost()).toBe(2);
+    expect(await stored()).toBe(1200);
+    await server.app.stats.flush();
+    expect(await stored()).toBe(1230);
+    expect(lines.filter((l) => l.includes('answer was lost had been stored'))).toHaveLength(2);
+    expect(await brokenDown()).toEqual([1230]);
+    // Each stored write left its receipt (a write and its receipt are one insert's).
+    const receipts = await clickHouseQuery(
+      clickhouse,
+      `select count() from stats_receipts where startsWith(receipt, 'breakdowns:') format TabSeparated`,
+    );
+    expect(Number(receipts.trim())).toBe(3);
   }, 60_000);
 });

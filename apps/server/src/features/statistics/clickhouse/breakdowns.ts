@@ -3,15 +3,14 @@ import { BREAKDOWN_DAY, BREAKDOWN_HOUR, type BreakdownRow, type BucketScope } fr
 import { minuteCap, sumCap } from '../sql-parts.js';
 import type { BreakdownBuckets, BreakdownRows } from '../store.js';
 import { RETENTION_S } from '../tables.js';
-import type { ClickHouse } from './client.js';
+import { answerLost, type ClickHouse } from './client.js';
 import {
   arraysSummed,
   KEY_GRANULES,
-  KEY_VALUES,
-  NAMES,
-  SUM_CAPS,
+  SUMMED,
   type TableSpec,
   TEAM_GRANULES,
+  type ViewSpec,
   valuesColumn,
 } from './schema.js';
 import { chInt, chInts, chName, chString } from './sql.js';
@@ -28,20 +27,21 @@ import { chInt, chInts, chName, chString } from './sql.js';
  *                         the UInt64 sum cannot wrap before 2^14 writes of one key-hour and name at
  *                         the 8-byte cap), peak series as maxState (the larger of the stored count and
  *                         a node's fresh one)
- *  stats_breakdown_day    AggregatingMergeTree: a key's UTC day, recomputed by the writer from the
- *                         day's hours (sums summed, capped; peaks the largest hour), every column a
- *                         maxState
+ *  stats_breakdown_day    ReplacingMergeTree(version): a key's UTC day, recomputed by the writer from
+ *                         the day's hours (sums summed, capped; peaks the largest hour); `version` its
+ *                         completeness (below), the sums and the peaks each also one array (read by
+ *                         FINAL)
  *  stats_team_breakdown_day   the same per team: from the team's hours (each the capped sum of its
  *                         keys' hours, peaks too), sums summed, peaks the largest hour
  *
  * A team's hour is not stored: it is the sum of its keys' hours (each row carries its team), read
  * from the same index range. The days are stored, as they outlive the hours (62 days, the days 2
- * years: retention.ts), and a capped day is not the sum of what was inserted. Every
- * value of a day only grows as the hours do (sums and peaks alike, caps included), so a day's rows
- * hold each recomputation's values as max states: the one that saw the most wins, whatever the order
- * in which recomputations of two nodes land, and a recomputation done twice changes nothing. No
- * version column is needed for that (a ReplacingMergeTree would keep the last one written, not the
- * most complete one).
+ * years: retention.ts), and a capped day is not the sum of what was inserted. Every value of a day
+ * only grows as the hours do (sums and peaks alike, caps included), so of a day's recomputations the
+ * one that saw the most rows has the largest values, and the table keeps it by its completeness,
+ * whatever the order in which the recomputations of two nodes land; a recomputation done twice
+ * changes nothing. (Max states per column would keep the same values, at the cost of a second
+ * aggregation on every read.)
  *
  * Every table is partitioned by month (the stage by day, to be dropped after 2 days) and ordered by
  * (team_id, dim, bucket, …): a team's breakdown over a window is one range of the primary index.
@@ -55,6 +55,17 @@ const HOUR = 'stats_breakdown_hour';
 const DAY = 'stats_breakdown_day';
 const TEAM_DAY = 'stats_team_breakdown_day';
 const STAGE = 'stats_breakdown_stage';
+
+/** The peak series, beside SUMMED: a day's sums and peaks are each one array (SUM_VALUES, PEAK_VALUES)
+ *  as breakdowns read them, adding up the one and taking the largest of the other (a ForEach over each
+ *  half, not both over all: 1.5 ms of the bench's month of 200 streams). */
+const PEAKED = STORED_COLUMNS.filter((c) => c.merge !== 'sum');
+/** The names in the days' arrays: the sums', then the peaks'. */
+export const DAY_ARRAY_NAMES = [SUMMED, PEAKED].map((columns) => columns.map((c) => c.column));
+const DAY_ARRAYS = DAY_ARRAY_NAMES.map((names) => valuesColumn(names));
+const [[SUM_VALUES], [PEAK_VALUES]] = DAY_ARRAYS as [readonly [string, string], readonly [string, string]];
+/** The order of a read's values: its sums, then its peaks. */
+const READ_ORDER = [...SUMMED, ...PEAKED];
 
 const byMonth = "partition by toYYYYMM(toDateTime(bucket, 'UTC'))";
 const cols = (f: (c: StoredColumn) => string) => STORED_COLUMNS.map(f).join(', ');
@@ -98,12 +109,12 @@ export function breakdownTables(): TableSpec[] {
     },
     {
       name: HOUR,
-      columns: [...keyed, ...columns(HOUR)],
+      columns: [...keyed, ...columns(HOUR), ['receipt', 'String']],
       engine: `AggregatingMergeTree() ${byMonth} order by (team_id, dim, bucket, key_id, name) ${KEY_GRANULES}`,
     },
     {
       name: DAY,
-      columns: [...keyed, ...columns(DAY), ['version', 'UInt64'], valuesColumn(NAMES)],
+      columns: [...keyed, ...columns(DAY), ['version', 'UInt64'], ...DAY_ARRAYS],
       engine: `ReplacingMergeTree(version) ${byMonth} order by (team_id, dim, bucket, key_id, name) ${KEY_GRANULES}`,
     },
     {
@@ -112,7 +123,7 @@ export function breakdownTables(): TableSpec[] {
         ...keyed.filter(([n]) => n !== 'key_id'),
         ...columns(TEAM_DAY),
         ['version', 'UInt64'],
-        valuesColumn(NAMES),
+        ...DAY_ARRAYS,
       ],
       engine: `ReplacingMergeTree(version) ${byMonth} order by (team_id, dim, bucket, name) ${TEAM_GRANULES}`,
     },
@@ -129,6 +140,48 @@ export const BREAKDOWN_TABLES_KEPT: Array<
   [TEAM_DAY, RETENTION_S.hour, 'month'],
   [STAGE, RETENTION_S.minute, 'day'],
 ];
+
+/** A write's receipt in stats_receipts: its hour insert was stored (settled by the store when the
+ *  insert's answer was lost). */
+export const breakdownReceipt = (batch: string) => `breakdowns:${batch}`;
+
+/** The hours' receipts: the one row of an insert that carries its write's receipt, to stats_receipts
+ *  (a materialized view sees an insert's block whole: the rows and the receipt are stored together). */
+export const BREAKDOWN_RECEIPTS: ViewSpec = {
+  name: 'stats_breakdown_receipts_mv',
+  view: `to stats_receipts as select receipt, toUInt32(now()) as at from ${HOUR} where receipt != ''`,
+};
+
+/** A breakdown row's identity: its key, hour, dimension and name. */
+const rowId = (r: Pick<BreakdownRow, 'keyId' | 'bucket' | 'dim' | 'name'>) =>
+  `${r.keyId}|${r.bucket}|${r.dim}|${r.name}`;
+
+/** The sums of rows as staged, by rowId (STORED_COLUMNS' order, peaks 0): what a write whose answer
+ *  was lost stored if it was, and what the rows written again take off. */
+export type StagedSums = Map<string, Float64Array>;
+
+/** Adds `more` into `into` (a second write whose answer was lost, stored on top of the first's). */
+export function addStagedSums(into: StagedSums, more: StagedSums): void {
+  for (const [id, sums] of more) {
+    const had = into.get(id);
+    if (!had) into.set(id, Float64Array.from(sums));
+    else
+      sums.forEach((v, i) => {
+        had[i] = (had[i] as number) + v;
+      });
+  }
+}
+
+/** A breakdown write whose hour insert failed once ClickHouse may have had it (answerLost): maybe
+ *  stored. `sums`: what it staged (what is stored if it was). */
+export class BreakdownsAnswerLost extends Error {
+  constructor(
+    readonly reason: Error,
+    readonly sums: StagedSums,
+  ) {
+    super(reason.message);
+  }
+}
 
 /**
  * Each key-hour (per dimension and name) of the stored rows matching `where`, merged: sums added and
@@ -200,8 +253,8 @@ async function recomputeDays(
 
 /**
  * Adds a flush's rows to the keys' hours and recomputes the days they touch (writeBreakdowns).
- * `batch`: the write's name (newWriteId). Rows of keys not in `teamOf` are skipped (their team is gone:
- * no read would find them).
+ * `batch`: the write's name (newWriteId); `stored`: sums of these rows already stored (step 3). Rows of
+ * keys not in `teamOf` are skipped (their team is gone: no read would find them).
  *
  * Order, for retries (the caller writes the rows again when this throws with ClickHouse away):
  *  1. the rows go to the stage under this write's name; a failure loses nothing (a retry stages them
@@ -211,10 +264,12 @@ async function recomputeDays(
  *     the same or more: the aggregator gives a failed write's sums back to the next one). A node that dies between 2 and 3 leaves days that
  *     count rows the hours never got;
  *  3. the sums: one INSERT … SELECT of the staged rows into the hours, the only statement that is not
- *     idempotent and the last one that can fail the write. What remains: an insert the server applied
- *     but whose answer was lost (a timeout) is retried and counted twice, as on any store without a
- *     transaction around the write; and an insert split in two parts (rows of two months) could be
- *     half applied if the server dies in between;
+ *     idempotent and the last one that can fail the write. One of its rows carries the write's receipt
+ *     (BREAKDOWN_RECEIPTS): an insert whose answer was lost throws BreakdownsAnswerLost, and the store
+ *     looks for the receipt before its next write; if the insert was stored, its sums come as `stored`
+ *     and are taken off the rows written again (which hold them: the aggregator gives a failed write's
+ *     rows back). What remains: an insert split in two parts (rows of two months) could be half
+ *     applied if the server dies in between;
  *  4. the days again from the hours as now stored, with any other node's rows written meanwhile: two
  *     nodes writing at once each recomputed without the other's rows in step 2. Best effort: a failure
  *     here is not the write's (its rows are in the hours and, from step 2, in the days), so it is
@@ -225,9 +280,11 @@ export async function writeBreakdownsCh(
   teamOf: ReadonlyMap<number, number>,
   rows: readonly BreakdownRow[],
   batch: string,
+  stored?: StagedSums,
 ): Promise<void> {
   const at = Math.floor(Date.now() / 1000);
   const staged: object[] = [];
+  const sums: StagedSums = new Map();
   const teams = new Set<number>();
   const keys = new Set<number>();
   let from = Number.POSITIVE_INFINITY;
@@ -244,10 +301,17 @@ export async function writeBreakdownsCh(
       dim: r.dim,
       name: r.name,
     };
+    const id = rowId(r);
+    const before = stored?.get(id);
+    const rowSums = new Float64Array(STORED_COLUMNS.length);
     STORED_COLUMNS.forEach((c, i) => {
+      const less = c.merge === 'sum' ? (before?.[i] ?? 0) : 0;
       // Whole and capped as the database's insert caps a row (its sum saturates at the same cap).
-      row[c.column] = Math.max(0, Math.min(Math.round(r.values[i] ?? 0), minuteCap(c)));
+      const value = Math.max(0, Math.min(Math.round(r.values[i] ?? 0) - less, minuteCap(c)));
+      row[c.column] = value;
+      if (c.merge === 'sum') rowSums[i] = value;
     });
+    sums.set(id, rowSums);
     staged.push(row);
     teams.add(teamId);
     keys.add(r.keyId);
@@ -262,20 +326,29 @@ export async function writeBreakdownsCh(
   await ch.insert(STAGE, staged);
   await recomputeDays(ch, batch, true, teamIds, keyIds, dayFrom, dayTo);
   const states = cols((c) => `${keyOf(c)}State(${c.column})`);
-  await ch.command(`insert into ${HOUR} (team_id, key_id, bucket, dim, name, ${names})
-    select team_id, key_id, bucket, dim, name, ${states} from ${STAGE} where batch = ${chString(batch)}
-    group by team_id, key_id, bucket, dim, name`);
+  try {
+    await ch.command(
+      `insert into ${HOUR} (team_id, key_id, bucket, dim, name, ${names}, receipt)
+       select team_id, key_id, bucket, dim, name, ${states},
+         if(rowNumberInAllBlocks() = 0, ${chString(breakdownReceipt(batch))}, '')
+       from ${STAGE} where batch = ${chString(batch)} group by team_id, key_id, bucket, dim, name`,
+      batch,
+    );
+  } catch (err) {
+    throw answerLost(err) ? new BreakdownsAnswerLost(err as Error, sums) : err;
+  }
   // Step 4: nothing to retry on failure (see above).
   await recomputeDays(ch, batch, false, teamIds, keyIds, dayFrom, dayTo).catch(() => undefined);
 }
 
 /**
- * Each bucket's row per name of `q` (only `name`'s when given), its values as the array `v`
- * (STORED_COLUMNS): the keys' rows summed per bucket (a team's hour; sums capped at sumCap, peaks
- * too), or with every key of the team at day size the team's own days. As breakdown-queries.ts
- * bucketRows.
+ * Where each bucket's row per name of `q` comes from (only `name`'s when given): a FROM clause, and
+ * the expressions of the row's sums and peaks in it, each one array (SUMMED, PEAKED). The keys' rows
+ * summed per bucket (a team's hour; sums capped at sumCap, peaks too), or with every key of the team
+ * at day size the team's own days, read with no subquery (18.16 spent up to 0.6 ms of the bench's
+ * 5 on one). As breakdown-queries.ts bucketRows.
  */
-function bucketRows(q: BucketScope, name?: string): string {
+function bucketSource(q: BucketScope, name?: string): { from: string; s: string; p: string } {
   const where = [
     `team_id = ${chInt(q.teamId)}`,
     `dim = ${chInt(q.dim)}`,
@@ -285,50 +358,67 @@ function bucketRows(q: BucketScope, name?: string): string {
   ];
   if (q.size === BREAKDOWN_HOUR) {
     if (!q.allKeys) where.push(`key_id in (${chInts(q.keyIds)})`);
-    return `select bucket, name, [${cols(keySum)}] as v
-      from (${keyHours(where.join(' and '))}) group by bucket, name`;
+    const summed = (columns: readonly StoredColumn[]) => `[${columns.map(keySum).join(', ')}]`;
+    return {
+      from: `(select bucket, name, ${summed(SUMMED)} as bucket_sums, ${summed(PEAKED)} as bucket_peaks
+        from (${keyHours(where.join(' and '))}) group by bucket, name)`,
+      s: 'bucket_sums',
+      p: 'bucket_peaks',
+    };
   }
   if (q.allKeys)
-    return `select bucket, name, ${KEY_VALUES} as v from ${TEAM_DAY} final where ${where.join(' and ')}`;
+    return { from: `${TEAM_DAY} final where ${where.join(' and ')}`, s: SUM_VALUES, p: PEAK_VALUES };
   where.push(`key_id in (${chInts(q.keyIds)})`);
-  return `select bucket, name, ${arraysSummed('v')} as v from (
-      select bucket, name, ${KEY_VALUES} as v from ${DAY} final where ${where.join(' and ')}
-    ) group by bucket, name`;
+  return {
+    from: `(select bucket, name, ${arraysSummed(SUM_VALUES, SUMMED)} as bucket_sums, ${arraysSummed(PEAK_VALUES, PEAKED)} as bucket_peaks
+      from ${DAY} final where ${where.join(' and ')} group by bucket, name)`,
+    s: 'bucket_sums',
+    p: 'bucket_peaks',
+  };
 }
 
-/** Each row's stored columns by name, from numbers that hold `lead` values then STORED_COLUMNS a row. */
-function storedRows(values: Float64Array, lead: number): Array<Record<string, number>> {
-  const width = lead + STORED_COLUMNS.length;
+/** Each row's stored columns by name, from numbers that hold `lead` values, then SUMMED's and
+ *  PEAKED's, a row; with `capSums`, each sum taken down to its column's sumCap (a double's rounding
+ *  is monotonic and every cap one exactly: the same number as the capped UInt64's). */
+function storedRows(values: Float64Array, lead: number, capSums = false): Array<Record<string, number>> {
+  const width = lead + READ_ORDER.length;
   const out: Array<Record<string, number>> = [];
   for (let at = 0; at < values.length; at += width) {
     const row: Record<string, number> = {};
-    STORED_COLUMNS.forEach((c, j) => {
-      row[c.column] = values[at + lead + j] as number;
+    READ_ORDER.forEach((c, j) => {
+      const value = values[at + lead + j] as number;
+      row[c.column] = capSums && c.merge === 'sum' ? Math.min(value, sumCap(c)) : value;
     });
     out.push(row);
   }
   return out;
 }
 
-const PEAKS = `[${STORED_COLUMNS.map((c) => (c.merge === 'sum' ? 0 : 1)).join(', ')}]`;
-/** The traffic bytes a row is ordered by, exact (three UInt64 can overflow one), from its array `m`. */
+/** The traffic bytes a row is ordered by, each sum capped at sumCap (as the row's answer is), exact
+ *  (three UInt64 can overflow one), from its `sums`. */
 const ORDER = (['cdnBytes', 'p2pBytes', 'nodrBytes'] as const)
-  .map((s) => `toDecimal128(m[${columnIndex(s) + 1}], 0)`)
+  .map((series) => {
+    const column = STORED_COLUMNS[columnIndex(series)] as StoredColumn;
+    return `toDecimal128(${capped(`sums[${SUMMED.indexOf(column) + 1}]`, sumCap(column))}, 0)`;
+  })
   .join(' + ');
 
-/** readBreakdown on ClickHouse: the rows of one dimension over [from, to], largest traffic first; a
- *  name's buckets merged: sums added (capped at sumCap), peaks the largest bucket's. */
+/**
+ * readBreakdown on ClickHouse: the rows of one dimension over [from, to], largest traffic first; a
+ * name's buckets merged: sums added (capped at sumCap), peaks the largest bucket's. The sums are
+ * capped here, but for the ordering's three: capping the arrays in SQL took 0.5 ms of the bench's 5.
+ */
 export async function readBreakdownCh(ch: ClickHouse, q: BucketScope): Promise<BreakdownRows> {
+  const source = bucketSource(q);
   const read = await ch.binary(
-    `select name, m from (
-       select name, arrayMap((s, x, peak, cap) -> if(peak = 1, x, least(s, cap)),
-         sumForEach(v), maxForEach(v), ${PEAKS}, ${SUM_CAPS}) as m
-       from (${bucketRows(q)}) group by name
-     ) order by ${ORDER} desc, name limit ${chInt(BREAKDOWN_MAX_ROWS)}`,
-    ['string', STORED_COLUMNS.length],
+    `select name, sumForEach(${source.s}) as sums, maxForEach(${source.p}) as peaks from ${source.from}
+     group by name order by ${ORDER} desc, name limit ${chInt(BREAKDOWN_MAX_ROWS)}`,
+    ['string', SUMMED.length, PEAKED.length],
   );
   // A name beside numbers: the database's row type (a string key among numeric ones).
-  return storedRows(read.values, 0).map((r, i) => ({ ...r, name: read.names[i] }) as BreakdownRows[number]);
+  return storedRows(read.values, 0, true).map(
+    (r, i) => ({ ...r, name: read.names[i] }) as BreakdownRows[number],
+  );
 }
 
 /** readBreakdownSeries on ClickHouse: one name's buckets over [from, to], oldest first. */
@@ -336,12 +426,13 @@ export async function readBreakdownSeriesCh(
   ch: ClickHouse,
   q: BucketScope & { name: string },
 ): Promise<BreakdownBuckets> {
+  const source = bucketSource(q, q.name);
   const read = await ch.binary(
-    `select toFloat64(bucket), v from (${bucketRows(q, q.name)}) order by bucket`,
-    ['double', STORED_COLUMNS.length],
+    `select toFloat64(bucket), ${source.s}, ${source.p} from ${source.from} order by bucket`,
+    ['double', SUMMED.length, PEAKED.length],
   );
   return storedRows(read.values, 1).map((r, i) => ({
     ...r,
-    bucket: read.values[i * (STORED_COLUMNS.length + 1)] as number,
+    bucket: read.values[i * (READ_ORDER.length + 1)] as number,
   }));
 }

@@ -100,9 +100,9 @@ export class ClickHouse {
     await this.request(`create database if not exists ${this.database}`, { database: 'default' });
   }
 
-  /** A statement with no rows back (DDL, insert … select). */
-  async command(query: string): Promise<void> {
-    await this.request(query);
+  /** A statement with no rows back (DDL, insert … select); `queryId` names it (system.processes). */
+  async command(query: string, queryId?: string): Promise<void> {
+    await this.request(query, { queryId });
   }
 
   /** Rows as objects of their column names (64-bit integers come back as strings: Number() them). */

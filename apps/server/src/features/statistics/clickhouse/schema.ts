@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { STORED_COLUMNS } from '@tlprt/contract';
+import { STORED_COLUMNS, type StoredColumn } from '@tlprt/contract';
 import { sumCap } from '../sql-parts.js';
 import { PEAK_COLUMNS } from '../tables.js';
 import type { ClickHouse } from './client.js';
@@ -51,8 +51,8 @@ export interface TableSpec {
   columns: ReadonlyArray<readonly [name: string, type: string]>;
   engine: string;
 }
-/** A materialized view, made after the tables it reads and writes. */
-interface ViewSpec {
+/** A materialized view, made after every table and column (it may read a column added to a table). */
+export interface ViewSpec {
   name: string;
   view: string;
 }
@@ -68,12 +68,14 @@ export function valuesColumn(names: readonly string[]): readonly [name: string, 
 export const NAMES = STORED_COLUMNS.map((c) => c.column);
 /** A team rollup's array: the stored columns, then the team's own peaks. */
 export const TEAM_NAMES = [...NAMES, ...PEAK_COLUMNS.map((p) => `peak_${p.column}`)];
-/** Each stored column's cap on a sum of rows (sumCap), as an array literal to take the arrays' sums
- *  down to (SUM_CAP is above 2^53: written as the exact integer its double is). */
-export const SUM_CAPS = `[${STORED_COLUMNS.map((c) => BigInt(sumCap(c)).toString()).join(', ')}]`;
-/** The arrays of `column` summed over rows, each value capped at its column's sumCap. */
-export const arraysSummed = (column: string) =>
-  `arrayMap((s, cap) -> least(s, cap), sumForEach(${column}), ${SUM_CAPS})`;
+/** Each column's cap on a sum of rows (sumCap), as an array literal to take the arrays' sums down to
+ *  (SUM_CAP is above 2^53: written as the exact integer its double is). */
+export const sumCaps = (columns: readonly StoredColumn[]) =>
+  `[${columns.map((c) => BigInt(sumCap(c)).toString()).join(', ')}]`;
+/** The arrays of `column` (the values of `columns`, STORED_COLUMNS by default) summed over rows, each
+ *  value capped at its column's sumCap. */
+export const arraysSummed = (column: string, columns: readonly StoredColumn[] = STORED_COLUMNS) =>
+  `arrayMap((s, cap) -> least(s, cap), sumForEach(${column}), ${sumCaps(columns)})`;
 /** A key table's array column's name, and a team rollup's. */
 export const KEY_VALUES = valuesColumn(NAMES)[0];
 export const TEAM_VALUES = valuesColumn(TEAM_NAMES)[0];
@@ -94,7 +96,7 @@ export const KEY_GRANULES = 'settings index_granularity = 1024';
 const byDay = "partition by toYYYYMMDD(toDateTime(minute, 'UTC'))";
 const byMonth = "partition by toYYYYMM(toDateTime(bucket, 'UTC'))";
 
-/** The tables and views, made in this order. */
+/** The tables and views (the tables made in this order, then their missing columns, then the views). */
 function statsTables(): Array<TableSpec | ViewSpec> {
   const rollup = (name: string): TableSpec => ({
     name,
@@ -178,21 +180,24 @@ function statsTables(): Array<TableSpec | ViewSpec> {
 }
 
 /**
- * Makes the database and the tables and views that are missing (`extra`: the breakdowns' tables), then
+ * Makes the database and the tables that are missing (`extra`: the breakdowns' tables and view), then
  * adds every column a table lacks, with its type: a series added to the contract's table is a column
  * added here (0, or an empty state, in the rows before it), as the database's migrations do, and the
- * table's array of another layout (valuesColumn) is dropped. 18.16 has no `add column if not exists`,
- * hence one look at system.columns.
+ * table's array of another layout (valuesColumn) is dropped; then the views that are missing, last as
+ * one may read an added column. 18.16 has no `add column if not exists`, hence one look at
+ * system.columns.
  */
-export async function ensureStatsTables(ch: ClickHouse, extra: readonly TableSpec[]): Promise<void> {
+export async function ensureStatsTables(
+  ch: ClickHouse,
+  extra: ReadonlyArray<TableSpec | ViewSpec>,
+): Promise<void> {
   await ch.ensureDatabase();
   const specs = [...statsTables(), ...extra];
   for (const t of specs) {
+    if ('view' in t) continue;
     await ch.command(
-      'view' in t
-        ? `create materialized view if not exists ${chName(t.name)} ${t.view}`
-        : `create table if not exists ${chName(t.name)} (${t.columns.map(([n, type]) => `${chName(n)} ${type}`).join(', ')})
-           engine = ${t.engine}`,
+      `create table if not exists ${chName(t.name)} (${t.columns.map(([n, type]) => `${chName(n)} ${type}`).join(', ')})
+       engine = ${t.engine}`,
     );
   }
   const existing = await ch.rows<{ table: string; name: string }>(
@@ -209,4 +214,6 @@ export async function ensureStatsTables(ch: ClickHouse, extra: readonly TableSpe
       if (c.table === t.name && /^v_[0-9a-f]{10}$/.test(c.name) && !current.has(c.name))
         await ch.command(`alter table ${chName(t.name)} drop column ${chName(c.name)}`);
   }
+  for (const t of specs)
+    if ('view' in t) await ch.command(`create materialized view if not exists ${chName(t.name)} ${t.view}`);
 }

@@ -8,10 +8,15 @@ import { teamsOfKeys } from '../queries.js';
 import type { StatsStore } from '../store.js';
 import { RETENTION_S, statsDb } from '../tables.js';
 import {
+  addStagedSums,
+  BREAKDOWN_RECEIPTS,
   BREAKDOWN_TABLES_KEPT,
+  BreakdownsAnswerLost,
+  breakdownReceipt,
   breakdownTables,
   readBreakdownCh,
   readBreakdownSeriesCh,
+  type StagedSums,
   writeBreakdownsCh,
 } from './breakdowns.js';
 import { ClickHouse, isClickHouseUnavailable } from './client.js';
@@ -76,6 +81,10 @@ class ClickHouseStore implements StatsStore {
   private lost: { id: string; receipt: string; whole: StoredSums } | null = null;
   /** Sums stored by writes whose answer was lost, not yet written again by the aggregator's batch. */
   private stored: StoredSums | undefined;
+  /** The same for the breakdowns: the hour insert whose answer was lost, and the sums found stored
+   *  (taken off the rows the next write holds again). */
+  private lostBreakdowns: { id: string; sums: StagedSums } | null = null;
+  private storedBreakdowns: StagedSums | undefined;
 
   constructor(
     private readonly ch: ClickHouse,
@@ -118,18 +127,25 @@ class ClickHouseStore implements StatsStore {
   private async settleLost(): Promise<void> {
     const lost = this.lost;
     if (!lost) return;
+    const stored = await this.wasStored(lost.id, lost.receipt);
+    this.lost = null;
+    if (stored) this.stored = lost.whole;
+  }
+
+  /** Whether the insert `id` whose answer was lost was stored, once ClickHouse is done with it: its
+   *  receipt is there. Throws StatsOutage while ClickHouse cannot tell yet. */
+  private async wasStored(id: string, receipt: string): Promise<boolean> {
     const [running] = await this.ch.rows(
-      `select count() as n from system.processes where query_id = ${chString(lost.id)}`,
+      `select count() as n from system.processes where query_id = ${chString(id)}`,
     );
     if (Number(running?.n) > 0)
       throw new StatsOutage(new Error('ClickHouse is still applying a write whose answer was lost'));
     const [found] = await this.ch.rows(
-      `select count() as n from stats_receipts where receipt = ${chString(lost.receipt)}`,
+      `select count() as n from stats_receipts where receipt = ${chString(receipt)}`,
     );
-    this.lost = null;
-    if (Number(found?.n) === 0) return;
-    this.log?.warn('statistics write whose answer was lost had been stored: counted once');
-    this.stored = lost.whole;
+    const stored = Number(found?.n) > 0;
+    if (stored) this.log?.warn('statistics write whose answer was lost had been stored: counted once');
+    return stored;
   }
 
   async writeBatch(batch: MinuteAgg[], mark?: JournalMark): Promise<void> {
@@ -181,7 +197,26 @@ class ClickHouseStore implements StatsStore {
 
   async writeBreakdowns(rows: readonly BreakdownRow[]): Promise<void> {
     if (rows.length === 0) return;
-    await writeBreakdownsCh(this.ch, await this.teamOf(rows.map((r) => r.keyId)), rows, newWriteId());
+    const lost = this.lostBreakdowns;
+    if (lost) {
+      if (await this.wasStored(lost.id, breakdownReceipt(lost.id))) {
+        this.storedBreakdowns ??= new Map();
+        addStagedSums(this.storedBreakdowns, lost.sums);
+      }
+      this.lostBreakdowns = null;
+    }
+    const teamOf = await this.teamOf(rows.map((r) => r.keyId));
+    const id = newWriteId();
+    try {
+      await writeBreakdownsCh(this.ch, teamOf, rows, id, this.storedBreakdowns);
+    } catch (err) {
+      if (!(err instanceof BreakdownsAnswerLost)) throw err;
+      this.lostBreakdowns = { id, sums: err.sums };
+      throw new StatsOutage(err.reason);
+    }
+    // The rows written held every sum found stored (the aggregator gives a failed write's rows back
+    // whole, or not at all once their hour is pruned): nothing is left to take off.
+    this.storedBreakdowns = undefined;
   }
 
   readPoints: StatsStore['readPoints'] = (q) => readPointsCh(this.ch, q);
@@ -237,7 +272,7 @@ export async function openClickHouseStore(
 ): Promise<StatsStore> {
   const ch = new ClickHouse(url);
   try {
-    await ensureStatsTables(ch, breakdownTables());
+    await ensureStatsTables(ch, [...breakdownTables(), BREAKDOWN_RECEIPTS]);
   } catch (err) {
     await ch.close();
     throw new Error(`CLICKHOUSE_URL: the statistics' ClickHouse cannot be used: ${(err as Error).message}`);
