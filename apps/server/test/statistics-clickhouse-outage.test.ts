@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { BREAKDOWN_DIMENSIONS, PATHS, ZBreakdownResponse } from '@tlprt/contract';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildDomain, buildKey, buildTeam } from './factories.js';
@@ -7,7 +10,7 @@ import { clickHouseQuery, dropClickHouseDatabase, TEST_CLICKHOUSE_URL } from './
 import { freePort } from './helpers/free-port.js';
 import { Api } from './helpers/http.js';
 import { ingestAsBrowsers } from './helpers/ingest.js';
-import { startServer, type TestServer } from './helpers/server.js';
+import { freshDatabaseUrl, startServer, type TestServer } from './helpers/server.js';
 
 /**
  * The statistics on ClickHouse survive ClickHouse going away (issue 42, with the rules of the faults
@@ -194,6 +197,63 @@ describe.skipIf(!TEST_CLICKHOUSE_URL)('statistics on ClickHouse while ClickHouse
     expect(await stored()).toBe(1230);
     expect(lines.filter((l) => l.includes('answer was lost had been stored'))).toHaveLength(2);
     expect(await answered()).toBe(1230);
+  }, 60_000);
+
+  it("starts while ClickHouse does not answer, and counts the last run's journal once it does", async () => {
+    const port = await freePort();
+    const link = relay(port, new URL(TEST_CLICKHOUSE_URL ?? ''));
+    await link.open();
+    const clickhouse = `http://127.0.0.1:${port}/tlprt_start_${randomBytes(5).toString('hex')}`;
+    databases.push(`${TEST_CLICKHOUSE_URL}/${new URL(clickhouse).pathname.slice(1)}`);
+    const databaseUrl = await freshDatabaseUrl();
+    const journal = mkdtempSync(join(tmpdir(), 'tlprt-journal-'));
+    const lines: string[] = [];
+    const start = () =>
+      startServer({
+        databaseUrl,
+        env: {
+          STATS_INGEST_FLUSH_MS: '600000',
+          STATS_JOURNAL_DIR: journal,
+          SHUTDOWN_TIMEOUT_MS: '1000',
+          CLICKHOUSE_URL: clickhouse,
+        },
+        deps: { logger: { level: 'info', stream: { write: (l: string) => void lines.push(l) } } },
+      });
+    const first = await start();
+    const team = await buildTeam(first.app);
+    const key = await buildKey(first.app, team.id, null);
+    const report = (sessionId: string, cdnBytes: number) => ({
+      apiKey: key.keyHash,
+      sessionId,
+      seq: 1,
+      ts: now(),
+      cdnBytes,
+      p2pBytes: 0,
+    });
+    const send = async (server: TestServer, r: ReturnType<typeof report>) =>
+      expect((await ingestAsBrowsers(new Api(server.base), [r])).status).toBe(202);
+    await send(first, report('a', 1000));
+    await send(first, report('b', 200));
+    // ClickHouse goes away with the first run's reports in its journal only.
+    await link.cut();
+    await first.app.close();
+
+    const second = await start();
+    servers.push(second);
+    expect(lines.filter((l) => l.includes('journal not counted yet'))).toHaveLength(1);
+    await send(second, report('c', 30));
+    // Sent again by a player whose answer was lost: the journal's replay memory refuses it to count.
+    await send(second, report('a', 1000));
+    await expect(second.app.stats.flush()).rejects.toThrow(/statistics cannot be written/);
+
+    await link.open();
+    await second.app.stats.flush();
+    const stored = await clickHouseQuery(
+      clickhouse,
+      `select sum(cdn_bytes) from stats_minute where key_id = ${key.id} format TabSeparated`,
+    );
+    expect(Number(stored.trim())).toBe(1230);
+    expect(lines.filter((l) => l.includes('statistics journal replayed'))).toHaveLength(1);
   }, 60_000);
 
   it('counts a breakdown write once when ClickHouse stored its hours but their answer was lost', async () => {

@@ -17,7 +17,7 @@ import { type BatchWriter, StatsAggregator, StatsOutage, storageFailing } from '
 import { BlockCache } from './block-cache.js';
 import { BreakdownAggregator } from './breakdowns.js';
 import { ingestReports } from './ingest.js';
-import { StatsJournal } from './journal.js';
+import { type Segment, StatsJournal } from './journal.js';
 import { databaseAnswers } from './queries.js';
 import { SeenReports } from './seen-reports.js';
 import { BLOCK_CACHE_BYTES } from './tables.js';
@@ -302,28 +302,78 @@ export class StatsService {
   }
 
   /**
-   * Reads the journal left by the last run: segments past the database's mark are counted again (the
+   * Reads the journal left by the last run: segments past the store's mark are counted again (the
    * flush or the crash never stored them), and every segment tells the replay memory which (key,
    * session, seq) were counted, so a report sent again after a crash is not counted twice. Then writes
-   * what it counted (an outage keeps it, as always).
+   * what it counted (an outage keeps it, as always). A store that does not answer cannot say its mark:
+   * the node starts all the same, with the replay memory filled, and counts the segments at its first
+   * flush once the store answers (no flush stores anything before: a later mark would drop them).
    */
   async recover(): Promise<void> {
     const journal = this.journal;
     if (!journal) return;
     const segments = journal.segments();
     if (segments.length === 0) return;
-    const applied = await this.ctx.statsStore.appliedMark(journal.id);
+    let applied: number;
+    try {
+      applied = await this.ctx.statsStore.appliedMark(journal.id);
+    } catch (err) {
+      if (!(await storageFailing(this.ctx.statsStore, err))) throw err;
+      const { remembered } = this.replay(segments, Number.POSITIVE_INFINITY, true);
+      this.unreplayed = segments;
+      this.ctx.log.warn(
+        { dir: journal.dir, segments: segments.length, remembered, err },
+        'statistics journal not counted yet: the statistics store does not answer; counted once it does',
+      );
+      return;
+    }
+    if (this.countJournal(journal, segments, applied, true) > 0) await this.flush().catch(() => undefined);
+  }
+
+  /** Counts the segments past `applied` and tells the journal its mark (`remember`: the replay memory
+   *  too, unless it was filled already at start). */
+  private countJournal(journal: StatsJournal, segments: Segment[], applied: number, remember: boolean) {
+    const { counted, remembered } = this.replay(segments, applied, remember);
+    journal.markApplied(applied);
+    this.ctx.log.info(
+      { dir: journal.dir, segments: segments.length, counted, remembered },
+      'statistics journal replayed',
+    );
+    return counted;
+  }
+
+  /** The segments left by the last run whose counting waits for the store's mark (recover). */
+  private unreplayed: Segment[] | undefined;
+
+  /** Counts the journal of the last run, once the store answers (before any write: flush). */
+  private async countUnreplayed(): Promise<void> {
+    const segments = this.unreplayed;
+    if (!segments || !this.journal) return;
+    let applied: number;
+    try {
+      applied = await this.ctx.statsStore.appliedMark(this.journal.id);
+    } catch (err) {
+      throw (await storageFailing(this.ctx.statsStore, err)) ? new StatsOutage(err) : err;
+    }
+    this.unreplayed = undefined;
+    this.countJournal(this.journal, segments, applied, false);
+  }
+
+  /** Adds the records of the segments past `applied` to the aggregators; with `remember`, every
+   *  report's (key, session, seq) to the replay memory. */
+  private replay(segments: Segment[], applied: number, remember: boolean) {
     const now = this.ctx.now();
     let counted = 0;
     let remembered = 0;
     for (const seg of segments) {
       const counts = seg.n > applied;
+      if (!counts && !remember) continue;
       for (const rec of StatsJournal.read(seg.path)) {
         if (!Array.isArray(rec)) continue;
         if (rec[0] === 0) {
           const r = reportOf(rec as ReportRecord);
           const keyId = rec[1] as number;
-          if (r.seq !== undefined) this.seen.check(keyId, r.sessionId, r.seq, now);
+          if (remember && r.seq !== undefined) this.seen.check(keyId, r.sessionId, r.seq, now);
           if (!counts) {
             remembered++;
             continue;
@@ -346,12 +396,7 @@ export class StatsService {
         }
       }
     }
-    journal.markApplied(applied);
-    this.ctx.log.info(
-      { dir: journal.dir, segments: segments.length, counted, remembered },
-      'statistics journal replayed',
-    );
-    if (counted > 0) await this.flush().catch(() => undefined);
+    return { counted, remembered };
   }
 
   /**
@@ -387,6 +432,7 @@ export class StatsService {
   async flush(): Promise<void> {
     const took = this.ctx.metrics.flushSeconds.startTimer();
     try {
+      await this.countUnreplayed();
       const r = await this.aggregator.flush();
       if (r.complete && r.mark) this.journal?.markApplied(r.mark.segment);
       await this.flushBreakdowns();

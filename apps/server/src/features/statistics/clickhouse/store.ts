@@ -86,11 +86,35 @@ class ClickHouseStore implements StatsStore {
   private lostBreakdowns: { id: string; sums: StagedSums } | null = null;
   private storedBreakdowns: StagedSums | undefined;
 
+  /** The tables' check (ensureStatsTables) while ClickHouse has not answered it yet: every call waits
+   *  for it, and one that fails is tried again by the next call. */
+  private tables: Promise<void> | undefined;
+  private tablesReady: boolean;
+
   constructor(
     private readonly ch: ClickHouse,
     private readonly db: Db,
     private readonly log?: Pick<FastifyBaseLogger, 'warn' | 'error'>,
-  ) {}
+    tablesReady = true,
+  ) {
+    this.tablesReady = tablesReady;
+  }
+
+  /** Makes the tables once ClickHouse answers, when it did not at start (openClickHouseStore). */
+  private async ready(): Promise<void> {
+    if (this.tablesReady) return;
+    this.tables ??= ensureStatsTables(this.ch, STATS_TABLES).then(
+      () => {
+        this.tablesReady = true;
+        this.log?.warn("the statistics' ClickHouse answers: its tables are checked");
+      },
+      (err: unknown) => {
+        this.tables = undefined;
+        throw err;
+      },
+    );
+    await this.tables;
+  }
 
   /** key id → team id for the keys (a key missing here went with its team). */
   private async teamOf(keyIds: Iterable<number>): Promise<Map<number, number>> {
@@ -149,6 +173,7 @@ class ClickHouseStore implements StatsStore {
   }
 
   async writeBatch(batch: MinuteAgg[], mark?: JournalMark): Promise<void> {
+    await this.ready();
     await this.settleLost();
     await this.refreshPending();
     if (batch.length) {
@@ -188,6 +213,7 @@ class ClickHouseStore implements StatsStore {
 
   /** How far a journal is stored: the database's mark or the last receipt in ClickHouse, the later. */
   async appliedMark(journal: string): Promise<number> {
+    await this.ready();
     const stored = await readJournalMark(statsDb(this.db), journal);
     const rows = await this.ch.rows<{ receipt: string }>(
       `select receipt from stats_receipts where startsWith(receipt, ${chString(`${journal}:`)})`,
@@ -197,6 +223,7 @@ class ClickHouseStore implements StatsStore {
 
   async writeBreakdowns(rows: readonly BreakdownRow[]): Promise<void> {
     if (rows.length === 0) return;
+    await this.ready();
     const lost = this.lostBreakdowns;
     if (lost) {
       if (await this.wasStored(lost.id, breakdownReceipt(lost.id))) {
@@ -219,11 +246,13 @@ class ClickHouseStore implements StatsStore {
     this.storedBreakdowns = undefined;
   }
 
-  readPoints: StatsStore['readPoints'] = (q) => readPointsCh(this.ch, q);
-  readBreakdown: StatsStore['readBreakdown'] = (q) => readBreakdownCh(this.ch, q);
-  readBreakdownSeries: StatsStore['readBreakdownSeries'] = (q) => readBreakdownSeriesCh(this.ch, q);
+  readPoints: StatsStore['readPoints'] = (q) => this.ready().then(() => readPointsCh(this.ch, q));
+  readBreakdown: StatsStore['readBreakdown'] = (q) => this.ready().then(() => readBreakdownCh(this.ch, q));
+  readBreakdownSeries: StatsStore['readBreakdownSeries'] = (q) =>
+    this.ready().then(() => readBreakdownSeriesCh(this.ch, q));
 
   async minuteSums(keyIds: readonly number[], from: number, to: number) {
+    await this.ready();
     const teams = await this.teamOf(keyIds);
     const teamIds = new Set(keyIds.flatMap((k) => (teams.has(k) ? [teams.get(k) as number] : [])));
     return minuteSumsCh(this.ch, [...teamIds], keyIds, from, to);
@@ -231,6 +260,7 @@ class ClickHouseStore implements StatsStore {
 
   async keysWithHistory(keyIds: readonly number[]): Promise<Set<number>> {
     if (keyIds.length === 0) return new Set();
+    await this.ready();
     const rows = await this.ch.rows<{ key_id: number }>(
       `select distinct key_id from stats_hour where key_id in (${chInts(keyIds)})`,
     );
@@ -239,6 +269,7 @@ class ClickHouseStore implements StatsStore {
 
   /** Drops the partitions wholly past their table's retention; answers the partitions dropped per table. */
   async prune(nowMs: number): Promise<Record<string, number>> {
+    await this.ready();
     const now = Math.floor(nowMs / 1000);
     const parts = await this.ch.rows<{ table: string; partition: string }>(
       `select distinct table, partition from system.parts
@@ -263,8 +294,15 @@ class ClickHouseStore implements StatsStore {
   close = () => this.ch.close();
 }
 
-/** Opens the statistics' ClickHouse and makes its tables when missing. A ClickHouse that does not
- *  answer fails the start, naming CLICKHOUSE_URL. */
+/** The statistics' tables and views in ClickHouse (ensureStatsTables' own and the breakdowns'). */
+const STATS_TABLES = [...breakdownTables(), BREAKDOWN_RECEIPTS];
+
+/**
+ * Opens the statistics' ClickHouse and makes its tables when missing. A ClickHouse that does not answer
+ * does not stop the start (its outage is one as any other: the ingest goes on into the journal and
+ * memory), and the tables are made once it does; one that refuses them fails the start, naming
+ * CLICKHOUSE_URL.
+ */
 export async function openClickHouseStore(
   url: string,
   db: Db,
@@ -272,8 +310,12 @@ export async function openClickHouseStore(
 ): Promise<StatsStore> {
   const ch = new ClickHouse(url);
   try {
-    await ensureStatsTables(ch, [...breakdownTables(), BREAKDOWN_RECEIPTS]);
+    await ensureStatsTables(ch, STATS_TABLES);
   } catch (err) {
+    if (isClickHouseUnavailable(err)) {
+      log?.warn({ err }, "the statistics' ClickHouse does not answer: starting without it until it does");
+      return new ClickHouseStore(ch, db, log, false);
+    }
     await ch.close();
     throw new Error(`CLICKHOUSE_URL: the statistics' ClickHouse cannot be used: ${(err as Error).message}`);
   }
