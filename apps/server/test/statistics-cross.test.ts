@@ -9,7 +9,7 @@ import {
 } from '@tlprt/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type ReportRecord, reportOf, reportRecord } from '../src/features/statistics/service.js';
+import { type ReportRecord, reportOf, reportRecord } from '../src/features/statistics/journal-records.js';
 import { buildIngestToken, QUIET } from './factories.js';
 import { storedRows } from './helpers/clickhouse.js';
 import type { Json, Res } from './helpers/http.js';
