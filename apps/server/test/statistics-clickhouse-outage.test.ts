@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BREAKDOWN_DIMENSIONS, PATHS, ZBreakdownResponse } from '@tlprt/contract';
+import { BREAKDOWN_DIMENSIONS, MSG, PATHS, ZBreakdownResponse } from '@tlprt/contract';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildDomain, buildKey, buildTeam } from './factories.js';
 import { clickHouseQuery, dropClickHouseDatabase, TEST_CLICKHOUSE_URL } from './helpers/clickhouse.js';
@@ -126,11 +126,11 @@ describe.skipIf(!TEST_CLICKHOUSE_URL)('statistics on ClickHouse while ClickHouse
       expect(res.status).toBe(200);
       return ZBreakdownResponse.parse(res.body).data.map((r) => r.cdnDwSize);
     };
-    return { link, clickhouse, lines, server, key, send, answered, brokenDown };
+    return { link, clickhouse, lines, server, key, send, answered, brokenDown, api, team };
   }
 
   it('keeps every accepted report through the cut, then stores each once', async () => {
-    const { link, clickhouse, lines, server, key, send, answered } = await behindRelay('cut');
+    const { link, clickhouse, lines, server, key, send, answered, api, team } = await behindRelay('cut');
     let sent = 0;
     for (let i = 0; i < 5; i++) {
       await send(`before-${i}`, 1000 + i);
@@ -146,6 +146,17 @@ describe.skipIf(!TEST_CLICKHOUSE_URL)('statistics on ClickHouse while ClickHouse
     }
     expect(server.app.stats.aggregator.pendingCount).toBeGreaterThan(0);
     expect(lines.filter((l) => l.includes('statistics cannot be stored'))).toHaveLength(1);
+    // A chart asked meanwhile is refused for the time being, not an unexpected error.
+    const refused = await api.as(team.owner.token).post(PATHS.statistics.day, {
+      apiKeys: [key.keyHash],
+      startTimestamp: 0,
+      endTimestamp: now() + 60,
+      team_id: team.id,
+    });
+    expect(refused.status).toBe(503);
+    expect(refused.body).toEqual({ message: MSG.cantPerformText });
+    expect(refused.headers.get('retry-after')).toBe('10');
+    expect(lines.filter((l) => l.includes('unexpected error'))).toHaveLength(0);
 
     await link.open();
     await server.app.stats.flush();
