@@ -70,7 +70,7 @@ export const NAMES = STORED_COLUMNS.map((c) => c.column);
 export const TEAM_NAMES = [...NAMES, ...PEAK_COLUMNS.map((p) => `peak_${p.column}`)];
 /** Each column's cap on a sum of rows (sumCap), as an array literal to take the arrays' sums down to
  *  (SUM_CAP is above 2^53: written as the exact integer its double is). */
-export const sumCaps = (columns: readonly StoredColumn[]) =>
+const sumCaps = (columns: readonly StoredColumn[]) =>
   `[${columns.map((c) => BigInt(sumCap(c)).toString()).join(', ')}]`;
 /** The arrays of `column` (the values of `columns`, STORED_COLUMNS by default) summed over rows, each
  *  value capped at its column's sumCap. */

@@ -116,6 +116,16 @@ class ClickHouseStore implements StatsStore {
     await this.tables;
   }
 
+  /** ready() before a write: tables ClickHouse cannot make now are an outage (the write is kept and
+   *  retried), never a fault of the rows (which the aggregator would drop). */
+  private async readyToWrite(): Promise<void> {
+    try {
+      await this.ready();
+    } catch (err) {
+      throw new StatsOutage(err);
+    }
+  }
+
   /** key id → team id for the keys (a key missing here went with its team). */
   private async teamOf(keyIds: Iterable<number>): Promise<Map<number, number>> {
     const missing = [...new Set(keyIds)].filter((k) => !this.teams.has(k));
@@ -173,7 +183,7 @@ class ClickHouseStore implements StatsStore {
   }
 
   async writeBatch(batch: MinuteAgg[], mark?: JournalMark): Promise<void> {
-    await this.ready();
+    await this.readyToWrite();
     await this.settleLost();
     await this.refreshPending();
     if (batch.length) {
@@ -213,7 +223,7 @@ class ClickHouseStore implements StatsStore {
 
   /** How far a journal is stored: the database's mark or the last receipt in ClickHouse, the later. */
   async appliedMark(journal: string): Promise<number> {
-    await this.ready();
+    await this.readyToWrite();
     const stored = await readJournalMark(statsDb(this.db), journal);
     const rows = await this.ch.rows<{ receipt: string }>(
       `select receipt from stats_receipts where startsWith(receipt, ${chString(`${journal}:`)})`,
@@ -223,7 +233,7 @@ class ClickHouseStore implements StatsStore {
 
   async writeBreakdowns(rows: readonly BreakdownRow[]): Promise<void> {
     if (rows.length === 0) return;
-    await this.ready();
+    await this.readyToWrite();
     const lost = this.lostBreakdowns;
     if (lost) {
       if (await this.wasStored(lost.id, breakdownReceipt(lost.id))) {
