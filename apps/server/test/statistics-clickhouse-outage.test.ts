@@ -71,6 +71,38 @@ function relay(port: number, target: URL) {
 
 const now = () => Math.floor(Date.now() / 1000);
 
+/**
+ * Sends 1,000 bytes, then twice in a row has the relay lose the answer of the insert whose text holds
+ * `insert` (the second write, which takes the first one's off, loses its answer too), sending 200 and
+ * then 30 bytes after each: what the lost answers stored is 1,200 (`stored`), and the next flush makes
+ * it 1,230, each counted once.
+ */
+async function twoAnswersLost(
+  s: {
+    link: ReturnType<typeof relay>;
+    lines: string[];
+    server: TestServer;
+    send: (session: string, cdnBytes: number) => Promise<void>;
+  },
+  insert: string,
+  stored: () => Promise<number>,
+) {
+  await s.send('a', 1000);
+  for (const [session, bytes] of [
+    ['b', 200],
+    ['c', 30],
+  ] as const) {
+    s.link.loseAnswerTo(insert);
+    await expect(s.server.app.stats.flush()).rejects.toThrow(/statistics cannot be written/);
+    await s.send(session, bytes);
+  }
+  expect(s.link.lost()).toBe(2);
+  expect(await stored()).toBe(1200);
+  await s.server.app.stats.flush();
+  expect(await stored()).toBe(1230);
+  expect(s.lines.filter((l) => l.includes('answer was lost had been stored'))).toHaveLength(2);
+}
+
 describe.skipIf(!TEST_CLICKHOUSE_URL)('statistics on ClickHouse while ClickHouse is unreachable', () => {
   const servers: TestServer[] = [];
   const databases: string[] = [];
@@ -190,23 +222,8 @@ describe.skipIf(!TEST_CLICKHOUSE_URL)('statistics on ClickHouse while ClickHouse
           )
         ).trim(),
       );
-    await send('a', 1000);
-    // Twice in a row: the second write, which takes the first one's sums off, loses its answer too.
-    for (const [session, bytes] of [
-      ['b', 200],
-      ['c', 30],
-    ] as const) {
-      link.loseAnswerTo('insert into stats_minute format');
-      await expect(server.app.stats.flush()).rejects.toThrow(/statistics cannot be written/);
-      await send(session, bytes);
-    }
-    expect(link.lost()).toBe(2);
-    // What the lost answers had stored: the first write's 1,000 and then the second's 200.
-    expect(await stored()).toBe(1200);
-    await server.app.stats.flush();
+    await twoAnswersLost({ link, lines, server, send }, 'insert into stats_minute format', stored);
     expect(server.app.stats.aggregator.pendingCount).toBe(0);
-    expect(await stored()).toBe(1230);
-    expect(lines.filter((l) => l.includes('answer was lost had been stored'))).toHaveLength(2);
     expect(await answered()).toBe(1230);
   }, 60_000);
 
@@ -280,21 +297,7 @@ describe.skipIf(!TEST_CLICKHOUSE_URL)('statistics on ClickHouse while ClickHouse
           )
         ).trim(),
       );
-    await send('a', 1000);
-    // Twice in a row, as the sums' test above: the second write takes the first one's sums off.
-    for (const [session, bytes] of [
-      ['b', 200],
-      ['c', 30],
-    ] as const) {
-      link.loseAnswerTo('insert into stats_breakdown_hour');
-      await expect(server.app.stats.flush()).rejects.toThrow(/statistics cannot be written/);
-      await send(session, bytes);
-    }
-    expect(link.lost()).toBe(2);
-    expect(await stored()).toBe(1200);
-    await server.app.stats.flush();
-    expect(await stored()).toBe(1230);
-    expect(lines.filter((l) => l.includes('answer was lost had been stored'))).toHaveLength(2);
+    await twoAnswersLost({ link, lines, server, send }, 'insert into stats_breakdown_hour', stored);
     expect(await brokenDown()).toEqual([1230]);
     // Each stored write left its receipt (a write and its receipt are one insert's).
     const receipts = await clickHouseQuery(
