@@ -101,9 +101,11 @@ export function errorAnswer(err: unknown, log: ErrorLog): ErrorAnswer {
   return { status: 500, body: { message: MSG.serverErrorTitle } };
 }
 
-export function registerErrorHandler(app: FastifyInstance): void {
+/** Answers every error of `app`'s routes with errorAnswer; `translate` first turns an error into
+ *  another (a feature's own 503, say) within the plugin it is registered in. */
+export function registerErrorHandler(app: FastifyInstance, translate = (err: unknown) => err): void {
   app.setErrorHandler<FastifyError | HttpError | RequestValidationError>((err, req, reply) => {
-    const answer = errorAnswer(err, req.log);
+    const answer = errorAnswer(translate(err), req.log);
     if (answer.headers) reply.headers(answer.headers);
     return reply.code(answer.status).send(answer.body);
   });

@@ -14,7 +14,7 @@ import { serializerCompiler } from 'fastify-type-provider-zod';
 import { caller } from '../../http/auth.js';
 import { addressGroup } from '../../http/client-address.js';
 import { preflight } from '../../http/cors.js';
-import { errorAnswer, HttpError, tooManyRequests } from '../../http/errors.js';
+import { HttpError, registerErrorHandler, tooManyRequests } from '../../http/errors.js';
 import { route } from '../../http/route.js';
 import { tokenGuard } from '../../http/token-guard.js';
 import { exportBreakdown, queryBreakdown } from './breakdown.js';
@@ -91,28 +91,22 @@ export function ingestRoutes(svc: StatsService): FastifyPluginAsync {
   };
 }
 
-/** The dashboard's charts and saved key lists. */
 /** Retry-After of a statistics read refused while the statistics' store does not answer. */
 const STORE_AWAY_RETRY_AFTER_S = 10;
 
+/** The dashboard's charts and saved key lists. */
 export function statsRoutes(svc: StatsService): FastifyPluginAsync {
   return async (app) => {
     // A read the statistics' store cannot answer now (ClickHouse away, or the database) is refused
     // with a 503, as the ingest is, not answered and logged as an unexpected error (the outage is
     // logged once by the flush).
-    app.setErrorHandler((err, req, reply) => {
-      const away = svc.ctx.statsStore.isUnavailable(err);
-      const answer = errorAnswer(
-        away
-          ? new HttpError(503, MSG.cantPerformText, undefined, {
-              'Retry-After': String(STORE_AWAY_RETRY_AFTER_S),
-            })
-          : err,
-        req.log,
-      );
-      if (answer.headers) reply.headers(answer.headers);
-      return reply.code(answer.status).send(answer.body);
-    });
+    registerErrorHandler(app, (err) =>
+      svc.ctx.statsStore.isUnavailable(err)
+        ? new HttpError(503, MSG.cantPerformText, undefined, {
+            'Retry-After': String(STORE_AWAY_RETRY_AFTER_S),
+          })
+        : err,
+    );
     // The answer goes out as the JSON text statsResponseJson writes (a string with a JSON content
     // type is sent as it is), still compressed by the app's compression hook.
     // `?format=csv`: the same points as text/csv (the contract's statsCsv).

@@ -86,28 +86,24 @@ class ClickHouseStore implements StatsStore {
   private lostBreakdowns: { id: string; sums: StagedSums } | null = null;
   private storedBreakdowns: StagedSums | undefined;
 
-  /** The tables' check (ensureStatsTables) while ClickHouse has not answered it yet: every call waits
-   *  for it, and one that fails is tried again by the next call. */
+  /** The tables' check (ensureStatsTables): done at start, or, when ClickHouse did not answer then,
+   *  by the first call that reaches it (every call waits for it; one that fails leaves it undefined,
+   *  tried again by the next call). */
   private tables: Promise<void> | undefined;
-  private tablesReady: boolean;
 
   constructor(
     private readonly ch: ClickHouse,
     private readonly db: Db,
     private readonly log?: Pick<FastifyBaseLogger, 'warn' | 'error'>,
-    tablesReady = true,
+    tablesMade = true,
   ) {
-    this.tablesReady = tablesReady;
+    if (tablesMade) this.tables = Promise.resolve();
   }
 
   /** Makes the tables once ClickHouse answers, when it did not at start (openClickHouseStore). */
   private async ready(): Promise<void> {
-    if (this.tablesReady) return;
     this.tables ??= ensureStatsTables(this.ch, STATS_TABLES).then(
-      () => {
-        this.tablesReady = true;
-        this.log?.warn("the statistics' ClickHouse answers: its tables are checked");
-      },
+      () => this.log?.warn("the statistics' ClickHouse answers: its tables are checked"),
       (err: unknown) => {
         this.tables = undefined;
         throw err;
