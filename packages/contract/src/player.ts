@@ -154,10 +154,12 @@ export function networkTagOf(network: string): string {
 
 /** How long a viewer that has no peer of its own network yet takes nothing from other networks' peers
  *  (the CDN serves it meanwhile): viewers of one network who arrive together find each other first,
- *  instead of the first of them pulling segments across while its neighbours connect. 5 s: with 3 s, a
+ *  instead of the first of them pulling segments across while its neighbours connect. 8 s: with 3 s, a
  *  neighbour's WebRTC connection on a loaded machine sometimes came after it (7.8–16.6% of the bytes
- *  between viewers crossed in the browser test, against 1–5.8% when it came in time). */
-export const PLAYER_OWN_NETWORK_WAIT_MS = 5000;
+ *  between viewers crossed in the browser test, against 1–5.8% when it came in time); with 5 s it still
+ *  did on a loaded machine (14–15% crossed in two tries in a row). Waiting costs a lone viewer of a
+ *  known network P2P in its first seconds, never a stall: the CDN serves it meanwhile. */
+export const PLAYER_OWN_NETWORK_WAIT_MS = 8000;
 
 /** The plugin's peer-id prefix for a network tag (p2p-media-loader's trackerClientVersionPrefix). */
 export const peerIdPrefixOf = (tag: string): string => `${PEER_ID_PREFIX}${tag}-`;
