@@ -245,14 +245,14 @@ if (buildCode !== 0) {
   );
   await vitest('contract', 'packages/contract');
   await vitest('player', 'packages/player');
-  // The ClickHouse suite beside the web and the other server suites from here. Started when the web
-  // suite ended, it ran its last two minutes alone, on half the cores (CI's busiest minutes were both
-  // cores until the PostgreSQL suite ended, then 55% until it did); beside them from the start, the four
-  // share both cores to the end.
-  const clickhouse = serverClickHouse();
   const web = vitest('web', 'apps/web', {}, true);
+  // The ClickHouse suite takes the web suite's place when that ends, beside the other server suites' last
+  // minute (the SQLite one ended 65 s after the web one in CI, the PostgreSQL one 25 s after that). It
+  // keeps about one core busy (140–190 s here, half of its CPU in clickhouse-server's queries), so it
+  // costs CI time wherever it runs; here it takes a core the web suite frees, not a fourth suite's share
+  // from the start, and it stays away from the browser suites, which time things.
+  const clickhouse = web.then(serverClickHouse);
   await vitest('server-sqlite', 'apps/server');
-  await web;
   await clickhouse;
   await postgres;
   // The browser suite alone: beside the P2P suites (even at the lowest priority) it made their WebRTC
