@@ -344,13 +344,14 @@ async function benchOn(label, databaseUrl, clickhouseUrl) {
       'accept-encoding': 'gzip, deflate, br',
     };
     /** `rounds` timed requests (after 5 untimed) of a POST to `path` with the window of `asked` keys
-     *  and `body`; `before` runs ahead of each, untimed. Answers the times and the last answer. */
+     *  and `body`; `before` runs (and is awaited) ahead of each, untimed. Answers the times and the
+     *  last answer. */
     const timed = async (path, asked, body, rounds, before = () => {}) => {
       const apiKeys = keys.slice(0, asked).map((k) => k.keyHash);
       const times = [];
       let json;
       for (let i = 0; i < rounds + 5; i++) {
-        before();
+        await before();
         const end = Math.floor(Date.now() / 1000);
         const t = performance.now();
         const r = await post(
@@ -395,6 +396,42 @@ async function benchOn(label, databaseUrl, clickhouseUrl) {
     for (const asked of [KEYS, 40, 25])
       for (const range of ['day', 'week', 'month']) await chart(asked, range, false);
     for (const range of ['day', 'week', 'month']) await chart(25, range, true);
+    // Live traffic: a report of one key flushed before every query, so that the blocks of the current
+    // minute, 20 minutes and hour were rewritten since the last read (the cached ones are read again).
+    let live = 0;
+    const flushed = async () => {
+      const r = await fetch(`${base}/stats/v1/ingest`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${ingestToken}` },
+        body: JSON.stringify({
+          reports: [
+            {
+              apiKey: keys[0].keyHash,
+              sessionId: `live-${live++}`,
+              ts: Math.floor(Date.now() / 1000),
+              cdnBytes: 1000,
+            },
+          ],
+        }),
+      });
+      if (r.status !== 202) throw new Error(`ingest → ${r.status} ${await r.text()}`);
+      await app.stats.flush();
+    };
+    for (const range of ['day', 'month']) {
+      const { times, json } = await timed(
+        `/stats/v3/dashboard/${range}`,
+        KEYS,
+        { clientId: 1, points: 'drawn' },
+        Math.min(QUERIES, 100),
+        flushed,
+      );
+      results.push(
+        row(
+          `query ${range} (${json.data.length} points, ${KEYS} of ${KEYS} keys, a flush before each)`,
+          times,
+        ),
+      );
+    }
     // Breakdowns of the month: every key (the team's totals) and 25 of them (their own rows).
     for (const asked of [KEYS, 25]) {
       for (const by of ['stream', 'country']) {

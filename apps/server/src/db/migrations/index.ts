@@ -23,6 +23,7 @@ import * as m0021 from './0021_stats_journal.js';
 import * as m0022 from './0022_alerts.js';
 import * as m0023 from './0023_user_time_zone.js';
 import * as m0024 from './0024_stats_cross_bytes.js';
+import * as m0025 from './0025_stats_clickhouse_blocks.js';
 
 /** Every migration in order. Listed by hand (not read from the folder) so the same list works from
  *  src/ under the test runner and from dist/ when built. Names sort in the order they must run. */
@@ -51,4 +52,5 @@ export const migrations: Record<string, Migration> = {
   '0022_alerts': m0022,
   '0023_user_time_zone': m0023,
   '0024_stats_cross_bytes': m0024,
+  '0025_stats_clickhouse_blocks': m0025,
 };

@@ -99,15 +99,18 @@ async function teamBreakdown(
   const fields = POINT_FIELDS.filter((f) => nodr || !f.version1Only);
   const data: TBreakdownRow[] = [];
   if (keyIds.length > 0 && from <= to) {
-    const rows = await svc.ctx.statsStore.readBreakdown({
-      teamId: team.id,
-      keyIds,
-      allKeys: leftOut === 0,
-      size,
-      dim: BREAKDOWN_DIMENSIONS.indexOf(by),
-      from,
-      to,
-    });
+    const rows = await svc.ctx.statsStore.readBreakdown(
+      {
+        teamId: team.id,
+        keyIds,
+        allKeys: leftOut === 0,
+        size,
+        dim: BREAKDOWN_DIMENSIONS.indexOf(by),
+        from,
+        to,
+      },
+      svc.blockCache,
+    );
     const values = new Float64Array(POINT_VALUES);
     for (const r of rows) {
       STORED_COLUMNS.forEach((c, i) => {

@@ -45,7 +45,8 @@ export interface StatsStore {
   /** Adds a flush's breakdown rows (each key's hour). */
   writeBreakdowns(rows: readonly BreakdownRow[]): Promise<void>;
   readPoints(q: PointsQuery, cache?: BlockCache): Promise<PointReads>;
-  readBreakdown(q: BucketScope): Promise<BreakdownRows>;
+  /** `cache`: on ClickHouse, the days read before (the database reads its rows each time). */
+  readBreakdown(q: BucketScope, cache?: BlockCache): Promise<BreakdownRows>;
   readBreakdownSeries(q: BucketScope & { name: string }): Promise<BreakdownBuckets>;
   /** Unix s of a minute → the stored columns summed over the keys (the alerts' reads). */
   minuteSums(

@@ -53,13 +53,13 @@ import { chInt, chInts, chName, chString } from './sql.js';
 
 const HOUR = 'stats_breakdown_hour';
 const DAY = 'stats_breakdown_day';
-const TEAM_DAY = 'stats_team_breakdown_day';
+export const TEAM_DAY = 'stats_team_breakdown_day';
 const STAGE = 'stats_breakdown_stage';
 
 /** The peak series, beside SUMMED: a day's sums and peaks are each one array (SUM_VALUES, PEAK_VALUES)
  *  as breakdowns read them, adding up the one and taking the largest of the other (a ForEach over each
  *  half, not both over all: 1.5 ms of the bench's month of 200 streams). */
-const PEAKED = STORED_COLUMNS.filter((c) => c.merge !== 'sum');
+export const PEAKED = STORED_COLUMNS.filter((c) => c.merge !== 'sum');
 /** The names in the days' arrays: the sums', then the peaks'. */
 export const DAY_ARRAY_NAMES = [SUMMED, PEAKED].map((columns) => columns.map((c) => c.column));
 const DAY_ARRAYS = DAY_ARRAY_NAMES.map((names) => valuesColumn(names));
@@ -348,7 +348,7 @@ export async function writeBreakdownsCh(
  * at day size the team's own days, read with no subquery (18.16 spent up to 0.6 ms of the bench's
  * 5 on one). As breakdown-queries.ts bucketRows.
  */
-function bucketSource(q: BucketScope, name?: string): { from: string; s: string; p: string } {
+export function bucketSource(q: BucketScope, name?: string): { from: string; s: string; p: string } {
   const where = [
     `team_id = ${chInt(q.teamId)}`,
     `dim = ${chInt(q.dim)}`,

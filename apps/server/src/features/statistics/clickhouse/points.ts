@@ -6,6 +6,7 @@ import type { PointReads } from '../queries.js';
 import { minuteCap, sumCap } from '../sql-parts.js';
 import type { PointsQuery } from '../store.js';
 import { PEAK_COLUMNS } from '../tables.js';
+import { type VersionedBlocks, versionedRows } from './block-versions.js';
 import { answerLost, type ClickHouse } from './client.js';
 import { arraysSummed, KEY_VALUES, NAMES, SUMMED, TEAM_NAMES, TEAM_VALUES } from './schema.js';
 import { chInt, chInts, chName } from './sql.js';
@@ -228,9 +229,15 @@ const PEAKS_AT = Int32Array.from(PEAK_COLUMNS, (p) => TEAM_NAMES.indexOf(`peak_$
  * read-plan.ts plans them: most of a team's keys are the team's rows less the keys left out, fewer keys
  * their own rows summed (the same numbers: a team's row is the plain sum of its keys'). Every column of
  * every point is in `sums` (a chart's read too: `summed` stays 0, the totals add up the same). A read's
- * statements go at once, each answering its rows' arrays as doubles (ClickHouse.binary).
+ * statements go at once, each answering its rows' arrays as doubles (ClickHouse.binary). With `blocks`,
+ * the blocks read before at their current version come from the cache (versionedRows), and a
+ * statement reads only the others.
  */
-export async function readPointsCh(ch: ClickHouse, q: PointsQuery): Promise<PointReads> {
+export async function readPointsCh(
+  ch: ClickHouse,
+  q: PointsQuery,
+  blocks?: VersionedBlocks,
+): Promise<PointReads> {
   const { step, teamId, keyIds, leftOut, from, to } = q;
   const n = (to - from) / step + 1;
   const sums = new Float64Array(n * POINT_VALUES);
@@ -241,46 +248,59 @@ export async function readPointsCh(ch: ClickHouse, q: PointsQuery): Promise<Poin
     return i >= 0 && i < n && Number.isInteger(i) ? i : -1;
   };
   /** The viewers of rows of [time, …width values] (a stored column's place in both kinds of array). */
-  const viewersOf = (values: Float64Array, width: number) => {
+  const viewersOf = (parts: readonly Float64Array[], width: number) => {
     let viewers = 0;
-    for (let r = 0; r < values.length; r += width + 1)
-      if (pointOf(values[r] as number) >= 0) viewers += values[r + 1 + VIEWERS] as number;
+    for (const values of parts)
+      for (let r = 0; r < values.length; r += width + 1)
+        if (pointOf(values[r] as number) >= 0) viewers += values[r + 1 + VIEWERS] as number;
     return viewers;
   };
   /** Adds (sign 1) or subtracts rows of [time, …width values] into the points, each point value from
    *  its place `at` in the row; answers the rows' viewers. */
-  const add = (values: Float64Array, width: number, at: Int32Array, sign: number) => {
-    for (let r = 0; r < values.length; r += width + 1) {
-      const i = pointOf(values[r] as number);
-      if (i < 0) continue;
-      for (let c = 0, p = i * POINT_VALUES; c < POINT_VALUES; c++, p++)
-        sums[p] = (sums[p] as number) + sign * (values[r + 1 + (at[c] as number)] as number);
-    }
-    return viewersOf(values, width);
+  const add = (parts: readonly Float64Array[], width: number, at: Int32Array, sign: number) => {
+    for (const values of parts)
+      for (let r = 0; r < values.length; r += width + 1) {
+        const i = pointOf(values[r] as number);
+        if (i < 0) continue;
+        for (let c = 0, p = i * POINT_VALUES; c < POINT_VALUES; c++, p++)
+          sums[p] = (sums[p] as number) + sign * (values[r + 1 + (at[c] as number)] as number);
+      }
+    return viewersOf(parts, width);
   };
   const level = step === 60 ? null : levelOf(step);
   const time = level ? 'bucket' : 'minute';
-  const window = `${time} >= ${chInt(from)} and ${time} <= ${chInt(to)}`;
   const teamWidth = level ? TEAM_NAMES.length : POINT_VALUES;
-  const teamRows = async () =>
-    (
-      await ch.binary(
+  /** The rows of `tag`'s statement over the read's window, with the cached blocks when versioned. */
+  const rowsOf = async (tag: string, width: number, statement: (window: string) => string) => {
+    const read = async (window: string) => (await ch.binary(statement(window), ['double', width])).values;
+    if (!blocks) return [await read(`${time} >= ${chInt(from)} and ${time} <= ${chInt(to)}`)];
+    return versionedRows(
+      blocks.versions,
+      blocks.cache,
+      `ch:${teamId}:${step}:${tag}`,
+      { size: step, from, to, time, width },
+      read,
+    );
+  };
+  const teamRows = () =>
+    rowsOf(
+      'team',
+      teamWidth,
+      (window) =>
         `select toFloat64(${time}), ${level ? TEAM_VALUES : KEY_VALUES}
          from ${level ? chName(level.team) : 'stats_team_minute'} final
          where team_id = ${chInt(teamId)} and ${window}`,
-        ['double', teamWidth],
-      )
-    ).values;
+    );
   /** The keys' rows summed per point: the asked ones, or those left out to subtract. */
-  const keyRows = async (ids: readonly number[]) =>
-    (
-      await ch.binary(
+  const keyRows = (ids: readonly number[]) =>
+    rowsOf(
+      `keys:${[...ids].sort((a, b) => a - b).join(',')}`,
+      POINT_VALUES,
+      (window) =>
         `select toFloat64(${time}), ${arraysSummed(KEY_VALUES)}
          from ${level ? chName(level.key) : 'stats_minute_points'} final
          where ${scope([teamId], ids)} and ${window} group by ${time}`,
-        ['double', POINT_VALUES],
-      )
-    ).values;
+    );
   const done = (teamPeaks: Float64Array | null = null, othersViewers = 0): PointReads => ({
     sums,
     summed,
@@ -306,12 +326,13 @@ export async function readPointsCh(ch: ClickHouse, q: PointsQuery): Promise<Poin
   const [team, keys] = await Promise.all([teamRows(), keyRows(direct ? keyIds : leftOut)]);
   const peaks = PEAK_COLUMNS.length;
   const teamPeaks = new Float64Array(n * peaks).fill(-1);
-  for (let r = 0; r < team.length; r += teamWidth + 1) {
-    const i = pointOf(team[r] as number);
-    if (i >= 0)
-      for (let j = 0; j < peaks; j++)
-        teamPeaks[i * peaks + j] = team[r + 1 + (PEAKS_AT[j] as number)] as number;
-  }
+  for (const values of team)
+    for (let r = 0; r < values.length; r += teamWidth + 1) {
+      const i = pointOf(values[r] as number);
+      if (i >= 0)
+        for (let j = 0; j < peaks; j++)
+          teamPeaks[i * peaks + j] = values[r + 1 + (PEAKS_AT[j] as number)] as number;
+    }
   if (direct) {
     return done(teamPeaks, viewersOf(team, teamWidth) - add(keys, POINT_VALUES, SAME_AT, 1));
   }

@@ -1,12 +1,23 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../../db/index.js';
+import { isStorageUnavailable } from '../../../db/writable.js';
 import { type JournalMark, type MinuteAgg, StatsOutage } from '../aggregator.js';
-import type { BreakdownRow } from '../breakdown-queries.js';
+import { BREAKDOWN_DAY, type BreakdownRow } from '../breakdown-queries.js';
 import { readJournalMark, storeJournalMark } from '../journal-queries.js';
 import { teamsOfKeys } from '../queries.js';
 import type { StatsStore } from '../store.js';
 import { RETENTION_S, statsDb } from '../tables.js';
+import {
+  adoptBlocks,
+  blocksOf,
+  breakdownBlocksOf,
+  pruneVersions,
+  readVersions,
+  setVersions,
+  type TeamBlock,
+} from './block-versions.js';
+import { readBreakdownDaysCh } from './breakdown-days.js';
 import {
   addStagedSums,
   BREAKDOWN_RECEIPTS,
@@ -102,7 +113,7 @@ class ClickHouseStore implements StatsStore {
 
   /** Makes the tables once ClickHouse answers, when it did not at start (openClickHouseStore). */
   private async ready(): Promise<void> {
-    this.tables ??= ensureStatsTables(this.ch, STATS_TABLES).then(
+    this.tables ??= prepare(this.ch, this.db).then(
       () => this.log?.warn("the statistics' ClickHouse answers: its tables are checked"),
       (err: unknown) => {
         this.tables = undefined;
@@ -134,15 +145,34 @@ class ClickHouseStore implements StatsStore {
     return Date.now();
   }
 
+  /** Refreshes the rollups of the touched minutes, their blocks' versions set anew before and after
+   *  (block-versions.ts: a read between the two takes rows that the second one outdates). */
+  private async refresh(t: Touched): Promise<void> {
+    const blocks = blocksOf(t.teamIds, t.from, t.to);
+    await this.setVersions(blocks);
+    await refreshRollups(this.ch, t, this.version());
+    await this.setVersions(blocks);
+  }
+
+  /** New versions for blocks (block-versions.ts); a database that cannot take them now is an outage. */
+  private async setVersions(blocks: readonly TeamBlock[]): Promise<void> {
+    try {
+      await setVersions(statsDb(this.db), blocks);
+    } catch (err) {
+      throw isStorageUnavailable(err) ? new StatsOutage(err) : err;
+    }
+  }
+
   /** Refreshes the rollups still pending; a refresh ClickHouse refuses for its statement is logged and
-   *  dropped (the next write of those keys refreshes them again), one it cannot take now is kept. */
+   *  dropped (the next write of those keys refreshes them again), one that ClickHouse or the database
+   *  cannot take now is kept. */
   private async refreshPending(): Promise<void> {
     while (this.pending.length) {
       const t = this.pending[0] as Touched;
       try {
-        await refreshRollups(this.ch, t, this.version());
+        await this.refresh(t);
       } catch (err) {
-        if (isClickHouseUnavailable(err)) throw new StatsOutage(err);
+        if (isClickHouseUnavailable(err) || isStorageUnavailable(err)) throw new StatsOutage(err);
         this.log?.error({ err }, 'statistics rollups dropped: ClickHouse refused their refresh');
       }
       this.pending.shift();
@@ -198,7 +228,7 @@ class ClickHouseStore implements StatsStore {
       }
       if (touched) {
         try {
-          await refreshRollups(this.ch, touched, this.version());
+          await this.refresh(touched);
         } catch (err) {
           this.pending.push(touched);
           this.log?.warn({ err }, 'statistics rollups not refreshed yet: retried with the next flush');
@@ -240,20 +270,39 @@ class ClickHouseStore implements StatsStore {
     }
     const teamOf = await this.teamOf(rows.map((r) => r.keyId));
     const id = newWriteId();
+    // The days' versions set anew before and after (block-versions.ts), after a failure too: it may
+    // have written some of the days.
+    const days = breakdownBlocksOf(rows, teamOf);
+    await this.setVersions(days);
     try {
       await writeBreakdownsCh(this.ch, teamOf, rows, id, this.storedBreakdowns);
     } catch (err) {
+      await this.setVersions(days).catch(() => undefined);
       if (!(err instanceof BreakdownsAnswerLost)) throw err;
       this.lostBreakdowns = { id, sums: err.sums };
       throw new StatsOutage(err.reason);
     }
+    await this.setVersions(days);
     // The rows written held every sum found stored (the aggregator gives a failed write's rows back
     // whole, or not at all once their hour is pruned): nothing is left to take off.
     this.storedBreakdowns = undefined;
   }
 
-  readPoints: StatsStore['readPoints'] = (q) => this.ready().then(() => readPointsCh(this.ch, q));
-  readBreakdown: StatsStore['readBreakdown'] = (q) => this.ready().then(() => readBreakdownCh(this.ch, q));
+  /** With the node's cache, the blocks' versions are read first: those read before at the same version
+   *  are not read from ClickHouse again (block-versions.ts). */
+  readPoints: StatsStore['readPoints'] = async (q, cache) => {
+    await this.ready();
+    if (!cache) return readPointsCh(this.ch, q);
+    const versions = await readVersions(statsDb(this.db), q.teamId, q.step, q.from, q.to);
+    return readPointsCh(this.ch, q, { versions, cache });
+  };
+  /** A breakdown of days with the node's cache: its days' versions first (block-versions.ts). */
+  readBreakdown: StatsStore['readBreakdown'] = async (q, cache) => {
+    await this.ready();
+    if (!cache || q.size !== BREAKDOWN_DAY) return readBreakdownCh(this.ch, q);
+    const versions = await readVersions(statsDb(this.db), q.teamId, BREAKDOWN_DAY, q.from, q.to);
+    return readBreakdownDaysCh(this.ch, q, { versions, cache });
+  };
   readBreakdownSeries: StatsStore['readBreakdownSeries'] = (q) =>
     this.ready().then(() => readBreakdownSeriesCh(this.ch, q));
 
@@ -292,6 +341,7 @@ class ClickHouseStore implements StatsStore {
         dropped[table]++;
       }
     }
+    await pruneVersions(statsDb(this.db), now);
     return dropped;
   }
 
@@ -302,6 +352,12 @@ class ClickHouseStore implements StatsStore {
 
 /** The statistics' tables and views in ClickHouse (ensureStatsTables' own and the breakdowns'). */
 const STATS_TABLES = [...breakdownTables(), BREAKDOWN_RECEIPTS];
+
+/** Makes the tables that are missing and gives their blocks versions when they have none. */
+async function prepare(ch: ClickHouse, db: Db): Promise<void> {
+  await ensureStatsTables(ch, STATS_TABLES);
+  await adoptBlocks(ch, statsDb(db));
+}
 
 /**
  * Opens the statistics' ClickHouse and makes its tables when missing. A ClickHouse that does not answer
@@ -316,7 +372,7 @@ export async function openClickHouseStore(
 ): Promise<StatsStore> {
   const ch = new ClickHouse(url);
   try {
-    await ensureStatsTables(ch, STATS_TABLES);
+    await prepare(ch, db);
   } catch (err) {
     if (isClickHouseUnavailable(err)) {
       log?.warn({ err }, "the statistics' ClickHouse does not answer: starting without it until it does");
