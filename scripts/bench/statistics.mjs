@@ -447,6 +447,22 @@ async function benchOn(label, databaseUrl, clickhouseUrl) {
         results.push(row(what, times, asked === KEYS ? 50 : undefined));
       }
     }
+    // The same on live traffic: today's breakdowns rewritten before every query.
+    for (const by of ['stream', 'country']) {
+      const { times, json } = await timed(
+        '/stats/v3/dashboard/breakdown',
+        KEYS,
+        { range: 'month', by },
+        Math.min(QUERIES, 100),
+        flushed,
+      );
+      results.push(
+        row(
+          `breakdown month by ${by} (${json.data.length} rows, ${KEYS} of ${KEYS} keys, a flush before each)`,
+          times,
+        ),
+      );
+    }
   } finally {
     await app.close();
     rmSync(journal, { recursive: true, force: true });

@@ -101,5 +101,10 @@ describe.skipIf(!TEST_CLICKHOUSE_URL)('statistics on ClickHouse: the blocks a no
     }>`select distinct size from stats_clickhouse_blocks order by size`.execute(db);
     expect(rows.map((r) => Number(r.size))).toEqual([60, 1200, 3600, 86_400]);
     expect(await answers()).toEqual([1500, 1500, 1500, 1500, 1500]);
+
+    // The versions of blocks past their points' retention go with the partitions.
+    await first.app.stats.prune(Date.now() + 3 * 365 * 86_400_000);
+    const left = await sql<{ n: number }>`select count(*) as n from stats_clickhouse_blocks`.execute(db);
+    expect(Number(left.rows[0]?.n)).toBe(0);
   }, 60_000);
 });

@@ -71,13 +71,15 @@ export function breakdownBlocksOf(
 }
 
 /** Gives the blocks new versions (random: a block written again by any node is not taken for one read
- *  before). In one order, so that two nodes' writes of the same blocks never deadlock. */
-export async function setVersions(db: StatsDb, blocks: readonly TeamBlock[]): Promise<void> {
+ *  before), or (`keep`) only those that have none. In one order, so that two nodes' writes of the
+ *  same blocks never deadlock. */
+export async function setVersions(db: StatsDb, blocks: readonly TeamBlock[], keep = false): Promise<void> {
   const sorted = [...blocks].sort((a, b) => a.teamId - b.teamId || a.size - b.size || a.start - b.start);
+  const onConflict = keep ? sql`do nothing` : sql`do update set version = excluded.version`;
   for (const part of chunks(sorted, 500)) {
     const rows = part.map((b) => sql`(${b.teamId}, ${b.size}, ${b.start}, ${randomInt(2 ** 47)})`);
     await sql`insert into stats_clickhouse_blocks (team_id, size, start, version) values ${sql.join(rows)}
-      on conflict (team_id, size, start) do update set version = excluded.version`.execute(db);
+      on conflict (team_id, size, start) ${onConflict}`.execute(db);
   }
 }
 
@@ -136,11 +138,7 @@ export async function adoptBlocks(ch: ClickHouse, db: StatsDb): Promise<void> {
       `select distinct team_id, intDiv(${time}, ${span}) * ${span} as start from ${chName(table)}`,
     );
     const blocks = rows.map((r) => ({ teamId: Number(r.team_id), size, start: Number(r.start) }));
-    for (const part of chunks(blocks, 500)) {
-      const values = part.map((b) => sql`(${b.teamId}, ${b.size}, ${b.start}, ${randomInt(2 ** 47)})`);
-      await sql`insert into stats_clickhouse_blocks (team_id, size, start, version) values ${sql.join(values)}
-        on conflict (team_id, size, start) do nothing`.execute(db);
-    }
+    await setVersions(db, blocks, true);
   }
   await ch.command(`create table if not exists ${chName(VERSIONED)} (at UInt32) engine = TinyLog`);
 }
