@@ -2,10 +2,8 @@ import {
   columnIndex,
   INGEST_MAX_SKEW_S,
   MSG_INGEST,
-  REPORT_COUNT_LIMITS,
   STATS_EXPORTS_PER_MINUTE,
   type TIngestReport,
-  type TReportCountField,
   type TReportValues,
 } from '@tlprt/contract';
 import type { UsableKey } from '../../access/usable-keys.js';
