@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { sql } from 'kysely';
 import { chunks } from '../../../lib/chunks.js';
-import type { BlockCache } from '../block-cache.js';
+import type { BlockCache, NamedBlock } from '../block-cache.js';
 import { BREAKDOWN_DAY } from '../breakdown-queries.js';
 import { LEVELS, levelOf, POINT_SIZES } from '../levels.js';
 import { RETENTION_S, type StatsDb } from '../tables.js';
@@ -144,52 +144,51 @@ export async function adoptBlocks(ch: ClickHouse, db: StatsDb): Promise<void> {
 }
 
 /**
- * Rows of [time, …width values] over the blocks of [from, to] of size `size`: those read before at
- * their current version from `cache` (under `tag`, naming what the rows are), the others by `read`
- * (given the SQL condition on the time column `time`), whole blocks so that each is kept whole for
- * the next read. Answers the parts: the cached blocks and what was read.
+ * Rows of [time, …width values] (with their names, for a breakdown's) over the blocks of [from, to]
+ * of size `size`: those read before at their current version from the cache (under `tag`, naming
+ * what the rows are), the others by `read` (given the first second read and the first one after),
+ * whole blocks so that each is kept whole for the next read. Answers the blocks: the cached and the
+ * read ones.
  */
 export async function versionedRows(
-  versions: ReadonlyMap<number, number>,
-  cache: BlockCache,
+  blocks: VersionedBlocks,
   tag: string,
-  q: { size: number; from: number; to: number; time: string; width: number },
-  read: (window: string) => Promise<Float64Array>,
-): Promise<Float64Array[]> {
+  q: { size: number; from: number; to: number; width: number },
+  read: (from: number, end: number) => Promise<NamedBlock>,
+): Promise<NamedBlock[]> {
+  const { versions, cache } = blocks;
   const span = spanOf(q.size);
   const starts = [...versions.keys()].filter((s) => s + span > q.from && s <= q.to).sort((a, b) => a - b);
-  const cached = new Map<number, Float64Array>();
+  const cached = new Map<number, NamedBlock>();
   const missing: number[] = [];
   for (const s of starts) {
-    const hit = cache.get(`${tag}:${s}`, versions.get(s) as number);
+    const hit = cache.getNamed(`${tag}:${s}`, versions.get(s) as number);
     if (hit) cached.set(s, hit);
     else missing.push(s);
   }
   if (missing.length === 0) return [...cached.values()];
   const lo = missing[0] as number;
   const hi = (missing.at(-1) as number) + span;
-  const rows = await read(`${q.time} >= ${chInt(lo)} and ${q.time} < ${chInt(hi)}`);
+  const { values, names } = await read(lo, hi);
   // Split by block: the rows come in no order.
   const stride = q.width + 1;
-  const counts = new Map<number, number>();
-  for (let r = 0; r < rows.length; r += stride) {
-    const s = (rows[r] as number) - ((rows[r] as number) % span);
-    counts.set(s, (counts.get(s) ?? 0) + 1);
-  }
-  const blocks = new Map<number, { values: Float64Array; at: number }>();
-  for (const s of starts)
-    if (s >= lo && s < hi) blocks.set(s, { values: new Float64Array((counts.get(s) ?? 0) * stride), at: 0 });
-  for (let r = 0; r < rows.length; r += stride) {
-    const s = (rows[r] as number) - ((rows[r] as number) % span);
-    const block = blocks.get(s);
+  const split = new Map<number, { rows: number[]; names: string[] }>();
+  for (const s of starts) if (s >= lo && s < hi) split.set(s, { rows: [], names: [] });
+  for (let r = 0, i = 0; r < values.length; r += stride, i++) {
+    const block = split.get((values[r] as number) - ((values[r] as number) % span));
     // Rows of a block with no version yet: written after the versions were read; left for the next read.
     if (!block) continue;
-    block.values.set(rows.subarray(r, r + stride), block.at);
-    block.at += stride;
+    block.rows.push(r);
+    if (names.length) block.names.push(names[i] as string);
   }
-  for (const [s, { values }] of blocks) cache.set(`${tag}:${s}`, versions.get(s) as number, values);
-  return [
-    ...[...cached].filter(([s]) => s < lo || s >= hi).map(([, v]) => v),
-    ...[...blocks.values()].map((b) => b.values),
-  ];
+  const fresh: NamedBlock[] = [];
+  for (const [s, block] of split) {
+    const kept = new Float64Array(block.rows.length * stride);
+    block.rows.forEach((r, i) => {
+      kept.set(values.subarray(r, r + stride), i * stride);
+    });
+    cache.set(`${tag}:${s}`, versions.get(s) as number, kept, block.names);
+    fresh.push({ values: kept, names: block.names });
+  }
+  return [...[...cached].filter(([s]) => s < lo || s >= hi).map(([, b]) => b), ...fresh];
 }

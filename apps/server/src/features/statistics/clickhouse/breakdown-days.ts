@@ -3,7 +3,7 @@ import type { NamedBlock } from '../block-cache.js';
 import type { BucketScope } from '../breakdown-queries.js';
 import { sumCap } from '../sql-parts.js';
 import type { BreakdownRows } from '../store.js';
-import type { VersionedBlocks } from './block-versions.js';
+import { type VersionedBlocks, versionedRows } from './block-versions.js';
 import { bucketSource, PEAKED, readBreakdownCh } from './breakdowns.js';
 import type { ClickHouse } from './client.js';
 import { SUMMED } from './schema.js';
@@ -28,46 +28,17 @@ const ORDERED = (['cdnBytes', 'p2pBytes', 'nodrBytes'] as const).map((series) =>
 const SUM_CAPS = SUMMED.map((c) => sumCap(c));
 
 /** The day rows of `q` from the cache, the days it lacks read from ClickHouse (and kept). */
-async function dayRows(ch: ClickHouse, q: BucketScope, blocks: VersionedBlocks): Promise<NamedBlock[]> {
-  const days = [...blocks.versions.keys()].filter((d) => d >= q.from && d <= q.to).sort((a, b) => a - b);
+function dayRows(ch: ClickHouse, q: BucketScope, blocks: VersionedBlocks): Promise<NamedBlock[]> {
   const keys = q.allKeys ? 'all' : [...q.keyIds].sort((a, b) => a - b).join(',');
-  const tag = (day: number) => `chb:${q.teamId}:${q.dim}:${keys}:${day}`;
-  const cached = new Map<number, NamedBlock>();
-  const missing: number[] = [];
-  for (const d of days) {
-    const hit = blocks.cache.getNamed(tag(d), blocks.versions.get(d) as number);
-    if (hit) cached.set(d, hit);
-    else missing.push(d);
-  }
-  if (missing.length === 0) return [...cached.values()];
-  const lo = missing[0] as number;
-  const hi = missing.at(-1) as number;
-  const source = bucketSource({ ...q, from: lo, to: hi });
-  const read = await ch.binary(
-    `select name, toFloat64(bucket), ${source.s}, ${source.p} from ${source.from}`,
-    ['string', 'double', S, PEAKED.length],
-  );
-  // Split by day: the rows come in no order.
-  const stride = WIDTH + 1;
-  const byDay = new Map<number, { names: string[]; rows: number[] }>();
-  for (const d of days) if (d >= lo && d <= hi) byDay.set(d, { names: [], rows: [] });
-  read.names.forEach((name, r) => {
-    const day = byDay.get(read.values[r * stride] as number);
-    // A day with no version yet: written after the versions were read, left for the next read.
-    if (!day) return;
-    day.names.push(name);
-    day.rows.push(r);
+  return versionedRows(blocks, `chb:${q.teamId}:${q.dim}:${keys}`, { ...q, width: WIDTH }, (first, end) => {
+    const source = bucketSource({ ...q, from: first, to: end - 1 });
+    return ch.binary(`select name, toFloat64(bucket), ${source.s}, ${source.p} from ${source.from}`, [
+      'string',
+      'double',
+      S,
+      PEAKED.length,
+    ]);
   });
-  const fresh: NamedBlock[] = [];
-  for (const [d, { names, rows }] of byDay) {
-    const values = new Float64Array(rows.length * stride);
-    rows.forEach((r, i) => {
-      values.set(read.values.subarray(r * stride, (r + 1) * stride), i * stride);
-    });
-    blocks.cache.set(tag(d), blocks.versions.get(d) as number, values, names);
-    fresh.push({ values, names });
-  }
-  return [...[...cached].filter(([d]) => d < lo || d > hi).map(([, b]) => b), ...fresh];
 }
 
 const utf8 = (s: string) => Buffer.from(s, 'utf8');

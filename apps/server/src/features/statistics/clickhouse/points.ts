@@ -272,15 +272,23 @@ export async function readPointsCh(
   const teamWidth = level ? TEAM_NAMES.length : POINT_VALUES;
   /** The rows of `tag`'s statement over the read's window, with the cached blocks when versioned. */
   const rowsOf = async (tag: string, width: number, statement: (window: string) => string) => {
-    const read = async (window: string) => (await ch.binary(statement(window), ['double', width])).values;
-    if (!blocks) return [await read(`${time} >= ${chInt(from)} and ${time} <= ${chInt(to)}`)];
-    return versionedRows(
-      blocks.versions,
-      blocks.cache,
+    const read = async (first: number, end: number) => ({
+      values: (
+        await ch.binary(statement(`${time} >= ${chInt(first)} and ${time} < ${chInt(end)}`), [
+          'double',
+          width,
+        ])
+      ).values,
+      names: [],
+    });
+    if (!blocks) return [(await read(from, to + 1)).values];
+    const parts = await versionedRows(
+      blocks,
       `ch:${teamId}:${step}:${tag}`,
-      { size: step, from, to, time, width },
+      { size: step, from, to, width },
       read,
     );
+    return parts.map((b) => b.values);
   };
   const teamRows = () =>
     rowsOf(
